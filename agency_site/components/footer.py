@@ -1,0 +1,116 @@
+"""The shared footer: blurb, social links, link lists, contact data, copyright, back-to-top."""
+
+import reflex as rx
+
+from agency_site import paths
+from agency_site.components import styles
+from agency_site.content.services import SERVICES
+from agency_site.content.site import SITE
+
+COMPANY_LINKS: tuple[tuple[str, str], ...] = (
+    ("Sobre nosotros", paths.ABOUT),
+    ("Casos de éxito", paths.CASE_STUDIES),
+    ("Programa para influencers", paths.INFLUENCER_PROGRAM),
+    ("Trabaja con nosotros", paths.CAREERS),
+    ("Blog", paths.BLOG),
+    ("Contacto", paths.CONTACT),
+    ("Agendar consulta", paths.SCHEDULE),
+)
+LEGAL_LINKS: tuple[tuple[str, str], ...] = (
+    ("Política de privacidad", paths.PRIVACY_POLICY),
+    ("Términos y condiciones", paths.TERMS_OF_SERVICE),
+    ("Política de cookies", paths.COOKIES_POLICY),
+)
+
+_LINK = "text-sm text-slate-300 hover:text-white " + styles.FOCUS_RING
+# The year is computed in the visitor's browser, so a build from last year still says this one.
+_CURRENT_YEAR = rx.Var("new Date().getFullYear()").to(int)
+
+
+def _link_list(heading: str, links: list[tuple[str, str]]) -> rx.Component:
+    """A titled column of footer links."""
+    return rx.el.div(
+        rx.el.h2(heading, class_name="text-sm font-semibold uppercase tracking-wider text-white"),
+        rx.el.ul(
+            *[rx.el.li(rx.el.a(label, href=href, class_name=_LINK)) for label, href in links],
+            class_name="mt-4 space-y-2",
+        ),
+    )
+
+
+def _contact_column() -> rx.Component:
+    """Address, e-mail and phone of the agency."""
+    return rx.el.div(
+        rx.el.h2(
+            "Contacto", class_name="text-sm font-semibold uppercase tracking-wider text-white"
+        ),
+        rx.el.address(
+            rx.el.p(SITE.address.one_line, class_name="text-sm text-slate-300"),
+            rx.el.p(rx.el.a(SITE.email, href=SITE.mailto, class_name=_LINK)),
+            rx.el.p(rx.el.a(SITE.phone, href=SITE.tel, class_name=_LINK)),
+            class_name="mt-4 space-y-2 not-italic",
+        ),
+    )
+
+
+def footer() -> rx.Component:
+    """Site footer shared by every page."""
+    return rx.el.footer(
+        rx.el.div(
+            rx.el.div(
+                rx.el.div(
+                    rx.el.p(SITE.name, class_name="text-xl font-extrabold text-white"),
+                    rx.el.p(SITE.blurb, class_name="mt-4 text-sm leading-6 text-slate-300"),
+                    rx.el.ul(
+                        *[
+                            rx.el.li(
+                                rx.el.a(
+                                    s.network,
+                                    href=s.href,
+                                    aria_label=f"{SITE.name} en {s.network}",
+                                    rel="noopener",
+                                    target="_blank",
+                                    class_name="block rounded-full border border-slate-700 px-3 py-1 text-xs text-slate-300 hover:text-white "
+                                    + styles.FOCUS_RING,
+                                )
+                            )
+                            for s in SITE.social
+                        ],
+                        class_name="mt-4 flex flex-wrap gap-2",
+                    ),
+                    class_name="lg:col-span-2",
+                ),
+                _link_list("Servicios", [(s.title, paths.service(s.id)) for s in SERVICES]),
+                _link_list("Empresa", list(COMPANY_LINKS)),
+                rx.el.div(
+                    _link_list("Legal", list(LEGAL_LINKS)),
+                    _contact_column(),
+                    class_name="space-y-8",
+                ),
+                class_name="grid gap-10 sm:grid-cols-2 lg:grid-cols-5",
+            ),
+            rx.el.div(
+                rx.el.p(
+                    "© ",
+                    rx.el.span(_CURRENT_YEAR, id="footer-year", suppress_hydration_warning=True),
+                    f" {SITE.name}. Todos los derechos reservados.",
+                    class_name="text-sm text-slate-400",
+                ),
+                rx.el.button(
+                    rx.icon("arrow-up", size=20, aria_hidden="true"),
+                    rx.el.span("Volver arriba", class_name="sr-only"),
+                    id="scroll-to-top",
+                    type="button",
+                    on_click=rx.call_script(
+                        "window.scrollTo({top: 0, behavior: "
+                        "window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth'})"
+                    ),
+                    class_name="rounded-full bg-indigo-600 p-3 text-white hover:bg-indigo-500 "
+                    + styles.FOCUS_RING,
+                ),
+                class_name="mt-12 flex items-center justify-between border-t border-slate-800 pt-8",
+            ),
+            class_name=styles.CONTAINER + " py-16",
+        ),
+        class_name="bg-slate-950",
+    )

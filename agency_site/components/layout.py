@@ -1,0 +1,25 @@
+"""The page layout every route shares: skip link, header, animated main area, footer."""
+
+import reflex as rx
+
+from agency_site.components.footer import footer
+from agency_site.components.navbar import navbar
+
+MAIN_ID = "main"
+
+
+def layout(*children: rx.Component) -> rx.Component:
+    """Wrap a page's sections in the shared header, main area (0.3 s fade) and footer."""
+    return rx.el.div(
+        rx.el.a(
+            "Saltar al contenido principal",
+            href=f"#{MAIN_ID}",
+            class_name="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 "
+            "focus:z-[70] focus:rounded-md focus:bg-white focus:px-4 focus:py-2 "
+            "focus:text-indigo-800 focus:shadow-lg",
+        ),
+        navbar(),
+        rx.el.main(*children, id=MAIN_ID, tab_index=-1, class_name="page-fade outline-none"),
+        footer(),
+        class_name="flex min-h-screen flex-col bg-white text-slate-900 antialiased",
+    )

@@ -1,0 +1,1 @@
+"""Typed Spanish content of the site (pydantic models): copy, figures, prices, links."""

@@ -1,0 +1,129 @@
+"""The agency itself: name, fixed title, contact details, address and legal identity.
+
+Every value a deployer may need to change can be overridden with an environment
+variable (see ``.env.example``); the defaults let the site run with no setup.
+The values are read when the app is built, so a change needs a rebuild/restart.
+"""
+
+import os
+import re
+
+from pydantic import computed_field
+
+from agency_site.content.base import Content
+
+
+def _env(name: str, default: str) -> str:
+    """Value of an environment variable, or the default when unset or blank."""
+    return os.environ.get(name, "").strip() or default
+
+
+class Address(Content):
+    """Postal address of the office."""
+
+    street: str
+    postal_code: str
+    city: str
+    region: str
+    country: str
+    country_code: str
+
+    @computed_field
+    @property
+    def one_line(self) -> str:
+        """The address on one line, as shown in the footer and contact sections."""
+        return f"{self.street}, {self.postal_code} {self.city} ({self.region}), {self.country}"
+
+
+class LegalIdentity(Content):
+    """LSSI-CE art. 10 identification data; placeholders until the owner fills them in."""
+
+    company_name: str
+    nif: str
+    registry: str
+
+
+class SocialLink(Content):
+    """A social network profile of the agency."""
+
+    network: str
+    href: str
+
+
+class Site(Content):
+    """Identity and contact data of the agency."""
+
+    name: str
+    fixed_title: str
+    tagline: str
+    blurb: str
+    email: str
+    phone: str
+    whatsapp: str
+    address: Address
+    legal: LegalIdentity
+    social: tuple[SocialLink, ...]
+    opening_hours: str
+
+    @computed_field
+    @property
+    def mailto(self) -> str:
+        """``mailto:`` link to the agency's inbox."""
+        return f"mailto:{self.email}"
+
+    @computed_field
+    @property
+    def tel(self) -> str:
+        """``tel:`` link with the phone number in international form, no spaces."""
+        return "tel:" + re.sub(r"[^\d+]", "", self.phone)
+
+    @computed_field
+    @property
+    def whatsapp_url(self) -> str:
+        """WhatsApp chat link (``https://wa.me/<digits>``)."""
+        return "https://wa.me/" + re.sub(r"\D", "", self.whatsapp)
+
+    def page_title(self, page_name: str | None = None) -> str:
+        """Document title: the fixed title, prefixed by the page's own name when given."""
+        return f"{page_name} | {self.fixed_title}" if page_name else self.fixed_title
+
+
+_phone = _env("AGENCY_PHONE", "+34 973 39 00 00")
+
+SITE = Site(
+    name=_env("AGENCY_NAME", "Impulso Digital"),
+    fixed_title=_env(
+        "AGENCY_TITLE", "Impulso Digital · Agencia de Marketing Digital y Desarrollo Web"
+    ),
+    tagline="Marketing digital y desarrollo web que hacen crecer tu negocio",
+    blurb=(
+        "Agencia de marketing digital y desarrollo web con sede en Agramunt. "
+        "Creamos marcas, webs y campañas que convierten visitas en clientes."
+    ),
+    email=_env("AGENCY_EMAIL", "hola@impulsodigital.es"),
+    phone=_phone,
+    whatsapp=_env("AGENCY_WHATSAPP", _phone),
+    address=Address(
+        street=_env("AGENCY_STREET", "Plaça del Mercadal, 1"),
+        postal_code=_env("AGENCY_POSTAL_CODE", "25310"),
+        city="Agramunt",
+        region="Lleida",
+        country="España",
+        country_code="ES",
+    ),
+    legal=LegalIdentity(
+        company_name=_env("AGENCY_LEGAL_NAME", "[Razón social pendiente de completar]"),
+        nif=_env("AGENCY_NIF", "[NIF pendiente de completar]"),
+        registry=_env(
+            "AGENCY_REGISTRY",
+            "[Datos registrales pendientes de completar: Registro Mercantil, tomo, folio, hoja]",
+        ),
+    ),
+    social=(
+        SocialLink(network="Instagram", href="https://www.instagram.com/"),
+        SocialLink(network="LinkedIn", href="https://www.linkedin.com/"),
+        SocialLink(network="Facebook", href="https://www.facebook.com/"),
+        SocialLink(network="X", href="https://x.com/"),
+    ),
+    opening_hours="Lunes a viernes, de 9:00 a 14:00 y de 15:00 a 19:00",
+)

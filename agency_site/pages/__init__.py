@@ -1,0 +1,1 @@
+"""One module per route; ``services/`` holds the nine service pages."""

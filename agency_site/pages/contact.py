@@ -1,0 +1,12 @@
+"""The Contact page."""
+
+import reflex as rx
+
+from agency_site.components.layout import layout
+from agency_site.components.sections import hero
+from agency_site.content.contact import HERO
+
+
+def page() -> rx.Component:
+    """The Contact page."""
+    return layout(hero(HERO))

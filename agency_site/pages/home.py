@@ -1,0 +1,12 @@
+"""The Home page."""
+
+import reflex as rx
+
+from agency_site.components.layout import layout
+from agency_site.components.sections import hero
+from agency_site.content.home import HERO
+
+
+def page() -> rx.Component:
+    """The Home page."""
+    return layout(hero(HERO))

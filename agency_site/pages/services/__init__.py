@@ -1,0 +1,1 @@
+"""The nine service pages."""

@@ -1,0 +1,111 @@
+"""Pure UI state that lives in the browser: menus, dropdown and the navbar's scroll style.
+
+Written in Python with ``ClientStateVar`` and small hooks, it sends no websocket
+frames: opening a menu or scrolling never talks to the backend.
+"""
+
+import json
+
+import reflex as rx
+from reflex.experimental.client_state import ClientStateVar
+from reflex.vars import VarData
+from reflex_base.utils.imports import ImportVar
+
+# The navbar scroll threshold of SPEC §9: above it the bar turns white with a shadow.
+NAV_SCROLL_THRESHOLD_PX = 10
+
+services_open = ClientStateVar.create("services_open", False)
+mobile_menu_open = ClientStateVar.create("mobile_menu_open", False)
+mobile_services_open = ClientStateVar.create("mobile_services_open", False)
+
+# The menus closed on every route change and on Escape, with the element that gets
+# the focus back when Escape closes them (the toggle that opened them).
+MENUS: tuple[tuple[ClientStateVar, str], ...] = (
+    (mobile_services_open, "mobile-services-toggle"),
+    (services_open, "services-toggle"),
+    (mobile_menu_open, "mobile-menu-toggle"),
+)
+
+SERVICES_TOGGLE_ID = "services-toggle"
+MOBILE_MENU_TOGGLE_ID = "mobile-menu-toggle"
+MOBILE_SERVICES_TOGGLE_ID = "mobile-services-toggle"
+
+
+def _menu_refs() -> str:
+    """JS array of [value key, setter key, toggle id] for every menu."""
+    return json.dumps(
+        [
+            [
+                f"_client_state_{var._getter_name}",
+                f"_client_state_{var._setter_name}",
+                toggle_id,
+            ]
+            for var, toggle_id in MENUS
+        ]
+    )
+
+
+def close_menus() -> rx.Var:
+    """Event chain that closes every menu (used by links inside the menus)."""
+    return rx.Var(
+        f"(() => {{ for (const [, setter] of {_menu_refs()}) refs[setter]?.(false); }})",
+        _var_data=VarData(imports={"$/utils/state": [ImportVar(tag="refs")]}),
+    ).to(rx.vars.FunctionVar, rx.EventChain)
+
+
+# Closes the menus when the route changes and on Escape (focus returns to the
+# toggle of the menu that was open); marks <html data-hydrated> once React runs.
+_MENU_EFFECTS = f"""
+const menuLocation = useLocation();
+useEffect(() => {{
+  document.documentElement.dataset.hydrated = "true";
+}}, []);
+useEffect(() => {{
+  for (const [, setter] of {_menu_refs()}) refs[setter]?.(false);
+}}, [menuLocation.pathname]);
+useEffect(() => {{
+  const onKey = (event) => {{
+    if (event.key !== "Escape") return;
+    let focusId = null;
+    for (const [value, setter, toggleId] of {_menu_refs()}) {{
+      if (refs[value]) {{
+        refs[setter]?.(false);
+        focusId = focusId ?? toggleId;
+      }}
+    }}
+    if (focusId) document.getElementById(focusId)?.focus();
+  }};
+  window.addEventListener("keydown", onKey);
+  return () => window.removeEventListener("keydown", onKey);
+}}, []);
+"""
+
+# True once the page has scrolled more than the threshold; computed in the browser.
+_NAV_SCROLLED_HOOK = f"""
+const [navScrolled, setNavScrolled] = useState(false);
+useEffect(() => {{
+  const onScroll = () => setNavScrolled(window.scrollY > {NAV_SCROLL_THRESHOLD_PX});
+  onScroll();
+  window.addEventListener("scroll", onScroll, {{ passive: true }});
+  return () => window.removeEventListener("scroll", onScroll);
+}}, []);
+"""
+
+_REACT_IMPORTS = {"react": [ImportVar(tag="useState"), ImportVar(tag="useEffect")]}
+
+nav_scrolled: rx.Var = rx.Var(
+    "navScrolled",
+    _var_data=VarData(hooks={_NAV_SCROLLED_HOOK: None}, imports=_REACT_IMPORTS),
+).to(bool)
+
+menu_effects: rx.Var = rx.Var(
+    "null",
+    _var_data=VarData(
+        hooks={_MENU_EFFECTS: None},
+        imports={
+            **_REACT_IMPORTS,
+            "react-router": [ImportVar(tag="useLocation")],
+            "$/utils/state": [ImportVar(tag="refs")],
+        },
+    ),
+)

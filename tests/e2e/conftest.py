@@ -1,0 +1,190 @@
+"""Browser-test fixtures: the production build served once per session, Debian's Chromium.
+
+The site is started with ``reflex run --env prod --single-port`` (the same build a
+deployer serves) on a free port, with its database in a temporary folder and its
+e-mail provider pointed at a local fake (pytest-httpserver), so no test reaches
+the internet.
+"""
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from pytest_httpserver import HTTPServer
+
+ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT_S = 420
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def chromium_path() -> str:
+    """Path of the Chromium binary the browser tests drive (Debian's, or CHROMIUM_PATH)."""
+    for candidate in (
+        os.environ.get("CHROMIUM_PATH"),
+        "/usr/bin/chromium",
+        shutil.which("chromium"),
+    ):
+        if candidate and Path(candidate).exists():
+            return candidate
+    pytest.exit(
+        "Chromium not found: run `make test` (installs Debian's chromium as root) "
+        "or set CHROMIUM_PATH to a Chromium/Chrome binary.",
+        returncode=3,
+    )
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class SiteServer:
+    """A running production build of the site."""
+
+    url: str
+    process: subprocess.Popen
+    log_path: Path
+    db_path: Path
+    env: dict[str, str]
+
+    def log_tail(self, lines: int = 60) -> str:
+        """The last lines the server printed."""
+        text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])
+
+
+def wait_until_up(url: str, process: subprocess.Popen, timeout: float) -> bool:
+    """Poll ``url`` until it answers 200, the process dies or ``timeout`` passes."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return False
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return True
+        except OSError:
+            pass
+        time.sleep(1)
+    return False
+
+
+def start_site(env_overrides: dict[str, str], workdir: Path) -> SiteServer:
+    """Build and start the production site on a free port."""
+    port = free_port()
+    url = f"http://localhost:{port}"
+    db_path = workdir / "e2e.db"
+    env = {
+        **os.environ,
+        "REFLEX_API_URL": url,
+        "REFLEX_DEPLOY_URL": url,
+        "REFLEX_DB_URL": f"sqlite:///{db_path}",
+        "PYTHONUNBUFFERED": "1",
+        **env_overrides,
+    }
+    log_path = workdir / "site.log"
+    log = log_path.open("w")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "reflex",
+            "run",
+            "--env",
+            "prod",
+            "--single-port",
+            "--backend-port",
+            str(port),
+            "--loglevel",
+            "info",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    server = SiteServer(url, process, log_path, db_path, env)
+    if not wait_until_up(f"{url}/ping", process, START_TIMEOUT_S) or not wait_until_up(
+        f"{url}/", process, 60
+    ):
+        stop_site(server)
+        pytest.exit(f"The production site did not start:\n{server.log_tail()}", returncode=3)
+    return server
+
+
+def stop_site(server: SiteServer) -> None:
+    """Stop the site and everything it started."""
+    if server.process.poll() is None:
+        try:
+            os.killpg(server.process.pid, signal.SIGTERM)
+            server.process.wait(timeout=20)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(server.process.pid, signal.SIGKILL)
+
+
+@pytest.fixture(scope="session")
+def emailjs_fake(make_httpserver: HTTPServer) -> HTTPServer:
+    """The local HTTP fake of the EmailJS API the site sends to during browser tests."""
+    return make_httpserver
+
+
+@pytest.fixture(scope="session")
+def site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory):
+    """The production build of the site, started once for the whole browser-test session."""
+    server = start_site(
+        {
+            "EMAILJS_API_BASE": emailjs_fake.url_for("").rstrip("/"),
+            "EMAILJS_SERVICE_ID": "service_e2e",
+            "EMAILJS_PUBLIC_KEY": "public_e2e",
+            "EMAILJS_CONTACT_TEMPLATE_ID": "template_contact_e2e",
+            "EMAILJS_BOOKING_TEMPLATE_ID": "template_booking_e2e",
+        },
+        tmp_path_factory.mktemp("site"),
+    )
+    yield server
+    stop_site(server)
+
+
+@pytest.fixture(scope="session")
+def base_url(site: SiteServer) -> str:
+    """pytest-playwright's base URL: the running site."""
+    return site.url
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    """Launch Debian's Chromium with the flags this closed-network machine needs."""
+    return {
+        **browser_type_launch_args,
+        "executable_path": chromium_path(),
+        "args": [*browser_type_launch_args.get("args", []), *CHROMIUM_ARGS],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict) -> dict:
+    """Spanish desktop browser by default."""
+    return {**browser_context_args, "locale": "es-ES", "viewport": {"width": 1280, "height": 800}}

@@ -1,0 +1,163 @@
+"""The shared layout as a visitor meets it: routes, 404, menus, navbar style, footer."""
+
+import datetime as dt
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from agency_site import paths
+from agency_site.content.not_found import NOT_FOUND
+from agency_site.content.services import SERVICES
+from agency_site.routes import ROUTES
+from tests.e2e.helpers import open_page, scroll_to
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=[r.path for r in ROUTES])
+def test_every_route_answers_200_with_its_title_and_one_heading(page: Page, route) -> None:
+    response = page.goto(route.path)
+    assert response is not None and response.status == 200
+    expect(page).to_have_title(route.title)
+    expect(page.locator("h1")).to_have_count(1)
+    expect(page.locator("main")).to_be_visible()
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/portfolio", "/blog", "/services", "/case-studies/no-existe", "/esto/no/existe"],
+)
+def test_undeclared_paths_show_the_not_found_page_with_404(page: Page, path: str) -> None:
+    response = page.goto(path)
+    assert response is not None and response.status == 404
+    expect(page.get_by_role("heading", level=1)).to_have_text(NOT_FOUND.heading)
+    expect(page.get_by_text(NOT_FOUND.intro)).to_be_visible()
+    expect(page.locator("header nav")).to_be_visible()
+    expect(page.locator("footer")).to_be_visible()
+    page.get_by_role("link", name=NOT_FOUND.home_label).click()
+    page.wait_for_url(lambda url: not url.rstrip("/").endswith(path))
+
+
+def test_html_is_spanish(page: Page) -> None:
+    open_page(page, "/")
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+
+
+def test_services_dropdown_toggles_on_click_and_closes_on_navigation(
+    page: Page, base_url: str
+) -> None:
+    open_page(page, "/")
+    toggle = page.locator("#services-toggle")
+    menu = page.locator("#services-menu")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    expect(menu).to_be_hidden()
+
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(menu.get_by_role("link")).to_have_text([s.title for s in SERVICES])
+    toggle.click()
+    expect(menu).to_be_hidden()
+
+    toggle.click()
+    menu.get_by_role("link", name=SERVICES[0].title).click()
+    expect(page).to_have_url(base_url + paths.service(SERVICES[0].id))
+    expect(page.locator("#services-menu")).to_be_hidden()
+    expect(page.locator("#services-toggle")).to_have_attribute("aria-expanded", "false")
+
+
+def test_escape_closes_the_dropdown_and_returns_focus(page: Page) -> None:
+    open_page(page, "/")
+    page.locator("#services-toggle").click()
+    expect(page.locator("#services-menu")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#services-menu")).to_be_hidden()
+    expect(page.locator("#services-toggle")).to_be_focused()
+
+
+def test_dropdown_closes_on_browser_back(page: Page, base_url: str) -> None:
+    open_page(page, "/")
+    page.get_by_role("link", name="About").first.click()
+    page.wait_for_url("**/about")
+    page.locator("#services-toggle").click()
+    expect(page.locator("#services-menu")).to_be_visible()
+    page.go_back()
+    page.wait_for_url(lambda url: url.rstrip("/") == base_url.rstrip("/"))
+    expect(page.locator("#services-menu")).to_be_hidden()
+
+
+@pytest.mark.parametrize(
+    ("scroll_y", "scrolled"), [(0, False), (10, False), (11, True), (60, True)]
+)
+def test_navbar_is_transparent_up_to_10px_and_white_with_shadow_after(
+    page: Page, scroll_y: int, scrolled: bool
+) -> None:
+    open_page(page, "/")
+    scroll_to(page, scroll_y)
+    header = page.locator("#site-header")
+    if scrolled:
+        expect(header).to_have_css("background-color", "rgb(255, 255, 255)")
+        expect(header).not_to_have_css("box-shadow", "none")
+    else:
+        expect(header).to_have_css("background-color", "rgba(0, 0, 0, 0)")
+        expect(header).to_have_css("box-shadow", "none")
+
+
+def test_navigation_from_a_scrolled_page_lands_at_the_top(page: Page) -> None:
+    open_page(page, "/")
+    page.locator("footer").scroll_into_view_if_needed()
+    assert page.evaluate("window.scrollY") > 100
+    page.locator("footer").get_by_role("link", name="Sobre nosotros").click()
+    page.wait_for_url("**/about")
+    page.wait_for_function("window.scrollY === 0")
+
+
+def test_footer_shows_the_current_year(page: Page) -> None:
+    open_page(page, "/")
+    expect(page.locator("#footer-year")).to_have_text(str(dt.date.today().year))
+
+
+def test_footer_lists_company_and_legal_links(page: Page) -> None:
+    open_page(page, "/")
+    footer = page.locator("footer")
+    for href in (
+        paths.CAREERS,
+        paths.BLOG,
+        paths.PRIVACY_POLICY,
+        paths.TERMS_OF_SERVICE,
+        paths.COOKIES_POLICY,
+    ):
+        expect(footer.locator(f"a[href='{href}']")).to_have_count(1)
+    expect(footer).to_contain_text("Agramunt")
+
+
+def test_scroll_to_top_button_returns_to_the_top(page: Page) -> None:
+    open_page(page, "/")
+    page.locator("#scroll-to-top").scroll_into_view_if_needed()
+    assert page.evaluate("window.scrollY") > 100
+    page.locator("#scroll-to-top").click()
+    page.wait_for_function("window.scrollY === 0", timeout=5_000)
+
+
+@pytest.fixture
+def mobile_page(page: Page) -> Page:
+    page.set_viewport_size({"width": 375, "height": 812})
+    return page
+
+
+def test_mobile_menu_covers_the_screen_and_closes_after_choosing_a_link(mobile_page: Page) -> None:
+    page = mobile_page
+    open_page(page, "/")
+    expect(page.locator("#services-toggle")).to_be_hidden()
+    toggle = page.locator("#mobile-menu-toggle")
+    toggle.click()
+    menu = page.locator("#mobile-menu")
+    expect(menu).to_be_visible()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    box = menu.bounding_box()
+    assert box is not None and box["width"] >= 375 and box["height"] >= 812
+
+    page.locator("#mobile-services-toggle").click()
+    expect(page.locator("#mobile-services-menu").get_by_role("link")).to_have_count(len(SERVICES))
+
+    menu.get_by_role("link", name="Case Studies").click()
+    page.wait_for_url("**/case-studies")
+    expect(page.locator("#mobile-menu")).to_be_hidden()
+    expect(page.locator("#mobile-menu-toggle")).to_have_attribute("aria-expanded", "false")
