@@ -22,3 +22,46 @@ class Link(Content):
 
     label: str
     href: str
+
+
+class Stat(Content):
+    """A headline figure, e.g. value '500+' with label 'clientes satisfechos'."""
+
+    value: str
+    label: str
+
+
+class Benefit(Content):
+    """An icon (lucide name), a title and a short description."""
+
+    icon: str
+    title: str
+    description: str
+
+
+class ServiceBlock(Content):
+    """A titled block of a service page with its description and feature list."""
+
+    title: str
+    description: str
+    features: tuple[str, ...] = ()
+    icon: str = ""
+
+
+class Pack(Content):
+    """A priced pack: title, price text ('Desde 99€'), features and its button."""
+
+    title: str
+    price: str
+    features: tuple[str, ...]
+    cta: Link
+    highlighted: bool = False
+
+
+class Image(Content):
+    """A stock photo: its URL (without size parameters), Spanish alt text and intrinsic size."""
+
+    src: str
+    alt: str
+    width: int
+    height: int
