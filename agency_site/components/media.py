@@ -31,10 +31,13 @@ def image(
         src_set=", ".join(f"{_sized(content.src, w)} {w}w" for w in widths),
         sizes=sizes,
         alt=content.alt,
-        width=content.width,
-        height=content.height,
         loading="eager" if eager else "lazy",
         decoding="async",
-        fetch_priority="high" if eager else "auto",
+        # Plain attributes: Reflex would turn width/height props into CSS-in-JS.
+        custom_attrs={
+            "width": str(content.width),
+            "height": str(content.height),
+            "fetchPriority": "high" if eager else "auto",
+        },
         class_name="bg-slate-200 object-cover " + class_name,
     )
