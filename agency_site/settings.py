@@ -3,6 +3,7 @@
 Only the backend reads these; none of them reaches the frontend bundle.
 """
 
+import hashlib
 import os
 from functools import lru_cache
 
@@ -28,6 +29,35 @@ class EmailJSSettings(BaseModel):
             (self.service_id, self.public_key, self.contact_template_id, self.booking_template_id)
         )
 
+    @property
+    def fingerprint(self) -> str:
+        """A short digest of the settings, to tell whether the configuration has changed."""
+        joined = "\n".join(
+            (
+                self.api_base,
+                self.service_id,
+                self.public_key,
+                self.private_key,
+                self.contact_template_id,
+                self.booking_template_id,
+            )
+        )
+        return hashlib.sha256(joined.encode()).hexdigest()[:16]
+
+
+class LeadsSettings(BaseModel):
+    """Retry schedule and abuse limits of the lead forms."""
+
+    model_config = ConfigDict(frozen=True)
+
+    send_timeout_s: float = 10.0
+    retry_base_s: float = 60.0  # First retry of a failed e-mail after this long...
+    retry_max_s: float = 3600.0  # ...doubling each time up to this cap.
+    retry_poll_s: float = 15.0  # How often each backend worker looks for due leads.
+    rate_limit_per_client: int = 5  # Submissions per browser session and window.
+    rate_limit_per_ip: int = 20  # Submissions per IP address and window (offices share IPs).
+    rate_limit_window_s: float = 600.0
+
 
 class Settings(BaseModel):
     """Everything the backend is configured with."""
@@ -36,10 +66,19 @@ class Settings(BaseModel):
 
     site_url: str
     emailjs: EmailJSSettings
+    leads: LeadsSettings
 
 
 def _env(name: str, default: str = "") -> str:
     return os.environ.get(name, "").strip() or default
+
+
+def _number(name: str, default: float) -> float:
+    """A positive number from the environment, or the default when unset."""
+    value = float(_env(name, str(default)))
+    if value <= 0:
+        raise ValueError(f"{name} must be a positive number, not {value}")
+    return value
 
 
 def load_settings() -> Settings:
@@ -53,6 +92,15 @@ def load_settings() -> Settings:
             private_key=_env("EMAILJS_PRIVATE_KEY"),
             contact_template_id=_env("EMAILJS_CONTACT_TEMPLATE_ID"),
             booking_template_id=_env("EMAILJS_BOOKING_TEMPLATE_ID"),
+        ),
+        leads=LeadsSettings(
+            send_timeout_s=_number("EMAILJS_TIMEOUT_SECONDS", 10),
+            retry_base_s=_number("LEADS_RETRY_BASE_SECONDS", 60),
+            retry_max_s=_number("LEADS_RETRY_MAX_SECONDS", 3600),
+            retry_poll_s=_number("LEADS_RETRY_POLL_SECONDS", 15),
+            rate_limit_per_client=int(_number("LEADS_RATE_LIMIT_PER_CLIENT", 5)),
+            rate_limit_per_ip=int(_number("LEADS_RATE_LIMIT_PER_IP", 20)),
+            rate_limit_window_s=_number("LEADS_RATE_LIMIT_WINDOW_SECONDS", 600),
         ),
     )
 

@@ -1,0 +1,118 @@
+"""Client of the EmailJS REST API (``POST /api/v1.0/email/send``), used from the backend only.
+
+It knows nothing of Reflex or of the leads table: it sends one e-mail and says how
+it went. Every failure is classified so the caller knows whether a retry can help.
+"""
+
+import logging
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import httpx
+
+logger = logging.getLogger(__name__)
+
+SEND_PATH = "/api/v1.0/email/send"
+# Reported to EmailJS like its browser SDK does; the API only records it.
+LIB_VERSION = "4.4.1"
+DEFAULT_TIMEOUT_S = 10.0
+
+# Statuses that mean the account, ids or template are wrong: retrying will not help.
+CONFIGURATION_STATUSES = frozenset({400, 401, 403, 404, 412, 422})
+# Status reported for a failure without an HTTP answer (as the browser SDK does).
+NO_RESPONSE_STATUS = 0
+
+
+class Outcome(StrEnum):
+    """How a send went."""
+
+    SENT = "sent"
+    CONFIGURATION = "configuration"  # Fix the settings; retrying will not help.
+    TRANSIENT = "transient"  # Rate limit, outage, timeout, network: retry later.
+
+
+@dataclass(frozen=True)
+class SendResult:
+    """The provider's answer: HTTP status (0 without an answer), its text, our verdict."""
+
+    status: int
+    text: str
+    outcome: Outcome
+
+    @property
+    def ok(self) -> bool:
+        """Whether EmailJS accepted the e-mail."""
+        return self.outcome is Outcome.SENT
+
+
+def classify(status: int) -> Outcome:
+    """Verdict for an HTTP status of the send endpoint."""
+    if status == 200:
+        return Outcome.SENT
+    if status in CONFIGURATION_STATUSES:
+        return Outcome.CONFIGURATION
+    return Outcome.TRANSIENT
+
+
+@dataclass(frozen=True)
+class EmailJSClient:
+    """Sends e-mails through one EmailJS account."""
+
+    api_base: str
+    service_id: str
+    public_key: str
+    private_key: str = ""
+    timeout_s: float = DEFAULT_TIMEOUT_S
+
+    def payload(self, template_id: str, template_params: dict[str, str]) -> dict[str, Any]:
+        """The JSON body EmailJS expects; the private key goes as ``accessToken`` when set."""
+        body: dict[str, Any] = {
+            "lib_version": LIB_VERSION,
+            "user_id": self.public_key,
+            "service_id": self.service_id,
+            "template_id": template_id,
+            "template_params": template_params,
+        }
+        if self.private_key:
+            body["accessToken"] = self.private_key
+        return body
+
+    async def send(self, template_id: str, template_params: dict[str, str]) -> SendResult:
+        """Send one e-mail from ``template_id``; never raises for provider or network failures."""
+        url = self.api_base.rstrip("/") + SEND_PATH
+        timeout = httpx.Timeout(self.timeout_s, connect=min(self.timeout_s, 5.0))
+        try:
+            async with httpx.AsyncClient(timeout=timeout) as client:
+                response = await client.post(url, json=self.payload(template_id, template_params))
+        except httpx.TimeoutException:
+            result = SendResult(NO_RESPONSE_STATUS, "Timeout", Outcome.TRANSIENT)
+        except httpx.HTTPError as error:
+            result = SendResult(
+                NO_RESPONSE_STATUS, f"Network Error: {type(error).__name__}", Outcome.TRANSIENT
+            )
+        else:
+            result = SendResult(
+                response.status_code, response.text[:500], classify(response.status_code)
+            )
+        _log(template_id, result)
+        return result
+
+
+def _log(template_id: str, result: SendResult) -> None:
+    """Log a failed send: configuration errors loudly, transient ones as warnings."""
+    if result.outcome is Outcome.CONFIGURATION:
+        logger.error(
+            "EmailJS refused template %s (HTTP %s: %s). Check the EMAILJS_* settings and the "
+            "EmailJS account; these e-mails wait until the configuration changes.",
+            template_id,
+            result.status,
+            result.text,
+        )
+    elif result.outcome is Outcome.TRANSIENT:
+        logger.warning(
+            "EmailJS could not send template %s now (status %s: %s); it will be retried.",
+            template_id,
+            result.status,
+            result.text,
+        )

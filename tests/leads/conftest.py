@@ -1,0 +1,104 @@
+"""Fixtures of the leads tests: a migrated SQLite file and EmailJS faked over HTTP."""
+
+import datetime as dt
+
+import pytest
+import sqlalchemy as sa
+from pytest_httpserver import HTTPServer
+
+from agency_site.emailjs import SEND_PATH, EmailJSClient
+from agency_site.leads import migrations
+from agency_site.leads.delivery import Delivery, RetryPolicy
+from agency_site.leads.kinds import LeadKind
+from agency_site.leads.store import LeadStore
+
+AGENCY_INBOX = "hola@agencia.test"
+TEMPLATES = {LeadKind.CONTACT: "template_contact", LeadKind.BOOKING: "template_booking"}
+# Failed leads are due again at once, so a test can retry without waiting.
+IMMEDIATE = RetryPolicy(base=dt.timedelta(0), pause_s=0)
+LEASE = dt.timedelta(minutes=2)
+BOOKING_FIELDS = {
+    "name": "Ana García",
+    "email": "ana@example.com",
+    "phone": "+34 600 12 34 56",
+    "date": "2026-03-10",
+    "time": "10:00",
+    "message": "",
+}
+
+
+def expected_payload(template_id: str, params: dict[str, str]) -> dict:
+    """The exact JSON EmailJS must receive from ``make_client``'s account."""
+    return {
+        "lib_version": "4.4.1",
+        "user_id": "public_test",
+        "service_id": "service_test",
+        "template_id": template_id,
+        "template_params": params,
+        "accessToken": "private_test",
+    }
+
+
+def new_engine(url: str) -> sa.Engine:
+    """An engine like one backend worker's (several may share the file)."""
+    return sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+
+@pytest.fixture
+def db_url(tmp_path) -> str:
+    """A fresh, migrated SQLite file."""
+    url = f"sqlite:///{tmp_path / 'leads.db'}"
+    engine = new_engine(url)
+    migrations.upgrade(engine)
+    engine.dispose()
+    return url
+
+
+@pytest.fixture
+def store(db_url: str):
+    engine = new_engine(db_url)
+    yield LeadStore(engine)
+    engine.dispose()
+
+
+def make_client(server: HTTPServer, private_key: str = "private_test") -> EmailJSClient:
+    """A client of the fake EmailJS."""
+    return EmailJSClient(
+        api_base=server.url_for("").rstrip("/"),
+        service_id="service_test",
+        public_key="public_test",
+        private_key=private_key,
+        timeout_s=2,
+    )
+
+
+def make_delivery(
+    store: LeadStore,
+    client: EmailJSClient | None,
+    policy: RetryPolicy = IMMEDIATE,
+    config: str = "config-a",
+) -> Delivery:
+    return Delivery(store, client, TEMPLATES, AGENCY_INBOX, config, policy)
+
+
+@pytest.fixture
+def emailjs(httpserver: HTTPServer) -> HTTPServer:
+    """The fake EmailJS (a real local HTTP server), cleared after each test."""
+    return httpserver
+
+
+def accept_all(server: HTTPServer) -> None:
+    """Make the fake accept every send from now on."""
+    server.clear_all_handlers()
+    server.expect_request(SEND_PATH, method="POST").respond_with_data("OK")
+
+
+def refuse_all(server: HTTPServer, status: int, text: str = "Error") -> None:
+    """Make the fake refuse every send from now on."""
+    server.clear_all_handlers()
+    server.expect_request(SEND_PATH, method="POST").respond_with_data(text, status=status)
+
+
+def sent_payloads(server: HTTPServer) -> list[dict]:
+    """JSON bodies of every send the fake received."""
+    return [request.get_json() for request, _ in server.log if request.path == SEND_PATH]

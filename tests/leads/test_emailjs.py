@@ -1,0 +1,100 @@
+"""The EmailJS client against a real local HTTP server: payloads and failure classes."""
+
+import asyncio
+import socket
+import time
+
+import pytest
+from pytest_httpserver import HTTPServer
+from werkzeug import Response
+
+from agency_site.emailjs import SEND_PATH, EmailJSClient, Outcome
+from tests.leads.conftest import expected_payload, make_client
+
+PARAMS = {"to_email": "hola@agencia.test", "from_email": "ana@example.com", "message": "Hola"}
+
+
+def test_a_send_posts_the_exact_json_emailjs_expects(emailjs: HTTPServer) -> None:
+    emailjs.expect_oneshot_request(
+        SEND_PATH, method="POST", json=expected_payload("template_contact", PARAMS)
+    ).respond_with_data("OK")
+
+    result = asyncio.run(make_client(emailjs).send("template_contact", PARAMS))
+
+    emailjs.check_assertions()
+    assert (result.status, result.text, result.outcome, result.ok) == (
+        200,
+        "OK",
+        Outcome.SENT,
+        True,
+    )
+
+
+def test_without_a_private_key_no_access_token_is_sent(emailjs: HTTPServer) -> None:
+    emailjs.expect_oneshot_request(SEND_PATH, method="POST").respond_with_data("OK")
+    asyncio.run(make_client(emailjs, private_key="").send("template_contact", PARAMS))
+    body = emailjs.log[0][0].get_json()
+    assert "accessToken" not in body
+    assert body["user_id"] == "public_test"
+
+
+@pytest.mark.parametrize(
+    ("status", "text", "outcome"),
+    [
+        (400, "The user ID is invalid", Outcome.CONFIGURATION),
+        (403, "API calls are disabled for non-browser applications", Outcome.CONFIGURATION),
+        (404, "Account not found", Outcome.CONFIGURATION),
+        (412, "Gmail_API: Invalid grant", Outcome.CONFIGURATION),
+        (422, "The recipients address is empty", Outcome.CONFIGURATION),
+        (429, "Too Many Requests", Outcome.TRANSIENT),
+        (500, "Internal Server Error", Outcome.TRANSIENT),
+        (503, "Service Unavailable", Outcome.TRANSIENT),
+    ],
+)
+def test_each_refusal_is_classified_with_the_providers_text(
+    emailjs: HTTPServer, status: int, text: str, outcome: Outcome, caplog
+) -> None:
+    emailjs.expect_oneshot_request(SEND_PATH, method="POST").respond_with_data(text, status=status)
+
+    result = asyncio.run(make_client(emailjs).send("template_contact", PARAMS))
+
+    assert (result.status, result.text, result.outcome, result.ok) == (status, text, outcome, False)
+    logged = [r for r in caplog.records if r.name == "agency_site.emailjs"]
+    assert logged and text in logged[-1].getMessage()
+    expected_level = "ERROR" if outcome is Outcome.CONFIGURATION else "WARNING"
+    assert logged[-1].levelname == expected_level
+
+
+def test_a_slow_provider_times_out_as_a_transient_failure(emailjs: HTTPServer) -> None:
+    def slow(_request):
+        time.sleep(1.0)
+        return Response("OK")
+
+    emailjs.expect_oneshot_request(SEND_PATH, method="POST").respond_with_handler(slow)
+    client = EmailJSClient(
+        api_base=emailjs.url_for("").rstrip("/"),
+        service_id="service_test",
+        public_key="public_test",
+        timeout_s=0.3,
+    )
+
+    started = time.monotonic()
+    result = asyncio.run(client.send("template_contact", PARAMS))
+
+    assert time.monotonic() - started < 0.9
+    assert (result.status, result.text, result.outcome) == (0, "Timeout", Outcome.TRANSIENT)
+
+
+def test_a_refused_connection_is_a_transient_network_error() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    client = EmailJSClient(
+        api_base=f"http://127.0.0.1:{port}", service_id="s", public_key="p", timeout_s=2
+    )
+
+    result = asyncio.run(client.send("template_contact", PARAMS))
+
+    assert result.status == 0
+    assert result.text.startswith("Network Error")
+    assert result.outcome is Outcome.TRANSIENT
