@@ -1,0 +1,1 @@
+"""Leads: what visitors submit through the forms, stored first, then delivered by e-mail."""

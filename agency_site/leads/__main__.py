@@ -1,0 +1,7 @@
+"""``python -m agency_site.leads list|retry|export``: see ``cli.py``."""
+
+import sys
+
+from agency_site.leads.cli import main
+
+sys.exit(main())

@@ -1,0 +1,157 @@
+"""Delivering stored leads to the agency's inbox through EmailJS, and retrying the failures.
+
+A failed attempt leaves the lead queued with exponential backoff; a configuration
+error holds it until the EmailJS settings change (then it is released at start-up).
+"""
+
+import asyncio
+import datetime as dt
+import logging
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from agency_site.content.forms import HERO_CAPTURE
+from agency_site.emailjs import EmailJSClient, Outcome, SendResult
+from agency_site.leads.kinds import LeadKind
+from agency_site.leads.store import LeadStore
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """When failed leads are tried again."""
+
+    base: dt.timedelta = dt.timedelta(minutes=1)  # First retry...
+    cap: dt.timedelta = dt.timedelta(hours=1)  # ...doubling up to this.
+    poll: dt.timedelta = dt.timedelta(seconds=15)  # How often a worker looks for due leads.
+    lease: dt.timedelta = dt.timedelta(minutes=2)  # A claim outlives any send's timeout.
+    pause_s: float = 1.0  # Between sends of a batch: EmailJS allows 1 request per second.
+
+    def delay(self, attempts: int) -> dt.timedelta:
+        """Wait before the next attempt of a lead that has failed ``attempts`` times."""
+        return min(self.base * 2 ** max(attempts - 1, 0), self.cap)
+
+
+def template_params(kind: LeadKind, fields: dict[str, Any], to_email: str) -> dict[str, str]:
+    """The EmailJS template variables of a lead (SPEC §7)."""
+    if kind is LeadKind.CONTACT:
+        return {
+            "to_email": to_email,
+            "from_email": fields["email"],
+            "message": HERO_CAPTURE.email_message.format(email=fields["email"]),
+        }
+    return {
+        "to_email": to_email,
+        "from_name": fields["name"],
+        "from_email": fields["email"],
+        "phone": fields["phone"],
+        "date": fields["date"],
+        "time": fields["time"],
+        "message": fields.get("message", ""),
+    }
+
+
+def new_claim_token() -> str:
+    """A token identifying one claim of one or more leads."""
+    return uuid.uuid4().hex
+
+
+class Delivery:
+    """Sends leads of the store through EmailJS and records each attempt."""
+
+    def __init__(
+        self,
+        store: LeadStore,
+        client: EmailJSClient | None,
+        templates: dict[LeadKind, str],
+        to_email: str,
+        config: str,
+        policy: RetryPolicy,
+    ) -> None:
+        self.store = store
+        self.client = client  # None: delivery not configured, leads wait in the table.
+        self.templates = templates
+        self.to_email = to_email
+        self.config = config  # Fingerprint of the EmailJS settings in use.
+        self.policy = policy
+
+    @property
+    def configured(self) -> bool:
+        """Whether e-mails can be attempted at all."""
+        return self.client is not None
+
+    async def attempt(
+        self, lead_id: int, kind: LeadKind, fields: dict[str, Any], attempts: int, token: str
+    ) -> SendResult:
+        """Send a lead claimed with ``token`` and record the outcome in the store."""
+        assert self.client is not None, "delivery is not configured"
+        result = await self.client.send(
+            self.templates[kind], template_params(kind, fields, self.to_email)
+        )
+        error = f"HTTP {result.status}: {result.text}" if result.status else result.text
+        if result.outcome is Outcome.SENT:
+            recorded = await asyncio.to_thread(self.store.mark_sent, lead_id, token)
+            logger.info("Lead %s (%s) delivered to %s.", lead_id, kind, self.to_email)
+        elif result.outcome is Outcome.CONFIGURATION:
+            recorded = await asyncio.to_thread(
+                self.store.mark_held, lead_id, token, error, self.config
+            )
+            logger.error(
+                "Lead %s (%s) is stored but HELD: EmailJS refused the configuration (%s). "
+                "Fix the EMAILJS_* settings and restart; held leads are sent then.",
+                lead_id,
+                kind,
+                error,
+            )
+        else:
+            delay = self.policy.delay(attempts + 1)
+            recorded = await asyncio.to_thread(self.store.mark_retry, lead_id, token, error, delay)
+            logger.warning(
+                "Lead %s (%s) is stored and queued: sending failed (%s); next attempt in %s s.",
+                lead_id,
+                kind,
+                error,
+                int(delay.total_seconds()),
+            )
+        if not recorded:
+            logger.error("Lead %s: its claim expired before the outcome was recorded.", lead_id)
+        return result
+
+    async def retry_due(self, limit: int = 100) -> int:
+        """Claim and send, one at a time, up to ``limit`` leads that are due; the number delivered."""
+        if not self.configured:
+            return 0
+        delivered = 0
+        for index in range(limit):
+            token = new_claim_token()
+            # One lead per claim, so the lease only has to outlive a single send.
+            claimed = await asyncio.to_thread(self.store.claim_due, token, self.policy.lease, 1)
+            if not claimed:
+                break
+            if index:
+                await asyncio.sleep(self.policy.pause_s)
+            lead = claimed[0]
+            assert lead.id is not None
+            result = await self.attempt(
+                lead.id, LeadKind(lead.kind), lead.fields, lead.attempts, token
+            )
+            delivered += result.ok
+        return delivered
+
+    def release_held(self) -> int:
+        """Queue again the leads held under a configuration that has since changed."""
+        released = self.store.release_held(self.config) if self.configured else 0
+        if released:
+            logger.warning("%s held lead(s) queued again: the EmailJS settings changed.", released)
+        return released
+
+    async def run_forever(self) -> None:
+        """The retry loop of one backend worker: look for due leads every poll interval."""
+        while True:
+            try:
+                await self.retry_due()
+            except Exception:
+                logger.exception("The lead retry loop failed; it carries on.")
+            await asyncio.sleep(self.policy.poll.total_seconds())

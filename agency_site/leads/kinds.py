@@ -1,0 +1,19 @@
+"""The kinds of lead the site collects and the statuses a lead goes through."""
+
+from enum import StrEnum
+
+
+class LeadKind(StrEnum):
+    """Which form a lead came from."""
+
+    CONTACT = "contact"  # The Home hero's e-mail capture.
+    BOOKING = "booking"  # The consultation booking of /schedule.
+
+
+class LeadStatus(StrEnum):
+    """Where a lead is on its way to the agency's inbox."""
+
+    QUEUED = "queued"  # Waiting for its next delivery attempt (next_attempt_at).
+    SENDING = "sending"  # Claimed by one worker until claimed_until.
+    HELD = "held"  # EmailJS refused the configuration; waits for a configuration change.
+    SENT = "sent"

@@ -1,0 +1,67 @@
+"""Bring the database schema to the latest committed migration (``alembic/``), safely.
+
+Every backend worker runs this at start-up; a lock makes them take turns, and
+alembic skips what is already applied, so it is idempotent.
+"""
+
+import contextlib
+import fcntl
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import sqlalchemy as sa
+from alembic.config import Config
+from alembic.runtime.environment import EnvironmentContext
+from alembic.script import ScriptDirectory
+
+logger = logging.getLogger(__name__)
+
+ROOT = Path(__file__).resolve().parents[2]
+ALEMBIC_INI = ROOT / "alembic.ini"
+ALEMBIC_DIR = ROOT / "alembic"
+# Any constant shared by every worker: the key of the Postgres advisory lock.
+_PG_LOCK_KEY = 7_309_125_550
+
+
+@contextlib.contextmanager
+def _exclusive(engine: sa.Engine) -> Iterator[None]:
+    """Hold a lock shared by every process migrating this database."""
+    url = engine.url
+    if url.get_backend_name() == "postgresql":
+        with engine.connect() as connection:
+            connection.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": _PG_LOCK_KEY})
+            try:
+                yield
+            finally:
+                connection.execute(
+                    sa.text("SELECT pg_advisory_unlock(:key)"), {"key": _PG_LOCK_KEY}
+                )
+    elif url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+        lock_path = Path(url.database).with_name(Path(url.database).name + ".migrate.lock")
+        with lock_path.open("a") as lock_file:
+            fcntl.flock(lock_file, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock_file, fcntl.LOCK_UN)
+    else:
+        yield
+
+
+def upgrade(engine: sa.Engine) -> None:
+    """Apply every migration the database does not have yet."""
+    config = Config(str(ALEMBIC_INI))
+    config.set_main_option("script_location", str(ALEMBIC_DIR))
+    script = ScriptDirectory.from_config(config)
+
+    def steps(revision, _context):
+        return script._upgrade_revs("head", revision)
+
+    with _exclusive(engine), engine.connect() as connection:
+        with EnvironmentContext(config, script, fn=steps) as environment:
+            environment.configure(connection=connection, render_as_batch=True)
+            with environment.begin_transaction():
+                environment.run_migrations()
+        connection.commit()
+    logger.info("Database migrated to the latest schema (%s).", engine.url.render_as_string())

@@ -1,0 +1,38 @@
+"""The ``leads`` table: every valid submission, written before any e-mail is attempted."""
+
+import datetime as dt
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+from agency_site.leads.kinds import LeadStatus
+
+
+def utcnow() -> dt.datetime:
+    """The current time, timezone-aware in UTC (how the table stores every timestamp)."""
+    return dt.datetime.now(dt.UTC)
+
+
+class Lead(SQLModel, table=True):
+    """A visitor's request and the state of its delivery to the agency's inbox."""
+
+    __tablename__ = "leads"
+    __table_args__ = (sa.Index("ix_leads_status_next_attempt_at", "status", "next_attempt_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str = Field(max_length=20)
+    fields: dict[str, Any] = Field(
+        default_factory=dict, sa_column=sa.Column(sa.JSON, nullable=False)
+    )
+    created_at: dt.datetime = Field(default_factory=utcnow)
+    status: str = Field(default=LeadStatus.QUEUED, max_length=20)
+    attempts: int = 0
+    last_error: str | None = Field(default=None, sa_column=sa.Column(sa.Text))
+    next_attempt_at: dt.datetime | None = None
+    sent_at: dt.datetime | None = None
+    # The worker sending it right now, and until when its claim holds.
+    claim_token: str | None = Field(default=None, max_length=64)
+    claimed_until: dt.datetime | None = None
+    # Fingerprint of the EmailJS settings that refused it (status HELD).
+    held_config: str | None = Field(default=None, max_length=64)

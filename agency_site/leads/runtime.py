@@ -1,0 +1,128 @@
+"""The leads machinery of this backend process, built once from the settings.
+
+``lifespan`` runs in every backend worker: it migrates the database, reports the
+delivery configuration and keeps the retry loop running while the app serves.
+"""
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+from collections.abc import AsyncIterator
+from functools import lru_cache
+
+import sqlalchemy as sa
+
+from agency_site.content.site import SITE
+from agency_site.emailjs import EmailJSClient
+from agency_site.leads import migrations
+from agency_site.leads.delivery import Delivery, RetryPolicy
+from agency_site.leads.intake import LeadIntake, RateLimits
+from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.ratelimit import RateLimiter
+from agency_site.leads.store import LeadStore
+from agency_site.settings import Settings, get_settings
+
+logger = logging.getLogger(__name__)
+
+
+def configure_logging() -> None:
+    """Print the site's own log records (INFO and up) on the backend's console."""
+    site_logger = logging.getLogger("agency_site")
+    if site_logger.handlers:
+        return
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    site_logger.addHandler(handler)
+    site_logger.setLevel(logging.INFO)
+    site_logger.propagate = False
+
+
+def database_engine() -> sa.Engine:
+    """The engine of the database in ``rxconfig.py`` (``REFLEX_DB_URL``)."""
+    from reflex.model import get_engine
+
+    return get_engine()
+
+
+def build_delivery(settings: Settings, store: LeadStore) -> Delivery:
+    """The delivery of leads with these settings (not configured without EmailJS ids)."""
+    emailjs = settings.emailjs
+    client = (
+        EmailJSClient(
+            api_base=emailjs.api_base,
+            service_id=emailjs.service_id,
+            public_key=emailjs.public_key,
+            private_key=emailjs.private_key,
+            timeout_s=settings.leads.send_timeout_s,
+        )
+        if emailjs.configured
+        else None
+    )
+    return Delivery(
+        store=store,
+        client=client,
+        templates={
+            LeadKind.CONTACT: emailjs.contact_template_id,
+            LeadKind.BOOKING: emailjs.booking_template_id,
+        },
+        to_email=SITE.email,
+        config=emailjs.fingerprint,
+        policy=RetryPolicy(
+            base=dt.timedelta(seconds=settings.leads.retry_base_s),
+            cap=dt.timedelta(seconds=settings.leads.retry_max_s),
+            poll=dt.timedelta(seconds=settings.leads.retry_poll_s),
+            lease=dt.timedelta(seconds=max(120.0, 4 * settings.leads.send_timeout_s)),
+        ),
+    )
+
+
+@lru_cache(maxsize=1)
+def intake() -> LeadIntake:
+    """The intake of this process, on the configured database and EmailJS account."""
+    settings = get_settings()
+    store = LeadStore(database_engine())
+    return LeadIntake(
+        store=store,
+        delivery=build_delivery(settings, store),
+        limiter=RateLimiter(settings.leads.rate_limit_window_s),
+        limits=RateLimits(settings.leads.rate_limit_per_client, settings.leads.rate_limit_per_ip),
+    )
+
+
+def prepare(delivery: Delivery) -> None:
+    """Start-up checks: migrate, say whether delivery works, release leads held by old settings."""
+    migrations.upgrade(delivery.store.engine)
+    if not delivery.configured:
+        logger.warning(
+            "E-mail delivery is NOT configured (EMAILJS_SERVICE_ID, EMAILJS_PUBLIC_KEY, "
+            "EMAILJS_CONTACT_TEMPLATE_ID, EMAILJS_BOOKING_TEMPLATE_ID): form submissions are "
+            "stored in the leads table and sent once the settings are in place and the site "
+            "is restarted. See them with `python -m agency_site.leads list`."
+        )
+        return
+    delivery.release_held()
+    if held := delivery.store.count(LeadStatus.HELD):
+        logger.error(
+            "%s lead(s) are held because EmailJS refused the current settings; fix the "
+            "EMAILJS_* settings and restart (`python -m agency_site.leads list`).",
+            held,
+        )
+
+
+@contextlib.asynccontextmanager
+async def lifespan() -> AsyncIterator[None]:
+    """Lifespan task of the app: prepare the leads table, then run the retry loop."""
+    configure_logging()
+    delivery = intake().delivery
+    await asyncio.to_thread(prepare, delivery)
+    if not delivery.configured:
+        yield
+        return
+    retry_loop = asyncio.create_task(delivery.run_forever(), name="leads-retry-loop")
+    try:
+        yield
+    finally:
+        retry_loop.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await retry_loop

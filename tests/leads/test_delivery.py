@@ -1,0 +1,173 @@
+"""Store and delivery: nothing lost, retried with backoff, delivered once by racing workers."""
+
+import asyncio
+import datetime as dt
+import threading
+
+from pytest_httpserver import HTTPServer
+
+from agency_site.leads.delivery import RetryPolicy, new_claim_token, template_params
+from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.store import LeadStore
+from tests.leads.conftest import (
+    AGENCY_INBOX,
+    BOOKING_FIELDS,
+    LEASE,
+    accept_all,
+    make_client,
+    make_delivery,
+    new_engine,
+    refuse_all,
+    sent_payloads,
+)
+
+
+def queue(store: LeadStore, email: str = "ana@example.com") -> int:
+    """A contact lead waiting for delivery."""
+    return store.add(LeadKind.CONTACT, {"email": email}, claim_token=None, lease=LEASE)
+
+
+def test_template_params_follow_the_spec() -> None:
+    assert template_params(LeadKind.BOOKING, BOOKING_FIELDS, AGENCY_INBOX) == {
+        "to_email": AGENCY_INBOX,
+        "from_name": "Ana García",
+        "from_email": "ana@example.com",
+        "phone": "+34 600 12 34 56",
+        "date": "2026-03-10",
+        "time": "10:00",
+        "message": "",
+    }
+    contact = template_params(LeadKind.CONTACT, {"email": "ana@example.com"}, AGENCY_INBOX)
+    assert contact["to_email"] == AGENCY_INBOX
+    assert contact["from_email"] == "ana@example.com"
+    assert "ana@example.com" in contact["message"]
+
+
+def test_backoff_doubles_from_the_first_retry_up_to_the_cap() -> None:
+    policy = RetryPolicy(base=dt.timedelta(minutes=1), cap=dt.timedelta(hours=1))
+    assert [policy.delay(n).total_seconds() for n in range(1, 9)] == [
+        60,
+        120,
+        240,
+        480,
+        960,
+        1920,
+        3600,
+        3600,
+    ]
+
+
+def test_a_failed_lead_stays_queued_and_is_delivered_once_the_provider_recovers(
+    store: LeadStore, emailjs: HTTPServer
+) -> None:
+    lead_id = queue(store)
+    delivery = make_delivery(store, make_client(emailjs))
+
+    refuse_all(emailjs, 500, "Internal Server Error")
+    assert asyncio.run(delivery.retry_due(limit=1)) == 0
+    lead = store.get(lead_id)
+    assert (lead.status, lead.attempts) == (LeadStatus.QUEUED, 1)
+    assert lead.last_error == "HTTP 500: Internal Server Error"
+
+    accept_all(emailjs)
+    assert asyncio.run(delivery.retry_due()) == 1
+    lead = store.get(lead_id)
+    assert (lead.status, lead.attempts) == (LeadStatus.SENT, 2)
+    assert lead.sent_at is not None
+    assert asyncio.run(delivery.retry_due()) == 0  # Nothing is sent twice.
+    assert len(sent_payloads(emailjs)) == 2
+
+
+def test_a_failed_lead_waits_for_its_backoff(store: LeadStore, emailjs: HTTPServer) -> None:
+    lead_id = queue(store)
+    delivery = make_delivery(
+        store, make_client(emailjs), RetryPolicy(base=dt.timedelta(minutes=1), pause_s=0)
+    )
+    refuse_all(emailjs, 429, "Too Many Requests")
+    asyncio.run(delivery.retry_due())
+    lead = store.get(lead_id)
+    wait = lead.next_attempt_at - lead.created_at
+    assert dt.timedelta(seconds=59) < wait < dt.timedelta(seconds=70)
+
+    accept_all(emailjs)
+    assert asyncio.run(delivery.retry_due()) == 0
+    assert store.get(lead_id).status == LeadStatus.QUEUED
+
+
+def test_a_configuration_error_holds_the_lead_until_the_settings_change(
+    store: LeadStore, emailjs: HTTPServer
+) -> None:
+    lead_id = queue(store)
+    refuse_all(emailjs, 412, "Gmail_API: Invalid grant")
+    old = make_delivery(store, make_client(emailjs), config="config-a")
+    asyncio.run(old.retry_due())
+    lead = store.get(lead_id)
+    assert (lead.status, lead.held_config) == (LeadStatus.HELD, "config-a")
+    assert lead.last_error == "HTTP 412: Gmail_API: Invalid grant"
+
+    accept_all(emailjs)
+    assert old.release_held() == 0  # Same settings after a restart: still held.
+    assert asyncio.run(old.retry_due()) == 0
+
+    fixed = make_delivery(store, make_client(emailjs), config="config-b")
+    assert fixed.release_held() == 1
+    assert asyncio.run(fixed.retry_due()) == 1
+    assert store.get(lead_id).status == LeadStatus.SENT
+
+
+def test_without_configuration_leads_wait_in_the_table(store: LeadStore) -> None:
+    lead_id = queue(store)
+    delivery = make_delivery(store, None)
+    assert asyncio.run(delivery.retry_due()) == 0
+    assert delivery.release_held() == 0
+    assert store.get(lead_id).status == LeadStatus.QUEUED
+
+
+def test_a_claim_abandoned_by_a_crashed_worker_is_taken_over(
+    store: LeadStore, emailjs: HTTPServer
+) -> None:
+    crashed = new_claim_token()
+    lead_id = store.add(
+        LeadKind.CONTACT, {"email": "ana@example.com"}, claim_token=crashed, lease=LEASE
+    )
+    accept_all(emailjs)
+    delivery = make_delivery(store, make_client(emailjs))
+    assert asyncio.run(delivery.retry_due()) == 0  # Still claimed: not touched.
+
+    expired = store.add(
+        LeadKind.CONTACT, {"email": "bea@example.com"}, claim_token=crashed, lease=-LEASE
+    )
+    assert asyncio.run(delivery.retry_due()) == 1
+    assert store.get(expired).status == LeadStatus.SENT
+    assert store.get(lead_id).status == LeadStatus.SENDING
+    # The crashed worker's late outcome is not recorded over the new one.
+    assert not store.mark_retry(expired, crashed, "late", dt.timedelta(0))
+
+
+def test_two_workers_racing_deliver_each_lead_exactly_once(
+    db_url: str, emailjs: HTTPServer
+) -> None:
+    count = 12
+    setup = LeadStore(new_engine(db_url))
+    ids = [queue(setup, f"visitor{n}@example.com") for n in range(count)]
+    accept_all(emailjs)
+    start = threading.Barrier(2)
+    delivered: list[int] = []
+
+    def worker() -> None:
+        # Each worker has its own engine, like a separate backend process.
+        delivery = make_delivery(LeadStore(new_engine(db_url)), make_client(emailjs))
+        start.wait()
+        delivered.append(asyncio.run(delivery.retry_due()))
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    senders = [p["template_params"]["from_email"] for p in sent_payloads(emailjs)]
+    assert sorted(senders) == sorted(f"visitor{n}@example.com" for n in range(count))
+    assert sum(delivered) == count, delivered
+    assert all(setup.get(i).status == LeadStatus.SENT for i in ids)
+    assert all(setup.get(i).attempts == 1 for i in ids)

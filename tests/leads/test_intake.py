@@ -1,0 +1,194 @@
+"""A submission from start to end: honeypot, validation, rate limit, storage, delivery."""
+
+import asyncio
+import datetime as dt
+
+import pytest
+from pytest_httpserver import HTTPServer
+
+from agency_site.content.forms import BOOKING, HERO_CAPTURE
+from agency_site.emailjs import SEND_PATH
+from agency_site.leads.intake import LeadIntake, RateLimits, Result, agency_today
+from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.ratelimit import RateLimiter
+from agency_site.leads.store import LeadStore
+from tests.leads.conftest import (
+    AGENCY_INBOX,
+    accept_all,
+    expected_payload,
+    make_client,
+    make_delivery,
+    new_engine,
+    refuse_all,
+    sent_payloads,
+)
+
+BOOKING_FORM = {
+    "name": "Ana García",
+    "email": "ana@example.com",
+    "phone": "+34 600 12 34 56",
+    "time": "16:00",
+    "message": "Necesitamos una tienda online.",
+    "website": "",
+}
+
+
+def booking_form(**changes) -> dict:
+    """A booking as the browser sends it, for tomorrow unless told otherwise."""
+    tomorrow = (agency_today() + dt.timedelta(days=1)).isoformat()
+    return {**BOOKING_FORM, "date": tomorrow, **changes}
+
+
+def make_intake(store: LeadStore, server: HTTPServer | None, per_client: int = 5) -> LeadIntake:
+    client = make_client(server) if server is not None else None
+    return LeadIntake(
+        store, make_delivery(store, client), RateLimiter(600), RateLimits(per_client, 20)
+    )
+
+
+def submit(intake: LeadIntake, kind: LeadKind, form: dict, token: str = "tab-1"):
+    return asyncio.run(intake.submit(kind, form, token, "203.0.113.7"))
+
+
+def test_a_booking_is_stored_then_sent_with_the_spec_payload(
+    store: LeadStore, emailjs: HTTPServer
+) -> None:
+    form = booking_form()
+    emailjs.expect_oneshot_request(
+        SEND_PATH,
+        method="POST",
+        json=expected_payload(
+            "template_booking",
+            {
+                "to_email": AGENCY_INBOX,
+                "from_name": "Ana García",
+                "from_email": "ana@example.com",
+                "phone": "+34 600 12 34 56",
+                "date": form["date"],
+                "time": "16:00",
+                "message": "Necesitamos una tienda online.",
+            },
+        ),
+    ).respond_with_data("OK")
+
+    result = submit(make_intake(store, emailjs), LeadKind.BOOKING, form)
+
+    emailjs.check_assertions()
+    assert result.result is Result.SENT and result.errors == {}
+    [lead] = store.all()
+    assert (lead.kind, lead.status, lead.attempts) == ("booking", LeadStatus.SENT, 1)
+    assert lead.fields["name"] == "Ana García"
+
+
+def test_the_hero_capture_sends_the_visitors_email_in_a_spanish_message(
+    store: LeadStore, emailjs: HTTPServer
+) -> None:
+    accept_all(emailjs)
+    result = submit(make_intake(store, emailjs), LeadKind.CONTACT, {"email": "bea@example.com"})
+    assert result.result is Result.SENT
+    [payload] = sent_payloads(emailjs)
+    assert payload["template_id"] == "template_contact"
+    assert payload["template_params"] == {
+        "to_email": AGENCY_INBOX,
+        "from_email": "bea@example.com",
+        "message": HERO_CAPTURE.email_message.format(email="bea@example.com"),
+    }
+
+
+def test_a_provider_failure_keeps_the_lead_queued_and_is_not_a_success(
+    store: LeadStore, emailjs: HTTPServer
+) -> None:
+    refuse_all(emailjs, 500, "Internal Server Error")
+    result = submit(make_intake(store, emailjs), LeadKind.BOOKING, booking_form())
+    assert result.result is Result.QUEUED
+    [lead] = store.all()
+    assert (lead.status, lead.last_error) == (LeadStatus.QUEUED, "HTTP 500: Internal Server Error")
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        booking_form(time="03:00"),
+        booking_form(message="x" * 100_000),
+        booking_form(date="2020-01-01"),
+        booking_form(name="A"),
+    ],
+    ids=["injected-time", "huge-message", "past-date", "short-name"],
+)
+def test_an_invalid_submission_stores_and_sends_nothing(
+    store: LeadStore, emailjs: HTTPServer, form: dict
+) -> None:
+    accept_all(emailjs)
+    result = submit(make_intake(store, emailjs), LeadKind.BOOKING, form)
+    assert result.result is Result.INVALID
+    assert len(result.errors) == 1
+    assert store.all() == []
+    assert sent_payloads(emailjs) == []
+
+
+def test_a_filled_honeypot_looks_like_success_but_stores_and_sends_nothing(
+    store: LeadStore, emailjs: HTTPServer
+) -> None:
+    accept_all(emailjs)
+    result = submit(
+        make_intake(store, emailjs), LeadKind.BOOKING, booking_form(website="https://spam.example")
+    )
+    assert result.result is Result.SENT
+    assert store.all() == []
+    assert sent_payloads(emailjs) == []
+
+
+def test_a_client_over_the_rate_limit_is_refused_politely(
+    store: LeadStore, emailjs: HTTPServer
+) -> None:
+    accept_all(emailjs)
+    intake = make_intake(store, emailjs, per_client=2)
+    results = [
+        submit(intake, LeadKind.CONTACT, {"email": f"v{n}@example.com"}).result for n in range(3)
+    ]
+    assert results == [Result.SENT, Result.SENT, Result.RATE_LIMITED]
+    assert len(store.all()) == 2
+    # Another browser session is not affected, invalid submissions are not counted.
+    assert submit(intake, LeadKind.CONTACT, {"email": "x@"}, "tab-2").result is Result.INVALID
+    assert submit(intake, LeadKind.CONTACT, {"email": "w@example.com"}, "tab-2").result is (
+        Result.SENT
+    )
+
+
+def test_the_rate_limit_window_slides() -> None:
+    now = [0.0]
+    limiter = RateLimiter(600, clock=lambda: now[0])
+    assert all(limiter.allow({"client:a": 5, "ip:x": 20}) for _ in range(5))
+    assert not limiter.allow({"client:a": 5, "ip:x": 20})
+    assert limiter.allow({"client:b": 5, "ip:x": 20})
+    now[0] = 601
+    assert limiter.allow({"client:a": 5, "ip:x": 20})
+
+
+def test_a_shared_ip_has_its_own_higher_limit() -> None:
+    limiter = RateLimiter(600, clock=lambda: 0.0)
+    allowed = [limiter.allow({f"client:{n}": 5, "ip:office": 3}) for n in range(4)]
+    assert allowed == [True, True, True, False]
+
+
+def test_without_configuration_the_lead_is_stored_for_later(store: LeadStore) -> None:
+    result = submit(make_intake(store, None), LeadKind.CONTACT, {"email": "ana@example.com"})
+    assert result.result is Result.QUEUED
+    [lead] = store.all()
+    assert (lead.status, lead.attempts) == (LeadStatus.QUEUED, 0)
+
+
+def test_when_the_lead_cannot_be_stored_nothing_is_sent_and_the_visitor_is_told(
+    tmp_path, emailjs: HTTPServer, caplog
+) -> None:
+    accept_all(emailjs)
+    unmigrated = LeadStore(new_engine(f"sqlite:///{tmp_path / 'empty.db'}"))
+    result = submit(make_intake(unmigrated, emailjs), LeadKind.BOOKING, booking_form())
+    assert result.result is Result.STORE_FAILED
+    assert sent_payloads(emailjs) == []
+    assert any("could NOT be stored" in r.getMessage() for r in caplog.records)
+
+
+def test_field_errors_are_the_spanish_copy(store: LeadStore) -> None:
+    result = submit(make_intake(store, None), LeadKind.BOOKING, booking_form(phone="abc"))
+    assert result.errors == {"phone": BOOKING.phone.error}

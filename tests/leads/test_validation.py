@@ -1,0 +1,172 @@
+"""Server-side validation of both forms: every field, valid and invalid, whatever is sent."""
+
+import datetime as dt
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agency_site.content.forms import BOOKING, HERO_CAPTURE, NOTICES, TIME_SLOTS
+from agency_site.leads.kinds import LeadKind
+from agency_site.leads.validation import one_year_after, validate
+
+TODAY = dt.date(2026, 3, 10)
+VALID = {
+    "name": "Ana García",
+    "email": "ana@example.com",
+    "phone": "+34 600 12 34 56",
+    "date": "2026-03-10",
+    "time": "10:00",
+    "message": "Queremos renovar la web de la tienda.",
+}
+
+
+def booking(**changes) -> dict:
+    return validate(LeadKind.BOOKING, {**VALID, **changes}, TODAY).__dict__
+
+
+def test_a_valid_booking_comes_back_trimmed_and_normalised() -> None:
+    result = validate(
+        LeadKind.BOOKING,
+        {**VALID, "name": "  Ana García ", "email": " Ana@EXAMPLE.com", "message": "a\r\nb  "},
+        TODAY,
+    )
+    assert result.valid
+    assert result.fields == {**VALID, "email": "Ana@example.com", "message": "a\nb"}
+
+
+def test_the_message_is_optional() -> None:
+    data = {k: v for k, v in VALID.items() if k != "message"}
+    assert validate(LeadKind.BOOKING, data, TODAY).fields["message"] == ""
+
+
+def test_unknown_fields_are_ignored() -> None:
+    result = validate(LeadKind.BOOKING, {**VALID, "is_admin": "1"}, TODAY)
+    assert result.valid and "is_admin" not in result.fields
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("name", "", BOOKING.name.error),
+        ("name", " A ", BOOKING.name.error),
+        ("name", "A" * 101, BOOKING.name.error),
+        ("name", "Ana\x00", NOTICES.control_chars),
+        ("name", "Ana\nGarcía", NOTICES.control_chars),
+        ("name", ["Ana"], BOOKING.name.error),
+        ("email", "", BOOKING.email.error),
+        ("email", "ana@", BOOKING.email.error),
+        ("email", "ana example.com", BOOKING.email.error),
+        ("email", "a" * 250 + "@example.com", BOOKING.email.error),
+        ("email", 42, BOOKING.email.error),
+        ("phone", "12345", BOOKING.phone.error),
+        ("phone", "6" * 21, BOOKING.phone.error),
+        ("phone", "600 12 34 5x", BOOKING.phone.error),
+        ("phone", "(+) - ( )", BOOKING.phone.error),
+        ("phone", "600123456\x07", NOTICES.control_chars),
+        ("date", "", BOOKING.date.error),
+        ("date", "10/03/2026", BOOKING.date.error),
+        ("date", "2026-02-30", BOOKING.date.error),
+        ("date", "2026-03-09", BOOKING.date_past),
+        ("date", "2027-03-11", BOOKING.date_too_far),
+        ("time", "", BOOKING.time.error),
+        ("time", "03:00", BOOKING.time.error),
+        ("time", "10:00:00", BOOKING.time.error),
+        ("time", "10:00'); DROP TABLE leads;--", BOOKING.time.error),
+        ("message", "x" * 2001, BOOKING.message.error),
+        ("message", "x" * 100_000, BOOKING.message.error),
+        ("message", "hola\x1b[31m", NOTICES.control_chars),
+    ],
+)
+def test_each_wrong_field_gets_its_own_spanish_message(field, value, message) -> None:
+    result = booking(**{field: value})
+    assert result["errors"] == {field: message}
+    assert result["fields"] == {}
+
+
+@pytest.mark.parametrize("field", ["name", "email", "phone", "date", "time"])
+def test_required_fields_cannot_be_missing(field) -> None:
+    data = {k: v for k, v in VALID.items() if k != field}
+    assert list(validate(LeadKind.BOOKING, data, TODAY).errors) == [field]
+
+
+def test_all_wrong_fields_are_reported_together() -> None:
+    result = validate(LeadKind.BOOKING, {"message": "hola"}, TODAY)
+    assert list(result.errors) == ["name", "email", "phone", "date", "time"]
+
+
+def test_the_hero_capture_needs_a_valid_email_only() -> None:
+    assert validate(LeadKind.CONTACT, {"email": " ana@example.com "}, TODAY).fields == {
+        "email": "ana@example.com"
+    }
+    assert validate(LeadKind.CONTACT, {"email": "ana@"}, TODAY).errors == {
+        "email": HERO_CAPTURE.email.error
+    }
+    assert validate(LeadKind.CONTACT, {}, TODAY).errors == {"email": HERO_CAPTURE.email.error}
+
+
+def test_dates_run_from_today_to_a_year_ahead() -> None:
+    assert booking(date="2026-03-10")["errors"] == {}
+    assert booking(date="2027-03-10")["errors"] == {}
+    assert one_year_after(dt.date(2028, 2, 29)) == dt.date(2029, 2, 28)
+
+
+@given(st.dates(min_value=TODAY, max_value=one_year_after(TODAY)))
+def test_any_date_within_the_year_is_accepted(day: dt.date) -> None:
+    assert booking(date=day.isoformat())["errors"] == {}
+
+
+@given(st.dates().filter(lambda d: d < TODAY or d > one_year_after(TODAY)).map(dt.date.isoformat))
+def test_any_date_outside_the_year_is_refused(day: str) -> None:
+    assert list(booking(date=day)["errors"]) == ["date"]
+
+
+@given(st.sampled_from(TIME_SLOTS))
+def test_every_offered_slot_is_accepted(slot: str) -> None:
+    assert booking(time=slot)["errors"] == {}
+
+
+@given(st.text(max_size=10).filter(lambda t: t.strip() not in TIME_SLOTS))
+def test_any_other_time_is_refused(value: str) -> None:
+    assert list(booking(time=value)["errors"]) == ["time"]
+
+
+_PHONE_CHARS = "0123456789 +-()"
+
+
+@given(
+    st.text(alphabet=_PHONE_CHARS, min_size=6, max_size=20).filter(
+        lambda p: sum(c.isdigit() for c in p) >= 6 and p == p.strip()
+    )
+)
+def test_phones_of_digits_spaces_and_signs_are_accepted(phone: str) -> None:
+    assert booking(phone=phone)["errors"] == {}
+
+
+@given(st.text(alphabet=_PHONE_CHARS, max_size=30), st.characters(exclude_characters=_PHONE_CHARS))
+def test_a_phone_with_any_other_character_is_refused(phone: str, intruder: str) -> None:
+    mixed = "600123456" + intruder + phone
+    assert list(booking(phone=mixed)["errors"]) == ["phone"]
+
+
+@given(
+    st.text(
+        alphabet=st.characters(exclude_categories=("Cc", "Cs", "Zs", "Zl", "Zp")),
+        min_size=2,
+        max_size=100,
+    )
+)
+def test_names_of_2_to_100_printable_characters_are_accepted(name: str) -> None:
+    assert booking(name=name)["errors"] == {}
+
+
+@given(st.text(max_size=20), st.characters(categories=("Cc",), exclude_characters="\n\r\t"))
+def test_control_characters_are_refused_anywhere_in_the_message(text: str, control: str) -> None:
+    middle = len(text) // 2
+    result = booking(message=text[:middle] + control + text[middle:])
+    assert result["errors"] == {"message": NOTICES.control_chars}
+
+
+@given(st.characters(categories=("Cc",)))
+def test_control_characters_are_refused_even_at_the_ends_of_a_name(control: str) -> None:
+    assert booking(name="Ana" + control)["errors"] == {"name": NOTICES.control_chars}
