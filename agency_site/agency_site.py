@@ -3,6 +3,7 @@
 import reflex as rx
 
 from agency_site import routes
+from agency_site.leads.runtime import lifespan as leads_lifespan
 
 app = rx.App(
     html_lang="es",
@@ -10,3 +11,5 @@ app = rx.App(
     toaster=None,
 )
 routes.register(app)
+# Migrates the leads table, then retries undelivered leads, in every backend worker.
+app.register_lifespan_task(leads_lifespan)

@@ -1,37 +1,317 @@
 """The two lead forms: the Home e-mail capture and the consultation booking.
 
-Pages place them with ``hero_capture_form()`` and ``booking_form()``; their state,
-validation and delivery live in ``agency_site/state/forms.py`` and ``agency_site/leads``.
+Pages place them with ``hero_capture_form()`` and ``booking_form()``. Inputs are
+uncontrolled (typing sends nothing); the state in ``agency_site/state/forms.py``
+receives the whole form on submit and validates it again on the server.
 """
 
 import reflex as rx
+from reflex.components.core.banner import has_connection_errors
+from reflex.vars import VarData
+from reflex_base.utils.imports import ImportVar
 
 from agency_site.components import styles
+from agency_site.content.forms import (
+    AGENCY_TIME_ZONE,
+    ALTERNATIVES,
+    BOOKING,
+    BOOKING_PRIVACY,
+    EMAIL_MAX,
+    HERO_CAPTURE,
+    HERO_PRIVACY,
+    MESSAGE_MAX,
+    NAME_MAX,
+    NAME_MIN,
+    NOTICES,
+    PHONE_MAX,
+    TIME_SLOTS,
+    Field,
+    PrivacyNotice,
+)
+from agency_site.leads.intake import Result
+from agency_site.leads.validation import HONEYPOT_FIELD
+from agency_site.state.forms import (
+    BOOKING_FORM_ID,
+    BOOKING_PREFIX,
+    HERO_FORM_ID,
+    HERO_PREFIX,
+    BookingState,
+    HeroCaptureState,
+    LeadFormState,
+    field_id,
+)
+
+_INPUT = (
+    "block w-full min-w-0 rounded-xl border border-slate-300 bg-white px-4 py-3 text-slate-900 "
+    "placeholder:text-slate-500 aria-[invalid=true]:border-red-600 " + styles.FOCUS_RING
+)
+_LABEL = "block text-sm font-semibold text-slate-800"
+_FIELD_ERROR = "mt-1 text-sm font-medium text-red-700 empty:mt-0"
+_BUTTON = styles.BUTTON_PRIMARY + " disabled:cursor-not-allowed disabled:opacity-60"
+_BOX = "rounded-xl border px-4 py-3 text-sm leading-6"
+_SUCCESS_BOX = _BOX + " border-emerald-200 bg-emerald-50 text-emerald-900"
+_NOTICE_BOX = _BOX + " border-amber-200 bg-amber-50 text-amber-950"
+_ALTERNATIVE = (
+    "font-semibold underline underline-offset-2 hover:text-indigo-800 " + styles.FOCUS_RING
+)
+_PRIVACY = "text-xs leading-5 text-slate-600"
+# Off-screen for people, in the DOM for bots that fill every field.
+_HONEYPOT = "absolute -left-[10000px] top-auto h-px w-px overflow-hidden"
+
+# Today and a year from today in the agency's time zone, computed in the visitor's
+# browser after hydration: a value prerendered at build time would go stale.
+_DATE_BOUNDS_HOOK = (
+    """
+const [bookingDates, setBookingDates] = useState({});
+useEffect(() => {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone: "%TZ%", year: "numeric", month: "2-digit", day: "2-digit",
+  }).formatToParts(new Date());
+  const part = (type) => parts.find((p) => p.type === type).value;
+  const [year, month, day] = [part("year"), part("month"), part("day")];
+  const nextDay = month === "02" && day === "29" ? "28" : day;
+  setBookingDates({
+    min: `${year}-${month}-${day}`,
+    max: `${Number(year) + 1}-${month}-${nextDay}`,
+  });
+}, []);
+"""
+).replace("%TZ%", AGENCY_TIME_ZONE)
+_DATE_BOUNDS_DATA = VarData(
+    hooks={_DATE_BOUNDS_HOOK: None},
+    imports={"react": [ImportVar(tag="useState"), ImportVar(tag="useEffect")]},
+)
+_MIN_DATE = rx.Var("bookingDates.min", _var_data=_DATE_BOUNDS_DATA).to(str)
+_MAX_DATE = rx.Var("bookingDates.max", _var_data=_DATE_BOUNDS_DATA).to(str)
+
+
+def _alternatives() -> rx.Component:
+    """The agency's e-mail, phone and WhatsApp as links."""
+    return rx.el.ul(
+        *[
+            rx.el.li(rx.el.a(link.label, href=link.href, class_name=_ALTERNATIVE))
+            for link in (ALTERNATIVES.email, ALTERNATIVES.phone, ALTERNATIVES.whatsapp)
+        ],
+        class_name="mt-2 flex flex-wrap gap-x-5 gap-y-1",
+    )
+
+
+def _notice(text: str, **props) -> rx.Component:
+    """A calm note followed by the agency's direct channels."""
+    return rx.el.div(rx.el.p(text), _alternatives(), class_name=_NOTICE_BOX, **props)
+
+
+def _status(state: type[LeadFormState], success: str) -> rx.Component:
+    """Live region announcing the outcome of the last submission."""
+    return rx.el.div(
+        rx.match(
+            state.result,
+            (Result.SENT.value, rx.el.p(success, class_name=_SUCCESS_BOX)),
+            (Result.QUEUED.value, _notice(NOTICES.queued)),
+            (Result.RATE_LIMITED.value, _notice(NOTICES.rate_limited)),
+            (Result.STORE_FAILED.value, _notice(NOTICES.store_failed)),
+            rx.fragment(),
+        ),
+        role="status",
+        aria_live="polite",
+    )
+
+
+def _offline_note() -> rx.Component:
+    """Shown while the backend cannot be reached: the form waits, here is how to reach us."""
+    return rx.el.div(
+        rx.cond(
+            has_connection_errors,
+            _notice(NOTICES.offline, custom_attrs={"data-offline-note": ""}),
+        ),
+        rx.el.noscript(NOTICES.no_script),
+        aria_live="polite",
+    )
+
+
+def _honeypot(prefix: str) -> rx.Component:
+    """A field people never see or reach; whoever fills it is a bot."""
+    control_id = field_id(prefix, HONEYPOT_FIELD)
+    return rx.el.div(
+        rx.el.label("Deja este campo vacío", html_for=control_id),
+        rx.el.input(
+            id=control_id,
+            name=HONEYPOT_FIELD,
+            type="text",
+            tab_index=-1,
+            auto_complete="off",
+        ),
+        aria_hidden="true",
+        class_name=_HONEYPOT,
+    )
+
+
+def _submit(state: type[LeadFormState], label: str) -> rx.Component:
+    """Submit button: disabled and saying so while sending, disabled while offline."""
+    return rx.el.button(
+        rx.cond(state.sending, NOTICES.sending, label),
+        type="submit",
+        disabled=state.sending | has_connection_errors,
+        class_name=_BUTTON,
+    )
+
+
+def _privacy(notice: PrivacyNotice) -> rx.Component:
+    """First-layer data-protection notice with a link to the privacy policy."""
+    return rx.el.div(
+        rx.el.p(notice.heading, class_name="font-semibold"),
+        rx.el.p(
+            *[rx.fragment(rx.el.strong(f"{title}: "), f"{text} ") for title, text in notice.items],
+            rx.el.a(notice.more.label, href=notice.more.href, class_name="underline"),
+            ".",
+        ),
+        class_name=_PRIVACY + " space-y-1",
+    )
+
+
+def _control(state: type[LeadFormState], prefix: str, name: str) -> dict:
+    """Props tying a control to its name, its error message and its invalid state."""
+    control_id = field_id(prefix, name)
+    return {
+        "id": control_id,
+        "name": name,
+        "aria_invalid": rx.cond(state.errors.contains(name), "true", "false"),
+        "aria_describedby": f"{control_id}-error",
+    }
+
+
+def _error(state: type[LeadFormState], prefix: str, name: str) -> rx.Component:
+    """The Spanish message of a wrong field, announced when it appears."""
+    return rx.el.p(
+        state.errors[name],
+        id=f"{field_id(prefix, name)}-error",
+        aria_live="polite",
+        class_name=_FIELD_ERROR,
+    )
 
 
 def hero_capture_form() -> rx.Component:
     """E-mail capture of the Home hero (type=email, required)."""
+    state, prefix = HeroCaptureState, HERO_PREFIX
     return rx.el.form(
-        rx.el.label("Tu correo electrónico", html_for="hero-email", class_name="sr-only"),
-        rx.el.input(
-            id="hero-email",
-            name="email",
-            type="email",
-            required=True,
-            autocomplete="email",
-            placeholder="tu@email.com",
-            class_name="min-w-0 flex-1 rounded-full border border-slate-300 px-5 py-3",
+        rx.el.div(
+            rx.el.label(
+                HERO_CAPTURE.email.label, html_for=field_id(prefix, "email"), class_name="sr-only"
+            ),
+            rx.el.input(
+                type="email",
+                required=True,
+                max_length=EMAIL_MAX,
+                auto_complete="email",
+                placeholder=HERO_CAPTURE.email.placeholder,
+                class_name=_INPUT + " rounded-full sm:flex-1",
+                **_control(state, prefix, "email"),
+            ),
+            _submit(state, HERO_CAPTURE.submit),
+            class_name="flex flex-col gap-3 sm:flex-row",
         ),
-        rx.el.button("Quiero más información", type="submit", class_name=styles.BUTTON_PRIMARY),
-        id="hero-capture-form",
-        class_name="flex flex-col gap-3 sm:flex-row",
+        _error(state, prefix, "email"),
+        _honeypot(prefix),
+        _status(state, HERO_CAPTURE.success),
+        _offline_note(),
+        _privacy(HERO_PRIVACY),
+        id=HERO_FORM_ID,
+        on_submit=state.submit,
+        aria_busy=state.sending,
+        class_name="relative mt-8 flex max-w-2xl flex-col gap-3",
+    )
+
+
+def _labelled(
+    state: type[LeadFormState], name: str, copy: Field, control: rx.Component, optional=False
+) -> rx.Component:
+    """A booking field: label, control and its error message."""
+    return rx.el.div(
+        rx.el.label(
+            copy.label,
+            rx.el.span(f" {BOOKING.optional}", class_name="font-normal text-slate-600")
+            if optional
+            else rx.fragment(),
+            html_for=field_id(BOOKING_PREFIX, name),
+            class_name=_LABEL,
+        ),
+        rx.el.div(control, class_name="mt-2"),
+        _error(state, BOOKING_PREFIX, name),
+    )
+
+
+def _booking_input(name: str, copy: Field, **props) -> rx.Component:
+    """A required single-line input of the booking form."""
+    return _labelled(
+        BookingState,
+        name,
+        copy,
+        rx.el.input(
+            required=True,
+            placeholder=copy.placeholder,
+            class_name=_INPUT,
+            **_control(BookingState, BOOKING_PREFIX, name),
+            **props,
+        ),
     )
 
 
 def booking_form() -> rx.Component:
     """Consultation booking form of /schedule."""
+    state, prefix = BookingState, BOOKING_PREFIX
     return rx.el.form(
-        rx.el.button("Agendar consulta", type="submit", class_name=styles.BUTTON_PRIMARY),
-        id="booking-form",
-        class_name="space-y-6",
+        rx.el.p(BOOKING.required_hint, class_name="text-sm text-slate-600"),
+        rx.el.div(
+            _booking_input(
+                "name",
+                BOOKING.name,
+                type="text",
+                min_length=NAME_MIN,
+                max_length=NAME_MAX,
+                auto_complete="name",
+            ),
+            _booking_input(
+                "email", BOOKING.email, type="email", max_length=EMAIL_MAX, auto_complete="email"
+            ),
+            _booking_input(
+                "phone", BOOKING.phone, type="tel", max_length=PHONE_MAX, auto_complete="tel"
+            ),
+            _booking_input("date", BOOKING.date, type="date", min=_MIN_DATE, max=_MAX_DATE),
+            _labelled(
+                state,
+                "time",
+                BOOKING.time,
+                rx.el.select(
+                    rx.el.option(BOOKING.time_placeholder, value=""),
+                    *[rx.el.option(slot, value=slot) for slot in TIME_SLOTS],
+                    required=True,
+                    class_name=_INPUT,
+                    **_control(state, prefix, "time"),
+                ),
+            ),
+            class_name="grid gap-6 sm:grid-cols-2",
+        ),
+        _labelled(
+            state,
+            "message",
+            BOOKING.message,
+            rx.el.textarea(
+                rows=5,
+                max_length=MESSAGE_MAX,
+                placeholder=BOOKING.message.placeholder,
+                class_name=_INPUT,
+                **_control(state, prefix, "message"),
+            ),
+            optional=True,
+        ),
+        _honeypot(prefix),
+        _status(state, BOOKING.success),
+        _offline_note(),
+        rx.el.div(_submit(state, BOOKING.submit)),
+        _privacy(BOOKING_PRIVACY),
+        id=BOOKING_FORM_ID,
+        on_submit=state.submit,
+        aria_busy=state.sending,
+        class_name="relative mx-auto max-w-3xl space-y-6 rounded-3xl border border-slate-200 "
+        "bg-white p-6 shadow-sm sm:p-10",
     )

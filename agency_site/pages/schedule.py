@@ -2,6 +2,7 @@
 
 import reflex as rx
 
+from agency_site.components.forms import booking_form
 from agency_site.components.layout import layout
 from agency_site.components.sections import hero
 from agency_site.content.schedule import HERO
@@ -9,4 +10,4 @@ from agency_site.content.schedule import HERO
 
 def page() -> rx.Component:
     """The consultation booking page."""
-    return layout(hero(HERO))
+    return layout(hero(HERO), booking_form())
