@@ -3,7 +3,8 @@
 The site is started with ``reflex run --env prod --single-port`` (the same build a
 deployer serves) on a free port, with its database in a temporary folder and its
 e-mail provider pointed at a local fake (pytest-httpserver), so no test reaches
-the internet.
+the internet. The fake accepts every send unless a test says otherwise (and puts
+it back with ``accept_sends``).
 """
 
 import contextlib
@@ -20,6 +21,8 @@ from pathlib import Path
 
 import pytest
 from pytest_httpserver import HTTPServer
+
+from agency_site.emailjs import SEND_PATH
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 420
@@ -145,9 +148,26 @@ def stop_site(server: SiteServer) -> None:
                 os.killpg(server.process.pid, signal.SIGKILL)
 
 
+# What the site is configured with in the browser tests; none of it may reach the browser.
+EMAILJS_E2E = {
+    "EMAILJS_SERVICE_ID": "service_e2e",
+    "EMAILJS_PUBLIC_KEY": "public_e2e",
+    "EMAILJS_PRIVATE_KEY": "private_e2e",
+    "EMAILJS_CONTACT_TEMPLATE_ID": "template_contact_e2e",
+    "EMAILJS_BOOKING_TEMPLATE_ID": "template_booking_e2e",
+}
+
+
+def accept_sends(fake: HTTPServer) -> None:
+    """Make the EmailJS fake accept every send (HTTP 200 "OK"), forgetting earlier ones."""
+    fake.clear()
+    fake.expect_request(SEND_PATH, method="POST").respond_with_data("OK")
+
+
 @pytest.fixture(scope="session")
 def emailjs_fake(make_httpserver: HTTPServer) -> HTTPServer:
     """The local HTTP fake of the EmailJS API the site sends to during browser tests."""
+    accept_sends(make_httpserver)
     return make_httpserver
 
 
@@ -157,10 +177,12 @@ def site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory):
     server = start_site(
         {
             "EMAILJS_API_BASE": emailjs_fake.url_for("").rstrip("/"),
-            "EMAILJS_SERVICE_ID": "service_e2e",
-            "EMAILJS_PUBLIC_KEY": "public_e2e",
-            "EMAILJS_CONTACT_TEMPLATE_ID": "template_contact_e2e",
-            "EMAILJS_BOOKING_TEMPLATE_ID": "template_booking_e2e",
+            **EMAILJS_E2E,
+            # Failed e-mails are retried after 2 s (then 4, 8...) instead of a minute.
+            "LEADS_RETRY_BASE_SECONDS": "2",
+            "LEADS_RETRY_POLL_SECONDS": "1",
+            # Every test browses from 127.0.0.1: only the per-session limit applies.
+            "LEADS_RATE_LIMIT_PER_IP": "10000",
         },
         tmp_path_factory.mktemp("site"),
     )

@@ -1,0 +1,262 @@
+"""The lead forms as a visitor uses them, against the production build and a fake EmailJS."""
+
+import datetime as dt
+import sqlite3
+import time
+from collections.abc import Iterator
+from zoneinfo import ZoneInfo
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+from pytest_httpserver import HTTPServer
+from werkzeug import Response
+
+from agency_site import paths
+from agency_site.content.forms import AGENCY_TIME_ZONE, BOOKING, HERO_CAPTURE, NOTICES
+from agency_site.content.site import SITE
+from agency_site.emailjs import LIB_VERSION, SEND_PATH
+from tests.e2e.conftest import EMAILJS_E2E, ROOT, SiteServer, accept_sends
+from tests.e2e.helpers import open_page
+
+SUBMIT = "button[type=submit]"
+
+
+@pytest.fixture
+def fake(emailjs_fake: HTTPServer) -> Iterator[HTTPServer]:
+    """The EmailJS fake, accepting sends and with an empty log; put back afterwards."""
+    accept_sends(emailjs_fake)
+    yield emailjs_fake
+    accept_sends(emailjs_fake)
+
+
+def madrid_today() -> dt.date:
+    return dt.datetime.now(ZoneInfo(AGENCY_TIME_ZONE)).date()
+
+
+def sends(fake: HTTPServer) -> list[dict]:
+    """The JSON bodies the fake received."""
+    return [request.get_json() for request, _ in fake.log if request.path == SEND_PATH]
+
+
+def wait_for_sends(fake: HTTPServer, count: int, timeout: float = 20) -> list[dict]:
+    """Wait until the fake has received ``count`` sends."""
+    deadline = time.monotonic() + timeout
+    while len(sends(fake)) < count and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return sends(fake)
+
+
+def leads(site: SiteServer) -> list[tuple[int, str, str]]:
+    """(id, kind, status) of every lead in the site's database."""
+    with sqlite3.connect(site.db_path) as db:
+        return db.execute("SELECT id, kind, status FROM leads ORDER BY id").fetchall()
+
+
+def payload(template: str, params: dict) -> dict:
+    """The exact JSON the site must send to EmailJS."""
+    return {
+        "lib_version": LIB_VERSION,
+        "user_id": EMAILJS_E2E["EMAILJS_PUBLIC_KEY"],
+        "service_id": EMAILJS_E2E["EMAILJS_SERVICE_ID"],
+        "template_id": template,
+        "template_params": params,
+        "accessToken": EMAILJS_E2E["EMAILJS_PRIVATE_KEY"],
+    }
+
+
+def fill_booking(page: Page, day: dt.date, slot: str = "16:00") -> None:
+    """Fill in every booking field."""
+    form = page.locator("#booking-form")
+    form.get_by_label(BOOKING.name.label).fill("Ana García")
+    form.get_by_label(BOOKING.email.label).fill("ana@example.com")
+    form.get_by_label(BOOKING.phone.label).fill("+34 600 12 34 56")
+    form.get_by_label(BOOKING.date.label).fill(day.isoformat())
+    form.get_by_label(BOOKING.time.label).select_option(slot)
+    form.get_by_label(BOOKING.message.label).fill("Queremos una tienda online.")
+
+
+def booking_params(day: dt.date, slot: str = "16:00") -> dict:
+    return {
+        "to_email": SITE.email,
+        "from_name": "Ana García",
+        "from_email": "ana@example.com",
+        "phone": "+34 600 12 34 56",
+        "date": day.isoformat(),
+        "time": slot,
+        "message": "Queremos una tienda online.",
+    }
+
+
+def open_schedule(page: Page) -> Locator:
+    """Open /schedule; the booking form."""
+    open_page(page, paths.SCHEDULE)
+    return page.locator("#booking-form")
+
+
+def assert_nothing_sent(fake: HTTPServer, site: SiteServer, leads_before: list) -> None:
+    """Wait a moment, then check that nothing was sent or stored."""
+    time.sleep(1)
+    assert sends(fake) == []
+    assert leads(site) == leads_before
+
+
+def expect_shown_for_about_five_seconds(page: Page, text: str) -> None:
+    """The message appears, stays about 5 s, then goes."""
+    message = page.get_by_text(text)
+    expect(message).to_be_visible()
+    shown = time.monotonic()
+    expect(message).to_be_hidden(timeout=10_000)
+    assert 4.0 <= time.monotonic() - shown <= 7.5
+
+
+def test_hero_capture_sends_the_email_thanks_and_clears_the_field(
+    page: Page, fake: HTTPServer
+) -> None:
+    open_page(page, paths.HOME)
+    form = page.locator("#hero-capture-form")
+    form.get_by_label(HERO_CAPTURE.email.label).fill("visitante@example.com")
+    form.locator(SUBMIT).click()
+
+    expect(form.get_by_text(HERO_CAPTURE.success)).to_be_visible()
+    assert wait_for_sends(fake, 1) == [
+        payload(
+            EMAILJS_E2E["EMAILJS_CONTACT_TEMPLATE_ID"],
+            {
+                "to_email": SITE.email,
+                "from_email": "visitante@example.com",
+                "message": HERO_CAPTURE.email_message.format(email="visitante@example.com"),
+            },
+        )
+    ]
+    expect(form.get_by_label(HERO_CAPTURE.email.label)).to_have_value("")
+    expect_shown_for_about_five_seconds(page, HERO_CAPTURE.success)
+
+
+def test_booking_sends_every_field_thanks_and_resets_the_form(
+    page: Page, fake: HTTPServer, site: SiteServer
+) -> None:
+    form = open_schedule(page)
+    expect(form.get_by_label(BOOKING.date.label)).to_have_attribute(
+        "min", madrid_today().isoformat()
+    )
+    day = madrid_today() + dt.timedelta(days=3)
+    fill_booking(page, day)
+    form.locator(SUBMIT).click()
+
+    expect(form.get_by_text(BOOKING.success)).to_be_visible()
+    assert wait_for_sends(fake, 1) == [
+        payload(EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"], booking_params(day))
+    ]
+    for field in (BOOKING.name, BOOKING.email, BOOKING.phone, BOOKING.date, BOOKING.time):
+        expect(form.get_by_label(field.label)).to_have_value("")
+    expect(form.get_by_label(BOOKING.message.label)).to_have_value("")
+    assert leads(site)[-1][1:] == ("booking", "sent")
+    expect_shown_for_about_five_seconds(page, BOOKING.success)
+
+
+def test_provider_failure_is_honest_and_the_lead_is_delivered_after_recovery(
+    page: Page, fake: HTTPServer, site: SiteServer
+) -> None:
+    fake.clear()
+    fake.expect_request(SEND_PATH, method="POST").respond_with_data(
+        "Internal Server Error", status=500
+    )
+    form = open_schedule(page)
+    day = madrid_today() + dt.timedelta(days=5)
+    fill_booking(page, day, "09:00")
+    form.locator(SUBMIT).click()
+
+    expect(form.get_by_text(NOTICES.queued)).to_be_visible()
+    expect(page.get_by_text(BOOKING.success)).to_have_count(0)
+    expect(form.get_by_role("link", name="WhatsApp")).to_have_attribute("href", SITE.whatsapp_url)
+    expect(form.get_by_role("link", name=SITE.email)).to_have_attribute("href", SITE.mailto)
+    lead_id, kind, status = leads(site)[-1]
+    assert (kind, status) == ("booking", "queued")
+    # The page stays usable: the button works again and the fields take input.
+    expect(form.locator(SUBMIT)).to_be_enabled()
+    form.get_by_label(BOOKING.name.label).fill("Otra persona")
+    expect(form.get_by_label(BOOKING.name.label)).to_have_value("Otra persona")
+
+    accept_sends(fake)  # EmailJS is back: the retry loop delivers the stored lead.
+    deadline = time.monotonic() + 30
+    while leads(site)[-1] != (lead_id, "booking", "sent") and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert leads(site)[-1] == (lead_id, "booking", "sent")
+    assert sends(fake) == [
+        payload(EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"], booking_params(day, "09:00"))
+    ]
+
+
+def test_a_past_date_sends_nothing_and_says_why(
+    page: Page, fake: HTTPServer, site: SiteServer
+) -> None:
+    before = leads(site)
+    form = open_schedule(page)
+    # A crafted submission: the browser's own date check is switched off.
+    page.evaluate("document.getElementById('booking-form').noValidate = true")
+    fill_booking(page, madrid_today() - dt.timedelta(days=1))
+    form.locator(SUBMIT).click()
+
+    date = form.get_by_label(BOOKING.date.label)
+    expect(form.get_by_text(BOOKING.date_past)).to_be_visible()
+    expect(date).to_have_attribute("aria-invalid", "true")
+    expect(date).to_have_attribute("aria-describedby", "booking-date-error")
+    expect(page.locator("#booking-date-error")).to_have_text(BOOKING.date_past)
+    expect(date).to_be_focused()
+    expect(form.get_by_label(BOOKING.name.label)).to_have_value("Ana García")
+    assert_nothing_sent(fake, site, before)
+
+
+def test_an_injected_time_slot_sends_nothing_and_says_why(
+    page: Page, fake: HTTPServer, site: SiteServer
+) -> None:
+    before = leads(site)
+    form = open_schedule(page)
+    fill_booking(page, madrid_today() + dt.timedelta(days=1))
+    page.evaluate(
+        """() => {
+          const select = document.getElementById('booking-time');
+          select.add(new Option('03:00', '03:00'));
+          select.value = '03:00';
+        }"""
+    )
+    form.locator(SUBMIT).click()
+
+    expect(page.locator("#booking-time-error")).to_have_text(BOOKING.time.error)
+    expect(form.get_by_label(BOOKING.time.label)).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_text(BOOKING.success)).to_have_count(0)
+    assert_nothing_sent(fake, site, before)
+
+
+def test_a_double_click_sends_once_and_the_button_says_it_is_sending(
+    page: Page, fake: HTTPServer, site: SiteServer
+) -> None:
+    def slow_ok(_request):
+        time.sleep(1.5)
+        return Response("OK")
+
+    fake.clear()
+    fake.expect_request(SEND_PATH, method="POST").respond_with_handler(slow_ok)
+    before = len(leads(site))
+    open_page(page, paths.HOME)
+    form = page.locator("#hero-capture-form")
+    form.get_by_label(HERO_CAPTURE.email.label).fill("prisa@example.com")
+    button = form.locator(SUBMIT)
+    button.dblclick()
+
+    expect(button).to_have_text(NOTICES.sending)
+    expect(button).to_be_disabled()
+    expect(form.get_by_text(HERO_CAPTURE.success)).to_be_visible(timeout=10_000)
+    expect(button).to_have_text(HERO_CAPTURE.submit)
+    time.sleep(1)
+    assert len(sends(fake)) == 1
+    assert len(leads(site)) == before + 1
+
+
+def test_no_emailjs_setting_reaches_the_browser(site: SiteServer) -> None:
+    built = ROOT / ".web" / "build" / "client"
+    files = [f for f in built.rglob("*") if f.is_file() and f.suffix in {".js", ".html", ".json"}]
+    assert files, "the production build is missing"
+    secrets = [v.encode() for v in EMAILJS_E2E.values()]
+    leaked = [(f.name, s) for f in files for s in secrets if s in f.read_bytes()]
+    assert leaked == []
