@@ -10,7 +10,7 @@ export REFLEX_USE_NPM ?= 1
 export REFLEX_TELEMETRY_ENABLED ?= false
 export REFLEX_CHECK_LATEST_VERSION ?= false
 
-.PHONY: setup setup-dev run prod export test test-unit test-e2e lint format bench clean
+.PHONY: setup setup-dev run prod export leads test test-unit test-e2e lint format bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,13 +29,19 @@ setup: $(VENV)/.installed
 ## setup-dev: setup + test and lint tools
 setup-dev: $(VENV)/.installed-dev
 
-## run: set up and run the site in development mode (http://localhost:3000)
+## run: set up, migrate the leads database and run the site in development mode (http://localhost:3000)
 run: setup
+	$(BIN)/reflex db migrate
 	$(BIN)/reflex run
 
-## prod: set up and run the production build on one port (http://localhost:8000)
+## prod: set up, migrate and run the production build on one port (http://localhost:8000)
 prod: setup
+	$(BIN)/reflex db migrate
 	$(BIN)/reflex run --env prod --single-port
+
+## leads: list the stored leads and their delivery status (see `python -m agency_site.leads -h`)
+leads: setup
+	$(BIN)/python -m agency_site.leads list
 
 ## export: build the static frontend and the backend into frontend.zip and backend.zip
 export: setup
