@@ -72,6 +72,8 @@ class LeadIntake:
         self, kind: LeadKind, form_data: Mapping[str, Any], client_token: str, client_ip: str
     ) -> Submission:
         """Handle one submission of the ``kind`` form from a browser session and IP."""
+        if not isinstance(form_data, Mapping):  # A crafted event: every field is missing.
+            form_data = {}
         if form_data.get(HONEYPOT_FIELD):
             logger.info("A %s submission filled the honeypot: ignored.", kind)
             return Submission(Result.SENT)

@@ -126,6 +126,13 @@ def test_an_invalid_submission_stores_and_sends_nothing(
     assert sent_payloads(emailjs) == []
 
 
+def test_a_crafted_payload_that_is_not_a_form_is_invalid(store: LeadStore) -> None:
+    result = submit(make_intake(store, None), LeadKind.CONTACT, ["ana@example.com"])
+    assert result.result is Result.INVALID
+    assert result.errors == {"email": HERO_CAPTURE.email.error}
+    assert store.all() == []
+
+
 def test_a_filled_honeypot_looks_like_success_but_stores_and_sends_nothing(
     store: LeadStore, emailjs: HTTPServer
 ) -> None:
