@@ -8,7 +8,7 @@ from agency_site.content.base import Image
 from agency_site.content.testimonials import MAX_RATING, Testimonial
 
 AVATAR_SIZES = "64px"
-_AVATAR = "h-16 w-16 shrink-0 rounded-full"
+_AVATAR = "h-16 w-16 shrink-0 overflow-hidden rounded-full"
 
 
 def star_rating(rating: int, label: str) -> rx.Component:

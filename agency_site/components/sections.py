@@ -100,7 +100,7 @@ def stat_grid(stats: Sequence[Stat], *, dark: bool = False) -> rx.Component:
             rx.el.li(
                 rx.el.p(
                     stat.value,
-                    class_name="text-3xl font-extrabold tracking-tight sm:text-5xl "
+                    class_name="text-3xl font-extrabold tracking-tight sm:text-4xl "
                     + ("text-white" if dark else "text-indigo-700"),
                 ),
                 rx.el.p(
