@@ -44,13 +44,16 @@ def metric_summary(results: Sequence[CaseMetric]) -> rx.Component:
         *[
             rx.el.li(
                 rx.icon(metric.icon, size=20, aria_hidden="true", class_name="text-indigo-600"),
-                rx.el.p(metric.value, class_name="mt-2 text-2xl font-extrabold text-slate-900"),
+                rx.el.p(
+                    metric.value,
+                    class_name="whitespace-nowrap text-2xl font-extrabold text-slate-900 sm:mt-2",
+                ),
                 rx.el.p(metric.label, class_name="text-sm text-slate-600"),
-                class_name="rounded-xl bg-slate-50 p-4",
+                class_name="flex items-center gap-3 rounded-xl bg-slate-50 p-4 sm:block",
             )
             for metric in results
         ],
-        class_name="grid grid-cols-3 gap-3",
+        class_name="grid gap-3 sm:grid-cols-3",
     )
 
 

@@ -116,7 +116,7 @@ CASE_STUDIES: tuple[CaseStudy, ...] = (
     CaseStudy(
         id="ecommerce-growth",
         title="Crecimiento de un e-commerce de moda",
-        subtitle="Cómo una tienda online de moda sostenible multiplicó sus ventas en seis meses",
+        subtitle="Cómo una tienda de moda sostenible dejó de depender de las rebajas",
         client="Bohème Store",
         industry="Moda y e-commerce",
         tags=("E-commerce", "Publicidad digital", "CRO"),
@@ -253,7 +253,7 @@ CASE_STUDIES: tuple[CaseStudy, ...] = (
     CaseStudy(
         id="b2b-leads",
         title="Generación de leads para una empresa B2B",
-        subtitle="Más oportunidades comerciales cualificadas con marketing automatizado",
+        subtitle="Más oportunidades comerciales de calidad con marketing automatizado",
         client="Tecnomec Solutions",
         industry="Maquinaria industrial",
         tags=("B2B", "Automatización", "LinkedIn Ads"),
