@@ -1,22 +1,190 @@
-"""Generic page sections: the hero every page opens with."""
+"""Generic page sections: hero, titled section, stats, feature grids, check lists, CTA band."""
+
+from collections.abc import Sequence
+from typing import Literal
 
 import reflex as rx
 
 from agency_site.components import styles
-from agency_site.content.base import Hero
+from agency_site.components.actions import action_row
+from agency_site.content.base import Benefit, Hero, Stat
+from agency_site.content.sections import CallToAction, SectionHeading
+
+Tone = Literal["white", "muted", "dark"]
+
+CARD_FRAME = "rounded-2xl border border-slate-200 bg-white shadow-sm"
+CARD = CARD_FRAME + " p-6"
+ICON_BADGE = "inline-flex h-12 w-12 shrink-0 items-center justify-center rounded-xl"
+_TONES: dict[str, str] = {
+    "white": "bg-white",
+    "muted": "bg-slate-50",
+    "dark": "bg-slate-900 text-white",
+}
+_EYEBROW_DARK = "text-sm font-semibold uppercase tracking-wider text-indigo-300"
+_H2_DARK = "text-3xl font-bold tracking-tight text-white sm:text-4xl"
+_LEAD_DARK = "text-lg leading-8 text-slate-300"
+_STAT_COLUMNS: dict[int, str] = {3: "grid-cols-3", 4: "grid-cols-2 lg:grid-cols-4"}
+_GRID_COLUMNS: dict[int, str] = {
+    2: "sm:grid-cols-2",
+    3: "sm:grid-cols-2 lg:grid-cols-3",
+    4: "sm:grid-cols-2 lg:grid-cols-4",
+}
 
 
-def hero(content: Hero, *children: rx.Component) -> rx.Component:
-    """Page hero: eyebrow, the page's single h1, its introduction and optional actions."""
+def hero(content: Hero, *children: rx.Component, aside: rx.Component | None = None) -> rx.Component:
+    """Page hero: eyebrow, the page's single h1, its introduction, optional actions and aside."""
+    text = rx.el.div(
+        rx.el.p(content.eyebrow, class_name=styles.EYEBROW) if content.eyebrow else rx.fragment(),
+        rx.el.h1(content.heading, class_name=styles.H1 + " mt-3"),
+        rx.el.p(content.intro, class_name=styles.LEAD + " mt-6 max-w-3xl"),
+        *children,
+    )
     return rx.el.section(
         rx.el.div(
-            rx.el.p(content.eyebrow, class_name=styles.EYEBROW)
-            if content.eyebrow
-            else rx.fragment(),
-            rx.el.h1(content.heading, class_name=styles.H1 + " mt-3"),
-            rx.el.p(content.intro, class_name=styles.LEAD + " mt-6 max-w-3xl"),
-            *children,
+            rx.el.div(text, aside, class_name="grid items-center gap-12 lg:grid-cols-2")
+            if aside is not None
+            else text,
             class_name=styles.CONTAINER,
         ),
         class_name="bg-gradient-to-b from-indigo-50 to-white pt-32 pb-16 sm:pt-40 sm:pb-20",
+    )
+
+
+def section_heading(
+    heading: SectionHeading, heading_id: str, *, centered: bool = False, dark: bool = False
+) -> rx.Component:
+    """The eyebrow, h2 and introduction that open a section."""
+    return rx.el.div(
+        rx.el.p(heading.eyebrow, class_name=styles.EYEBROW if not dark else _EYEBROW_DARK)
+        if heading.eyebrow
+        else rx.fragment(),
+        rx.el.h2(
+            heading.title,
+            id=heading_id,
+            class_name=(styles.H2 if not dark else _H2_DARK) + " mt-2",
+        ),
+        rx.el.p(heading.intro, class_name=(styles.LEAD if not dark else _LEAD_DARK) + " mt-4")
+        if heading.intro
+        else rx.fragment(),
+        class_name="max-w-3xl" + (" mx-auto text-center" if centered else ""),
+    )
+
+
+def section(
+    section_id: str,
+    heading: SectionHeading | None,
+    *children: rx.Component,
+    tone: Tone = "white",
+    centered: bool = False,
+) -> rx.Component:
+    """A page section: its heading (labelling the region) and content, in a container."""
+    heading_id = f"{section_id}-title"
+    return rx.el.section(
+        rx.el.div(
+            section_heading(heading, heading_id, centered=centered, dark=tone == "dark")
+            if heading
+            else rx.fragment(),
+            *children,
+            class_name=styles.CONTAINER,
+        ),
+        id=section_id,
+        aria_labelledby=heading_id if heading else None,
+        class_name=f"{styles.SECTION} {_TONES[tone]} scroll-mt-16",
+    )
+
+
+def stat_grid(stats: Sequence[Stat], *, dark: bool = False) -> rx.Component:
+    """Headline figures side by side: the value large, its label below."""
+    return rx.el.ul(
+        *[
+            rx.el.li(
+                rx.el.p(
+                    stat.value,
+                    class_name="text-3xl font-extrabold tracking-tight sm:text-4xl "
+                    + ("text-white" if dark else "text-indigo-700"),
+                ),
+                rx.el.p(
+                    stat.label,
+                    class_name="mt-2 text-sm font-medium sm:text-base "
+                    + ("text-indigo-100" if dark else "text-slate-700"),
+                ),
+                class_name="text-center",
+            )
+            for stat in stats
+        ],
+        class_name=f"mt-10 grid gap-6 sm:gap-8 {_STAT_COLUMNS[len(stats)]}",
+    )
+
+
+def icon_badge(icon: str, class_name: str = "bg-indigo-100 text-indigo-700") -> rx.Component:
+    """A lucide icon in a rounded square (decorative)."""
+    return rx.el.span(
+        rx.icon(icon, size=24, aria_hidden="true"), class_name=f"{ICON_BADGE} {class_name}"
+    )
+
+
+def feature_grid(items: Sequence[Benefit], columns: int = 3) -> rx.Component:
+    """Cards with an icon, a title and a description."""
+    return rx.el.ul(
+        *[
+            rx.el.li(
+                icon_badge(item.icon),
+                rx.el.h3(item.title, class_name="mt-4 text-lg font-semibold text-slate-900"),
+                rx.el.p(item.description, class_name="mt-2 text-slate-600"),
+                class_name=CARD,
+            )
+            for item in items
+        ],
+        class_name=f"mt-10 grid gap-6 {_GRID_COLUMNS[columns]}",
+    )
+
+
+def step_number(number: int) -> rx.Component:
+    """The large number of a step in an ordered list (the list already tells screen readers)."""
+    return rx.el.span(
+        f"{number:02d}",
+        aria_hidden="true",
+        class_name="text-3xl font-extrabold tracking-tight text-indigo-700",
+    )
+
+
+def check_list(
+    items: Sequence[str], class_name: str = "mt-4 space-y-3", *, dark: bool = False
+) -> rx.Component:
+    """A list with a check mark before each item."""
+    return rx.el.ul(
+        *[
+            rx.el.li(
+                rx.icon(
+                    "circle-check",
+                    size=20,
+                    aria_hidden="true",
+                    class_name="mt-0.5 shrink-0 "
+                    + ("text-indigo-300" if dark else "text-indigo-600"),
+                ),
+                rx.el.span(item),
+                class_name="flex gap-3 " + ("text-slate-200" if dark else "text-slate-700"),
+            )
+            for item in items
+        ],
+        class_name=class_name,
+    )
+
+
+def cta_band(section_id: str, cta: CallToAction) -> rx.Component:
+    """A closing call to action on an indigo band with its buttons."""
+    heading_id = f"{section_id}-title"
+    return rx.el.section(
+        rx.el.div(
+            rx.el.div(
+                rx.el.h2(cta.title, id=heading_id, class_name=_H2_DARK),
+                rx.el.p(cta.text, class_name="mt-4 text-lg leading-8 text-indigo-100"),
+                action_row(cta.actions, "on_dark", "mt-8 justify-center"),
+                class_name="mx-auto max-w-3xl text-center",
+            ),
+            class_name=styles.CONTAINER,
+        ),
+        id=section_id,
+        aria_labelledby=heading_id,
+        class_name="bg-gradient-to-br from-indigo-700 to-violet-800 py-16 sm:py-20",
     )

@@ -4,17 +4,103 @@ from collections.abc import Callable
 
 import reflex as rx
 
+from agency_site import paths
+from agency_site.components import styles
+from agency_site.components.cards import quote_card
+from agency_site.components.case_study import client_facts, metric_cards, tag_list
 from agency_site.components.layout import layout
-from agency_site.components.sections import hero
+from agency_site.components.media import image
+from agency_site.components.sections import check_list, cta_band, hero, section
 from agency_site.content.base import Hero
-from agency_site.content.case_studies import CaseStudy
+from agency_site.content.case_studies import DETAIL_CTA, LABELS, CaseStudy
+from agency_site.content.sections import SectionHeading
+
+_QUOTE_CARD = "rounded-2xl border border-indigo-100 bg-indigo-50 p-6 sm:p-8"
+_BACK_LINK = (
+    "inline-flex items-center gap-2 text-sm font-semibold text-indigo-700 hover:text-indigo-900 "
+    + styles.FOCUS_RING
+)
+
+
+def _story(case: CaseStudy) -> rx.Component:
+    """The challenge, and the solution with what was done point by point."""
+    return rx.el.div(
+        rx.el.div(
+            rx.el.h2(LABELS.challenge, class_name=styles.H2),
+            rx.el.p(case.challenge, class_name=styles.LEAD + " mt-4"),
+        ),
+        rx.el.div(
+            rx.el.h2(LABELS.solution, class_name=styles.H2),
+            rx.el.p(case.solution, class_name=styles.LEAD + " mt-4"),
+            rx.el.h3(LABELS.solution_points, class_name="mt-8 text-lg font-semibold"),
+            check_list(case.solution_points),
+        ),
+        class_name="grid gap-12 lg:grid-cols-2",
+    )
+
+
+def _outcome(case: CaseStudy) -> rx.Component:
+    """The key achievements next to what the client says."""
+    return rx.el.div(
+        rx.el.div(
+            rx.el.h2(LABELS.achievements, class_name=styles.H2),
+            check_list(case.key_achievements, "mt-6 space-y-4 text-lg"),
+        ),
+        rx.el.div(
+            rx.el.h2(LABELS.testimonial, class_name="sr-only"),
+            quote_card(
+                case.testimonial.quote,
+                case.testimonial.author,
+                case.testimonial.role,
+                case.testimonial.image,
+                rx.icon("quote", size=32, aria_hidden="true", class_name="text-indigo-300"),
+                class_name=_QUOTE_CARD,
+            ),
+        ),
+        class_name="grid items-start gap-12 lg:grid-cols-2",
+    )
+
+
+def _page(case: CaseStudy) -> rx.Component:
+    """The whole detail page of ``case``."""
+    return layout(
+        hero(
+            Hero(eyebrow=LABELS.eyebrow, heading=case.title, intro=case.subtitle),
+            client_facts(case, "mt-6"),
+            rx.el.div(tag_list(case.tags), class_name="mt-4"),
+            rx.el.a(
+                rx.icon("arrow-left", size=16, aria_hidden="true"),
+                LABELS.back,
+                href=paths.CASE_STUDIES,
+                class_name=_BACK_LINK + " mt-8",
+            ),
+            aside=image(case.image, eager=True, class_name="aspect-[3/2] w-full rounded-3xl"),
+        ),
+        rx.el.section(
+            rx.el.div(_story(case), class_name=styles.CONTAINER),
+            aria_label=LABELS.overview,
+            class_name=styles.SECTION,
+        ),
+        section(
+            "resultados",
+            SectionHeading(title=LABELS.results),
+            metric_cards(case.results),
+            tone="muted",
+        ),
+        rx.el.section(
+            rx.el.div(_outcome(case), class_name=styles.CONTAINER),
+            aria_label=LABELS.achievements,
+            class_name=styles.SECTION,
+        ),
+        cta_band("consulta", DETAIL_CTA),
+    )
 
 
 def page_for(case: CaseStudy) -> Callable[[], rx.Component]:
     """The page function of one case study."""
 
     def page() -> rx.Component:
-        return layout(hero(Hero(eyebrow="Caso de éxito", heading=case.title, intro=case.subtitle)))
+        return _page(case)
 
     page.__name__ = f"case_study_{case.id.replace('-', '_')}"
     return page

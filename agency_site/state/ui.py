@@ -109,3 +109,7 @@ menu_effects: rx.Var = rx.Var(
         },
     ),
 )
+
+# The Home service card whose included services are shown ("" while every card is closed):
+# one value for all cards, so opening one closes the others.
+expanded_service = ClientStateVar.create("expanded_service", "")

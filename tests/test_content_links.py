@@ -1,0 +1,105 @@
+"""Every link written in the content leads somewhere real: a route, /portfolio, an anchor,
+the agency's e-mail, phone or WhatsApp."""
+
+import re
+import types
+from urllib.parse import unquote, urlsplit
+
+from agency_site import paths
+from agency_site.content.base import Content, Link
+from agency_site.content.careers import POSITIONS
+from agency_site.content.sections import Action, CallToAction
+from agency_site.content.site import SITE
+from agency_site.routes import ROUTES
+from tests.content_walker import content_modules, links_in
+
+DECLARED = {route.path for route in ROUTES} | {paths.PORTFOLIO}
+ANCHOR = re.compile(r"^#[a-z][a-z0-9-]*$")
+
+
+def link_problem(href: str) -> str | None:
+    """Why ``href`` is not an allowed target, or None when it is."""
+    if href in DECLARED or ANCHOR.match(href):
+        return None
+    if href.startswith("mailto:"):
+        address, _, query = href.removeprefix("mailto:").partition("?")
+        if address != SITE.email:
+            return f"e-mail to {address!r}, not the agency's {SITE.email!r}"
+        if query and (not query.startswith("subject=") or " " in query):
+            return "mailto query must be a URL-encoded subject"
+        return None
+    if href.startswith("tel:"):
+        return None if href == SITE.tel else f"phone {href!r} is not {SITE.tel!r}"
+    if href.startswith("https://wa.me/"):
+        return None if href == SITE.whatsapp_url else f"{href!r} is not {SITE.whatsapp_url!r}"
+    return "neither a declared route, /portfolio, #anchor, mailto:, tel: nor https://wa.me/"
+
+
+def bad_links(modules) -> list[str]:
+    """Every disallowed link the modules' content holds, described."""
+    return [
+        f"{where}: {link.label!r} → {link.href!r}: {problem}"
+        for where, link in links_in(modules)
+        if (problem := link_problem(link.href))
+    ]
+
+
+def test_every_link_in_the_content_is_allowed() -> None:
+    modules = content_modules()
+    assert {m.__name__.rsplit(".", 1)[-1] for m in modules} >= {
+        "home",
+        "about",
+        "case_studies",
+        "careers",
+        "influencer",
+        "contact",
+        "schedule",
+    }
+    assert len(links_in(modules)) >= 20, "the walker should find the content's links"
+    assert bad_links(modules) == []
+
+
+def test_the_walker_sees_computed_links() -> None:
+    found = {link.href for _, link in links_in(content_modules())}
+    assert {job.apply.href for job in POSITIONS} <= found
+
+
+class _Nested(Content):
+    """A model holding links deep inside containers."""
+
+    blocks: dict[str, tuple[CallToAction, ...]]
+
+
+def test_the_walker_catches_a_bad_link_anywhere() -> None:
+    fake = types.ModuleType("agency_site.content.fake")
+    fake.GOOD = Link(label="Inicio", href=paths.HOME)
+    fake.NESTED = _Nested(
+        blocks={
+            "a": (
+                CallToAction(
+                    title="t",
+                    text="x",
+                    actions=(
+                        Action(label="Contacto", href=paths.CONTACT),
+                        Action(label="Roto", href="/no-existe"),
+                    ),
+                ),
+            )
+        }
+    )
+    fake.LISTED = [Link(label="Otro e-mail", href="mailto:otra@example.com")]
+    problems = bad_links([fake])
+    assert len(problems) == 2
+    assert "/no-existe" in problems[0] and "fake.NESTED" in problems[0]
+    assert "otra@example.com" in problems[1]
+
+
+def test_link_rules() -> None:
+    assert link_problem(paths.PORTFOLIO) is None
+    assert link_problem("#posiciones") is None
+    assert link_problem(f"{SITE.mailto}?subject=Hola%20mundo") is None
+    assert link_problem(f"{SITE.mailto}?subject=Hola mundo") is not None
+    assert link_problem(paths.BLOG) is not None
+    assert link_problem("https://example.com/") is not None
+    assert link_problem("tel:+34600000000") is not None
+    assert unquote(urlsplit(POSITIONS[0].apply.href).query) == f"subject={POSITIONS[0].title}"

@@ -1,0 +1,224 @@
+"""The content of the main pages: valid, strict about bad data, with the spec's exact figures."""
+
+import re
+
+import pytest
+from pydantic import ValidationError
+from reflex_base.utils.format import to_snake_case
+from reflex_components_lucide.icon import LUCIDE_ICON_LIST
+
+from agency_site import paths
+from agency_site.content import about, careers, contact, home, influencer, schedule, testimonials
+from agency_site.content.base import Image
+from agency_site.content.case_studies import (
+    CASE_STUDIES,
+    DEFAULT_CASE_ID,
+    DETAIL_CTA,
+    CaseStudy,
+    case_study_by_id,
+)
+from agency_site.content.sections import CallToAction
+from agency_site.content.site import SITE
+from agency_site.content.testimonials import TESTIMONIALS
+from tests.content_walker import content_modules, module_models
+
+UNSPLASH = re.compile(r"^https://images\.unsplash\.com/photo-\d{10,13}-[0-9a-f]{12}$")
+
+
+def _figures(stats) -> list[tuple[str, str]]:
+    return [(s.value, s.label) for s in stats]
+
+
+def test_about_stats_are_the_spec_figures() -> None:
+    assert _figures(about.STATS) == [
+        ("500+", "clientes satisfechos"),
+        ("1000+", "proyectos"),
+        ("300%", "ROI medio"),
+        ("10+", "años"),
+    ]
+    assert len(about.VALUES) == 4
+    assert len(about.APPROACH) == 4
+    assert [a.href for a in about.MISSION.actions] == [paths.CONTACT]
+
+
+def test_influencer_stats_and_buttons() -> None:
+    assert _figures(influencer.STATS) == [
+        ("+300%", "ROI"),
+        ("45%", "conversión"),
+        ("90%", "satisfacción"),
+    ]
+    for actions in (influencer.HERO_ACTIONS, influencer.CTA.actions):
+        assert [a.href for a in actions] == [paths.CONTACT, paths.CASE_STUDIES]
+    assert "sin coste" in influencer.HERO.intro and "beneficios" in influencer.HERO.intro
+
+
+@pytest.mark.parametrize(
+    ("case_id", "metrics"),
+    [
+        (
+            "ecommerce-growth",
+            [("+45%", "ventas"), ("1200+", "nuevos clientes"), ("2,5%", "conversión")],
+        ),
+        (
+            "influencer-success",
+            [("15K€+", "ingresos mensuales"), ("800+", "alumnos"), ("75%", "retención")],
+        ),
+        ("b2b-leads", [("+65%", "leads"), ("15%", "tasa de cierre"), ("180%", "ROI")]),
+    ],
+)
+def test_case_study_metrics_are_the_spec_figures(case_id: str, metrics: list) -> None:
+    case = case_study_by_id(case_id)
+    assert [(m.value, m.label) for m in case.results] == metrics
+    assert all(m.icon and m.description for m in case.results)
+    assert case.tags and case.solution_points and case.key_achievements
+    assert case.testimonial.quote and case.testimonial.author and case.testimonial.role
+
+
+def test_three_cases_in_route_order_and_the_default_exists() -> None:
+    assert [c.id for c in CASE_STUDIES] == ["ecommerce-growth", "influencer-success", "b2b-leads"]
+    assert case_study_by_id(DEFAULT_CASE_ID).id == "ecommerce-growth"
+    assert [(a.label, a.href) for a in DETAIL_CTA.actions] == [
+        ("Solicitar consulta gratuita", paths.CONTACT)
+    ]
+    with pytest.raises(KeyError):
+        case_study_by_id("no-existe")
+
+
+@pytest.mark.parametrize("count", [2, 4])
+def test_a_case_without_exactly_three_results_is_rejected(count: int) -> None:
+    data = CASE_STUDIES[0].model_dump()
+    data["results"] = (data["results"] * 2)[:count]
+    with pytest.raises(ValidationError):
+        CaseStudy(**data)
+
+
+def test_careers_positions_are_the_spec_ones() -> None:
+    assert [(j.title, j.department, j.location, j.type, j.salary) for j in careers.POSITIONS] == [
+        (
+            "Senior Marketing Manager",
+            "Marketing",
+            "Madrid (híbrido)",
+            "Jornada completa",
+            "45.000€ - 60.000€",
+        ),
+        ("Full Stack Developer", "Tecnología", "Remoto", "Jornada completa", "40.000€ - 55.000€"),
+        ("Content Manager", "Contenido", "Madrid", "Jornada completa", "28.000€ - 35.000€"),
+    ]
+    assert all(j.description and j.requirements and j.benefits for j in careers.POSITIONS)
+    assert [b.title for b in careers.BENEFITS] == [
+        "Desarrollo profesional",
+        "Bienestar",
+        "Cultura de equipo",
+        "Entorno flexible",
+    ]
+
+
+def test_careers_buttons_write_to_the_agency_with_an_encoded_subject() -> None:
+    assert [j.apply.href for j in careers.POSITIONS] == [
+        f"{SITE.mailto}?subject=Senior%20Marketing%20Manager",
+        f"{SITE.mailto}?subject=Full%20Stack%20Developer",
+        f"{SITE.mailto}?subject=Content%20Manager",
+    ]
+    assert {j.apply.label for j in careers.POSITIONS} == {"Aplicar ahora"}
+    (spontaneous,) = careers.SPONTANEOUS.actions
+    assert spontaneous.label == "Enviar CV espontáneo"
+    assert spontaneous.href == f"{SITE.mailto}?subject=Candidatura%20espont%C3%A1nea"
+    assert careers.HERO_ACTION.href == f"#{careers.POSITIONS_ANCHOR}"
+
+
+def test_a_salary_range_is_written_the_spanish_way() -> None:
+    assert careers.euros(1_500) == "1.500€"
+    job = careers.POSITIONS[0].model_copy(update={"salary_min": 1_234_567})
+    assert job.salary.startswith("1.234.567€ - ")
+
+
+def test_a_position_without_requirements_is_rejected() -> None:
+    data = careers.POSITIONS[0].model_dump(exclude={"salary", "apply"})
+    with pytest.raises(ValidationError):
+        careers.JobPosting(**(data | {"requirements": ()}))
+    careers.JobPosting(**data)
+
+
+def test_three_testimonials_rated_out_of_five() -> None:
+    assert len(TESTIMONIALS) == 3
+    assert all(1 <= t.rating <= 5 for t in TESTIMONIALS)
+    assert TESTIMONIALS[0].rating_label == f"Valoración: {TESTIMONIALS[0].rating} de 5"
+    assert all(t.name and t.company and t.role and t.quote for t in TESTIMONIALS)
+
+
+@pytest.mark.parametrize("rating", [0, 6, -1])
+def test_a_rating_outside_one_to_five_is_rejected(rating: int) -> None:
+    data = TESTIMONIALS[0].model_dump(exclude={"rating_label"})
+    with pytest.raises(ValidationError):
+        testimonials.Testimonial(**(data | {"rating": rating}))
+
+
+def test_home_buttons_lead_where_the_spec_says() -> None:
+    assert home.INFLUENCER_TEASER.action.href == paths.INFLUENCER_PROGRAM
+    assert [a.href for a in home.INFLUENCER_SPOTLIGHT.actions] == [paths.CONTACT, paths.SCHEDULE]
+    assert [(a.label, a.href) for a in home.CONTACT_CTA.actions] == [
+        ("Email", SITE.mailto),
+        ("Llamar", SITE.tel),
+        ("WhatsApp", SITE.whatsapp_url),
+    ]
+    assert home.SERVICE_CARD.cta_label == "Solicitar información"
+    assert len(home.BRANDS) >= 4
+
+
+def test_contact_cards_and_faq() -> None:
+    assert [m.action.href for m in contact.CONTACT_METHODS] == [
+        SITE.mailto,
+        SITE.tel,
+        SITE.whatsapp_url,
+    ]
+    assert contact.RESPONSE_PROMISE == "Respuesta garantizada en menos de 24 horas"
+    answers = " ".join(f"{i.question} {i.answer}" for i in contact.FAQ).lower()
+    for topic in (
+        "24 horas",
+        SITE.opening_hours.lower(),
+        "whatsapp",
+        "presupuestos personalizados",
+    ):
+        assert topic in answers, topic
+    for preparation in ("objetivos", "presupuesto", "plazos"):
+        assert preparation in answers, preparation
+    assert contact.OFFICE.address == SITE.address.one_line
+    assert "Agramunt" in contact.OFFICE.address
+
+
+def test_schedule_page_says_how_long_and_offers_other_channels() -> None:
+    assert any(f.label == "Duración" for f in schedule.FACTS)
+    assert len(schedule.AGENDA) >= 3
+
+
+def test_a_call_to_action_needs_a_button() -> None:
+    with pytest.raises(ValidationError):
+        CallToAction(title="t", text="x", actions=())
+
+
+def test_content_models_reject_unknown_fields() -> None:
+    with pytest.raises(ValidationError):
+        Image(src="https://images.unsplash.com/photo-1", alt="a", width=1, height=1, title="x")
+
+
+def _all_models():
+    return list(module_models(content_modules()))
+
+
+def test_every_icon_named_in_the_content_exists_in_lucide() -> None:
+    icons = {
+        (where, model.icon)
+        for where, model in _all_models()
+        if isinstance(getattr(model, "icon", None), str) and model.icon
+    }
+    assert len(icons) > 30
+    unknown = [(w, i) for w, i in icons if to_snake_case(i) not in LUCIDE_ICON_LIST]
+    assert unknown == []
+
+
+def test_every_image_is_a_described_stock_photo_with_its_size() -> None:
+    images = [m for _, m in _all_models() if isinstance(m, Image)]
+    assert len(images) >= 10
+    for img in images:
+        assert UNSPLASH.match(img.src), img.src
+        assert len(img.alt) > 10 and img.width > 0 and img.height > 0
