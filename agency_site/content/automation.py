@@ -40,7 +40,7 @@ PAGE = ServicePage(
                     ),
                     features=(
                         "Landing pages de captación",
-                        "Imanes de contactos",
+                        "Recursos gratuitos de captación",
                         "Seguimiento automático",
                     ),
                 ),

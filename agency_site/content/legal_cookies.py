@@ -28,7 +28,7 @@ STORAGE = StorageTable(
             purpose=(
                 "Identificador aleatorio de la pestaña que conecta la página con nuestro "
                 "servidor para que funcionen los formularios de contacto y de reserva de "
-                "consulta. No contiene datos personales."
+                "consulta. No incluye tu nombre ni tus datos de contacto."
             ),
             duration=_UNTIL_TAB_CLOSES,
             party=_FIRST_PARTY,

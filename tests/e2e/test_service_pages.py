@@ -124,3 +124,10 @@ def test_without_javascript_the_service_page_text_is_visible(
         expect(last).to_have_css("opacity", "1")
     finally:
         context.close()
+
+
+def test_no_service_page_scrolls_sideways_on_a_phone(page: Page) -> None:
+    page.set_viewport_size({"width": 375, "height": 812})
+    for service_id in SPEC_TARGETS:
+        open_page(page, paths.service(service_id))
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375, service_id
