@@ -1,6 +1,6 @@
 """Building blocks shared by every content module."""
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class Content(BaseModel):
@@ -53,7 +53,7 @@ class Pack(Content):
 
     title: str
     price: str
-    features: tuple[str, ...]
+    features: tuple[str, ...] = Field(min_length=1)
     cta: Link
     highlighted: bool = False
 

@@ -2,11 +2,10 @@
 
 import reflex as rx
 
-from agency_site.components.layout import layout
-from agency_site.components.sections import hero
-from agency_site.content.legal import COOKIES_HERO
+from agency_site.components.legal import legal_page
+from agency_site.content.legal_cookies import COOKIES
 
 
 def page() -> rx.Component:
     """The cookie policy."""
-    return layout(hero(COOKIES_HERO))
+    return legal_page(COOKIES)

@@ -2,11 +2,10 @@
 
 import reflex as rx
 
-from agency_site.components.layout import layout
-from agency_site.components.sections import hero
-from agency_site.content.legal import PRIVACY_HERO
+from agency_site.components.legal import legal_page
+from agency_site.content.legal_privacy import PRIVACY
 
 
 def page() -> rx.Component:
     """The privacy policy."""
-    return layout(hero(PRIVACY_HERO))
+    return legal_page(PRIVACY)

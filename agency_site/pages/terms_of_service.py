@@ -2,11 +2,10 @@
 
 import reflex as rx
 
-from agency_site.components.layout import layout
-from agency_site.components.sections import hero
-from agency_site.content.legal import TERMS_HERO
+from agency_site.components.legal import legal_page
+from agency_site.content.legal_terms import TERMS
 
 
 def page() -> rx.Component:
     """The terms and conditions."""
-    return layout(hero(TERMS_HERO))
+    return legal_page(TERMS)

@@ -1,12 +1,5 @@
 """The visual-content service page."""
 
-import reflex as rx
+from agency_site.components.service_sections import page_for
 
-from agency_site.components.layout import layout
-from agency_site.components.sections import hero
-from agency_site.content.service_pages import HEROES
-
-
-def page() -> rx.Component:
-    """The visual-content service page."""
-    return layout(hero(HEROES["visual-content"]))
+page = page_for("visual-content")

@@ -1,12 +1,5 @@
 """The web-development service page."""
 
-import reflex as rx
+from agency_site.components.service_sections import page_for
 
-from agency_site.components.layout import layout
-from agency_site.components.sections import hero
-from agency_site.content.service_pages import HEROES
-
-
-def page() -> rx.Component:
-    """The web-development service page."""
-    return layout(hero(HEROES["web-development"]))
+page = page_for("web-development")
