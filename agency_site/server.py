@@ -7,8 +7,10 @@ and, with ``reflex run --env prod --single-port``, the prerendered frontend too.
   form is ``/about`` (see ``seo/urls.py``), so ``/about`` is answered from the
   prerendered ``about.html`` and ``/about/`` redirects (308) to ``/about``.
 - Security headers on every HTTP response, with a Content-Security-Policy that
-  leaves Reflex working (its inline bootstrap scripts and emotion styles need
-  ``'unsafe-inline'``; the websocket goes to the API origin).
+  leaves Reflex working: its inline bootstrap scripts and emotion styles need
+  ``'unsafe-inline'``, ``rx.call_script``/``rx.call_function``/``rx.console_log``
+  run through ``eval`` (``'unsafe-eval'``), the websocket goes to the API origin.
+  Scripts still load only from the site itself.
 """
 
 from pathlib import Path
@@ -34,13 +36,13 @@ def _origin(url: str) -> str:
 
 
 def content_security_policy(api_url: str) -> str:
-    """The CSP: own scripts/styles (inline too), any https image, the backend websocket."""
+    """The CSP: own scripts (inline and eval too) and styles, https images, the websocket."""
     api = _origin(api_url)
     websocket = api.replace("http", "ws", 1)
     return "; ".join(
         (
             "default-src 'self'",
-            "script-src 'self' 'unsafe-inline'",
+            "script-src 'self' 'unsafe-inline' 'unsafe-eval'",
             "style-src 'self' 'unsafe-inline'",
             "img-src 'self' data: https:",
             "font-src 'self' data:",
