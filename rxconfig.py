@@ -40,6 +40,8 @@ config = rx.Config(
     deploy_url=get_settings().site_url,
     # Optional dynamic-component libraries load on first use, not on every page.
     frontend_lazy_bundled_libraries=True,
+    # Brotli first (~15% smaller JS than gzip for browsers that accept it), gzip siblings too.
+    frontend_compression_formats=["brotli", "gzip"],
     plugins=[
         rx.plugins.TailwindV4Plugin(),
         # "preserve": sitemap URLs keep the canonical form of seo/urls.py (/about, not /about/).

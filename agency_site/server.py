@@ -6,6 +6,7 @@ and, with ``reflex run --env prod --single-port``, the prerendered frontend too.
 - Clean URLs: Starlette would redirect ``/about`` to ``/about/``; the canonical
   form is ``/about`` (see ``seo/urls.py``), so ``/about`` is answered from the
   prerendered ``about.html`` and ``/about/`` redirects (308) to ``/about``.
+- Long-lived caching of the content-hashed bundles under ``/assets/``.
 - Security headers on every HTTP response, with a Content-Security-Policy that
   leaves Reflex working: its inline bootstrap scripts and emotion styles need
   ``'unsafe-inline'``, ``rx.call_script``/``rx.call_function``/``rx.console_log``
@@ -25,6 +26,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agency_site.settings import get_settings
 
+# Vite's content-hashed bundles: cached for a year, a new build has new names.
+_HASHED_ASSETS = "/assets/"
 # Build files that are not pages of their own: /404 must stay a 404.
 _NOT_PAGES = frozenset({"404", "__spa-fallback"})
 
@@ -102,11 +105,15 @@ class SiteMiddleware:
             await self.app(scope, receive, send)
             return
 
+        immutable = scope["path"].startswith(_HASHED_ASSETS)
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
                 for name, value in self.headers.items():
                     headers.setdefault(name, value)
+                if immutable and message["status"] == 200:
+                    headers["Cache-Control"] = "public, max-age=31536000, immutable"
             await send(message)
 
         path = scope["path"]

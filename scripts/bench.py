@@ -33,6 +33,7 @@ from scripts import node_tools  # noqa: E402
 from tests.e2e.conftest import chromium_path, start_site, stop_site  # noqa: E402
 
 RESULTS_DIR = ROOT / "bench-results"
+STATIC_DIR = ROOT / ".web" / "build" / "client"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 CHROME_FLAGS = (
     "--headless=new --no-sandbox --disable-gpu --disable-background-networking "
@@ -44,6 +45,7 @@ MIN_SCORES = {"performance": 98, "accessibility": 100, "best-practices": 100, "s
 HOME_MAX_JS_BYTES = 175 * 1024  # first-load JavaScript, gzip transfer size
 HOME_MAX_CSS_BYTES = 20 * 1024
 MAX_CLS = 0.01
+ATTEMPTS = 3
 
 
 @dataclass
@@ -58,6 +60,8 @@ class Result:
     cls: float
     js_bytes: int
     css_bytes: int
+    js_gzip: int
+    css_gzip: int
 
     def misses(self) -> list[str]:
         """The budgets this route misses."""
@@ -69,10 +73,10 @@ class Result:
         if self.cls > MAX_CLS:
             missed.append(f"{self.path}: CLS {self.cls:.3f} > {MAX_CLS}")
         if self.path == paths.HOME:
-            if self.js_bytes > HOME_MAX_JS_BYTES:
-                missed.append(f"Home JS {_kb(self.js_bytes)} > {_kb(HOME_MAX_JS_BYTES)}")
-            if self.css_bytes > HOME_MAX_CSS_BYTES:
-                missed.append(f"Home CSS {_kb(self.css_bytes)} > {_kb(HOME_MAX_CSS_BYTES)}")
+            if self.js_gzip > HOME_MAX_JS_BYTES:
+                missed.append(f"Home JS {_kb(self.js_gzip)} gzip > {_kb(HOME_MAX_JS_BYTES)}")
+            if self.css_gzip > HOME_MAX_CSS_BYTES:
+                missed.append(f"Home CSS {_kb(self.css_gzip)} gzip > {_kb(HOME_MAX_CSS_BYTES)}")
         return missed
 
 
@@ -81,11 +85,12 @@ def _kb(size: int) -> str:
 
 
 def remote_origins(url: str) -> list[str]:
-    """Origins of other hosts the page's HTML loads from (stock photos)."""
+    """URL patterns of other hosts the page's images load from (stock photos)."""
     with urllib.request.urlopen(url, timeout=30) as response:
         html = response.read().decode("utf-8", "replace")
     own = urlsplit(url).netloc
-    hosts = {urlsplit(u).netloc for u in re.findall(r"https?://[^\s\"',)]+", html)}
+    sources = " ".join(re.findall(r'\ssrc(?:set|Set)?="([^"]+)"', html))
+    hosts = {urlsplit(u).netloc for u in re.findall(r"https?://[^\s,]+", sources)}
     return sorted(f"*{host}*" for host in hosts if host and host != own)
 
 
@@ -102,16 +107,32 @@ def run_lighthouse(url: str, report: Path, blocked: list[str]) -> dict:
         *[f"--blocked-url-patterns={pattern}" for pattern in blocked],
     ]
     env = {**os.environ, "CHROME_PATH": chromium_path()}
-    subprocess.run(command, check=True, env=env, cwd=ROOT, timeout=300)
+    for attempt in range(1, ATTEMPTS + 1):
+        # Lighthouse now and then fails to record a trace (NO_NAVSTART): run it again.
+        done = subprocess.run(command, env=env, cwd=ROOT, timeout=300, check=attempt == ATTEMPTS)
+        if done.returncode == 0:
+            break
     return json.loads(report.read_text())
 
 
-def _transfer_bytes(report: dict, resource_type: str) -> int:
-    """Bytes transferred for one resource type during the load."""
+def _requests(report: dict, resource_type: str) -> list[dict]:
+    """The network requests of one resource type during the load."""
     items = report["audits"]["network-requests"]["details"]["items"]
-    return sum(
-        int(i.get("transferSize") or 0) for i in items if i.get("resourceType") == resource_type
-    )
+    return [i for i in items if i.get("resourceType") == resource_type]
+
+
+def _transfer_bytes(report: dict, resource_type: str) -> int:
+    """Bytes transferred (brotli where the browser takes it) for one resource type."""
+    return sum(int(i.get("transferSize") or 0) for i in _requests(report, resource_type))
+
+
+def _gzip_bytes(report: dict, resource_type: str) -> int:
+    """Gzip size of the same files, from the build's .gz siblings (what the budget counts)."""
+    total = 0
+    for item in _requests(report, resource_type):
+        sibling = STATIC_DIR / (urlsplit(item["url"]).path.lstrip("/") + ".gz")
+        total += sibling.stat().st_size if sibling.exists() else int(item.get("transferSize") or 0)
+    return total
 
 
 def measure(base_url: str, path: str, runs: int, offline: bool) -> Result:
@@ -138,6 +159,8 @@ def measure(base_url: str, path: str, runs: int, offline: bool) -> Result:
         cls=audit("cumulative-layout-shift"),
         js_bytes=int(median(_transfer_bytes(r, "Script") for r in reports)),
         css_bytes=int(median(_transfer_bytes(r, "Stylesheet") for r in reports)),
+        js_gzip=int(median(_gzip_bytes(r, "Script") for r in reports)),
+        css_gzip=int(median(_gzip_bytes(r, "Stylesheet") for r in reports)),
     )
 
 
@@ -203,6 +226,10 @@ def main() -> int:
     print()
     print(table(results))
     print(f"\n{len(results)} routes x {args.runs} runs in {time.monotonic() - started:.0f}s")
+    print("JS/CSS: bytes transferred (brotli); the Home budgets count the gzip size.")
+    for r in results:
+        if r.path == paths.HOME:
+            print(f"Home first load: JS {_kb(r.js_gzip)} gzip, CSS {_kb(r.css_gzip)} gzip")
     misses = [miss for r in results for miss in r.misses()]
     for miss in misses:
         print("BUDGET MISSED:", miss)

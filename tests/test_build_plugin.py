@@ -4,7 +4,12 @@ from pathlib import Path
 
 import pytest
 
-from agency_site.build_plugin import NOT_FOUND_PROBE, install_not_found_page, prerender_not_found
+from agency_site.build_plugin import (
+    NOT_FOUND_PROBE,
+    install_not_found_page,
+    lower_module_preload_priority,
+    prerender_not_found,
+)
 
 ROUTER_CONFIG = (
     'export default {"basename": "/", "ssr": false, "prerender": true, "build": "build"};'
@@ -44,3 +49,18 @@ def test_dynamic_routes_refuse_to_lose_the_spa_fallback(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="Dynamic routes"):
         install_not_found_page(static, ["index", "blog/[slug]"])
     assert (static / "__spa-fallback.html").read_text() == "<body></body>"
+
+
+def test_module_preloads_of_every_page_get_low_priority(tmp_path: Path) -> None:
+    (tmp_path / "about").mkdir()
+    page = (
+        '<link rel="modulepreload" href="/assets/entry.js"/><link rel="stylesheet" href="/a.css"/>'
+    )
+    for file in (tmp_path / "index.html", tmp_path / "about" / "index.html"):
+        file.write_text(page)
+    lower_module_preload_priority(tmp_path)
+    for file in (tmp_path / "index.html", tmp_path / "about" / "index.html"):
+        assert file.read_text() == (
+            '<link rel="modulepreload" fetchpriority="low" href="/assets/entry.js"/>'
+            '<link rel="stylesheet" href="/a.css"/>'
+        )

@@ -33,6 +33,8 @@ def client(tmp_path: Path) -> Client:
     (tmp_path / "about.html").write_text("about")
     (tmp_path / "index.html").write_text("home")
     (tmp_path / "404.html").write_text("Página no encontrada")
+    (tmp_path / "assets").mkdir()
+    (tmp_path / "assets" / "entry-Ab12.js").write_text("js")
     static = StaticFiles(directory=tmp_path, html=True)
     return Client(SiteMiddleware(static, pages_dir=tmp_path))
 
@@ -75,3 +77,11 @@ def test_csp_lets_the_page_reach_the_backend_websocket() -> None:
 def test_hsts_only_for_an_https_site() -> None:
     assert "Strict-Transport-Security" not in security_headers("http://x", "http://x")
     assert "Strict-Transport-Security" in security_headers("https://x", "https://x")
+
+
+def test_hashed_bundles_are_cached_for_a_year_pages_are_not(client: Client) -> None:
+    assert client.get("/assets/entry-Ab12.js").headers["cache-control"] == (
+        "public, max-age=31536000, immutable"
+    )
+    assert "cache-control" not in client.get("/about").headers
+    assert "cache-control" not in client.get("/assets/missing.js").headers
