@@ -1,6 +1,7 @@
 """The production middleware: clean page URLs, real 404s and security headers."""
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -22,7 +23,9 @@ class Client:
             async with httpx.AsyncClient(transport=transport, base_url="http://site") as client:
                 return await client.get(path)
 
-        return asyncio.run(request())
+        # Own thread, own event loop: the browser tests keep one running in this thread.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(lambda: asyncio.run(request())).result()
 
 
 @pytest.fixture
