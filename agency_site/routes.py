@@ -11,6 +11,7 @@ import reflex as rx
 
 from agency_site import paths
 from agency_site.content.case_studies import CASE_STUDIES
+from agency_site.content.seo import SEO
 from agency_site.content.site import SITE
 from agency_site.pages import (
     about,
@@ -226,7 +227,7 @@ NOT_FOUND_TITLE = SITE.page_title("Página no encontrada")
 def breadcrumb_trail(route: Route) -> list[tuple[str, str]]:
     """(name, path) pairs from Home down to ``route``, through its registered parent pages."""
     by_path = {r.path: r for r in ROUTES}
-    trail = [(schema.HOME_CRUMB, paths.HOME)]
+    trail = [(SEO.home_crumb, paths.HOME)]
     parts = route.path.strip("/").split("/")
     for depth in range(1, len(parts) + 1):
         parent = by_path.get("/" + "/".join(parts[:depth]))

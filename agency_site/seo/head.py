@@ -5,6 +5,7 @@ from typing import Any
 
 import reflex as rx
 
+from agency_site.content.seo import SEO
 from agency_site.content.site import SITE
 from agency_site.seo import schema
 from agency_site.seo.urls import (
@@ -20,7 +21,6 @@ from agency_site.seo.urls import (
 THEME_COLOR = "#4338ca"
 BACKGROUND_COLOR = "#ffffff"
 OG_LOCALE = "es_ES"
-SOCIAL_IMAGE_ALT = f"{SITE.name}: {SITE.tagline}"
 
 Meta = dict[str, Any] | rx.Component
 
@@ -49,12 +49,12 @@ def page_meta(
         {"property": "og:description", "content": description},
         {"property": "og:image:width", "content": str(width)},
         {"property": "og:image:height", "content": str(height)},
-        {"property": "og:image:alt", "content": SOCIAL_IMAGE_ALT},
+        {"property": "og:image:alt", "content": SEO.social_image_alt},
         {"name": "twitter:card", "content": "summary_large_image"},
         {"name": "twitter:title", "content": title},
         {"name": "twitter:description", "content": description},
         {"name": "twitter:image", "content": social_image_url()},
-        {"name": "twitter:image:alt", "content": SOCIAL_IMAGE_ALT},
+        {"name": "twitter:image:alt", "content": SEO.social_image_alt},
         json_ld_script(page_json_ld(structured_data)),
     ]
 

@@ -15,8 +15,6 @@ from agency_site.seo.urls import ICON_512_PATH, SOCIAL_IMAGE_PATH, absolute_url
 
 JsonLd = dict[str, Any]
 
-HOME_CRUMB = "Inicio"
-
 
 def organization_id() -> str:
     """The ``@id`` other entries use to point at the agency (e.g. ``hiringOrganization``)."""
