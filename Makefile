@@ -50,6 +50,7 @@ export: setup
 ## test: set up and run the whole test suite (unit + browser tests on Debian's Chromium)
 test: setup-dev
 	bash scripts/ensure_chromium.sh
+	$(BIN)/python scripts/node_tools.py axe-core
 	$(BIN)/python -m pytest
 
 ## test-unit: only the unit tests (no browser, no build)
@@ -59,7 +60,14 @@ test-unit: setup-dev
 ## test-e2e: only the browser tests
 test-e2e: setup-dev
 	bash scripts/ensure_chromium.sh
+	$(BIN)/python scripts/node_tools.py axe-core
 	$(BIN)/python -m pytest -m e2e
+
+## bench: Lighthouse over the production build with budgets (not part of `make test`)
+##        e.g. make bench BENCH_ARGS="--routes / /contact --runs 1 --offline"
+bench: setup-dev
+	bash scripts/ensure_chromium.sh
+	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
 
 ## lint: ruff format check and lint
 lint: setup-dev
@@ -72,4 +80,4 @@ format: setup-dev
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf .web .states frontend.zip backend.zip .pytest_cache .ruff_cache
+	rm -rf .web .states frontend.zip backend.zip .pytest_cache .ruff_cache bench-results

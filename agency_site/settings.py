@@ -9,6 +9,9 @@ from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict
 
+# Public URL of the site when REFLEX_DEPLOY_URL is unset (the dev server).
+DEFAULT_SITE_URL = "http://localhost:3000"
+
 
 class EmailJSSettings(BaseModel):
     """Credentials and templates of the EmailJS account the forms deliver through."""
@@ -64,7 +67,7 @@ class Settings(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    site_url: str
+    site_url: str  # Without trailing slash; every absolute URL of the site starts with it.
     emailjs: EmailJSSettings
     leads: LeadsSettings
 
@@ -84,7 +87,7 @@ def _number(name: str, default: float) -> float:
 def load_settings() -> Settings:
     """Read the settings from the environment now."""
     return Settings(
-        site_url=_env("REFLEX_DEPLOY_URL", "http://localhost:3000").rstrip("/"),
+        site_url=_env("REFLEX_DEPLOY_URL", DEFAULT_SITE_URL).rstrip("/"),
         emailjs=EmailJSSettings(
             api_base=_env("EMAILJS_API_BASE", "https://api.emailjs.com").rstrip("/"),
             service_id=_env("EMAILJS_SERVICE_ID"),

@@ -92,7 +92,12 @@ def footer() -> rx.Component:
             rx.el.div(
                 rx.el.p(
                     "© ",
-                    rx.el.span(_CURRENT_YEAR, id="footer-year", suppress_hydration_warning=True),
+                    rx.el.span(
+                        _CURRENT_YEAR,
+                        id="footer-year",
+                        # A build of last year hydrates with this year's number.
+                        custom_attrs={"suppressHydrationWarning": True},
+                    ),
                     f" {SITE.name}. Todos los derechos reservados.",
                     class_name="text-sm text-slate-400",
                 ),

@@ -1,6 +1,7 @@
 """The page layout every route shares: skip link, header, animated main area, footer."""
 
 import reflex as rx
+from reflex_components_core.el.elements.inline import A
 
 from agency_site.components.footer import footer
 from agency_site.components.navbar import navbar
@@ -11,7 +12,9 @@ MAIN_ID = "main"
 def layout(*children: rx.Component) -> rx.Component:
     """Wrap a page's sections in the shared header, main area (0.3 s fade) and footer."""
     return rx.el.div(
-        rx.el.a(
+        # A plain <a>, not rx.el.a (a React Router link that would resolve "#main"
+        # against the route and navigate): the browser moves focus to <main>.
+        A.create(
             "Saltar al contenido principal",
             href=f"#{MAIN_ID}",
             class_name="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 "

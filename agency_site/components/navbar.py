@@ -18,6 +18,8 @@ NAV_LINKS: tuple[tuple[str, str], ...] = (
 CONTACT_LABEL = "Contact"
 SERVICES_LABEL = "Services"
 
+MOBILE_MENU_LABEL = "Menú de navegación"
+
 SERVICES_MENU_ID = "services-menu"
 MOBILE_MENU_ID = "mobile-menu"
 MOBILE_SERVICES_MENU_ID = "mobile-services-menu"
@@ -85,6 +87,7 @@ def _desktop_nav() -> rx.Component:
                 "absolute left-0 top-full mt-2 w-72 rounded-xl border border-slate-200 "
                 "bg-white p-2 shadow-xl",
             ),
+            id=ui.SERVICES_NAV_ID,
             class_name="relative",
         ),
         *[rx.el.li(_link(label, href, styles.NAV_LINK)) for label, href in rest],
@@ -93,6 +96,11 @@ def _desktop_nav() -> rx.Component:
         ),
         class_name="hidden items-center gap-1 md:flex",
     )
+
+
+def _while_open(value: str) -> rx.Var:
+    """An attribute value present only while the mobile menu is open."""
+    return rx.cond(ui.mobile_menu_open.value, value, rx.Var("undefined"))
 
 
 def _mobile_nav() -> rx.Component:
@@ -145,15 +153,20 @@ def _mobile_nav() -> rx.Component:
                 class_name="space-y-1",
             ),
             id=MOBILE_MENU_ID,
-            role="dialog",
-            aria_modal="true",
-            aria_label="Menú de navegación",
             class_name=rx.cond(
                 ui.mobile_menu_open.value,
                 "fixed inset-0 z-50 h-dvh w-screen overflow-y-auto bg-white px-6 pt-24 pb-10",
                 "hidden",
             ),
         ),
+        id=ui.MOBILE_NAV_ID,
+        # While open, the toggle (now 'Cerrar menú') and the list form a modal dialog
+        # that keeps the focus (state/ui.py); closed, it is a plain menu button.
+        custom_attrs={
+            "role": _while_open("dialog"),
+            "aria-modal": _while_open("true"),
+            "aria-label": _while_open(MOBILE_MENU_LABEL),
+        },
         class_name="md:hidden",
     )
 

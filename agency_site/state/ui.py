@@ -18,31 +18,32 @@ services_open = ClientStateVar.create("services_open", False)
 mobile_menu_open = ClientStateVar.create("mobile_menu_open", False)
 mobile_services_open = ClientStateVar.create("mobile_services_open", False)
 
-# The menus closed on every route change and on Escape, with the element that gets
-# the focus back when Escape closes them (the toggle that opened them).
-MENUS: tuple[tuple[ClientStateVar, str], ...] = (
-    (mobile_services_open, "mobile-services-toggle"),
-    (services_open, "services-toggle"),
-    (mobile_menu_open, "mobile-menu-toggle"),
-)
-
 SERVICES_TOGGLE_ID = "services-toggle"
 MOBILE_MENU_TOGGLE_ID = "mobile-menu-toggle"
 MOBILE_SERVICES_TOGGLE_ID = "mobile-services-toggle"
+# The dropdown's toggle and list: focus or a click outside it closes the dropdown.
+SERVICES_NAV_ID = "services-nav"
+# The mobile menu's toggle and full-screen list: a dialog while open, holding the focus.
+MOBILE_NAV_ID = "mobile-nav"
+
+# The menus closed on every route change and on Escape, with the element that gets
+# the focus back when Escape closes them (the toggle that opened them), outermost
+# last: closing the mobile menu and its submenu returns focus to the menu's toggle.
+MENUS: tuple[tuple[ClientStateVar, str], ...] = (
+    (mobile_services_open, MOBILE_SERVICES_TOGGLE_ID),
+    (services_open, SERVICES_TOGGLE_ID),
+    (mobile_menu_open, MOBILE_MENU_TOGGLE_ID),
+)
+
+
+def _refs(var: ClientStateVar) -> tuple[str, str]:
+    """Keys of ``refs`` holding the value and the setter of a client state var."""
+    return f"_client_state_{var._getter_name}", f"_client_state_{var._setter_name}"
 
 
 def _menu_refs() -> str:
     """JS array of [value key, setter key, toggle id] for every menu."""
-    return json.dumps(
-        [
-            [
-                f"_client_state_{var._getter_name}",
-                f"_client_state_{var._setter_name}",
-                toggle_id,
-            ]
-            for var, toggle_id in MENUS
-        ]
-    )
+    return json.dumps([[*_refs(var), toggle_id] for var, toggle_id in MENUS])
 
 
 def close_menus() -> rx.Var:
@@ -53,8 +54,16 @@ def close_menus() -> rx.Var:
     ).to(rx.vars.FunctionVar, rx.EventChain)
 
 
+_SERVICES_OPEN, _SET_SERVICES_OPEN = _refs(services_open)
+_MOBILE_OPEN, _ = _refs(mobile_menu_open)
+_FOCUSABLE = (
+    "a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex='-1'])"
+)
+
 # Closes the menus when the route changes and on Escape (focus returns to the
-# toggle of the menu that was open); marks <html data-hydrated> once React runs.
+# toggle of the menu that was open); keeps Tab inside the open mobile menu;
+# closes the dropdown when focus or a click lands outside it; marks
+# <html data-hydrated> once React runs.
 _MENU_EFFECTS = f"""
 const menuLocation = useLocation();
 useEffect(() => {{
@@ -64,19 +73,50 @@ useEffect(() => {{
   for (const [, setter] of {_menu_refs()}) refs[setter]?.(false);
 }}, [menuLocation.pathname]);
 useEffect(() => {{
+  const trapFocus = (event) => {{
+    const dialog = document.getElementById("{MOBILE_NAV_ID}");
+    if (!refs["{_MOBILE_OPEN}"] || !dialog) return;
+    const items = [...dialog.querySelectorAll("{_FOCUSABLE}")].filter(
+      (el) => el.getClientRects().length > 0
+    );
+    if (items.length === 0) return;
+    const first = items[0];
+    const last = items[items.length - 1];
+    const inside = dialog.contains(document.activeElement);
+    if (event.shiftKey && (!inside || document.activeElement === first)) {{
+      event.preventDefault();
+      last.focus();
+    }} else if (!event.shiftKey && (!inside || document.activeElement === last)) {{
+      event.preventDefault();
+      first.focus();
+    }}
+  }};
   const onKey = (event) => {{
+    if (event.key === "Tab") return trapFocus(event);
     if (event.key !== "Escape") return;
     let focusId = null;
     for (const [value, setter, toggleId] of {_menu_refs()}) {{
       if (refs[value]) {{
         refs[setter]?.(false);
-        focusId = focusId ?? toggleId;
+        focusId = toggleId;
       }}
     }}
     if (focusId) document.getElementById(focusId)?.focus();
   }};
+  const closeDropdownOutside = (event) => {{
+    const dropdown = document.getElementById("{SERVICES_NAV_ID}");
+    if (refs["{_SERVICES_OPEN}"] && dropdown && !dropdown.contains(event.target)) {{
+      refs["{_SET_SERVICES_OPEN}"]?.(false);
+    }}
+  }};
   window.addEventListener("keydown", onKey);
-  return () => window.removeEventListener("keydown", onKey);
+  document.addEventListener("focusin", closeDropdownOutside);
+  document.addEventListener("pointerdown", closeDropdownOutside);
+  return () => {{
+    window.removeEventListener("keydown", onKey);
+    document.removeEventListener("focusin", closeDropdownOutside);
+    document.removeEventListener("pointerdown", closeDropdownOutside);
+  }};
 }}, []);
 """
 

@@ -1,0 +1,93 @@
+"""Reflex build plugin: files generated from the settings, and a prerendered not-found page.
+
+- ``robots.txt`` and ``manifest.webmanifest`` are written into the build from the
+  settings, so their absolute URLs follow ``REFLEX_DEPLOY_URL``.
+- React Router does not prerender the catch-all 404 route, and Reflex copies the
+  empty SPA shell to ``404.html``: visitors without JavaScript and crawlers would
+  get a blank page. The plugin prerenders the 404 route at a probe path and makes
+  that HTML the SPA fallback, which Reflex then copies to ``404.html``. The
+  production server answers unknown paths with it and status 404, and so does
+  nginx/Caddy with ``error_page 404 /404.html``. This is only right while every
+  route is prerendered (no dynamic ``[param]`` routes), which the plugin checks.
+- The prerendered pages preload their JavaScript modules with low fetch priority:
+  the text is already in the HTML, so the stylesheet and the hero image go first
+  and hydration follows (at "High" the ~150 KB of modules compete with them, and
+  Lighthouse counts them as render-blocking).
+"""
+
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from reflex_base.plugins.base import Plugin
+
+from agency_site.seo.files import robots_txt, web_manifest
+from agency_site.seo.urls import MANIFEST_PATH, ROBOTS_PATH
+
+# Any path no page is declared at: React Router renders the catch-all 404 route there.
+NOT_FOUND_PROBE = "__not-found"
+_ROUTER_CONFIG = "react-router.config.js"
+_PRERENDER_ALL = '"prerender": true'
+_SPA_FALLBACK = "__spa-fallback.html"
+_ROUTES_MANIFEST = "routes.json"
+_MODULE_PRELOAD = '<link rel="modulepreload" href='
+
+
+def _public_file(url_path: str, text: str) -> tuple[str, str]:
+    """A save task result: a file served at ``url_path`` from the build."""
+    return f"public{url_path}", text
+
+
+def prerender_not_found(router_config: str) -> str:
+    """React Router config that prerenders every static path plus the 404 probe."""
+    return router_config.replace(
+        _PRERENDER_ALL,
+        f'"prerender": async ({{ getStaticPaths }}) => [...getStaticPaths(), "/{NOT_FOUND_PROBE}"]',
+    )
+
+
+def install_not_found_page(static_dir: Path, routes: list[str]) -> None:
+    """Make the prerendered 404 page the SPA fallback; remove the probe's own files."""
+    dynamic = [route for route in routes if "[" in route]
+    if dynamic:
+        msg = (
+            f"Dynamic routes {dynamic} need the SPA fallback: serve them before "
+            "replacing it with the not-found page (agency_site/build_plugin.py)."
+        )
+        raise RuntimeError(msg)
+    probe_dir = static_dir / NOT_FOUND_PROBE
+    page = probe_dir / "index.html"
+    if not page.exists():
+        msg = f"The not-found page was not prerendered at {page}."
+        raise RuntimeError(msg)
+    shutil.copyfile(page, static_dir / _SPA_FALLBACK)
+    shutil.rmtree(probe_dir)
+    (static_dir / f"{NOT_FOUND_PROBE}.html").unlink(missing_ok=True)
+
+
+def lower_module_preload_priority(static_dir: Path) -> None:
+    """Give every page's ``<link rel="modulepreload">`` ``fetchpriority="low"``."""
+    for page in static_dir.rglob("*.html"):
+        html = page.read_text()
+        if _MODULE_PRELOAD in html:
+            low = _MODULE_PRELOAD.replace(" href=", ' fetchpriority="low" href=')
+            page.write_text(html.replace(_MODULE_PRELOAD, low))
+
+
+@dataclass(kw_only=True, frozen=True)
+class SiteBuildPlugin(Plugin):
+    """Generates robots.txt and the manifest; a prerendered 404 page; low-priority preloads."""
+
+    def pre_compile(self, **context) -> None:
+        """Queue the generated files and the router config change."""
+        context["add_save_task"](_public_file, ROBOTS_PATH, robots_txt())
+        context["add_save_task"](_public_file, MANIFEST_PATH, web_manifest())
+        context["add_modify_task"](_ROUTER_CONFIG, prerender_not_found)
+
+    def post_build(self, **context) -> None:
+        """Swap the SPA fallback for the prerendered not-found page; lower preloads."""
+        static_dir: Path = context["static_dir"]
+        routes = json.loads((static_dir.parents[1] / _ROUTES_MANIFEST).read_text())
+        install_not_found_page(static_dir, routes)
+        lower_module_preload_priority(static_dir)

@@ -1,0 +1,128 @@
+"""ASGI middleware of the production server: clean page URLs and security headers.
+
+Wired with ``rx.App(api_transformer=SiteMiddleware)``, so it wraps the backend
+and, with ``reflex run --env prod --single-port``, the prerendered frontend too.
+
+- Clean URLs: Starlette would redirect ``/about`` to ``/about/``; the canonical
+  form is ``/about`` (see ``seo/urls.py``), so ``/about`` is answered from the
+  prerendered ``about.html`` and ``/about/`` redirects (308) to ``/about``.
+- Long-lived caching of the content-hashed bundles under ``/assets/``.
+- Security headers on every HTTP response, with a Content-Security-Policy that
+  leaves Reflex working: its inline bootstrap scripts and emotion styles need
+  ``'unsafe-inline'``, ``rx.call_script``/``rx.call_function``/``rx.console_log``
+  run through ``eval`` (``'unsafe-eval'``), the websocket goes to the API origin.
+  Scripts still load only from the site itself.
+"""
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from reflex.utils.prerequisites import get_web_dir
+from reflex_base.config import get_config
+from reflex_base.constants import Dirs
+from starlette.datastructures import MutableHeaders
+from starlette.responses import RedirectResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from agency_site.settings import get_settings
+
+# Vite's content-hashed bundles: cached for a year, a new build has new names.
+_HASHED_ASSETS = "/assets/"
+# Build files that are not pages of their own: /404 must stay a 404.
+_NOT_PAGES = frozenset({"404", "__spa-fallback"})
+
+
+def _origin(url: str) -> str:
+    """``scheme://host[:port]`` of a URL."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def content_security_policy(api_url: str) -> str:
+    """The CSP: own scripts (inline and eval too) and styles, https images, the websocket."""
+    api = _origin(api_url)
+    websocket = api.replace("http", "ws", 1)
+    return "; ".join(
+        (
+            "default-src 'self'",
+            "script-src 'self' 'unsafe-inline' 'unsafe-eval'",
+            "style-src 'self' 'unsafe-inline'",
+            "img-src 'self' data: https:",
+            "font-src 'self' data:",
+            f"connect-src 'self' {api} {websocket}",
+            "frame-ancestors 'self'",
+            "base-uri 'self'",
+            "form-action 'self'",
+            "object-src 'none'",
+        )
+    )
+
+
+def security_headers(api_url: str, site_url: str) -> dict[str, str]:
+    """Headers added to every HTTP response (HSTS only when the site is served over https)."""
+    headers = {
+        "Content-Security-Policy": content_security_policy(api_url),
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "strict-origin-when-cross-origin",
+        "X-Frame-Options": "SAMEORIGIN",
+        "Cross-Origin-Opener-Policy": "same-origin",
+        "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+    }
+    if site_url.startswith("https://"):
+        headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains"
+    return headers
+
+
+def static_dir() -> Path:
+    """Where the production build of the frontend lives."""
+    config = get_config()
+    return (get_web_dir() / Dirs.STATIC / config.frontend_path.strip("/")).resolve()
+
+
+class SiteMiddleware:
+    """Clean page URLs and security headers around the Reflex ASGI app."""
+
+    def __init__(self, app: ASGIApp, pages_dir: Path | None = None) -> None:
+        """Wrap ``app``; pages are looked up in ``pages_dir`` (the frontend build)."""
+        self.app = app
+        self.pages_dir = pages_dir or static_dir()
+        config = get_config()
+        self.headers = security_headers(config.api_url, get_settings().site_url)
+
+    def _page_file(self, path: str) -> Path | None:
+        """The prerendered ``<path>.html`` of a page path, if the build has one."""
+        name = path.strip("/")
+        if not name or name in _NOT_PAGES:
+            return None
+        candidate = (self.pages_dir / f"{name}.html").resolve()
+        if candidate.is_relative_to(self.pages_dir) and candidate.is_file():
+            return candidate
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Rewrite or redirect page paths, then add the headers to the response."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        immutable = scope["path"].startswith(_HASHED_ASSETS)
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in self.headers.items():
+                    headers.setdefault(name, value)
+                if immutable and message["status"] == 200:
+                    headers["Cache-Control"] = "public, max-age=31536000, immutable"
+            await send(message)
+
+        path = scope["path"]
+        if scope["method"] in ("GET", "HEAD") and self._page_file(path) is not None:
+            if path.endswith("/"):
+                query = scope.get("query_string", b"").decode("latin-1")
+                target = path.rstrip("/") + (f"?{query}" if query else "")
+                await RedirectResponse(target, status_code=308)(scope, receive, send_with_headers)
+                return
+            html = f"{path}.html"
+            scope = {**scope, "path": html, "raw_path": html.encode()}
+        await self.app(scope, receive, send_with_headers)

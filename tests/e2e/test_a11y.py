@@ -1,0 +1,191 @@
+"""WCAG 2.2 AA at the layout level: axe-core on every route and menu state, keyboard, motion.
+
+axe-core (pinned in scripts/node_tools.py) is installed under .tools/ on first use.
+"""
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from agency_site.routes import ROUTES
+from agency_site.state import ui
+from scripts import node_tools
+from tests.e2e.helpers import open_page
+
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
+DESKTOP = {"width": 1280, "height": 800}
+MOBILE = {"width": 375, "height": 812}
+
+_RUN_AXE = """async (tags) => {
+  const result = await axe.run(document, {runOnly: {type: "tag", values: tags}});
+  return result.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
+  }));
+}"""
+_FOCUSED = "document.activeElement"
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core's browser bundle."""
+    return (node_tools.ensure("axe-core") / "axe.min.js").read_text()
+
+
+def settle(page: Page) -> None:
+    """Wait until CSS animations (the page fade) and transitions have finished."""
+    page.wait_for_function(
+        "() => document.getAnimations().every((a) => a.playState !== 'running')",
+        timeout=5_000,
+    )
+
+
+def axe_violations(page: Page, axe_source: str) -> list[dict]:
+    """axe-core's WCAG A/AA violations on the page as it is now."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=axe_source)
+    settle(page)
+    return page.evaluate(_RUN_AXE, AXE_TAGS)
+
+
+def open_menus(page: Page, mobile: bool) -> None:
+    """Open the services dropdown (desktop) or the mobile menu and its services list."""
+    if mobile:
+        page.locator(f"#{ui.MOBILE_MENU_TOGGLE_ID}").click()
+        page.locator(f"#{ui.MOBILE_SERVICES_TOGGLE_ID}").click()
+        expect(page.locator("#mobile-services-menu")).to_be_visible()
+    else:
+        page.locator(f"#{ui.SERVICES_TOGGLE_ID}").click()
+        expect(page.locator("#services-menu")).to_be_visible()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, MOBILE], ids=["1280x800", "375x812"])
+@pytest.mark.parametrize("route", ROUTES, ids=[r.path for r in ROUTES])
+def test_no_axe_violations_with_menus_closed_and_open(
+    page: Page, axe_source: str, route, viewport: dict
+) -> None:
+    page.set_viewport_size(viewport)
+    open_page(page, route.path)
+    closed = axe_violations(page, axe_source)
+    open_menus(page, mobile=viewport is MOBILE)
+    opened = axe_violations(page, axe_source)
+    assert (closed, opened) == ([], []), f"closed: {closed}\nopen: {opened}"
+
+
+def test_not_found_page_has_no_axe_violations(page: Page, axe_source: str) -> None:
+    page.goto("/portfolio")
+    expect(page.locator("html[data-hydrated='true']")).to_have_count(1)
+    assert axe_violations(page, axe_source) == []
+
+
+def test_skip_link_is_the_first_stop_and_moves_focus_to_main(page: Page) -> None:
+    open_page(page, "/")
+    page.keyboard.press("Tab")
+    skip = page.get_by_role("link", name="Saltar al contenido principal")
+    expect(skip).to_be_focused()
+    box = skip.bounding_box()
+    assert box is not None and box["width"] > 50 and box["y"] >= 0  # shown on focus
+    page.keyboard.press("Enter")
+    assert page.evaluate(f"{_FOCUSED}.id") == "main"
+    page.keyboard.press("Tab")
+    assert page.evaluate(f"!!{_FOCUSED}.closest('main, footer')")
+
+
+def _tab_to(page: Page, element_id: str, limit: int = 12) -> None:
+    """Press Tab until the element with ``element_id`` has the focus."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate(f"{_FOCUSED}.id") == element_id:
+            return
+    pytest.fail(f"#{element_id} never got the focus by Tab")
+
+
+@pytest.mark.parametrize("key", ["Enter", " "], ids=["Enter", "Space"])
+def test_dropdown_opens_by_keyboard_and_escape_returns_focus(page: Page, key: str) -> None:
+    open_page(page, "/")
+    _tab_to(page, ui.SERVICES_TOGGLE_ID)
+    page.keyboard.press(key)
+    toggle = page.locator(f"#{ui.SERVICES_TOGGLE_ID}")
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    page.keyboard.press("Tab")
+    assert page.evaluate(f"!!{_FOCUSED}.closest('#services-menu')")
+    page.keyboard.press("Escape")
+    expect(page.locator("#services-menu")).to_be_hidden()
+    expect(toggle).to_be_focused()
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+
+
+def test_dropdown_closes_when_focus_leaves_it(page: Page) -> None:
+    open_page(page, "/")
+    _tab_to(page, ui.SERVICES_TOGGLE_ID)
+    page.keyboard.press("Enter")
+    links = page.locator("#services-menu a")
+    for _ in range(links.count() + 1):
+        page.keyboard.press("Tab")
+    assert not page.evaluate(f"!!{_FOCUSED}.closest('#{ui.SERVICES_NAV_ID}')")
+    expect(page.locator("#services-menu")).to_be_hidden()
+
+
+def test_mobile_menu_keeps_focus_inside_until_escape(page: Page) -> None:
+    page.set_viewport_size(MOBILE)
+    open_page(page, "/")
+    _tab_to(page, ui.MOBILE_MENU_TOGGLE_ID)
+    page.keyboard.press("Enter")
+    dialog = page.locator(f"#{ui.MOBILE_NAV_ID}")
+    expect(dialog).to_have_attribute("role", "dialog")
+    expect(dialog).to_have_attribute("aria-modal", "true")
+    stops = dialog.locator("a:visible, button:visible").count()
+    seen = set()
+    for _ in range(stops + 2):
+        page.keyboard.press("Tab")
+        assert page.evaluate(f"!!{_FOCUSED}.closest('#{ui.MOBILE_NAV_ID}')"), "focus escaped"
+        seen.add(page.evaluate(f"{_FOCUSED}.textContent"))
+    assert len(seen) == stops  # every item once, then round again to the toggle
+    _tab_to(page, ui.MOBILE_MENU_TOGGLE_ID, limit=stops)
+    page.keyboard.press("Shift+Tab")
+    expect(dialog.get_by_role("link", name="Contact")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(page.locator("#mobile-menu")).to_be_hidden()
+    expect(page.locator(f"#{ui.MOBILE_MENU_TOGGLE_ID}")).to_be_focused()
+    expect(dialog).not_to_have_attribute("role", "dialog")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, MOBILE], ids=["1280x800", "375x812"])
+def test_every_keyboard_stop_shows_a_focus_indicator(page: Page, viewport: dict) -> None:
+    page.set_viewport_size(viewport)
+    open_page(page, "/")
+    seen = 0
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        element = page.evaluate(
+            """() => {
+              const el = document.activeElement;
+              const style = getComputedStyle(el);
+              const outline = style.outlineStyle !== "none" && style.outlineWidth !== "0px";
+              return {tag: el.tagName, text: el.textContent.trim().slice(0, 40),
+                      visible: outline || style.boxShadow !== "none"};
+            }"""
+        )
+        if element["tag"] == "BODY" or (
+            seen and element["text"] == "Saltar al contenido principal"
+        ):
+            break
+        assert element["visible"], f"no visible focus on {element}"
+        seen += 1
+    assert seen > 10
+
+
+def test_reduced_motion_turns_off_the_page_fade(browser: Browser, base_url: str) -> None:
+    for motion, animation in (("reduce", "none"), ("no-preference", "page-fade")):
+        context = browser.new_context(base_url=base_url, reduced_motion=motion)
+        page = context.new_page()
+        open_page(page, "/about")
+        assert page.evaluate("getComputedStyle(document.querySelector('main')).animationName") == (
+            animation
+        )
+        context.close()
+
+
+def test_the_axe_check_catches_a_violation(page: Page, axe_source: str) -> None:
+    open_page(page, "/about")
+    page.evaluate("document.querySelector('main').append(document.createElement('img'))")
+    assert "image-alt" in {v["id"] for v in axe_violations(page, axe_source)}

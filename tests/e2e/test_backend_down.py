@@ -1,0 +1,192 @@
+"""When the backend is unavailable the site stays readable and navigable, then reconnects.
+
+Deployed the recommended way: the exported static frontend on one server, the
+Reflex backend (``--backend-only``) on another port. This module builds its own
+export (in a separate web workdir, so the shared site fixture is untouched),
+serves it from a small static server, and starts the backend only when a test
+needs it.
+"""
+
+import contextlib
+import mimetypes
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from agency_site import paths
+from agency_site.routes import ROUTES
+from tests.e2e.conftest import ROOT, SiteServer, free_port, stop_site, wait_until_up
+
+BUILD_TIMEOUT_S = 600
+BACKEND_ONLY = "-m reflex run --env prod --backend-only --backend-port"
+# What Reflex's default overlay would show: none of it may appear.
+OVERLAY_TEXT = re.compile(r"Cannot connect|Connection Error|Backend is|server is reachable")
+
+
+class _StaticHandler(BaseHTTPRequestHandler):
+    """Serves the export like nginx would: page.html, page/index.html, else 404.html."""
+
+    root: Path
+
+    def do_GET(self) -> None:
+        name = urlsplit(self.path).path.strip("/")
+        for candidate in (name or "index.html", f"{name}.html", f"{name}/index.html"):
+            file = (self.root / candidate).resolve()
+            if file.is_relative_to(self.root) and file.is_file():
+                return self._send(file, 200)
+        return self._send(self.root / "404.html", 404)
+
+    def _send(self, file: Path, status: int) -> None:
+        body = file.read_bytes()
+        self.send_response(status)
+        self.send_header("Content-Type", mimetypes.guess_type(file.name)[0] or "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args) -> None:
+        """Quiet."""
+
+
+@dataclass
+class SplitSite:
+    """Static frontend that is always up; a backend that starts and stops on demand."""
+
+    url: str
+    backend_port: int
+    env: dict[str, str]
+    workdir: Path
+
+    @contextlib.contextmanager
+    def backend(self) -> Iterator[SiteServer]:
+        """Run the backend for the duration of the block."""
+        log_path = self.workdir / "backend.log"
+        process = subprocess.Popen(
+            [sys.executable, *BACKEND_ONLY.split(), str(self.backend_port)],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log_path.open("w"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        server = SiteServer(
+            f"http://localhost:{self.backend_port}", process, log_path, self.workdir, self.env
+        )
+        try:
+            if not wait_until_up(f"{server.url}/ping", process, 300):
+                pytest.fail(f"The backend did not start:\n{server.log_tail()}")
+            yield server
+        finally:
+            stop_site(server)
+
+
+@pytest.fixture(scope="module")
+def split_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SplitSite]:
+    """Export the frontend against a backend port nobody listens on yet, and serve it."""
+    workdir = tmp_path_factory.mktemp("backend-down")
+    backend_port, frontend_port = free_port(), free_port()
+    url = f"http://localhost:{frontend_port}"
+    env = {
+        **os.environ,
+        "REFLEX_WEB_WORKDIR": str(workdir / "web"),
+        "REFLEX_API_URL": f"http://localhost:{backend_port}",
+        "REFLEX_DEPLOY_URL": url,
+        "REFLEX_DB_URL": f"sqlite:///{workdir / 'leads.db'}",
+    }
+    build = subprocess.run(
+        [sys.executable, "-m", "reflex", "export", "--frontend-only", "--no-zip"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=BUILD_TIMEOUT_S,
+    )
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    handler = type("Handler", (_StaticHandler,), {"root": (workdir / "web/build/client").resolve()})
+    server = ThreadingHTTPServer(("127.0.0.1", frontend_port), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield SplitSite(url, backend_port, env, workdir)
+    server.shutdown()
+    server.server_close()
+
+
+def assert_readable(page: Page) -> None:
+    """The page's heading is visible and on top: no overlay covers or blocks it."""
+    heading = page.get_by_role("heading", level=1)
+    expect(heading).to_be_visible()
+    expect(page.get_by_text(OVERLAY_TEXT)).to_have_count(0)
+    expect(page.locator("[title*='Connection Error'], .lucide-wifi-off")).to_have_count(0)
+    expect(page.locator("dialog[open], [role='alertdialog']")).to_have_count(0)
+    on_top = heading.evaluate(
+        """(h) => { const r = h.getBoundingClientRect();
+           const el = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+           return !!el && (el === h || h.contains(el)); }"""
+    )
+    assert on_top, "something covers the page heading"
+
+
+def open_offline(page: Page, url: str) -> None:
+    """Open a page whose backend is down and let the websocket fail a few times."""
+    page.goto(url)
+    expect(page.locator("html[data-hydrated='true']")).to_have_count(1, timeout=20_000)
+
+
+def test_every_route_is_readable_without_backend(page: Page, split_site: SplitSite) -> None:
+    for index, route in enumerate(ROUTES):
+        open_offline(page, split_site.url + route.path)
+        if index == 0:
+            page.wait_for_timeout(4_000)  # several failed connection attempts
+        assert_readable(page)
+        expect(page).to_have_title(route.title)
+
+
+def test_navigation_works_without_backend(page: Page, split_site: SplitSite) -> None:
+    open_offline(page, split_site.url + paths.HOME)
+    page.wait_for_timeout(3_000)
+    page.locator("header").get_by_role("link", name="About").click()
+    page.wait_for_url(f"**{paths.ABOUT}")
+    assert_readable(page)
+    page.locator("footer").get_by_role("link", name="Política de privacidad").click()
+    page.wait_for_url(f"**{paths.PRIVACY_POLICY}")
+    assert_readable(page)
+    page.go_back()
+    page.wait_for_url(f"**{paths.ABOUT}")
+    assert_readable(page)
+
+
+@pytest.mark.parametrize("path", [paths.HOME, paths.SCHEDULE])
+def test_forms_show_their_offline_note(page: Page, split_site: SplitSite, path: str) -> None:
+    # Depends on the forms of the leads branch (each form shows [data-offline-note]
+    # while the backend is unreachable): fails on the quality branch alone, passes
+    # once the lead has merged leads.
+    open_offline(page, split_site.url + path)
+    expect(page.locator("[data-offline-note]").first).to_be_visible(timeout=15_000)
+
+
+def test_site_reconnects_when_the_backend_returns(page: Page, split_site: SplitSite) -> None:
+    received: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: received.append(str(f))))
+    open_offline(page, split_site.url + paths.HOME)
+    page.wait_for_timeout(3_000)
+    assert not any(frame.startswith("40") for frame in received)
+    with split_site.backend():
+        # socket.io keeps retrying; the namespace connect ack ("40/_event,...") and
+        # the hydration delta prove the page is live again.
+        for _ in range(120):
+            if any("is_hydrated" in frame for frame in received):
+                break
+            page.wait_for_timeout(500)
+        assert any(frame.startswith("40/_event") for frame in received), received[-5:]
+        assert any("is_hydrated" in frame for frame in received)
+        assert_readable(page)

@@ -1,0 +1,66 @@
+"""The build plugin prerenders the 404 page and makes it the 404.html fallback."""
+
+from pathlib import Path
+
+import pytest
+
+from agency_site.build_plugin import (
+    NOT_FOUND_PROBE,
+    install_not_found_page,
+    lower_module_preload_priority,
+    prerender_not_found,
+)
+
+ROUTER_CONFIG = (
+    'export default {"basename": "/", "ssr": false, "prerender": true, "build": "build"};'
+)
+
+
+def test_router_config_prerenders_static_paths_and_the_404_probe() -> None:
+    config = prerender_not_found(ROUTER_CONFIG)
+    assert '"prerender": true' not in config
+    assert f'[...getStaticPaths(), "/{NOT_FOUND_PROBE}"]' in config
+
+
+def test_dev_config_without_prerendering_is_left_alone() -> None:
+    dev = 'export default {"basename": "/", "ssr": false};'
+    assert prerender_not_found(dev) == dev
+
+
+def _build(tmp_path: Path) -> Path:
+    static = tmp_path / "client"
+    (static / NOT_FOUND_PROBE).mkdir(parents=True)
+    (static / NOT_FOUND_PROBE / "index.html").write_text("<h1>Página no encontrada</h1>")
+    (static / f"{NOT_FOUND_PROBE}.html").write_text("<h1>Página no encontrada</h1>")
+    (static / "__spa-fallback.html").write_text("<body></body>")
+    return static
+
+
+def test_the_prerendered_404_page_replaces_the_empty_spa_fallback(tmp_path: Path) -> None:
+    static = _build(tmp_path)
+    install_not_found_page(static, ["index", "about", "404"])
+    assert (static / "__spa-fallback.html").read_text() == "<h1>Página no encontrada</h1>"
+    assert not (static / NOT_FOUND_PROBE).exists()
+    assert not (static / f"{NOT_FOUND_PROBE}.html").exists()
+
+
+def test_dynamic_routes_refuse_to_lose_the_spa_fallback(tmp_path: Path) -> None:
+    static = _build(tmp_path)
+    with pytest.raises(RuntimeError, match="Dynamic routes"):
+        install_not_found_page(static, ["index", "blog/[slug]"])
+    assert (static / "__spa-fallback.html").read_text() == "<body></body>"
+
+
+def test_module_preloads_of_every_page_get_low_priority(tmp_path: Path) -> None:
+    (tmp_path / "about").mkdir()
+    page = (
+        '<link rel="modulepreload" href="/assets/entry.js"/><link rel="stylesheet" href="/a.css"/>'
+    )
+    for file in (tmp_path / "index.html", tmp_path / "about" / "index.html"):
+        file.write_text(page)
+    lower_module_preload_priority(tmp_path)
+    for file in (tmp_path / "index.html", tmp_path / "about" / "index.html"):
+        assert file.read_text() == (
+            '<link rel="modulepreload" fetchpriority="low" href="/assets/entry.js"/>'
+            '<link rel="stylesheet" href="/a.css"/>'
+        )
