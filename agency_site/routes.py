@@ -6,6 +6,7 @@ tests, the sitemap and the navigation all read them from here.
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import reflex as rx
 
@@ -61,8 +62,15 @@ class Route:
 
 
 def _service(service_id: str, module, name: str, description: str) -> Route:
-    """A service page route."""
-    return Route(paths.service(service_id), module.page, name, description, 0.8)
+    """A service page route, described to search engines as a ``Service``."""
+    return Route(
+        paths.service(service_id),
+        module.page,
+        name,
+        description,
+        0.8,
+        structured_data=partial(schema.service, service_id),
+    )
 
 
 ROUTES: tuple[Route, ...] = (
@@ -107,6 +115,7 @@ ROUTES: tuple[Route, ...] = (
         "Ofertas de empleo en marketing digital, desarrollo y contenidos: posiciones abiertas, "
         "salarios, beneficios y cómo enviarnos tu candidatura espontánea.",
         0.5,
+        structured_data=schema.job_postings,
     ),
     Route(
         paths.PRIVACY_POLICY,
@@ -147,6 +156,7 @@ ROUTES: tuple[Route, ...] = (
         "Contacta con nuestra agencia por e-mail, teléfono o WhatsApp. Respuesta garantizada en "
         "menos de 24 horas y presupuesto personalizado sin compromiso.",
         0.9,
+        structured_data=schema.faq_page,
     ),
     Route(
         paths.SCHEDULE,

@@ -145,3 +145,56 @@ def test_web_manifest_uses_the_agency_colours_and_shipped_icons() -> None:
     assert manifest["lang"] == "es"
     assert manifest["short_name"] == SITE.name
     assert {icon["sizes"] for icon in manifest["icons"]} == {"192x192", "512x512"}
+
+
+def _entries(path: str, type_: str) -> list[dict]:
+    """The JSON-LD entries of ``type_`` on the page at ``path``."""
+    return [e for e in _json_ld(_route(path))["@graph"] if e["@type"] == type_]
+
+
+def test_careers_describes_each_position_as_a_job_posting() -> None:
+    jobs = {job["title"]: job for job in _entries(paths.CAREERS, "JobPosting")}
+    assert set(jobs) == {"Senior Marketing Manager", "Full Stack Developer", "Content Manager"}
+    senior = jobs["Senior Marketing Manager"]
+    assert senior["employmentType"] == "FULL_TIME"
+    assert senior["baseSalary"]["currency"] == "EUR"
+    salary = senior["baseSalary"]["value"]
+    assert (salary["minValue"], salary["maxValue"], salary["unitText"]) == (45000, 60000, "YEAR")
+    assert senior["jobLocation"]["address"]["addressLocality"] == "Madrid"
+    assert senior["hiringOrganization"] == {"@id": schema.organization_id()}
+    remote = jobs["Full Stack Developer"]
+    assert remote["jobLocationType"] == "TELECOMMUTE" and "jobLocation" not in remote
+    assert remote["baseSalary"]["value"]["minValue"] == 40000
+    assert all(job["datePosted"] and job["description"] for job in jobs.values())
+
+
+def test_contact_carries_its_faq_as_a_faq_page() -> None:
+    from agency_site.content.contact import FAQ
+
+    (faq,) = _entries(paths.CONTACT, "FAQPage")
+    assert [q["name"] for q in faq["mainEntity"]] == [item.question for item in FAQ]
+    assert all(q["acceptedAnswer"]["text"] for q in faq["mainEntity"])
+
+
+@pytest.mark.parametrize(
+    ("service_id", "prices"),
+    [
+        ("branding", [99, 499, 999]),
+        ("product-photography", [99, 199, 399]),
+        ("consulting", []),
+    ],
+)
+def test_service_pages_are_services_with_offers_for_their_packs(
+    service_id: str, prices: list[int]
+) -> None:
+    (entry,) = _entries(paths.service(service_id), "Service")
+    assert entry["provider"] == {"@id": schema.organization_id()}
+    assert entry["url"] == absolute_url(paths.service(service_id))
+    assert [offer["price"] for offer in entry.get("offers", [])] == prices
+    assert all(offer["priceCurrency"] == "EUR" for offer in entry.get("offers", []))
+
+
+def test_every_service_page_has_a_service_entry() -> None:
+    service_routes = [r for r in ROUTES if r.path.startswith(paths.SERVICES_PREFIX + "/")]
+    assert len(service_routes) == 9
+    assert all(len(_entries(r.path, "Service")) == 1 for r in service_routes)

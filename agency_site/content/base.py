@@ -1,6 +1,6 @@
 """Building blocks shared by every content module."""
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 
 class Content(BaseModel):
@@ -48,14 +48,26 @@ class ServiceBlock(Content):
     icon: str = ""
 
 
+def euros(amount: int) -> str:
+    """Euros as Spanish text (RAE: no separator up to four digits): 99€, 4500€, 45.000€."""
+    digits = f"{amount:,}".replace(",", ".") if amount >= 10_000 else str(amount)
+    return digits + "€"
+
+
 class Pack(Content):
-    """A priced pack: title, price text ('Desde 99€'), features and its button."""
+    """A priced pack: title, starting price in euros, features and its button."""
 
     title: str
-    price: str
+    price_from: int = Field(gt=0)
     features: tuple[str, ...] = Field(min_length=1)
     cta: Link
     highlighted: bool = False
+
+    @computed_field
+    @property
+    def price(self) -> str:
+        """The price as shown: 'Desde 99€'."""
+        return f"Desde {euros(self.price_from)}"
 
 
 class Image(Content):

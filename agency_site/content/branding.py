@@ -163,7 +163,7 @@ PAGE = ServicePage(
             packs=(
                 Pack(
                     title="Esencial",
-                    price="Desde 99€",
+                    price_from=99,
                     features=(
                         "Diseño de logotipo",
                         "2 propuestas iniciales",
@@ -175,7 +175,7 @@ PAGE = ServicePage(
                 ),
                 Pack(
                     title="Profesional",
-                    price="Desde 499€",
+                    price_from=499,
                     features=(
                         "Logotipo con todas sus versiones",
                         "3 propuestas iniciales",
@@ -189,7 +189,7 @@ PAGE = ServicePage(
                 ),
                 Pack(
                     title="Empresarial",
-                    price="Desde 999€",
+                    price_from=999,
                     features=(
                         "Todo lo del pack Profesional",
                         "Estrategia y naming de marca",

@@ -1,10 +1,11 @@
 """Copy of the Careers page: benefits, open positions and the spontaneous application."""
 
+import datetime as dt
 from urllib.parse import quote
 
 from pydantic import Field, computed_field
 
-from agency_site.content.base import Benefit, Content, Hero, Image
+from agency_site.content.base import Benefit, Content, Hero, Image, euros
 from agency_site.content.sections import Action, CallToAction, SectionHeading
 from agency_site.content.site import SITE
 
@@ -29,6 +30,7 @@ HERO_ACTION = Action(
 )
 
 APPLY_LABEL = "Aplicar ahora"
+REMOTE = "Remoto"
 SPONTANEOUS_SUBJECT = "Candidatura espontánea"
 
 
@@ -37,24 +39,29 @@ def application_mailto(subject: str) -> str:
     return f"{SITE.mailto}?subject={quote(subject)}"
 
 
-def euros(amount: int) -> str:
-    """An amount in euros, Spanish style: 45000 → '45.000€'."""
-    return f"{amount:,}".replace(",", ".") + "€"
-
-
 class JobPosting(Content):
     """An open position with its conditions, requirements and benefits."""
 
     id: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
     title: str
     department: str
-    location: str
+    city: str = ""  # Empty for a fully remote position.
+    hybrid: bool = False
     type: str
+    date_posted: dt.date
     salary_min: int = Field(gt=0)
     salary_max: int = Field(gt=0)
     description: str
     requirements: tuple[str, ...] = Field(min_length=1)
     benefits: tuple[str, ...] = Field(min_length=1)
+
+    @computed_field
+    @property
+    def location(self) -> str:
+        """Where the job is done, as shown: 'Remoto', 'Madrid', 'Madrid (híbrido)'."""
+        if not self.city:
+            return REMOTE
+        return f"{self.city} (híbrido)" if self.hybrid else self.city
 
     @computed_field
     @property
@@ -138,8 +145,10 @@ POSITIONS: tuple[JobPosting, ...] = (
         id="senior-marketing-manager",
         title="Senior Marketing Manager",
         department="Marketing",
-        location="Madrid (híbrido)",
+        city="Madrid",
+        hybrid=True,
         type="Jornada completa",
+        date_posted=dt.date(2026, 11, 2),
         salary_min=45_000,
         salary_max=60_000,
         description=(
@@ -162,8 +171,8 @@ POSITIONS: tuple[JobPosting, ...] = (
         id="full-stack-developer",
         title="Full Stack Developer",
         department="Tecnología",
-        location="Remoto",
         type="Jornada completa",
+        date_posted=dt.date(2026, 11, 2),
         salary_min=40_000,
         salary_max=55_000,
         description=(
@@ -186,8 +195,9 @@ POSITIONS: tuple[JobPosting, ...] = (
         id="content-manager",
         title="Content Manager",
         department="Contenido",
-        location="Madrid",
+        city="Madrid",
         type="Jornada completa",
+        date_posted=dt.date(2026, 11, 16),
         salary_min=28_000,
         salary_max=35_000,
         description=(

@@ -113,13 +113,13 @@ PAGE = ServicePage(
             packs=(
                 Pack(
                     title="Pack Básico",
-                    price="Desde 99€",
+                    price_from=99,
                     features=("1 foto principal", "3 fotos de detalle", "Entrega en 72h"),
                     cta=actions.REQUEST_INFO,
                 ),
                 Pack(
                     title="Pack Premium",
-                    price="Desde 199€",
+                    price_from=199,
                     features=(
                         "1 foto principal",
                         "5 fotos de detalle",
@@ -132,7 +132,7 @@ PAGE = ServicePage(
                 ),
                 Pack(
                     title="Pack Profesional",
-                    price="Desde 399€",
+                    price_from=399,
                     features=(
                         "Todo lo del Pack Premium",
                         "Contenido A+ completo",

@@ -10,6 +10,12 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from agency_site import paths
+from agency_site.content.careers import POSITIONS, JobPosting
+from agency_site.content.contact import FAQ
+from agency_site.content.service_pages import SERVICE_PAGES
+from agency_site.content.service_sections import PacksSection
+from agency_site.content.services import service_by_id
 from agency_site.content.site import SITE
 from agency_site.seo.urls import ICON_512_PATH, SOCIAL_IMAGE_PATH, absolute_url
 
@@ -65,3 +71,103 @@ def graph(entries: Iterable[JsonLd]) -> JsonLd:
 def to_script_text(document: JsonLd) -> str:
     """JSON text safe inside ``<script>``: every ``<`` escaped so ``</script>`` cannot occur."""
     return json.dumps(document, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+
+
+# schema.org employmentType of the contract types the careers content uses.
+EMPLOYMENT_TYPES = {"Jornada completa": "FULL_TIME", "Media jornada": "PART_TIME"}
+
+
+def job_posting(job: JobPosting) -> JsonLd:
+    """A position of /careers as a ``JobPosting`` (remote or in its city, salary in EUR/year)."""
+    entry: JsonLd = {
+        "@type": "JobPosting",
+        "title": job.title,
+        "description": job.description,
+        "datePosted": job.date_posted.isoformat(),
+        "employmentType": EMPLOYMENT_TYPES[job.type],
+        "hiringOrganization": {"@id": organization_id()},
+        "baseSalary": {
+            "@type": "MonetaryAmount",
+            "currency": "EUR",
+            "value": {
+                "@type": "QuantitativeValue",
+                "minValue": job.salary_min,
+                "maxValue": job.salary_max,
+                "unitText": "YEAR",
+            },
+        },
+        "url": absolute_url(paths.CAREERS) + "#" + job.id,
+    }
+    if job.city:
+        entry["jobLocation"] = {
+            "@type": "Place",
+            "address": {
+                "@type": "PostalAddress",
+                "addressLocality": job.city,
+                "addressCountry": SITE.address.country_code,
+            },
+        }
+    else:
+        entry["jobLocationType"] = "TELECOMMUTE"
+        entry["applicantLocationRequirements"] = {
+            "@type": "Country",
+            "name": SITE.address.country,
+        }
+    return entry
+
+
+def job_postings() -> list[JsonLd]:
+    """Every open position."""
+    return [job_posting(job) for job in POSITIONS]
+
+
+def faq_page() -> list[JsonLd]:
+    """The questions and answers of /contact as a ``FAQPage``."""
+    return [
+        {
+            "@type": "FAQPage",
+            "mainEntity": [
+                {
+                    "@type": "Question",
+                    "name": item.question,
+                    "acceptedAnswer": {"@type": "Answer", "text": item.answer},
+                }
+                for item in FAQ
+            ],
+        }
+    ]
+
+
+def service(service_id: str) -> list[JsonLd]:
+    """A service page as a ``Service`` of the agency, with an ``Offer`` per priced pack."""
+    summary = service_by_id(service_id)
+    page = SERVICE_PAGES[service_id]
+    offers = [
+        {
+            "@type": "Offer",
+            "name": pack.title,
+            "description": ", ".join(pack.features),
+            "priceCurrency": "EUR",
+            "price": pack.price_from,
+            "priceSpecification": {
+                "@type": "PriceSpecification",
+                "minPrice": pack.price_from,
+                "priceCurrency": "EUR",
+            },
+        }
+        for section in page.sections
+        if isinstance(section, PacksSection)
+        for pack in section.packs
+    ]
+    entry: JsonLd = {
+        "@type": "Service",
+        "name": summary.title,
+        "serviceType": summary.title,
+        "description": page.hero.intro,
+        "url": absolute_url(paths.service(service_id)),
+        "provider": {"@id": organization_id()},
+        "areaServed": {"@type": "Country", "name": SITE.address.country},
+    }
+    if offers:
+        entry["offers"] = offers
+    return [entry]

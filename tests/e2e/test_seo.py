@@ -43,6 +43,11 @@ def test_prerendered_head_has_canonical_open_graph_and_json_ld(
     graph = json.loads(documents[0])["@graph"]
     assert graph[0]["@type"] == "ProfessionalService"
     assert graph[0]["address"]["addressLocality"] == SITE.address.city
+    types = [entry["@type"] for entry in graph]
+    assert types.count("BreadcrumbList") == (0 if route.path == "/" else 1)
+    assert types.count("JobPosting") == (3 if route.path == "/careers" else 0)
+    assert types.count("FAQPage") == (1 if route.path == "/contact" else 0)
+    assert types.count("Service") == (1 if route.path.startswith("/services/") else 0)
 
 
 def test_unknown_paths_answer_404_with_the_prerendered_not_found_page(
