@@ -128,12 +128,17 @@ def assert_readable(page: Page) -> None:
     expect(page.get_by_text(OVERLAY_TEXT)).to_have_count(0)
     expect(page.locator("[title*='Connection Error'], .lucide-wifi-off")).to_have_count(0)
     expect(page.locator("dialog[open], [role='alertdialog']")).to_have_count(0)
-    on_top = heading.evaluate(
-        """(h) => { const r = h.getBoundingClientRect();
+    # Going back restores the old scroll position (the heading may be off-screen), and
+    # right after a client-side navigation the old page may still be fading out.
+    heading.scroll_into_view_if_needed()
+    page.wait_for_function(
+        """() => { const h = document.querySelector('main h1');
+           if (!h) return false;
+           const r = h.getBoundingClientRect();
            const el = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-           return !!el && (el === h || h.contains(el)); }"""
+           return !!el && (el === h || h.contains(el)); }""",
+        timeout=5_000,
     )
-    assert on_top, "something covers the page heading"
 
 
 def open_offline(page: Page, url: str) -> None:
