@@ -1,7 +1,5 @@
 """The production middleware: clean page URLs, real 404s and security headers."""
 
-import asyncio
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -9,6 +7,7 @@ import pytest
 from starlette.staticfiles import StaticFiles
 
 from agency_site.server import SiteMiddleware, content_security_policy, security_headers
+from tests.run_async import run
 
 
 class Client:
@@ -23,9 +22,7 @@ class Client:
             async with httpx.AsyncClient(transport=transport, base_url="http://site") as client:
                 return await client.get(path)
 
-        # Own thread, own event loop: the browser tests keep one running in this thread.
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            return pool.submit(lambda: asyncio.run(request())).result()
+        return run(request())
 
 
 @pytest.fixture

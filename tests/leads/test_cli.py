@@ -17,6 +17,7 @@ from tests.leads.conftest import (
     make_delivery,
     sent_payloads,
 )
+from tests.run_async import in_own_thread
 
 BOOKING = {
     **BOOKING_FIELDS,
@@ -28,7 +29,7 @@ BOOKING = {
 def command(store: LeadStore, server: HTTPServer | None, *argv: str) -> tuple[int, str]:
     out = io.StringIO()
     client = make_client(server) if server is not None else None
-    return run(argv, make_delivery(store, client), out), out.getvalue()
+    return in_own_thread(run, argv, make_delivery(store, client), out), out.getvalue()
 
 
 def test_list_shows_each_lead_with_its_status_and_error(store: LeadStore) -> None:

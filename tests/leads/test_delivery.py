@@ -1,6 +1,5 @@
 """Store and delivery: nothing lost, retried with backoff, delivered once by racing workers."""
 
-import asyncio
 import datetime as dt
 import threading
 
@@ -20,6 +19,7 @@ from tests.leads.conftest import (
     refuse_all,
     sent_payloads,
 )
+from tests.run_async import run
 
 
 def queue(store: LeadStore, email: str = "ana@example.com") -> int:
@@ -64,17 +64,17 @@ def test_a_failed_lead_stays_queued_and_is_delivered_once_the_provider_recovers(
     delivery = make_delivery(store, make_client(emailjs))
 
     refuse_all(emailjs, 500, "Internal Server Error")
-    assert asyncio.run(delivery.retry_due(limit=1)) == 0
+    assert run(delivery.retry_due(limit=1)) == 0
     lead = store.get(lead_id)
     assert (lead.status, lead.attempts) == (LeadStatus.QUEUED, 1)
     assert lead.last_error == "HTTP 500: Internal Server Error"
 
     accept_all(emailjs)
-    assert asyncio.run(delivery.retry_due()) == 1
+    assert run(delivery.retry_due()) == 1
     lead = store.get(lead_id)
     assert (lead.status, lead.attempts) == (LeadStatus.SENT, 2)
     assert lead.sent_at is not None
-    assert asyncio.run(delivery.retry_due()) == 0  # Nothing is sent twice.
+    assert run(delivery.retry_due()) == 0  # Nothing is sent twice.
     assert len(sent_payloads(emailjs)) == 2
 
 
@@ -84,13 +84,13 @@ def test_a_failed_lead_waits_for_its_backoff(store: LeadStore, emailjs: HTTPServ
         store, make_client(emailjs), RetryPolicy(base=dt.timedelta(minutes=1), pause_s=0)
     )
     refuse_all(emailjs, 429, "Too Many Requests")
-    asyncio.run(delivery.retry_due())
+    run(delivery.retry_due())
     lead = store.get(lead_id)
     wait = lead.next_attempt_at - lead.created_at
     assert dt.timedelta(seconds=59) < wait < dt.timedelta(seconds=70)
 
     accept_all(emailjs)
-    assert asyncio.run(delivery.retry_due()) == 0
+    assert run(delivery.retry_due()) == 0
     assert store.get(lead_id).status == LeadStatus.QUEUED
 
 
@@ -100,25 +100,25 @@ def test_a_configuration_error_holds_the_lead_until_the_settings_change(
     lead_id = queue(store)
     refuse_all(emailjs, 412, "Gmail_API: Invalid grant")
     old = make_delivery(store, make_client(emailjs), config="config-a")
-    asyncio.run(old.retry_due())
+    run(old.retry_due())
     lead = store.get(lead_id)
     assert (lead.status, lead.held_config) == (LeadStatus.HELD, "config-a")
     assert lead.last_error == "HTTP 412: Gmail_API: Invalid grant"
 
     accept_all(emailjs)
     assert old.release_held() == 0  # Same settings after a restart: still held.
-    assert asyncio.run(old.retry_due()) == 0
+    assert run(old.retry_due()) == 0
 
     fixed = make_delivery(store, make_client(emailjs), config="config-b")
     assert fixed.release_held() == 1
-    assert asyncio.run(fixed.retry_due()) == 1
+    assert run(fixed.retry_due()) == 1
     assert store.get(lead_id).status == LeadStatus.SENT
 
 
 def test_without_configuration_leads_wait_in_the_table(store: LeadStore) -> None:
     lead_id = queue(store)
     delivery = make_delivery(store, None)
-    assert asyncio.run(delivery.retry_due()) == 0
+    assert run(delivery.retry_due()) == 0
     assert delivery.release_held() == 0
     assert store.get(lead_id).status == LeadStatus.QUEUED
 
@@ -132,12 +132,12 @@ def test_a_claim_abandoned_by_a_crashed_worker_is_taken_over(
     )
     accept_all(emailjs)
     delivery = make_delivery(store, make_client(emailjs))
-    assert asyncio.run(delivery.retry_due()) == 0  # Still claimed: not touched.
+    assert run(delivery.retry_due()) == 0  # Still claimed: not touched.
 
     expired = store.add(
         LeadKind.CONTACT, {"email": "bea@example.com"}, claim_token=crashed, lease=-LEASE
     )
-    assert asyncio.run(delivery.retry_due()) == 1
+    assert run(delivery.retry_due()) == 1
     assert store.get(expired).status == LeadStatus.SENT
     assert store.get(lead_id).status == LeadStatus.SENDING
     # The crashed worker's late outcome is not recorded over the new one.
@@ -158,7 +158,7 @@ def test_two_workers_racing_deliver_each_lead_exactly_once(
         # Each worker has its own engine, like a separate backend process.
         delivery = make_delivery(LeadStore(new_engine(db_url)), make_client(emailjs))
         start.wait()
-        delivered.append(asyncio.run(delivery.retry_due()))
+        delivered.append(run(delivery.retry_due()))
 
     threads = [threading.Thread(target=worker) for _ in range(2)]
     for thread in threads:

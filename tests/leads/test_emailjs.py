@@ -1,6 +1,5 @@
 """The EmailJS client against a real local HTTP server: payloads and failure classes."""
 
-import asyncio
 import socket
 import time
 
@@ -10,6 +9,7 @@ from werkzeug import Response
 
 from agency_site.emailjs import SEND_PATH, EmailJSClient, Outcome
 from tests.leads.conftest import expected_payload, make_client
+from tests.run_async import run
 
 PARAMS = {"to_email": "hola@agencia.test", "from_email": "ana@example.com", "message": "Hola"}
 
@@ -19,7 +19,7 @@ def test_a_send_posts_the_exact_json_emailjs_expects(emailjs: HTTPServer) -> Non
         SEND_PATH, method="POST", json=expected_payload("template_contact", PARAMS)
     ).respond_with_data("OK")
 
-    result = asyncio.run(make_client(emailjs).send("template_contact", PARAMS))
+    result = run(make_client(emailjs).send("template_contact", PARAMS))
 
     emailjs.check_assertions()
     assert (result.status, result.text, result.outcome, result.ok) == (
@@ -32,7 +32,7 @@ def test_a_send_posts_the_exact_json_emailjs_expects(emailjs: HTTPServer) -> Non
 
 def test_without_a_private_key_no_access_token_is_sent(emailjs: HTTPServer) -> None:
     emailjs.expect_oneshot_request(SEND_PATH, method="POST").respond_with_data("OK")
-    asyncio.run(make_client(emailjs, private_key="").send("template_contact", PARAMS))
+    run(make_client(emailjs, private_key="").send("template_contact", PARAMS))
     body = emailjs.log[0][0].get_json()
     assert "accessToken" not in body
     assert body["user_id"] == "public_test"
@@ -56,7 +56,7 @@ def test_each_refusal_is_classified_with_the_providers_text(
 ) -> None:
     emailjs.expect_oneshot_request(SEND_PATH, method="POST").respond_with_data(text, status=status)
 
-    result = asyncio.run(make_client(emailjs).send("template_contact", PARAMS))
+    result = run(make_client(emailjs).send("template_contact", PARAMS))
 
     assert (result.status, result.text, result.outcome, result.ok) == (status, text, outcome, False)
     logged = [r for r in caplog.records if r.name == "agency_site.emailjs"]
@@ -79,7 +79,7 @@ def test_a_slow_provider_times_out_as_a_transient_failure(emailjs: HTTPServer) -
     )
 
     started = time.monotonic()
-    result = asyncio.run(client.send("template_contact", PARAMS))
+    result = run(client.send("template_contact", PARAMS))
 
     assert time.monotonic() - started < 0.9
     assert (result.status, result.text, result.outcome) == (0, "Timeout", Outcome.TRANSIENT)
@@ -93,7 +93,7 @@ def test_a_refused_connection_is_a_transient_network_error() -> None:
         api_base=f"http://127.0.0.1:{port}", service_id="s", public_key="p", timeout_s=2
     )
 
-    result = asyncio.run(client.send("template_contact", PARAMS))
+    result = run(client.send("template_contact", PARAMS))
 
     assert result.status == 0
     assert result.text.startswith("Network Error")

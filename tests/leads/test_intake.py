@@ -1,6 +1,5 @@
 """A submission from start to end: honeypot, validation, rate limit, storage, delivery."""
 
-import asyncio
 import datetime as dt
 
 import pytest
@@ -22,6 +21,7 @@ from tests.leads.conftest import (
     refuse_all,
     sent_payloads,
 )
+from tests.run_async import run
 
 BOOKING_FORM = {
     "name": "Ana García",
@@ -47,7 +47,7 @@ def make_intake(store: LeadStore, server: HTTPServer | None, per_client: int = 5
 
 
 def submit(intake: LeadIntake, kind: LeadKind, form: dict, token: str = "tab-1"):
-    return asyncio.run(intake.submit(kind, form, token, "203.0.113.7"))
+    return run(intake.submit(kind, form, token, "203.0.113.7"))
 
 
 def test_a_booking_is_stored_then_sent_with_the_spec_payload(
