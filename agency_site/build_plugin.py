@@ -9,10 +9,8 @@
   production server answers unknown paths with it and status 404, and so does
   nginx/Caddy with ``error_page 404 /404.html``. This is only right while every
   route is prerendered (no dynamic ``[param]`` routes), which the plugin checks.
-- The prerendered pages preload their JavaScript modules with low fetch priority:
-  the text is already in the HTML, so the stylesheet and the hero image go first
-  and hydration follows (at "High" the ~150 KB of modules compete with them, and
-  Lighthouse counts them as render-blocking).
+- The prerendered pages start their JavaScript after the first paint
+  (``deferred_hydration.py``).
 """
 
 import json
@@ -22,6 +20,7 @@ from pathlib import Path
 
 from reflex_base.plugins.base import Plugin
 
+from agency_site.deferred_hydration import defer_hydration
 from agency_site.seo.files import robots_txt, web_manifest
 from agency_site.seo.urls import MANIFEST_PATH, ROBOTS_PATH
 
@@ -31,7 +30,6 @@ _ROUTER_CONFIG = "react-router.config.js"
 _PRERENDER_ALL = '"prerender": true'
 _SPA_FALLBACK = "__spa-fallback.html"
 _ROUTES_MANIFEST = "routes.json"
-_MODULE_PRELOAD = '<link rel="modulepreload" href='
 
 
 def _public_file(url_path: str, text: str) -> tuple[str, str]:
@@ -66,18 +64,9 @@ def install_not_found_page(static_dir: Path, routes: list[str]) -> None:
     (static_dir / f"{NOT_FOUND_PROBE}.html").unlink(missing_ok=True)
 
 
-def lower_module_preload_priority(static_dir: Path) -> None:
-    """Give every page's ``<link rel="modulepreload">`` ``fetchpriority="low"``."""
-    for page in static_dir.rglob("*.html"):
-        html = page.read_text()
-        if _MODULE_PRELOAD in html:
-            low = _MODULE_PRELOAD.replace(" href=", ' fetchpriority="low" href=')
-            page.write_text(html.replace(_MODULE_PRELOAD, low))
-
-
 @dataclass(kw_only=True, frozen=True)
 class SiteBuildPlugin(Plugin):
-    """Generates robots.txt and the manifest; a prerendered 404 page; low-priority preloads."""
+    """Generates robots.txt and the manifest; a prerendered 404 page; deferred hydration."""
 
     def pre_compile(self, **context) -> None:
         """Queue the generated files and the router config change."""
@@ -86,8 +75,8 @@ class SiteBuildPlugin(Plugin):
         context["add_modify_task"](_ROUTER_CONFIG, prerender_not_found)
 
     def post_build(self, **context) -> None:
-        """Swap the SPA fallback for the prerendered not-found page; lower preloads."""
+        """Swap the SPA fallback for the prerendered not-found page; defer hydration."""
         static_dir: Path = context["static_dir"]
         routes = json.loads((static_dir.parents[1] / _ROUTES_MANIFEST).read_text())
         install_not_found_page(static_dir, routes)
-        lower_module_preload_priority(static_dir)
+        defer_hydration(static_dir)

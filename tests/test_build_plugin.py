@@ -7,7 +7,6 @@ import pytest
 from agency_site.build_plugin import (
     NOT_FOUND_PROBE,
     install_not_found_page,
-    lower_module_preload_priority,
     prerender_not_found,
 )
 
@@ -49,18 +48,3 @@ def test_dynamic_routes_refuse_to_lose_the_spa_fallback(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="Dynamic routes"):
         install_not_found_page(static, ["index", "blog/[slug]"])
     assert (static / "__spa-fallback.html").read_text() == "<body></body>"
-
-
-def test_module_preloads_of_every_page_get_low_priority(tmp_path: Path) -> None:
-    (tmp_path / "about").mkdir()
-    page = (
-        '<link rel="modulepreload" href="/assets/entry.js"/><link rel="stylesheet" href="/a.css"/>'
-    )
-    for file in (tmp_path / "index.html", tmp_path / "about" / "index.html"):
-        file.write_text(page)
-    lower_module_preload_priority(tmp_path)
-    for file in (tmp_path / "index.html", tmp_path / "about" / "index.html"):
-        assert file.read_text() == (
-            '<link rel="modulepreload" fetchpriority="low" href="/assets/entry.js"/>'
-            '<link rel="stylesheet" href="/a.css"/>'
-        )

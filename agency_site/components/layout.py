@@ -5,6 +5,7 @@ from reflex_components_core.el.elements.inline import A
 
 from agency_site.components.footer import footer
 from agency_site.components.navbar import navbar
+from agency_site.state import ui
 
 MAIN_ID = "main"
 
@@ -22,7 +23,14 @@ def layout(*children: rx.Component) -> rx.Component:
             "focus:text-indigo-800 focus:shadow-lg",
         ),
         navbar(),
-        rx.el.main(*children, id=MAIN_ID, tab_index=-1, class_name="page-fade outline-none"),
+        rx.el.main(
+            *children,
+            id=MAIN_ID,
+            tab_index=-1,
+            class_name=rx.cond(
+                ui.page_fades, "page-main page-fade outline-none", "page-main outline-none"
+            ),
+        ),
         footer(),
         class_name="flex min-h-screen flex-col bg-white text-slate-900 antialiased",
     )

@@ -4,7 +4,6 @@ from agency_site import paths
 from agency_site.content.base import Link
 
 REQUEST_INFO = Link(label="Solicitar información", href=paths.CONTACT)
-MORE_INFO = Link(label="Más información", href=paths.CONTACT)
 REQUEST_QUOTE = Link(label="Solicitar presupuesto", href=paths.CONTACT)
 ASK_QUESTIONS = Link(label="Consultar dudas", href=paths.CONTACT)
 TALK_TO_US = Link(label="Hablemos de tu proyecto", href=paths.CONTACT)

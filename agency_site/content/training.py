@@ -58,7 +58,7 @@ PAGE = ServicePage(
                         "Email marketing y automatización",
                         "Medición del ROI",
                     ),
-                    cta=actions.MORE_INFO,
+                    cta=actions.REQUEST_INFO,
                 ),
                 Programme(
                     icon="chart-line",
@@ -74,7 +74,7 @@ PAGE = ServicePage(
                         "Cuadros de mando con Looker Studio",
                         "Medición de conversiones",
                     ),
-                    cta=actions.MORE_INFO,
+                    cta=actions.REQUEST_INFO,
                 ),
                 Programme(
                     icon="trending-up",
@@ -90,7 +90,7 @@ PAGE = ServicePage(
                         "Herramientas no-code",
                         "Estrategias de referidos",
                     ),
-                    cta=actions.MORE_INFO,
+                    cta=actions.REQUEST_INFO,
                 ),
                 Programme(
                     icon="user-round",
@@ -106,7 +106,7 @@ PAGE = ServicePage(
                         "Creación de contenido",
                         "Networking online",
                     ),
-                    cta=actions.MORE_INFO,
+                    cta=actions.REQUEST_INFO,
                 ),
             ),
         ),

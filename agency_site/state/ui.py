@@ -54,6 +54,10 @@ def close_menus() -> rx.Var:
     ).to(rx.vars.FunctionVar, rx.EventChain)
 
 
+# Set once the first page has hydrated: every page mounted after it came from a
+# client-side navigation.
+_NAVIGATED_FLAG = "__agencySitePageShown"
+
 _SERVICES_OPEN, _SET_SERVICES_OPEN = _refs(services_open)
 _MOBILE_OPEN, _ = _refs(mobile_menu_open)
 _FOCUSABLE = (
@@ -63,11 +67,12 @@ _FOCUSABLE = (
 # Closes the menus when the route changes and on Escape (focus returns to the
 # toggle of the menu that was open); keeps Tab inside the open mobile menu;
 # closes the dropdown when focus or a click lands outside it; marks
-# <html data-hydrated> once React runs.
+# <html data-hydrated> once React runs, and from then on pages fade in (page_fades).
 _MENU_EFFECTS = f"""
 const menuLocation = useLocation();
 useEffect(() => {{
   document.documentElement.dataset.hydrated = "true";
+  window.{_NAVIGATED_FLAG} = true;
 }}, []);
 useEffect(() => {{
   for (const [, setter] of {_menu_refs()}) refs[setter]?.(false);
@@ -153,3 +158,18 @@ menu_effects: rx.Var = rx.Var(
 # The Home service card whose included services are shown ("" while every card is closed):
 # one value for all cards, so opening one closes the others.
 expanded_service = ClientStateVar.create("expanded_service", "")
+
+# Whether this page's main area fades in: only after a client-side navigation (SPEC
+# §9's 0.3 s transition between pages). The first page a visitor opens is prerendered
+# and shows at once, so its text is also its largest contentful paint. Read once per
+# mount, so re-renders (a menu opening) never replay the fade.
+page_fades: rx.Var = rx.Var(
+    "pageFades",
+    _var_data=VarData(
+        hooks={
+            "const [pageFades] = useState(() => typeof window !== 'undefined' "
+            f"&& window.{_NAVIGATED_FLAG} === true);": None
+        },
+        imports=_REACT_IMPORTS,
+    ),
+).to(bool)

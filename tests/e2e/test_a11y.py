@@ -174,14 +174,25 @@ def test_every_keyboard_stop_shows_a_focus_indicator(page: Page, viewport: dict)
     assert seen > 10
 
 
-def test_reduced_motion_turns_off_the_page_fade(browser: Browser, base_url: str) -> None:
+def test_pages_fade_in_on_navigation_except_under_reduced_motion(
+    browser: Browser, base_url: str
+) -> None:
+    main_animation = "getComputedStyle(document.querySelector('main')).animationName"
     for motion, animation in (("reduce", "none"), ("no-preference", "page-fade")):
         context = browser.new_context(base_url=base_url, reduced_motion=motion)
         page = context.new_page()
-        open_page(page, "/about")
-        assert page.evaluate("getComputedStyle(document.querySelector('main')).animationName") == (
-            animation
-        )
+        open_page(page, "/")
+        # The first page shows at once (it is prerendered): no fade to wait for.
+        assert page.evaluate(main_animation) == "none"
+        page.locator("header").get_by_role("link", name="About").first.click()
+        page.wait_for_url("**/about")
+        expect(page.get_by_role("heading", level=1)).to_have_count(1)
+        assert page.evaluate(main_animation) == animation
+        # Re-rendering the page (opening a menu) does not replay or change it.
+        if motion == "no-preference":
+            page.wait_for_timeout(400)
+            page.locator("#services-toggle").click()
+            assert page.evaluate(main_animation) == animation
         context.close()
 
 

