@@ -71,6 +71,33 @@ def test_no_axe_violations_with_menus_closed_and_open(
     assert (closed, opened) == ([], []), f"closed: {closed}\nopen: {opened}"
 
 
+@pytest.mark.parametrize(
+    ("path", "form_id", "bad_values", "error_ids"),
+    [
+        ("/", "hero-capture-form", {"hero-email": "esto-no-es-un-email"}, ["hero-email-error"]),
+        (
+            "/schedule",
+            "booking-form",
+            {"booking-name": "A", "booking-phone": "abc"},
+            ["booking-name-error", "booking-phone-error", "booking-date-error"],
+        ),
+    ],
+    ids=["hero", "booking"],
+)
+def test_forms_showing_validation_errors_have_no_axe_violations(
+    page: Page, axe_source: str, path: str, form_id: str, bad_values: dict, error_ids: list
+) -> None:
+    open_page(page, path)
+    # Let the server's validation answer (the browser's own checks are switched off).
+    page.evaluate(f"document.getElementById('{form_id}').noValidate = true")
+    for field, value in bad_values.items():
+        page.locator(f"#{field}").fill(value)
+    page.locator(f"#{form_id} [type=submit]").click()
+    for error_id in error_ids:
+        expect(page.locator(f"#{error_id}")).not_to_be_empty()
+    assert axe_violations(page, axe_source) == []
+
+
 def test_not_found_page_has_no_axe_violations(page: Page, axe_source: str) -> None:
     page.goto("/portfolio")
     expect(page.locator("html[data-hydrated='true']")).to_have_count(1)
