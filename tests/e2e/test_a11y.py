@@ -6,6 +6,7 @@ axe-core (pinned in scripts/node_tools.py) is installed under .tools/ on first u
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from agency_site.content.about import HERO as ABOUT_HERO
 from agency_site.routes import ROUTES
 from agency_site.state import ui
 from scripts import node_tools
@@ -213,7 +214,8 @@ def test_pages_fade_in_on_navigation_except_under_reduced_motion(
         assert page.evaluate(main_animation) == "none"
         page.locator("header").get_by_role("link", name="About").first.click()
         page.wait_for_url("**/about")
-        expect(page.get_by_role("heading", level=1)).to_have_count(1)
+        # The URL changes before the new page renders: wait for About's own heading.
+        expect(page.get_by_role("heading", level=1)).to_have_text(ABOUT_HERO.heading)
         assert page.evaluate(main_animation) == animation
         # Re-rendering the page (opening a menu) does not replay or change it.
         if motion == "no-preference":
