@@ -3,6 +3,7 @@
 import reflex as rx
 
 from agency_site.components import styles
+from agency_site.components.sections import check_list
 from agency_site.content.base import Benefit, Link, Pack, ServiceBlock
 from agency_site.content.service_sections import Programme
 
@@ -55,26 +56,6 @@ def icon_badge(name: str) -> rx.Component:
     return rx.el.span(rx.icon(name, size=24, aria_hidden="true"), class_name=ICON_BADGE)
 
 
-def check_list(items: tuple[str, ...], class_name: str = "") -> rx.Component:
-    """A list of items, each with a check mark."""
-    return rx.el.ul(
-        *[
-            rx.el.li(
-                rx.icon(
-                    "circle-check",
-                    size=20,
-                    aria_hidden="true",
-                    class_name="mt-0.5 shrink-0 text-indigo-600",
-                ),
-                rx.el.span(item),
-                class_name="flex gap-3 text-slate-700",
-            )
-            for item in items
-        ],
-        class_name="space-y-3 " + class_name,
-    )
-
-
 def card(top: rx.Component, title: str, description: str, *rest: rx.Component) -> rx.Component:
     """A card: its top row (icon...), title, description and whatever follows."""
     return rx.el.article(
@@ -92,7 +73,7 @@ def block_card(block: ServiceBlock) -> rx.Component:
         icon_badge(block.icon) if block.icon else rx.fragment(),
         block.title,
         block.description,
-        check_list(block.features, "mt-5 text-sm") if block.features else rx.fragment(),
+        check_list(block.features, "mt-5 space-y-3 text-sm") if block.features else rx.fragment(),
     )
 
 
@@ -116,7 +97,7 @@ def pack_card(pack: Pack, highlight_label: str) -> rx.Component:
         badge,
         rx.el.h3(pack.title, class_name=H3),
         rx.el.p(pack.price, class_name="mt-3 text-4xl font-extrabold text-slate-900"),
-        check_list(pack.features, "mt-6 mb-8 text-sm"),
+        check_list(pack.features, "mt-6 mb-8 space-y-3 text-sm"),
         button(pack.cta, pack.highlighted, extra="mt-auto w-full"),
         class_name=CARD
         + " relative"
@@ -139,6 +120,6 @@ def programme_card(programme: Programme) -> rx.Component:
         ),
         programme.title,
         programme.description,
-        check_list(programme.topics, "mt-5 mb-8 text-sm"),
+        check_list(programme.topics, "mt-5 mb-8 space-y-3 text-sm"),
         button(programme.cta, primary=False, extra="mt-auto w-full"),
     )

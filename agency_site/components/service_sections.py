@@ -8,7 +8,7 @@ from agency_site.components import styles
 from agency_site.components.layout import layout
 from agency_site.components.media import image
 from agency_site.components.reveal import REVEAL, reveal_observer
-from agency_site.components.sections import hero
+from agency_site.components.sections import check_list, hero
 from agency_site.components.service_cards import (
     BODY,
     H3,
@@ -17,7 +17,6 @@ from agency_site.components.service_cards import (
     button,
     buttons,
     card_grid,
-    check_list,
     pack_card,
     programme_card,
 )
@@ -119,7 +118,9 @@ def _benefits(section: BenefitsSection) -> rx.Component:
 
 def _features(section: FeaturesSection) -> rx.Component:
     """A two-column checklist, next to a photo when there is one."""
-    checklist = check_list(section.features, "sm:grid sm:grid-cols-2 sm:gap-x-8 sm:space-y-0")
+    checklist = check_list(
+        section.features, "space-y-3 sm:grid sm:grid-cols-2 sm:gap-x-8 sm:space-y-0"
+    )
     if section.image is None:
         return rx.el.div(checklist, class_name="mt-12")
     return rx.el.div(
