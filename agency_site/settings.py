@@ -1,29 +1,110 @@
-"""Runtime configuration from environment variables (documented in ``.env.example``).
+"""The site's configuration: the environment, then ``.env``, then these defaults.
 
-Only the backend reads these; none of them reaches the frontend bundle.
+One module reads every setting (pydantic-settings); the documented list with
+examples is ``.env.example``. The real environment always wins over ``.env``.
+
+Reflex reads its own ``REFLEX_*`` variables (database, Redis, API URL, proxy
+hops, token expiry...) straight from ``os.environ``, so importing this module also
+merges ``.env`` into the process environment without overriding what is already
+set (python-dotenv): the site, the backend, the operator command and
+``reflex export`` then all see the same values.
+
+Secrets are ``SecretStr``: they print as ``**********`` in logs and reprs.
 """
 
 import hashlib
-import os
 from functools import lru_cache
+from pathlib import Path
+from typing import Annotated
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict
+from dotenv import load_dotenv
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    NonNegativeInt,
+    PositiveFloat,
+    PositiveInt,
+    SecretStr,
+    field_validator,
+    model_validator,
+)
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parents[1]
+# The deployment's own values; never committed (see .env.example).
+ENV_FILE = ROOT / ".env"
 
 # Public URL of the site when REFLEX_DEPLOY_URL is unset (the dev server).
 DEFAULT_SITE_URL = "http://localhost:3000"
+DEFAULT_API_URL = "http://localhost:8000"
+DEFAULT_DB_URL = "sqlite:///reflex.db"
 
 
-class EmailJSSettings(BaseModel):
+def load_env_file(path: Path = ENV_FILE) -> None:
+    """Merge ``path`` into ``os.environ``; variables already set keep their value."""
+    load_dotenv(path, override=False)
+
+
+load_env_file()
+
+
+def _section(prefix: str) -> SettingsConfigDict:
+    """Settings of one group of variables sharing ``prefix``."""
+    return SettingsConfigDict(
+        env_prefix=prefix,
+        env_file=ENV_FILE,
+        env_ignore_empty=True,
+        extra="ignore",
+        frozen=True,
+    )
+
+
+def _strip_slash(value: str) -> str:
+    return value.strip().rstrip("/")
+
+
+class AgencySettings(BaseSettings):
+    """The agency's identity and contact details (``AGENCY_*``), shown on every page."""
+
+    model_config = _section("AGENCY_")
+
+    name: str = "Impulso Digital"
+    title: str = "Impulso Digital · Agencia de Marketing Digital y Desarrollo Web"
+    email: str = "hola@impulsodigital.es"
+    phone: str = "+34 973 39 00 00"
+    whatsapp: str = ""  # Defaults to the phone.
+    street: str = "Plaça del Mercadal, 1"
+    postal_code: str = "25310"
+    # LSSI-CE art. 10 identification: marked placeholders until the owner fills them in.
+    legal_name: str = "[Razón social pendiente de completar]"
+    nif: str = "[NIF pendiente de completar]"
+    registry: str = (
+        "[Datos registrales pendientes de completar: Registro Mercantil, tomo, folio, hoja]"
+    )
+
+    @model_validator(mode="after")
+    def _whatsapp_defaults_to_phone(self) -> "AgencySettings":
+        if not self.whatsapp:
+            object.__setattr__(self, "whatsapp", self.phone)
+        return self
+
+
+class EmailJSSettings(BaseSettings):
     """Credentials and templates of the EmailJS account the forms deliver through."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = _section("EMAILJS_")
 
-    api_base: str = "https://api.emailjs.com"
+    api_base: Annotated[str, Field(min_length=1)] = "https://api.emailjs.com"
     service_id: str = ""
     public_key: str = ""
-    private_key: str = ""
+    private_key: SecretStr = SecretStr("")
     contact_template_id: str = ""
     booking_template_id: str = ""
+    timeout_seconds: PositiveFloat = 10.0
+
+    _slash = field_validator("api_base")(_strip_slash)
 
     @property
     def configured(self) -> bool:
@@ -40,7 +121,7 @@ class EmailJSSettings(BaseModel):
                 self.api_base,
                 self.service_id,
                 self.public_key,
-                self.private_key,
+                self.private_key.get_secret_value(),
                 self.contact_template_id,
                 self.booking_template_id,
             )
@@ -48,63 +129,87 @@ class EmailJSSettings(BaseModel):
         return hashlib.sha256(joined.encode()).hexdigest()[:16]
 
 
-class LeadsSettings(BaseModel):
-    """Retry schedule and abuse limits of the lead forms."""
+class LeadsSettings(BaseSettings):
+    """Retry schedule and abuse limits of the lead forms (``LEADS_*``)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = _section("LEADS_")
 
-    send_timeout_s: float = 10.0
-    retry_base_s: float = 60.0  # First retry of a failed e-mail after this long...
-    retry_max_s: float = 3600.0  # ...doubling each time up to this cap.
-    retry_poll_s: float = 15.0  # How often each backend worker looks for due leads.
-    rate_limit_per_client: int = 5  # Submissions per browser session and window.
-    rate_limit_per_ip: int = 20  # Submissions per IP address and window (offices share IPs).
-    rate_limit_window_s: float = 600.0
+    retry_base_seconds: PositiveFloat = 60.0  # First retry of a failed e-mail after this long...
+    retry_max_seconds: PositiveFloat = 3600.0  # ...doubling each time up to this cap.
+    retry_poll_seconds: PositiveFloat = 15.0  # How often each backend worker looks for due leads.
+    rate_limit_per_client: PositiveInt = 5  # Submissions per browser session and window.
+    rate_limit_per_ip: PositiveInt = (
+        20  # Submissions per IP address and window (offices share IPs).
+    )
+    rate_limit_window_seconds: PositiveInt = 600
+
+
+class DeploySettings(BaseSettings):
+    """How the production topology is laid out (``DEPLOY_*``), for ``deploy/`` and ``make stack``."""
+
+    model_config = _section("DEPLOY_")
+
+    # Where the web server finds the exported static site (frontend.zip unpacked).
+    static_root: str = "/srv/agency_site/frontend"
+    # The backend processes the web server balances over: host:port, comma-separated.
+    backends: str = "127.0.0.1:8001,127.0.0.1:8002"
+
+    @property
+    def backend_addresses(self) -> tuple[str, ...]:
+        """Every backend address, in order."""
+        return tuple(part.strip() for part in self.backends.split(",") if part.strip())
+
+
+class ReflexSettings(BaseSettings):
+    """Reflex's own variables that the site also needs (``REFLEX_*``)."""
+
+    model_config = _section("REFLEX_")
+
+    deploy_url: str = DEFAULT_SITE_URL  # Public URL: canonical, Open Graph, sitemap.
+    api_url: str = DEFAULT_API_URL  # Where browsers reach the backend; baked in at export.
+    db_url: SecretStr = SecretStr(DEFAULT_DB_URL)  # May carry a password.
+    redis_url: SecretStr | None = None  # May carry a password.
+    trusted_proxy_hops: NonNegativeInt = 0
+
+    _slash = field_validator("deploy_url", "api_url")(_strip_slash)
 
 
 class Settings(BaseModel):
-    """Everything the backend is configured with."""
+    """Everything the site is configured with."""
 
     model_config = ConfigDict(frozen=True)
 
-    site_url: str  # Without trailing slash; every absolute URL of the site starts with it.
+    reflex: ReflexSettings
+    agency: AgencySettings
     emailjs: EmailJSSettings
     leads: LeadsSettings
+    deploy: DeploySettings
+
+    @property
+    def site_url(self) -> str:
+        """Public URL without trailing slash; every absolute URL of the site starts with it."""
+        return self.reflex.deploy_url
+
+    @property
+    def site_origin(self) -> str:
+        """``scheme://host[:port]`` of the public URL."""
+        return origin(self.site_url)
 
 
-def _env(name: str, default: str = "") -> str:
-    return os.environ.get(name, "").strip() or default
-
-
-def _number(name: str, default: float) -> float:
-    """A positive number from the environment, or the default when unset."""
-    value = float(_env(name, str(default)))
-    if value <= 0:
-        raise ValueError(f"{name} must be a positive number, not {value}")
-    return value
+def origin(url: str) -> str:
+    """``scheme://host[:port]`` of a URL."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def load_settings() -> Settings:
-    """Read the settings from the environment now."""
+    """Read the settings now (environment first, then ``.env``, then defaults)."""
     return Settings(
-        site_url=_env("REFLEX_DEPLOY_URL", DEFAULT_SITE_URL).rstrip("/"),
-        emailjs=EmailJSSettings(
-            api_base=_env("EMAILJS_API_BASE", "https://api.emailjs.com").rstrip("/"),
-            service_id=_env("EMAILJS_SERVICE_ID"),
-            public_key=_env("EMAILJS_PUBLIC_KEY"),
-            private_key=_env("EMAILJS_PRIVATE_KEY"),
-            contact_template_id=_env("EMAILJS_CONTACT_TEMPLATE_ID"),
-            booking_template_id=_env("EMAILJS_BOOKING_TEMPLATE_ID"),
-        ),
-        leads=LeadsSettings(
-            send_timeout_s=_number("EMAILJS_TIMEOUT_SECONDS", 10),
-            retry_base_s=_number("LEADS_RETRY_BASE_SECONDS", 60),
-            retry_max_s=_number("LEADS_RETRY_MAX_SECONDS", 3600),
-            retry_poll_s=_number("LEADS_RETRY_POLL_SECONDS", 15),
-            rate_limit_per_client=int(_number("LEADS_RATE_LIMIT_PER_CLIENT", 5)),
-            rate_limit_per_ip=int(_number("LEADS_RATE_LIMIT_PER_IP", 20)),
-            rate_limit_window_s=_number("LEADS_RATE_LIMIT_WINDOW_SECONDS", 600),
-        ),
+        reflex=ReflexSettings(),
+        agency=AgencySettings(),
+        emailjs=EmailJSSettings(),
+        leads=LeadsSettings(),
+        deploy=DeploySettings(),
     )
 
 

@@ -8,6 +8,7 @@ from pydantic import ValidationError
 from agency_site.content import services as services_module
 from agency_site.content import site as site_module
 from agency_site.content.services import SERVICES, Service
+from agency_site.settings import get_settings
 
 
 def test_contact_links_are_well_formed() -> None:
@@ -22,6 +23,7 @@ def test_site_values_can_be_overridden_by_environment(monkeypatch: pytest.Monkey
     monkeypatch.setenv("AGENCY_EMAIL", "equipo@example.com")
     monkeypatch.setenv("AGENCY_PHONE", "+34 600 11 22 33")
     monkeypatch.delenv("AGENCY_WHATSAPP", raising=False)
+    get_settings.cache_clear()
     try:
         reloaded = importlib.reload(site_module).SITE
         assert reloaded.email == "equipo@example.com"
@@ -29,6 +31,7 @@ def test_site_values_can_be_overridden_by_environment(monkeypatch: pytest.Monkey
         assert reloaded.whatsapp_url == "https://wa.me/34600112233"
     finally:
         monkeypatch.undo()
+        get_settings.cache_clear()
         importlib.reload(site_module)
 
 

@@ -1,21 +1,17 @@
 """The agency itself: name, fixed title, contact details, address and legal identity.
 
-Every value a deployer may need to change can be overridden with an environment
-variable (see ``.env.example``); the defaults let the site run with no setup.
-The values are read when the app is built, so a change needs a rebuild/restart.
+Every value a deployer may need to change comes from the ``AGENCY_*`` settings
+(``agency_site/settings.py``, documented in ``.env.example``); the defaults let the
+site run with no setup. They are read when the app is built, so a change needs a
+rebuild/restart.
 """
 
-import os
 import re
 
 from pydantic import computed_field
 
 from agency_site.content.base import Content
-
-
-def _env(name: str, default: str) -> str:
-    """Value of an environment variable, or the default when unset or blank."""
-    return os.environ.get(name, "").strip() or default
+from agency_site.settings import get_settings
 
 
 class Address(Content):
@@ -88,36 +84,31 @@ class Site(Content):
         return f"{page_name} | {self.fixed_title}" if page_name else self.fixed_title
 
 
-_phone = _env("AGENCY_PHONE", "+34 973 39 00 00")
+_agency = get_settings().agency
 
 SITE = Site(
-    name=_env("AGENCY_NAME", "Impulso Digital"),
-    fixed_title=_env(
-        "AGENCY_TITLE", "Impulso Digital · Agencia de Marketing Digital y Desarrollo Web"
-    ),
+    name=_agency.name,
+    fixed_title=_agency.title,
     tagline="Marketing digital y desarrollo web que hacen crecer tu negocio",
     blurb=(
         "Agencia de marketing digital y desarrollo web con sede en Agramunt. "
         "Creamos marcas, webs y campañas que convierten visitas en clientes."
     ),
-    email=_env("AGENCY_EMAIL", "hola@impulsodigital.es"),
-    phone=_phone,
-    whatsapp=_env("AGENCY_WHATSAPP", _phone),
+    email=_agency.email,
+    phone=_agency.phone,
+    whatsapp=_agency.whatsapp,
     address=Address(
-        street=_env("AGENCY_STREET", "Plaça del Mercadal, 1"),
-        postal_code=_env("AGENCY_POSTAL_CODE", "25310"),
+        street=_agency.street,
+        postal_code=_agency.postal_code,
         city="Agramunt",
         region="Lleida",
         country="España",
         country_code="ES",
     ),
     legal=LegalIdentity(
-        company_name=_env("AGENCY_LEGAL_NAME", "[Razón social pendiente de completar]"),
-        nif=_env("AGENCY_NIF", "[NIF pendiente de completar]"),
-        registry=_env(
-            "AGENCY_REGISTRY",
-            "[Datos registrales pendientes de completar: Registro Mercantil, tomo, folio, hoja]",
-        ),
+        company_name=_agency.legal_name,
+        nif=_agency.nif,
+        registry=_agency.registry,
     ),
     social=(
         SocialLink(network="Instagram", href="https://www.instagram.com/"),

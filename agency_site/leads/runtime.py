@@ -53,8 +53,8 @@ def build_delivery(settings: Settings, store: LeadStore) -> Delivery:
             api_base=emailjs.api_base,
             service_id=emailjs.service_id,
             public_key=emailjs.public_key,
-            private_key=emailjs.private_key,
-            timeout_s=settings.leads.send_timeout_s,
+            private_key=emailjs.private_key.get_secret_value(),
+            timeout_s=settings.emailjs.timeout_seconds,
         )
         if emailjs.configured
         else None
@@ -69,10 +69,10 @@ def build_delivery(settings: Settings, store: LeadStore) -> Delivery:
         to_email=SITE.email,
         config=emailjs.fingerprint,
         policy=RetryPolicy(
-            base=dt.timedelta(seconds=settings.leads.retry_base_s),
-            cap=dt.timedelta(seconds=settings.leads.retry_max_s),
-            poll=dt.timedelta(seconds=settings.leads.retry_poll_s),
-            lease=dt.timedelta(seconds=max(120.0, 4 * settings.leads.send_timeout_s)),
+            base=dt.timedelta(seconds=settings.leads.retry_base_seconds),
+            cap=dt.timedelta(seconds=settings.leads.retry_max_seconds),
+            poll=dt.timedelta(seconds=settings.leads.retry_poll_seconds),
+            lease=dt.timedelta(seconds=max(120.0, 4 * settings.emailjs.timeout_seconds)),
         ),
     )
 
@@ -85,7 +85,7 @@ def intake() -> LeadIntake:
     return LeadIntake(
         store=store,
         delivery=build_delivery(settings, store),
-        limiter=RateLimiter(settings.leads.rate_limit_window_s),
+        limiter=RateLimiter(settings.leads.rate_limit_window_seconds),
         limits=RateLimits(settings.leads.rate_limit_per_client, settings.leads.rate_limit_per_ip),
     )
 

@@ -1,0 +1,93 @@
+"""Settings: the environment wins over .env, which wins over the defaults; secrets stay secret."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from pydantic import ValidationError
+
+from agency_site import settings as settings_module
+from agency_site.settings import EmailJSSettings, LeadsSettings, ReflexSettings, load_env_file
+
+
+def test_defaults_let_the_site_run_with_nothing_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in list(os.environ):
+        if name.startswith(("EMAILJS_", "LEADS_", "REFLEX_DEPLOY", "REFLEX_DB")):
+            monkeypatch.delenv(name)
+    emailjs = EmailJSSettings(_env_file=None)
+    assert not emailjs.configured
+    assert ReflexSettings(_env_file=None).db_url.get_secret_value() == "sqlite:///reflex.db"
+    assert LeadsSettings(_env_file=None).rate_limit_window_seconds == 600
+
+
+def test_blank_values_mean_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LEADS_RETRY_BASE_SECONDS", "")
+    assert LeadsSettings(_env_file=None).retry_base_seconds == 60
+
+
+def test_nonsense_numbers_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LEADS_RATE_LIMIT_PER_IP", "-3")
+    with pytest.raises(ValidationError):
+        LeadsSettings(_env_file=None)
+
+
+def test_secrets_never_show_in_reprs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EMAILJS_PRIVATE_KEY", "very-secret-key")
+    monkeypatch.setenv("REFLEX_DB_URL", "postgresql+psycopg://site:db-password@db/agency")
+    emailjs, reflex = EmailJSSettings(_env_file=None), ReflexSettings(_env_file=None)
+    assert "very-secret-key" not in repr(emailjs) and "very-secret-key" not in str(emailjs)
+    assert "db-password" not in repr(reflex)
+    assert emailjs.private_key.get_secret_value() == "very-secret-key"
+
+
+def test_env_file_fills_in_what_the_environment_does_not_set(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("EMAILJS_SERVICE_ID=from_file\nEMAILJS_PUBLIC_KEY=file_key\n")
+    monkeypatch.setenv("EMAILJS_PUBLIC_KEY", "from_environment")
+    monkeypatch.delenv("EMAILJS_SERVICE_ID", raising=False)
+    settings = EmailJSSettings(_env_file=env_file)
+    assert settings.service_id == "from_file"
+    assert settings.public_key == "from_environment"
+
+
+def test_env_file_reaches_reflex_own_variables_without_overriding(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("REFLEX_REDIS_TOKEN_EXPIRATION=120\nREFLEX_API_URL=http://file\n")
+    monkeypatch.delenv("REFLEX_REDIS_TOKEN_EXPIRATION", raising=False)
+    monkeypatch.setenv("REFLEX_API_URL", "http://environment")
+    load_env_file(env_file)
+    assert os.environ["REFLEX_REDIS_TOKEN_EXPIRATION"] == "120"
+    assert os.environ["REFLEX_API_URL"] == "http://environment"
+
+
+def test_a_dot_env_in_the_site_folder_configures_the_reflex_config(tmp_path) -> None:
+    """What a deployer does: copy .env.example to .env, edit, run. Reflex sees it too."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("REFLEX_", "AGENCY_"))}
+    code = (
+        "import agency_site.settings as s; s.load_env_file(s.Path(%r));"
+        "import rxconfig; from agency_site.content.site import SITE;"
+        "print(rxconfig.config.db_url, rxconfig.config.api_url, SITE.email)"
+    )
+    env_file = tmp_path / ".env"
+    env_file.write_text(
+        "REFLEX_DB_URL=sqlite:///from-dotenv.db\nREFLEX_API_URL=https://api.example.es\n"
+        "AGENCY_EMAIL=equipo@example.es\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code % str(env_file)],
+        cwd=settings_module.ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.split() == [
+        "sqlite:///from-dotenv.db",
+        "https://api.example.es",
+        "equipo@example.es",
+    ]
