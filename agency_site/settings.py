@@ -153,6 +153,12 @@ class DeploySettings(BaseSettings):
     static_root: str = "/srv/agency_site/frontend"
     # The backend processes the web server balances over: host:port, comma-separated.
     backends: str = "127.0.0.1:8001,127.0.0.1:8002"
+    # Where the site's code and .env live on the backend hosts, and who runs it (systemd).
+    app_dir: str = "/srv/agency_site/app"
+    user: str = "agency"
+    # nginx only (Caddy gets its certificate by itself): default Let's Encrypt paths.
+    tls_certificate: str = ""
+    tls_certificate_key: str = ""
 
     @property
     def backend_addresses(self) -> tuple[str, ...]:

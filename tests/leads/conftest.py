@@ -1,4 +1,8 @@
-"""Fixtures of the leads tests: a migrated SQLite file and EmailJS faked over HTTP."""
+"""Fixtures of the leads tests: a migrated database and EmailJS faked over HTTP.
+
+Every test that takes ``db_url`` (or ``store``) runs twice: on a SQLite file and on
+a real PostgreSQL database (the session's throwaway cluster, tests/conftest.py).
+"""
 
 import datetime as dt
 
@@ -40,14 +44,19 @@ def expected_payload(template_id: str, params: dict[str, str]) -> dict:
 
 
 def new_engine(url: str) -> sa.Engine:
-    """An engine like one backend worker's (several may share the file)."""
-    return sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+    """An engine like one backend worker's (several may share the database)."""
+    if url.startswith("sqlite"):
+        return sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+    return sa.create_engine(url)
 
 
-@pytest.fixture
-def db_url(tmp_path) -> str:
-    """A fresh, migrated SQLite file."""
-    url = f"sqlite:///{tmp_path / 'leads.db'}"
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path) -> str:
+    """A fresh, migrated database: a SQLite file, or a new database on a real PostgreSQL."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'leads.db'}"
+    else:
+        url = request.getfixturevalue("postgres_url")
     engine = new_engine(url)
     migrations.upgrade(engine)
     engine.dispose()

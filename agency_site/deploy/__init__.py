@@ -1,0 +1,13 @@
+"""The production topology as files: web-server configurations, systemd units, backups.
+
+Everything here is generated from the site's settings (``agency_site/settings.py``)
+so that a deployer edits ``.env``, never a configuration by hand:
+
+- ``topology.py``  what the configurations are made of (addresses, paths, headers, pages)
+- ``caddy.py``     the Caddyfile (static export, precompressed files, TLS by itself)
+- ``nginx.py``     the same as an nginx server block
+- ``systemd.py``   the backend unit (migrate, then serve; restart on failure) and the backup timer
+- ``backup.py``    a copy of the leads database (``pg_dump`` or SQLite's online backup)
+
+``python -m agency_site.deploy render --out DIR`` writes them all; see the README's "Deploy".
+"""

@@ -1,0 +1,100 @@
+"""The Caddyfile: the static export with precompressed files, the backends balanced.
+
+Caddy is what Reflex's own production example uses; it serves the build's
+``.br``/``.gz`` siblings and, for a public ``https://`` site, gets and renews the
+TLS certificate by itself. Validate with ``caddy validate --config Caddyfile``.
+"""
+
+from agency_site.deploy.topology import (
+    BACKEND_EXACT_PATHS,
+    BACKEND_PREFIXES,
+    GENERATED,
+    HASHED_CACHE,
+    HASHED_PREFIX,
+    NOT_FOUND_PAGE,
+    SHORT_CACHE,
+    Topology,
+    quoted,
+)
+
+
+def _backend_matcher() -> str:
+    paths = [*BACKEND_EXACT_PATHS]
+    for prefix in BACKEND_PREFIXES:
+        paths += [prefix.rstrip("/"), prefix.rstrip("/") + "/*"]
+    return " ".join(paths)
+
+
+def caddyfile(topology: Topology) -> str:
+    """The whole Caddyfile of the site."""
+    if topology.local:
+        # Plain HTTP on a local port: no certificates, no admin endpoint to collide with.
+        global_options = "{\n\tauto_https off\n\tadmin off\n}\n\n"
+        address = f"http://:{topology.port}"
+    else:
+        global_options = ""
+        address = f"{topology.scheme}://{topology.host}"
+        if topology.listen_port:
+            address += f":{topology.listen_port}"
+    headers = "\n".join(f"\t\t{name} {quoted(value)}" for name, value in topology.headers)
+    redirects = "\n".join(f"\tredir {path}/ {path} 308" for path in topology.pages)
+    backends = " ".join(topology.backends)
+    return f"""{GENERATED}{global_options}# The same security headers as the Python server (agency_site/server.py).
+(security_headers) {{
+\theader {{
+{headers}
+\t\t-Server
+\t}}
+}}
+
+{address} {{
+\troot * {topology.static_root}
+\timport security_headers
+
+\t# Websocket events, liveness/health and the site's own endpoints: to the backends.
+\t@backend path {_backend_matcher()}
+\thandle @backend {{
+\t\treverse_proxy {backends} {{
+\t\t\tlb_policy round_robin
+\t\t\t# A dead backend: the request (or websocket reconnect) goes to another.
+\t\t\tlb_try_duration 5s
+\t\t\tfail_duration 10s
+\t\t\thealth_uri /ping
+\t\t\thealth_interval 2s
+\t\t\thealth_timeout 2s
+\t\t\t# The visitor's address replaces any X-Forwarded-For it sent (trusted hops: 1).
+\t\t\theader_up X-Forwarded-For {{remote_host}}
+\t\t}}
+\t}}
+
+\t# One URL per page: /about/ answers 308 to /about (only for real pages).
+{redirects}
+
+\thandle {{
+\t\t@hashed path {HASHED_PREFIX}*
+\t\t@other not path {HASHED_PREFIX}*
+\t\theader @hashed Cache-Control {quoted(HASHED_CACHE)}
+\t\theader @other Cache-Control {quoted(SHORT_CACHE)}
+\t\ttry_files {{path}}.html {{path}}
+\t\tfile_server {{
+\t\t\tprecompressed br gzip
+\t\t}}
+\t}}
+
+\t# Unknown paths: the exported not-found page, with status 404.
+\thandle_errors {{
+\t\timport security_headers
+\t\t@notfound expression {{err.status_code}} == 404
+\t\thandle @notfound {{
+\t\t\trewrite * {NOT_FOUND_PAGE}
+\t\t\theader Cache-Control {quoted(SHORT_CACHE)}
+\t\t\tfile_server {{
+\t\t\t\tprecompressed br gzip
+\t\t\t}}
+\t\t}}
+\t\thandle {{
+\t\t\trespond "{{err.status_code}} {{err.status_text}}"
+\t\t}}
+\t}}
+}}
+"""

@@ -1,0 +1,163 @@
+"""The same site as an nginx server block (Debian: /etc/nginx/sites-available/agency_site).
+
+Needs the ``gzip_static`` module (in every Debian nginx) and ``brotli_static``
+(``apt install libnginx-mod-http-brotli-static``). For an ``https://`` site the
+certificate comes from elsewhere (e.g. certbot); Caddy gets one by itself.
+Check with ``nginx -t``.
+"""
+
+from agency_site.deploy.topology import (
+    BACKEND_EXACT_PATHS,
+    BACKEND_PREFIXES,
+    GENERATED,
+    HASHED_CACHE,
+    HASHED_PREFIX,
+    NOT_FOUND_PAGE,
+    SHORT_CACHE,
+    WEBSOCKET_READ_TIMEOUT_S,
+    Topology,
+    quoted,
+)
+
+UPSTREAM = "agency_site_backend"
+
+
+def _headers(topology: Topology, indent: str, cache: str | None = None) -> str:
+    """``add_header`` lines; nginx drops inherited ones in any block that adds its own."""
+    lines = [f"add_header {name} {quoted(value)} always;" for name, value in topology.headers]
+    if cache:
+        lines.append(f"add_header Cache-Control {quoted(cache)} always;")
+    return "\n".join(indent + line for line in lines)
+
+
+def _proxy(topology: Topology, *, websocket: bool = False) -> str:
+    lines = [
+        f"proxy_pass http://{UPSTREAM};",
+        "proxy_http_version 1.1;",
+        "proxy_set_header Host $host;",
+        # The visitor's address replaces any X-Forwarded-For it sent (trusted hops: 1).
+        "proxy_set_header X-Forwarded-For $remote_addr;",
+        "proxy_set_header X-Forwarded-Proto $scheme;",
+        "proxy_next_upstream error timeout http_502 http_503;",
+    ]
+    if websocket:
+        lines += [
+            "proxy_set_header Upgrade $http_upgrade;",
+            "proxy_set_header Connection $connection_upgrade;",
+            f"proxy_read_timeout {WEBSOCKET_READ_TIMEOUT_S}s;",
+            f"proxy_send_timeout {WEBSOCKET_READ_TIMEOUT_S}s;",
+        ]
+    else:
+        lines.append('proxy_set_header Connection "";')
+    return "\n".join("        " + line for line in lines)
+
+
+def _listen(topology: Topology) -> str:
+    if topology.scheme == "https" and not topology.local:
+        return (
+            f"    listen {topology.port} ssl http2;\n"
+            f"    listen [::]:{topology.port} ssl http2;\n"
+            f"    ssl_certificate {topology.tls_certificate};\n"
+            f"    ssl_certificate_key {topology.tls_certificate_key};\n"
+        )
+    return f"    listen {topology.port};\n"
+
+
+def _http_to_https(topology: Topology) -> str:
+    if topology.scheme != "https" or topology.local:
+        return ""
+    return (
+        "server {\n    listen 80;\n    listen [::]:80;\n"
+        f"    server_name {topology.host};\n"
+        f"    return 301 https://{topology.host}$request_uri;\n}}\n\n"
+    )
+
+
+def server_block(topology: Topology) -> str:
+    """The upstream, websocket map and server blocks of the site."""
+    backends = "\n".join(
+        f"    server {address} max_fails=1 fail_timeout=10s;" for address in topology.backends
+    )
+    backend_locations = [f"location = {path}" for path in BACKEND_EXACT_PATHS] + [
+        f"location {prefix}" for prefix in BACKEND_PREFIXES if prefix != "/_event"
+    ]
+    proxied = "\n".join(
+        f"    {location} {{\n{_proxy(topology)}\n    }}" for location in backend_locations
+    )
+    redirects = "\n".join(
+        f"    location = {path}/ {{\n        return 308 {path};\n    }}" for path in topology.pages
+    )
+    server_name = "_" if topology.local else topology.host
+    return f"""{GENERATED}
+upstream {UPSTREAM} {{
+{backends}
+    keepalive 16;
+}}
+
+map $http_upgrade $connection_upgrade {{
+    default upgrade;
+    "" close;
+}}
+
+{_http_to_https(topology)}server {{
+{_listen(topology)}    server_name {server_name};
+    root {topology.static_root};
+    server_tokens off;
+    absolute_redirect off;
+    gzip_static on;
+    brotli_static on;
+    charset utf-8;
+    # Unknown paths: the exported not-found page, with status 404.
+    error_page 404 {NOT_FOUND_PAGE};
+
+{_headers(topology, "    ")}
+
+    # Websocket events: upgrade, and a read timeout longer than any quiet visit.
+    location /_event {{
+{_proxy(topology, websocket=True)}
+    }}
+    # Liveness/health and the site's own endpoints.
+{proxied}
+
+    # One URL per page: /about/ answers 308 to /about (only for real pages).
+{redirects}
+
+    location {HASHED_PREFIX} {{
+{_headers(topology, "        ", HASHED_CACHE)}
+        try_files $uri =404;
+    }}
+    location = / {{
+{_headers(topology, "        ", SHORT_CACHE)}
+        try_files /index.html =404;
+    }}
+    location / {{
+{_headers(topology, "        ", SHORT_CACHE)}
+        try_files $uri.html $uri =404;
+    }}
+}}
+"""
+
+
+def standalone_config(topology: Topology, prefix: str) -> str:
+    """A whole ``nginx.conf`` around the server block, to run it unprivileged in ``prefix``."""
+    return f"""{GENERATED}
+load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;
+worker_processes 1;
+pid {prefix}/nginx.pid;
+error_log {prefix}/error.log warn;
+events {{
+    worker_connections 4096;
+}}
+http {{
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    access_log {prefix}/access.log;
+    client_body_temp_path {prefix}/client_body;
+    proxy_temp_path {prefix}/proxy;
+    fastcgi_temp_path {prefix}/fastcgi;
+    uwsgi_temp_path {prefix}/uwsgi;
+    scgi_temp_path {prefix}/scgi;
+    sendfile on;
+    include {prefix}/agency_site.conf;
+}}
+"""

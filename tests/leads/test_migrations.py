@@ -1,0 +1,77 @@
+"""Migrations at start-up: every worker runs them, a lock makes them take turns."""
+
+import threading
+
+import sqlalchemy as sa
+
+from agency_site.leads import migrations
+from tests.leads.conftest import new_engine
+
+
+def _fresh_url(request, tmp_path, kind: str) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / 'fresh.db'}"
+    return request.getfixturevalue("postgres_url")
+
+
+def _head(url: str) -> str:
+    engine = new_engine(url)
+    with engine.connect() as connection:
+        version = connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
+        assert "leads" in sa.inspect(connection).get_table_names()
+    engine.dispose()
+    return version
+
+
+def _migrate_at_once(url: str, workers: int) -> list[BaseException]:
+    """Run ``workers`` migrations of ``url`` at the same moment; the errors they raised."""
+    errors: list[BaseException] = []
+    start = threading.Barrier(workers)
+
+    def worker() -> None:
+        engine = new_engine(url)
+        try:
+            start.wait()
+            migrations.upgrade(engine)
+        except BaseException as error:  # reported by the caller
+            errors.append(error)
+        finally:
+            engine.dispose()
+
+    threads = [threading.Thread(target=worker) for _ in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return errors
+
+
+def test_workers_migrating_at_once_end_at_the_same_head(request, tmp_path) -> None:
+    for kind in ("sqlite", "postgresql"):
+        url = _fresh_url(request, tmp_path, kind)
+        assert not _migrate_at_once(url, 4), kind
+        assert _head(url)
+
+
+def test_on_postgres_a_migration_waits_for_the_lock_held_by_another_process(
+    postgres_url: str,
+) -> None:
+    holder = new_engine(postgres_url)
+    with holder.connect() as connection:
+        connection.execute(
+            sa.text("SELECT pg_advisory_lock(:key)"), {"key": migrations._PG_LOCK_KEY}
+        )
+        engine = new_engine(postgres_url)
+        worker = threading.Thread(target=migrations.upgrade, args=(engine,))
+        worker.start()
+        worker.join(timeout=1.5)
+        assert worker.is_alive(), "the migration did not wait for the lock"
+        connection.execute(
+            sa.text("SELECT pg_advisory_unlock(:key)"), {"key": migrations._PG_LOCK_KEY}
+        )
+        connection.commit()
+    worker.join(timeout=30)
+    assert not worker.is_alive()
+    assert _head(postgres_url)
+    engine.dispose()
+    holder.dispose()

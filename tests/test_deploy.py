@@ -1,0 +1,149 @@
+"""The generated deploy files: valid for the real Caddy and nginx, same headers as the Python server."""
+
+import shutil
+import sqlite3
+import subprocess
+
+import pytest
+import sqlalchemy as sa
+
+from agency_site.deploy import backup, caddy, nginx, systemd
+from agency_site.deploy.topology import from_settings, page_paths
+from agency_site.server import security_headers
+from agency_site.settings import load_settings
+
+
+@pytest.fixture
+def settings(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("REFLEX_DEPLOY_URL", "https://www.agencia.example")
+    monkeypatch.setenv("REFLEX_API_URL", "https://www.agencia.example")
+    monkeypatch.setenv("DEPLOY_BACKENDS", "10.0.0.5:8001, 10.0.0.6:8001,10.0.0.6:8002")
+    monkeypatch.setenv("DEPLOY_STATIC_ROOT", "/srv/agency_site/frontend")
+    return load_settings()
+
+
+def test_the_topology_comes_from_the_settings(settings) -> None:
+    topology = from_settings(settings)
+    assert topology.backends == ("10.0.0.5:8001", "10.0.0.6:8001", "10.0.0.6:8002")
+    assert topology.host == "www.agencia.example" and topology.port == 443
+    assert dict(topology.headers) == security_headers(
+        "https://www.agencia.example", "https://www.agencia.example"
+    )
+    assert "Strict-Transport-Security" in dict(topology.headers)
+    assert "/about" in topology.pages and "/" not in topology.pages
+
+
+def test_both_servers_carry_every_security_header_of_the_python_server(settings) -> None:
+    topology = from_settings(settings)
+    for text in (caddy.caddyfile(topology), nginx.server_block(topology)):
+        for name, value in security_headers(settings.reflex.api_url, settings.site_url).items():
+            assert f'{name} "{value}"' in text
+
+
+def test_every_backend_is_balanced_and_only_real_pages_redirect(settings) -> None:
+    topology = from_settings(settings)
+    caddyfile, server = caddy.caddyfile(topology), nginx.server_block(topology)
+    assert "reverse_proxy 10.0.0.5:8001 10.0.0.6:8001 10.0.0.6:8002" in caddyfile
+    for address in topology.backends:
+        assert f"server {address} " in server
+    for path in page_paths():
+        assert f"redir {path}/ {path} 308" in caddyfile
+        assert f"location = {path}/ {{\n        return 308 {path};" in server
+    assert caddyfile.count("redir ") == server.count("return 308") == len(page_paths())
+
+
+def test_a_public_site_gets_tls_and_a_local_one_plain_http(settings, monkeypatch) -> None:
+    assert "https://www.agencia.example {" in caddy.caddyfile(from_settings(settings))
+    assert "listen 443 ssl" in nginx.server_block(from_settings(settings))
+    monkeypatch.setenv("REFLEX_DEPLOY_URL", "http://localhost:8080")
+    local = from_settings(load_settings())
+    assert "http://:8080 {" in caddy.caddyfile(local) and "auto_https off" in caddy.caddyfile(local)
+    assert "listen 8080;" in nginx.server_block(local) and "ssl" not in nginx.server_block(local)
+
+
+def test_the_backend_unit_migrates_before_serving_and_restarts_on_failure(settings) -> None:
+    unit = systemd.backend_unit(from_settings(settings))
+    assert unit.index("ExecStartPre=/srv/agency_site/app/.venv/bin/reflex db migrate") < unit.index(
+        "ExecStart=/srv/agency_site/app/.venv/bin/reflex run --env prod --backend-only"
+    )
+    assert "EnvironmentFile=/srv/agency_site/app/.env" in unit
+    assert "Restart=on-failure" in unit and "REFLEX_TRUSTED_PROXY_HOPS=1" in unit
+
+
+@pytest.mark.skipif(not shutil.which("caddy"), reason="caddy is not installed")
+def test_caddy_validates_the_caddyfile(settings, tmp_path) -> None:
+    path = tmp_path / "Caddyfile"
+    path.write_text(caddy.caddyfile(from_settings(settings, static_root=str(tmp_path))))
+    result = subprocess.run(
+        ["caddy", "validate", "--config", str(path), "--adapter", "caddyfile"],
+        capture_output=True,
+        text=True,
+        env={"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "Valid configuration" in result.stdout + result.stderr
+
+
+@pytest.mark.skipif(not shutil.which("nginx"), reason="nginx is not installed")
+@pytest.mark.parametrize("site_url", ["http://localhost:8080", "https://www.agencia.example"])
+def test_nginx_accepts_the_configuration(site_url, monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("REFLEX_DEPLOY_URL", site_url)
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+         "/CN=www.agencia.example", "-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+    )  # fmt: skip
+    monkeypatch.setenv("DEPLOY_TLS_CERTIFICATE", str(cert))
+    monkeypatch.setenv("DEPLOY_TLS_CERTIFICATE_KEY", str(key))
+    topology = from_settings(load_settings(), static_root=str(tmp_path))
+    (tmp_path / "agency_site.conf").write_text(nginx.server_block(topology))
+    (tmp_path / "nginx.conf").write_text(nginx.standalone_config(topology, str(tmp_path)))
+    result = subprocess.run(
+        ["nginx", "-t", "-c", str(tmp_path / "nginx.conf"), "-p", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+
+
+def _leads_table(url: str, rows: int) -> None:
+    engine = sa.create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(sa.text("CREATE TABLE leads (id INTEGER PRIMARY KEY, email TEXT)"))
+        for n in range(rows):
+            connection.execute(
+                sa.text("INSERT INTO leads (id, email) VALUES (:id, :email)"),
+                {"id": n + 1, "email": f"v{n}@example.com"},
+            )
+    engine.dispose()
+
+
+def test_a_sqlite_backup_is_a_consistent_private_copy(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'site.db'}"
+    _leads_table(url, 3)
+    path = backup.backup(url, tmp_path / "backups")
+    assert path.stat().st_mode & 0o777 == 0o600
+    with sqlite3.connect(path) as copy:
+        assert copy.execute("SELECT count(*) FROM leads").fetchone() == (3,)
+
+
+@pytest.mark.skipif(not shutil.which("pg_restore"), reason="PostgreSQL clients not installed")
+def test_a_postgres_backup_restores_every_lead(postgres_url: str, tmp_path) -> None:
+    _leads_table(postgres_url, 4)
+    path = backup.backup(postgres_url, tmp_path / "backups")
+    listing = subprocess.run(["pg_restore", "--list", str(path)], capture_output=True, text=True)
+    assert listing.returncode == 0 and "TABLE DATA public leads" in listing.stdout
+    assert "agency-local" not in " ".join(listing.args)  # The password never on a command line.
+
+
+def test_old_backups_are_pruned(tmp_path) -> None:
+    for day in range(1, 6):
+        (tmp_path / f"leads-202611{day:02d}T033000Z.dump").write_text("x")
+    removed = backup.prune(tmp_path, keep=2)
+    assert len(removed) == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "leads-20261104T033000Z.dump",
+        "leads-20261105T033000Z.dump",
+    ]
