@@ -10,7 +10,7 @@ export REFLEX_USE_NPM ?= 1
 export REFLEX_TELEMETRY_ENABLED ?= false
 export REFLEX_CHECK_LATEST_VERSION ?= false
 
-.PHONY: setup setup-dev run prod export leads test test-unit test-e2e lint format bench clean
+.PHONY: setup setup-dev run prod export leads test test-unit test-e2e test-stack stack stack-down lint format bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,11 +51,13 @@ export: setup
 test: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
-	$(BIN)/python -m pytest
+	$(BIN)/python scripts/local_servers.py
+	$(BIN)/python -m pytest -m "not stack"
 
 ## test-unit: only the unit tests (no browser, no build)
 test-unit: setup-dev
-	$(BIN)/python -m pytest -m "not e2e"
+	$(BIN)/python scripts/local_servers.py
+	$(BIN)/python -m pytest -m "not e2e and not stack"
 
 ## test-e2e: only the browser tests
 test-e2e: setup-dev
@@ -69,6 +71,23 @@ bench: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
 
+## stack: the production topology on loopback: Redis, PostgreSQL, 2 backends x 2 workers, Caddy
+##        (http://localhost:$(STACK_PORT)); returns once it answers. Debian packages installed if root.
+STACK_PORT ?= 8080
+export STACK_PORT
+stack: setup-dev
+	$(BIN)/python scripts/stack.py up
+
+## stack-down: stop everything `make stack` started (by pid)
+stack-down:
+	$(BIN)/python scripts/stack.py down
+
+## test-stack: browser smoke tests through Caddy and nginx, and a backend killed mid-visit
+##             (starts `make stack` with a fake EmailJS, stops it at the end)
+test-stack: setup-dev
+	bash scripts/ensure_chromium.sh
+	$(BIN)/python -m pytest -m stack tests/stack
+
 ## lint: ruff format check and lint
 lint: setup-dev
 	$(BIN)/ruff format --check .
@@ -80,4 +99,4 @@ format: setup-dev
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf .web .states frontend.zip backend.zip .pytest_cache .ruff_cache bench-results
+	rm -rf .web .states .stack frontend.zip backend.zip .pytest_cache .ruff_cache bench-results

@@ -31,6 +31,8 @@ for _name, _value in {
     os.environ.setdefault(_name, _value)
 
 _settings = get_settings()
+# Say how many workers a backend process starts (Reflex reads GRANIAN_WORKERS).
+os.environ["GRANIAN_WORKERS"] = str(_settings.backend_workers)
 config = rx.Config(
     app_name="agency_site",
     telemetry_enabled=False,

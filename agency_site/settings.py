@@ -180,6 +180,20 @@ class ReflexSettings(BaseSettings):
     _slash = field_validator("deploy_url", "api_url")(_strip_slash)
 
 
+class GranianSettings(BaseSettings):
+    """The backend server's own variables (``GRANIAN_*``) that the site checks."""
+
+    model_config = _section("GRANIAN_")
+
+    # Worker processes per backend. Unset: 1 without Redis, 2 with it (Reflex would
+    # otherwise start up to 8 as soon as REFLEX_REDIS_URL is set).
+    workers: PositiveInt | None = None
+
+
+# Workers per backend process when they share Redis and nothing else is said.
+DEFAULT_WORKERS_WITH_REDIS = 2
+
+
 class Settings(BaseModel):
     """Everything the site is configured with."""
 
@@ -190,6 +204,24 @@ class Settings(BaseModel):
     emailjs: EmailJSSettings
     leads: LeadsSettings
     deploy: DeploySettings
+    granian: GranianSettings = Field(default_factory=GranianSettings)
+
+    @model_validator(mode="after")
+    def _workers_need_redis(self) -> "Settings":
+        if (self.granian.workers or 1) > 1 and self.reflex.redis_url is None:
+            msg = (
+                f"GRANIAN_WORKERS={self.granian.workers} needs REFLEX_REDIS_URL: without Redis "
+                "each worker would keep its own visitors' state and its own rate-limit counts."
+            )
+            raise ValueError(msg)
+        return self
+
+    @property
+    def backend_workers(self) -> int:
+        """Worker processes per backend process."""
+        if self.granian.workers:
+            return self.granian.workers
+        return DEFAULT_WORKERS_WITH_REDIS if self.reflex.redis_url else 1
 
     @property
     def site_url(self) -> str:
@@ -216,6 +248,7 @@ def load_settings() -> Settings:
         emailjs=EmailJSSettings(),
         leads=LeadsSettings(),
         deploy=DeploySettings(),
+        granian=GranianSettings(),
     )
 
 

@@ -230,3 +230,7 @@ def start_postgres(folder: Path, port: int, *, durable: bool = True) -> Server:
 def stop_postgres(server: Server) -> None:
     """Fast shutdown of a cluster started by ``start_postgres`` (by its postmaster's pid)."""
     stop_pid(server.pid, signal.SIGINT, group=False)
+
+
+if __name__ == "__main__":
+    ensure_installed()  # `make test`: the servers the tests start, installed when root.

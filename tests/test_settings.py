@@ -91,3 +91,20 @@ def test_a_dot_env_in_the_site_folder_configures_the_reflex_config(tmp_path) -> 
         "https://api.example.es",
         "equipo@example.es",
     ]
+
+
+def test_several_workers_without_redis_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("REFLEX_REDIS_URL", raising=False)
+    monkeypatch.setenv("GRANIAN_WORKERS", "4")
+    with pytest.raises(ValidationError, match="needs REFLEX_REDIS_URL"):
+        settings_module.load_settings()
+
+
+def test_workers_are_explicit_with_redis(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GRANIAN_WORKERS", raising=False)
+    monkeypatch.delenv("REFLEX_REDIS_URL", raising=False)
+    assert settings_module.load_settings().backend_workers == 1
+    monkeypatch.setenv("REFLEX_REDIS_URL", "redis://127.0.0.1:6379")
+    assert settings_module.load_settings().backend_workers == 2
+    monkeypatch.setenv("GRANIAN_WORKERS", "3")
+    assert settings_module.load_settings().backend_workers == 3

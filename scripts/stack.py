@@ -1,0 +1,292 @@
+"""The production topology on this machine's loopback: ``make stack`` / ``make stack-down``.
+
+    make stack                      # Redis, PostgreSQL, 2 backends x 2 workers, Caddy: http://localhost:8080
+    make stack STACK_PORT=9080      # beside a dev server
+    make stack-down                 # stops everything it started, by pid
+    .venv/bin/python scripts/stack.py kill-backend 1    # fault drills: SIGKILL one backend...
+    .venv/bin/python scripts/stack.py start-backend 1   # ...and bring it back
+
+What runs (ports from STACK_PORT, default 8080):
+    Caddy            STACK_PORT      the static export, /_event /ping /_health /_site/* balanced
+    backend 1 and 2  STACK_PORT+11, +12   `reflex run --env prod --backend-only`, 2 workers each
+    Redis            STACK_PORT+13   shared visitor state and rate-limit counts
+    PostgreSQL       STACK_PORT+14   the leads
+
+The backends get the caller's EMAILJS_* and LEADS_* variables. Everything lives in
+``.stack/`` (logs, data, the pid of each process); the database starts empty on each
+``up``. ``.stack/env`` holds the stack's REFLEX_DB_URL and REFLEX_REDIS_URL for the
+operator command or a load test.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scripts import local_servers  # noqa: E402
+
+STATE_DIR = ROOT / ".stack"
+PIDS = STATE_DIR / "pids.json"
+BUILD_DIR = ROOT / ".web" / "build" / "client"
+BACKENDS = 2
+WORKERS_PER_BACKEND = 2
+START_TIMEOUT_S = 300
+# Passed on to the backends from the caller's environment.
+PASSED_PREFIXES = ("EMAILJS_", "LEADS_", "AGENCY_", "BOOKING_")
+
+
+def ports(base: int) -> dict[str, int]:
+    """Every port of the stack, from its public one."""
+    return {
+        "caddy": base,
+        **{f"backend{n}": base + 10 + n for n in range(1, BACKENDS + 1)},
+        "redis": base + 13,
+        "postgres": base + 14,
+    }
+
+
+def _log(message: str, started: float) -> None:
+    print(f"[stack {time.monotonic() - started:6.1f}s] {message}", flush=True)
+
+
+def _load() -> dict:
+    return json.loads(PIDS.read_text()) if PIDS.exists() else {}
+
+
+def _save(state: dict) -> None:
+    PIDS.write_text(json.dumps(state, indent=2))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return not stat.exists() or stat.read_text().split()[2] != "Z"
+
+
+def _site_env(state: dict, base: int) -> dict[str, str]:
+    """The environment every backend and the export share."""
+    url = f"http://localhost:{base}"
+    passed = {k: v for k, v in os.environ.items() if k.startswith(PASSED_PREFIXES)}
+    return {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("REFLEX_", "GRANIAN_"))},
+        **passed,
+        "REFLEX_DEPLOY_URL": url,
+        "REFLEX_API_URL": url,
+        "REFLEX_DB_URL": state["db_url"],
+        "REFLEX_REDIS_URL": state["redis_url"],
+        "REFLEX_TRUSTED_PROXY_HOPS": "1",
+        "PYTHONUNBUFFERED": "1",
+    }
+
+
+def _run(command: list[str], env: dict[str, str], log: Path) -> None:
+    with log.open("ab") as out:
+        result = subprocess.run(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    if result.returncode:
+        tail = "\n".join(log.read_text(errors="replace").splitlines()[-30:])
+        raise SystemExit(f"`{' '.join(command)}` failed:\n{tail}")
+
+
+def start_backend(state: dict, number: int) -> int:
+    """Start backend ``number`` (1-based) and record its pid."""
+    base = state["port"]
+    port = ports(base)[f"backend{number}"]
+    log = STATE_DIR / f"backend{number}.log"
+    env = {**_site_env(state, base), "GRANIAN_WORKERS": str(WORKERS_PER_BACKEND)}
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "reflex",
+                "run",
+                "--env",
+                "prod",
+                "--backend-only",
+                "--backend-host",
+                "127.0.0.1",
+                "--backend-port",
+                str(port),
+                "--loglevel",
+                "info",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    state["pids"][f"backend{number}"] = process.pid
+    _save(state)
+    return process.pid
+
+
+def kill_backend(state: dict, number: int) -> None:
+    """SIGKILL backend ``number`` and all its workers (a crash, not a shutdown)."""
+    import signal
+
+    pid = state["pids"].pop(f"backend{number}", None)
+    if pid:
+        local_servers.stop_pid(pid, signal.SIGKILL, timeout=5)
+    _save(state)
+
+
+def _wait_ok(url: str, timeout: float, check=None) -> None:
+    deadline = time.monotonic() + timeout
+    last = ""
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=3) as response:
+                body = response.read().decode(errors="replace")
+                if response.status == 200 and (check is None or check(body)):
+                    return
+                last = f"{response.status} {body[:200]}"
+        except OSError as error:
+            last = str(error)
+        time.sleep(0.5)
+    raise SystemExit(f"{url} did not answer in {timeout:.0f} s (last: {last}); see .stack/*.log")
+
+
+def up(base: int) -> None:
+    """Start the whole topology and return once Caddy serves / and /_health."""
+    started = time.monotonic()
+    if any(_alive(pid) for pid in _load().get("pids", {}).values()):
+        raise SystemExit("The stack is already running: `make stack-down` first.")
+    local_servers.ensure_installed()
+    if STATE_DIR.exists():
+        shutil.rmtree(STATE_DIR)
+    STATE_DIR.mkdir()
+    STATE_DIR.chmod(0o755)  # PostgreSQL runs as its own user and must reach its folder.
+    port = ports(base)
+    state: dict = {"port": base, "pids": {}}
+    _save(state)
+
+    redis = local_servers.start_redis(STATE_DIR / "redis", port["redis"])
+    state["pids"]["redis"] = redis.pid
+    state["redis_url"] = redis.url
+    _save(state)
+    _log(f"Redis on {redis.url}", started)
+    postgres = local_servers.start_postgres(STATE_DIR / "postgres", port["postgres"])
+    state["pids"]["postgres"] = postgres.pid
+    state["db_url"] = postgres.url
+    _save(state)
+    _log(f"PostgreSQL on 127.0.0.1:{postgres.port}", started)
+    (STATE_DIR / "env").write_text(
+        f"REFLEX_DB_URL={postgres.url}\nREFLEX_REDIS_URL={redis.url}\n"
+        f"REFLEX_API_URL=http://localhost:{base}\nREFLEX_DEPLOY_URL=http://localhost:{base}\n"
+    )
+
+    env = _site_env(state, base)
+    _run([sys.executable, "-m", "reflex", "db", "migrate"], env, STATE_DIR / "migrate.log")
+    _log("Leads database migrated", started)
+    _run(
+        [sys.executable, "-m", "reflex", "export", "--frontend-only", "--no-zip"],
+        env,
+        STATE_DIR / "export.log",
+    )
+    www = STATE_DIR / "www"
+    shutil.copytree(BUILD_DIR, www)
+    _log(f"Site exported with its URL baked in ({www})", started)
+
+    for number in range(1, BACKENDS + 1):
+        start_backend(state, number)
+    backends = ",".join(f"127.0.0.1:{port[f'backend{n}']}" for n in range(1, BACKENDS + 1))
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "agency_site.deploy",
+            "render",
+            "--out",
+            str(STATE_DIR / "conf"),
+            "--static-root",
+            str(www),
+            "--nginx-prefix",
+            str(STATE_DIR / "nginx"),
+        ],
+        {**env, "DEPLOY_BACKENDS": backends},
+        STATE_DIR / "render.log",
+    )
+    caddy_env = {**os.environ, "XDG_DATA_HOME": str(STATE_DIR), "XDG_CONFIG_HOME": str(STATE_DIR)}
+    with (STATE_DIR / "caddy.log").open("ab") as out:
+        caddy = subprocess.Popen(
+            [
+                "caddy",
+                "run",
+                "--config",
+                str(STATE_DIR / "conf" / "Caddyfile"),
+                "--adapter",
+                "caddyfile",
+            ],
+            env=caddy_env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    state["pids"]["caddy"] = caddy.pid
+    _save(state)
+    url = f"http://localhost:{base}"
+    for number in range(1, BACKENDS + 1):
+        _wait_ok(f"http://127.0.0.1:{port[f'backend{number}']}/ping", START_TIMEOUT_S)
+    _wait_ok(f"{url}/", 30)
+    _wait_ok(f"{url}/_health", 60, lambda body: json.loads(body).get("status") is True)
+    _log(f"Up: {url}  (backends {backends}, {WORKERS_PER_BACKEND} workers each)", started)
+    print(url)
+
+
+def down() -> None:
+    """Stop every process the stack started, by pid (Caddy first, PostgreSQL last)."""
+    import signal
+
+    state = _load()
+    pids: dict[str, int] = state.get("pids", {})
+    order = ["caddy", *sorted(k for k in pids if k.startswith("backend")), "redis", "postgres"]
+    for name in order:
+        pid = pids.get(name)
+        if pid and _alive(pid):
+            if name == "postgres":
+                local_servers.stop_pid(pid, signal.SIGINT, group=False)
+            else:
+                local_servers.stop_pid(pid)
+            print(f"stopped {name} (pid {pid})")
+    if PIDS.exists():
+        PIDS.unlink()
+
+
+def main() -> int:
+    """Entry point."""
+    parser = argparse.ArgumentParser(prog="scripts/stack.py", description=__doc__.split("\n")[0])
+    parser.add_argument("command", choices=["up", "down", "kill-backend", "start-backend"])
+    parser.add_argument("number", nargs="?", type=int, default=1, help="backend 1 or 2")
+    parser.add_argument("--port", type=int, default=int(os.environ.get("STACK_PORT", "8080")))
+    args = parser.parse_args()
+    if args.command == "up":
+        try:
+            up(args.port)
+        except BaseException:
+            down()  # Leave nothing half-started behind.
+            raise
+    elif args.command == "down":
+        down()
+    elif args.command == "kill-backend":
+        kill_backend(_load(), args.number)
+    else:
+        state = _load()
+        start_backend(state, args.number)
+        _wait_ok(f"http://127.0.0.1:{ports(state['port'])[f'backend{args.number}']}/ping", 300)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

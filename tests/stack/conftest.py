@@ -1,0 +1,88 @@
+"""The production topology under test: `make stack` (Caddy, 2 backends x 2 workers, Redis,
+PostgreSQL) started once for the session with EmailJS pointed at a local fake, and stopped
+(`make stack-down`) at the end.
+"""
+
+import json
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from pytest_httpserver import HTTPServer
+
+from tests.e2e.conftest import CHROMIUM_ARGS, EMAILJS_E2E, ROOT, accept_sends, chromium_path
+
+STACK_PORT = int(os.environ.get("STACK_PORT", "8080"))
+STATE_DIR = ROOT / ".stack"
+
+
+@dataclass
+class Stack:
+    """A running `make stack`."""
+
+    url: str
+    port: int
+    state_dir: Path
+
+    def state(self) -> dict:
+        """What scripts/stack.py recorded: pids, database and Redis URLs."""
+        return json.loads((self.state_dir / "pids.json").read_text())
+
+    def stack(self, *args: str) -> None:
+        """Run a scripts/stack.py command against this stack."""
+        subprocess.run(
+            ["python", "scripts/stack.py", *args, "--port", str(self.port)],
+            cwd=ROOT,
+            check=True,
+            env={**os.environ, "PATH": f"{ROOT / '.venv' / 'bin'}:{os.environ['PATH']}"},
+        )
+
+
+@pytest.fixture(scope="session")
+def emailjs_fake(make_httpserver: HTTPServer) -> HTTPServer:
+    """The local HTTP fake of the EmailJS API every backend of the stack sends to."""
+    accept_sends(make_httpserver)
+    return make_httpserver
+
+
+@pytest.fixture(scope="session")
+def stack(emailjs_fake: HTTPServer):
+    """`make stack` with the fake EmailJS; `make stack-down` at the end of the session."""
+    env = {
+        **os.environ,
+        "STACK_PORT": str(STACK_PORT),
+        "EMAILJS_API_BASE": emailjs_fake.url_for("").rstrip("/"),
+        **EMAILJS_E2E,
+        "LEADS_RETRY_BASE_SECONDS": "2",
+        "LEADS_RETRY_POLL_SECONDS": "1",
+    }
+    result = subprocess.run(["make", "stack"], cwd=ROOT, env=env)
+    if result.returncode:
+        subprocess.run(["make", "stack-down"], cwd=ROOT, env=env)
+        pytest.exit("`make stack` failed: see .stack/*.log", returncode=3)
+    yield Stack(f"http://localhost:{STACK_PORT}", STACK_PORT, STATE_DIR)
+    subprocess.run(["make", "stack-down"], cwd=ROOT, env=env, check=True)
+
+
+@pytest.fixture(scope="session")
+def base_url(stack: Stack) -> str:
+    """pytest-playwright's base URL: the site through Caddy."""
+    return stack.url
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    """Debian's Chromium with the flags this closed-network machine needs."""
+    return {
+        **browser_type_launch_args,
+        "executable_path": chromium_path(),
+        "args": [*browser_type_launch_args.get("args", []), *CHROMIUM_ARGS],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict) -> dict:
+    """Spanish desktop browser."""
+    return {**browser_context_args, "locale": "es-ES", "viewport": {"width": 1280, "height": 800}}

@@ -1,0 +1,138 @@
+"""The production topology as a visitor meets it: every page, the forms, the headers, a dead backend."""
+
+import datetime as dt
+import time
+from zoneinfo import ZoneInfo
+
+import holidays
+import httpx
+import pytest
+import sqlalchemy as sa
+from playwright.sync_api import Page, expect
+from pytest_httpserver import HTTPServer
+
+from agency_site import paths
+from agency_site.content.forms import AGENCY_TIME_ZONE, BOOKING, HERO_CAPTURE
+from agency_site.emailjs import SEND_PATH
+from agency_site.routes import NOT_FOUND_TITLE, ROUTES
+from agency_site.server import security_headers
+from tests.e2e.conftest import accept_sends
+from tests.e2e.helpers import open_page
+from tests.stack.conftest import Stack
+
+SUBMIT = "button[type=submit]"
+
+
+@pytest.fixture
+def fake(emailjs_fake: HTTPServer):
+    """The EmailJS fake, accepting sends, with an empty log."""
+    accept_sends(emailjs_fake)
+    yield emailjs_fake
+    accept_sends(emailjs_fake)
+
+
+def senders(fake: HTTPServer) -> list[str]:
+    """``from_email`` of every send the fake received."""
+    return [
+        request.get_json()["template_params"]["from_email"]
+        for request, _ in fake.log
+        if request.path == SEND_PATH
+    ]
+
+
+def wait_for_senders(fake: HTTPServer, expected: list[str], timeout: float = 30) -> list[str]:
+    """Wait until every expected sender was received (and a moment for duplicates)."""
+    deadline = time.monotonic() + timeout
+    while not set(expected) <= set(senders(fake)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(1)
+    return senders(fake)
+
+
+def working_day(ahead: int = 3) -> dt.date:
+    """A weekday at least ``ahead`` days from today that is no public holiday in Catalonia."""
+    day = dt.datetime.now(ZoneInfo(AGENCY_TIME_ZONE)).date() + dt.timedelta(days=ahead)
+    closed = holidays.country_holidays("ES", subdiv="CT", years=[day.year, day.year + 1])
+    while day.weekday() >= 5 or day in closed:
+        day += dt.timedelta(days=1)
+    return day
+
+
+def book(page: Page, email: str) -> None:
+    """Fill in and send the booking form; wait for the thank-you."""
+    form = page.locator("#booking-form")
+    form.get_by_label(BOOKING.name.label).fill("Ana García")
+    form.get_by_label(BOOKING.email.label).fill(email)
+    form.get_by_label(BOOKING.phone.label).fill("+34 600 12 34 56")
+    form.get_by_label(BOOKING.date.label).fill(working_day().isoformat())
+    form.get_by_label(BOOKING.time.label).select_option("10:00")
+    form.locator(SUBMIT).click(timeout=60_000)  # Waits while the form is offline.
+    expect(form.get_by_text(BOOKING.success)).to_be_visible(timeout=30_000)
+
+
+def stored(stack: Stack, email: str) -> list[str]:
+    """Status of every lead in the stack's PostgreSQL from ``email``."""
+    engine = sa.create_engine(stack.state()["db_url"])
+    with engine.connect() as connection:
+        rows = connection.execute(sa.text("SELECT fields, status FROM leads")).all()
+    engine.dispose()
+    return [status for fields, status in rows if fields.get("email") == email]
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=[route.path for route in ROUTES])
+def test_every_page_answers_through_caddy_with_its_heading(page: Page, route) -> None:
+    response = page.goto(route.path)
+    assert response is not None and response.status == 200
+    expect(page).to_have_title(route.title)
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+
+
+def test_unknown_paths_get_the_not_found_page_with_404(page: Page) -> None:
+    response = page.goto(paths.PORTFOLIO)
+    assert response is not None and response.status == 404
+    expect(page).to_have_title(NOT_FOUND_TITLE)
+
+
+def test_pages_and_errors_carry_the_python_servers_security_headers(stack: Stack) -> None:
+    expected = security_headers(stack.url, stack.url)
+    for path, status in (("/", 200), ("/about", 200), ("/no-existe", 404), ("/_health", 200)):
+        response = httpx.get(stack.url + path)
+        assert response.status_code == status, path
+        for name, value in expected.items():
+            assert response.headers.get(name) == value, (path, name)
+
+
+def test_a_trailing_slash_redirects_to_the_page_and_never_off_site(stack: Stack) -> None:
+    response = httpx.get(stack.url + "/about/")
+    assert (response.status_code, response.headers["location"]) == (308, "/about")
+    for crafted in ("/%2Fevil.com%2F..%2Fabout/", "//evil.com/", "/%5Cevil.com/"):
+        response = httpx.get(stack.url + crafted)
+        location = response.headers.get("location", "")
+        assert not location.startswith(("//", "/\\", "http")), (crafted, location)
+
+
+def test_both_forms_deliver_through_the_topology(page: Page, stack: Stack, fake) -> None:
+    open_page(page, paths.HOME)
+    hero = page.locator("#hero-capture-form")
+    hero.get_by_label(HERO_CAPTURE.email.label).fill("stack-hero@example.com")
+    hero.locator(SUBMIT).click()
+    expect(hero.get_by_text(HERO_CAPTURE.success)).to_be_visible()
+    open_page(page, paths.SCHEDULE)
+    book(page, "stack-booking@example.com")
+    expected = ["stack-hero@example.com", "stack-booking@example.com"]
+    assert sorted(wait_for_senders(fake, expected)) == sorted(expected)
+    assert stored(stack, "stack-booking@example.com") == ["sent"]
+
+
+def test_a_visitor_keeps_booking_when_their_backend_dies(page: Page, stack: Stack, fake) -> None:
+    open_page(page, paths.SCHEDULE)
+    emails = []
+    # One of the two kills hits the backend this visitor's websocket is on.
+    for number in (1, 2):
+        stack.stack("kill-backend", str(number))
+        emails.append(f"stack-killed-{number}@example.com")
+        book(page, emails[-1])
+        stack.stack("start-backend", str(number))
+    assert sorted(wait_for_senders(fake, emails)) == sorted(emails)
+    for email in emails:
+        assert stored(stack, email) == ["sent"]
