@@ -129,7 +129,8 @@ class Delivery:
             )
             logger.error(
                 "Lead %s (%s) is stored but HELD: EmailJS refused the configuration (%s). "
-                "Fix the EMAILJS_* settings and restart; held leads are sent then.",
+                "Fix the EmailJS account (or the EMAILJS_* settings); held leads are retried "
+                "one at a time every LEADS_CANARY_INTERVAL_SECONDS and all go out then.",
                 lead_id,
                 kind,
                 error,

@@ -1,6 +1,7 @@
 """The lead forms as a visitor uses them, against the production build and a fake EmailJS."""
 
 import datetime as dt
+import re
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -12,9 +13,17 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
 from agency_site import paths
-from agency_site.content.forms import AGENCY_TIME_ZONE, BOOKING, HERO_CAPTURE, NOTICES
+from agency_site.content.forms import (
+    AGENCY_TIME_ZONE,
+    BOOKING,
+    HERO_CAPTURE,
+    NOTICES,
+    TIME_SLOTS,
+)
 from agency_site.content.site import SITE
 from agency_site.emailjs import LIB_VERSION, SEND_PATH
+from agency_site.leads.calendar import Closure, default_calendar
+from agency_site.leads.delivery import date_es
 from tests.e2e.conftest import EMAILJS_E2E, ROOT, SiteServer, accept_sends
 from tests.e2e.helpers import open_page
 
@@ -31,6 +40,11 @@ def fake(emailjs_fake: HTTPServer) -> Iterator[HTTPServer]:
 
 def madrid_today() -> dt.date:
     return dt.datetime.now(ZoneInfo(AGENCY_TIME_ZONE)).date()
+
+
+def working_day(days_ahead: int) -> dt.date:
+    """The first day the agency works, at least ``days_ahead`` days from today."""
+    return default_calendar().next_working_day(madrid_today() + dt.timedelta(days=days_ahead))
 
 
 def sends(fake: HTTPServer) -> list[dict]:
@@ -84,6 +98,8 @@ def booking_params(day: dt.date, slot: str = "16:00") -> dict:
         "date": day.isoformat(),
         "time": slot,
         "message": "Queremos una tienda online.",
+        "reply_to": "ana@example.com",
+        "date_es": date_es(day.isoformat()),
     }
 
 
@@ -139,7 +155,7 @@ def test_booking_sends_every_field_thanks_and_resets_the_form(
     expect(form.get_by_label(BOOKING.date.label)).to_have_attribute(
         "min", madrid_today().isoformat()
     )
-    day = madrid_today() + dt.timedelta(days=3)
+    day = working_day(3)
     fill_booking(page, day)
     form.locator(SUBMIT).click()
 
@@ -162,7 +178,7 @@ def test_provider_failure_is_honest_and_the_lead_is_delivered_after_recovery(
         "Internal Server Error", status=500
     )
     form = open_schedule(page)
-    day = madrid_today() + dt.timedelta(days=5)
+    day = working_day(5)
     fill_booking(page, day, "09:00")
     form.locator(SUBMIT).click()
 
@@ -194,13 +210,16 @@ def test_a_past_date_sends_nothing_and_says_why(
     form = open_schedule(page)
     # A crafted submission: the browser's own date check is switched off.
     page.evaluate("document.getElementById('booking-form').noValidate = true")
-    fill_booking(page, madrid_today() - dt.timedelta(days=1))
+    yesterday = madrid_today() - dt.timedelta(days=1)
+    while default_calendar().closure(yesterday):  # A weekday, so its slots stay offered.
+        yesterday -= dt.timedelta(days=1)
+    fill_booking(page, yesterday)
     form.locator(SUBMIT).click()
 
     date = form.get_by_label(BOOKING.date.label)
     expect(form.get_by_text(BOOKING.date_past)).to_be_visible()
     expect(date).to_have_attribute("aria-invalid", "true")
-    expect(date).to_have_attribute("aria-describedby", "booking-date-error")
+    expect(date).to_have_attribute("aria-describedby", "booking-date-hint booking-date-error")
     expect(page.locator("#booking-date-error")).to_have_text(BOOKING.date_past)
     expect(date).to_be_focused()
     expect(form.get_by_label(BOOKING.name.label)).to_have_value("Ana García")
@@ -212,7 +231,7 @@ def test_an_injected_time_slot_sends_nothing_and_says_why(
 ) -> None:
     before = leads(site)
     form = open_schedule(page)
-    fill_booking(page, madrid_today() + dt.timedelta(days=1))
+    fill_booking(page, working_day(1))
     page.evaluate(
         """() => {
           const select = document.getElementById('booking-time');
@@ -224,6 +243,77 @@ def test_an_injected_time_slot_sends_nothing_and_says_why(
 
     expect(page.locator("#booking-time-error")).to_have_text(BOOKING.time.error)
     expect(form.get_by_label(BOOKING.time.label)).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_text(BOOKING.success)).to_have_count(0)
+    assert_nothing_sent(fake, site, before)
+
+
+def offered_slots(form: Locator) -> list[str]:
+    """The time options a visitor can pick right now."""
+    return form.locator("#booking-time").evaluate(
+        "select => [...select.options].filter(o => o.value && !o.disabled && !o.hidden)"
+        ".map(o => o.value)"
+    )
+
+
+def first_day(start: dt.date, closure: Closure | None) -> dt.date:
+    """The first day from ``start`` that is closed for ``closure`` (None: a working day)."""
+    day = start
+    while default_calendar().closure(day) is not closure:
+        day += dt.timedelta(days=1)
+    return day
+
+
+def test_the_form_says_when_we_work_and_offers_only_open_slots(page: Page) -> None:
+    # The browser's clock says 10:30 in Agramunt on a working day: with the default two
+    # hours' notice only the afternoon is left today.
+    today = working_day(7)
+    page.clock.set_fixed_time(
+        dt.datetime.combine(today, dt.time(10, 30), ZoneInfo(AGENCY_TIME_ZONE))
+    )
+    form = open_schedule(page)
+    date = form.get_by_label(BOOKING.date.label)
+    expect(date).to_have_attribute("min", today.isoformat())
+    expect(form.locator("#booking-date-hint")).to_have_text(BOOKING.date_hint)
+    expect(date).not_to_have_attribute("placeholder", re.compile(".*"))
+    assert offered_slots(form) == list(TIME_SLOTS)  # No date yet: every slot.
+
+    date.fill(today.isoformat())
+    assert offered_slots(form) == ["15:00", "16:00", "17:00", "18:00"]
+    form.get_by_label(BOOKING.time.label).select_option("17:00")
+
+    saturday = first_day(today, Closure.WEEKEND)
+    date.fill(saturday.isoformat())
+    assert offered_slots(form) == []
+    expect(form.get_by_label(BOOKING.time.label)).to_have_value("")  # 17:00 went too.
+    assert date.evaluate("input => input.validationMessage") == BOOKING.date_weekend
+
+    holiday = first_day(today, Closure.HOLIDAY)
+    date.fill(holiday.isoformat())
+    assert offered_slots(form) == []
+    assert date.evaluate("input => input.validationMessage") == BOOKING.date_holiday
+
+    date.fill(first_day(today + dt.timedelta(days=1), None).isoformat())
+    assert offered_slots(form) == list(TIME_SLOTS)
+    assert date.evaluate("input => input.validationMessage") == ""
+
+
+def test_a_weekend_date_sends_nothing_and_says_why(
+    page: Page, fake: HTTPServer, site: SiteServer
+) -> None:
+    before = leads(site)
+    form = open_schedule(page)
+    fill_booking(page, working_day(1))
+    # A crafted submission for a Saturday: the browser's own checks are switched off and
+    # the date is set without the events that would make the form drop the time.
+    page.evaluate("document.getElementById('booking-form').noValidate = true")
+    saturday = first_day(madrid_today() + dt.timedelta(days=1), Closure.WEEKEND)
+    page.evaluate(
+        "day => { document.getElementById('booking-date').value = day; }", saturday.isoformat()
+    )
+    form.locator(SUBMIT).click()
+
+    expect(page.locator("#booking-date-error")).to_have_text(BOOKING.date_weekend)
+    expect(form.get_by_label(BOOKING.date.label)).to_have_attribute("aria-invalid", "true")
     expect(page.get_by_text(BOOKING.success)).to_have_count(0)
     assert_nothing_sent(fake, site, before)
 

@@ -1,6 +1,19 @@
-"""Fixtures of the leads tests: a migrated SQLite file and EmailJS faked over HTTP."""
+"""Fixtures of the leads tests: a migrated SQLite file or PostgreSQL database, EmailJS faked over HTTP.
+
+PostgreSQL is real: a throwaway cluster (initdb + pg_ctl from Debian's ``postgresql``
+package) started once per session on a free loopback port, one fresh database per test.
+"""
 
 import datetime as dt
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -57,6 +70,84 @@ def db_url(tmp_path) -> str:
 @pytest.fixture
 def store(db_url: str):
     engine = new_engine(db_url)
+    yield LeadStore(engine)
+    engine.dispose()
+
+
+def _postgres_bin() -> Path | None:
+    """The folder of initdb and pg_ctl (Debian's layout first, then PATH)."""
+    for folder in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True):
+        if Path(folder, "initdb").exists() and Path(folder, "pg_ctl").exists():
+            return Path(folder)
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb and shutil.which("pg_ctl") else None
+
+
+def _loopback_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster on 127.0.0.1; its base URL (database appended by tests)."""
+    bin_dir = _postgres_bin()
+    if bin_dir is None:
+        pytest.skip(
+            "PostgreSQL server binaries (initdb, pg_ctl) not found: install Debian's "
+            "`postgresql` package (apt-get install postgresql) to run the Postgres tests"
+        )
+    base = Path(tempfile.mkdtemp(prefix="agency-leads-pg-"))
+    as_user: list[str] = []
+    if os.geteuid() == 0:  # initdb refuses to run as root: run the cluster as postgres.
+        try:
+            shutil.chown(base, "postgres")
+        except LookupError:
+            pytest.skip("running as root without a `postgres` user to run PostgreSQL as")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    data, port = base / "data", _loopback_port()
+    initdb = [bin_dir / "initdb", "-D", data, "-U", "postgres", "--auth=trust", "--no-sync"]
+    subprocess.run(
+        [*as_user, *initdb, "-E", "UTF8"],
+        check=True,
+        capture_output=True,
+    )
+    options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off"
+    pg_ctl = [bin_dir / "pg_ctl", "-D", data, "-w"]
+    subprocess.run(
+        [*as_user, *pg_ctl, "-l", base / "server.log", "-o", options, "start"],
+        check=True,
+        capture_output=True,
+    )
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}"
+    finally:
+        subprocess.run(
+            [*as_user, *pg_ctl, "-m", "immediate", "stop"],
+            capture_output=True,
+        )
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def postgres_database(server_url: str) -> str:
+    """A new, empty database on the throwaway cluster; its URL."""
+    name = f"leads_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(f"{server_url}/postgres", isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.exec_driver_sql(f"CREATE DATABASE {name}")
+    admin.dispose()
+    return f"{server_url}/{name}"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def any_store(request: pytest.FixtureRequest, tmp_path) -> Iterator[LeadStore]:
+    """A migrated store on SQLite, then on a real PostgreSQL."""
+    if request.param == "sqlite":
+        engine = new_engine(f"sqlite:///{tmp_path / 'leads.db'}")
+    else:
+        engine = sa.create_engine(postgres_database(request.getfixturevalue("postgres_server")))
+    migrations.upgrade(engine)
     yield LeadStore(engine)
     engine.dispose()
 
