@@ -1,7 +1,8 @@
 """Delivering stored leads to the agency's inbox through EmailJS, and retrying the failures.
 
 A failed attempt leaves the lead queued with exponential backoff; a configuration
-error holds it until the EmailJS settings change (then it is released at start-up).
+error holds it until the EmailJS settings change (then it is released at start-up) or
+the monitor's canary gets one through (``monitor.py``).
 """
 
 import asyncio

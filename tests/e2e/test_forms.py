@@ -1,9 +1,12 @@
 """The lead forms as a visitor uses them, against the production build and a fake EmailJS."""
 
 import datetime as dt
+import json
 import re
 import sqlite3
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from zoneinfo import ZoneInfo
 
@@ -87,6 +90,27 @@ def fill_booking(page: Page, day: dt.date, slot: str = "16:00") -> None:
     form.get_by_label(BOOKING.date.label).fill(day.isoformat())
     form.get_by_label(BOOKING.time.label).select_option(slot)
     form.get_by_label(BOOKING.message.label).fill("Queremos una tienda online.")
+
+
+def book_while_refused(
+    page: Page, fake: HTTPServer, status: int, text: str, day: dt.date, slot: str
+) -> Locator:
+    """Make the fake answer every send with ``status``, then book ``day`` at ``slot``."""
+    fake.clear()
+    fake.expect_request(SEND_PATH, method="POST").respond_with_data(text, status=status)
+    form = open_schedule(page)
+    fill_booking(page, day, slot)
+    form.locator(SUBMIT).click()
+    expect(form.get_by_text(NOTICES.queued)).to_be_visible()
+    return form
+
+
+def wait_until_sent(site: SiteServer, lead_id: int, timeout: float = 30) -> None:
+    """Wait for the site to deliver lead ``lead_id`` on its own."""
+    deadline = time.monotonic() + timeout
+    while leads(site)[-1] != (lead_id, "booking", "sent") and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert leads(site)[-1] == (lead_id, "booking", "sent")
 
 
 def booking_params(day: dt.date, slot: str = "16:00") -> dict:
@@ -173,16 +197,8 @@ def test_booking_sends_every_field_thanks_and_resets_the_form(
 def test_provider_failure_is_honest_and_the_lead_is_delivered_after_recovery(
     page: Page, fake: HTTPServer, site: SiteServer
 ) -> None:
-    fake.clear()
-    fake.expect_request(SEND_PATH, method="POST").respond_with_data(
-        "Internal Server Error", status=500
-    )
-    form = open_schedule(page)
     day = working_day(5)
-    fill_booking(page, day, "09:00")
-    form.locator(SUBMIT).click()
-
-    expect(form.get_by_text(NOTICES.queued)).to_be_visible()
+    form = book_while_refused(page, fake, 500, "Internal Server Error", day, "09:00")
     expect(page.get_by_text(BOOKING.success)).to_have_count(0)
     expect(form.get_by_role("link", name="WhatsApp")).to_have_attribute("href", SITE.whatsapp_url)
     expect(form.get_by_role("link", name=SITE.email)).to_have_attribute("href", SITE.mailto)
@@ -194,10 +210,7 @@ def test_provider_failure_is_honest_and_the_lead_is_delivered_after_recovery(
     expect(form.get_by_label(BOOKING.name.label)).to_have_value("Otra persona")
 
     accept_sends(fake)  # EmailJS is back: the retry loop delivers the stored lead.
-    deadline = time.monotonic() + 30
-    while leads(site)[-1] != (lead_id, "booking", "sent") and time.monotonic() < deadline:
-        time.sleep(0.5)
-    assert leads(site)[-1] == (lead_id, "booking", "sent")
+    wait_until_sent(site, lead_id)
     assert sends(fake) == [
         payload(EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"], booking_params(day, "09:00"))
     ]
@@ -316,6 +329,38 @@ def test_a_weekend_date_sends_nothing_and_says_why(
     expect(form.get_by_label(BOOKING.date.label)).to_have_attribute("aria-invalid", "true")
     expect(page.get_by_text(BOOKING.success)).to_have_count(0)
     assert_nothing_sent(fake, site, before)
+
+
+def leads_health(site: SiteServer) -> tuple[int, dict]:
+    """Status and JSON of the production server's /_site/leads/health."""
+    try:
+        with urllib.request.urlopen(f"{site.url}/_site/leads/health", timeout=5) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def test_held_leads_come_back_by_themselves_once_emailjs_is_fixed(
+    page: Page, fake: HTTPServer, site: SiteServer
+) -> None:
+    # The account has "non-browser applications" switched off: a configuration error.
+    day = working_day(4)
+    refused = "API calls are disabled for non-browser applications"
+    book_while_refused(page, fake, 403, refused, day, "11:00")
+    lead_id, kind, status = leads(site)[-1]
+    assert (kind, status) == ("booking", "held")
+    code, health = leads_health(site)
+    assert (code, health["status"], health["held"]) == (503, "held", 1)
+
+    accept_sends(fake)  # The owner fixes the EmailJS dashboard; nobody restarts anything.
+    wait_until_sent(site, lead_id)
+    time.sleep(2)  # Another canary round would send it again: it must not.
+    assert sends(fake) == [
+        payload(EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"], booking_params(day, "11:00"))
+    ]
+    code, health = leads_health(site)
+    assert (code, health["status"], health["held"]) == (200, "ok", 0)
+    assert health["last_delivery_at"] is not None
 
 
 def test_a_double_click_sends_once_and_the_button_says_it_is_sending(
