@@ -9,6 +9,7 @@ import threading
 
 import httpx
 import pytest
+import sqlalchemy as sa
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
@@ -151,14 +152,23 @@ def test_health_is_503_when_the_database_cannot_be_read(tmp_path) -> None:
 # --- Alerts and canary -------------------------------------------------------------------
 
 
+def another_worker(store: LeadStore) -> sa.Engine:
+    """An engine of its own on the same database, like another backend worker's."""
+    url = store.engine.url
+    if url.get_backend_name() == "sqlite":
+        return new_engine(url.render_as_string(hide_password=False))
+    return sa.create_engine(url)
+
+
 def test_held_leads_alert_once_then_come_back_by_themselves_and_are_delivered_once(
-    store: LeadStore, receiver: HTTPServer
+    any_store: LeadStore, receiver: HTTPServer
 ) -> None:
+    store = any_store
     fake = FakeEmailJS(receiver)
     emails = [f"persona{n}@example.com" for n in range(3)]
     ids = [held_lead(store, email) for email in emails]
     # Two workers, each with its own engine, over the same database.
-    other_engine = new_engine(str(store.engine.url))
+    other_engine = another_worker(store)
     workers = [
         make_monitor(store, receiver, dt.timedelta(0)),
         make_monitor(LeadStore(other_engine), receiver, dt.timedelta(0)),
@@ -200,12 +210,13 @@ def test_held_leads_alert_once_then_come_back_by_themselves_and_are_delivered_on
 
 
 def test_the_canary_waits_its_interval_and_one_worker_at_a_time(
-    store: LeadStore, receiver: HTTPServer
+    any_store: LeadStore, receiver: HTTPServer
 ) -> None:
+    store = any_store
     FakeEmailJS(receiver)
     held_lead(store, "a@example.com")
     held_lead(store, "b@example.com")
-    engines = [new_engine(str(store.engine.url)) for _ in range(4)]
+    engines = [another_worker(store) for _ in range(4)]
     workers = [make_monitor(LeadStore(engine), receiver) for engine in engines]
 
     run(workers[0].tick())  # Alert; the canary is due only a full interval later.
