@@ -23,6 +23,7 @@ from agency_site.emailjs import SEND_PATH, EmailJSClient
 from agency_site.leads import migrations
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.kinds import LeadKind
+from agency_site.leads.models import Lead
 from agency_site.leads.store import LeadStore
 
 AGENCY_INBOX = "hola@agencia.test"
@@ -55,6 +56,13 @@ def expected_payload(template_id: str, params: dict[str, str]) -> dict:
 def new_engine(url: str) -> sa.Engine:
     """An engine like one backend worker's (several may share the file)."""
     return sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+
+def aged(store: LeadStore, lead_id: int, days: float) -> None:
+    """Make a lead look ``days`` old (received that long ago)."""
+    moment = dt.datetime.now(dt.UTC) - dt.timedelta(days=days)
+    with store.engine.begin() as connection:
+        connection.execute(sa.update(Lead).where(Lead.id == lead_id).values(created_at=moment))
 
 
 @pytest.fixture

@@ -5,18 +5,17 @@ import datetime as dt
 import io
 import json
 
-import sqlalchemy as sa
 from pytest_httpserver import HTTPServer
 
 from agency_site.leads.cli import run
 from agency_site.leads.kinds import LeadKind, LeadStatus
-from agency_site.leads.models import Lead
 from agency_site.leads.store import LeadStore
 from agency_site.settings import ROOT
 from tests.leads.conftest import (
     BOOKING_FIELDS,
     LEASE,
     accept_all,
+    aged,
     make_client,
     make_delivery,
     sent_payloads,
@@ -124,13 +123,6 @@ def test_export_goes_outside_the_site_folder_by_default_and_refuses_it(
     assert not inside.exists()
     code, out = command(store, None, "find", "--email", "a@b.es", "-o", str(inside))
     assert code == 2 and not inside.exists()
-
-
-def aged(store: LeadStore, lead_id: int, days: int) -> None:
-    """Make a lead look ``days`` old."""
-    moment = dt.datetime.now(dt.UTC) - dt.timedelta(days=days)
-    with store.engine.begin() as connection:
-        connection.execute(sa.update(Lead).where(Lead.id == lead_id).values(created_at=moment))
 
 
 def test_purge_deletes_people_whose_last_contact_is_past_the_retention(

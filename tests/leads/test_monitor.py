@@ -18,7 +18,7 @@ from agency_site.leads.health import leads_api
 from agency_site.leads.kinds import LeadKind, LeadStatus
 from agency_site.leads.monitor import HEALTH_PATH, Monitor, months_before
 from agency_site.leads.store import LeadStore
-from tests.leads.conftest import LEASE, make_client, make_delivery, new_engine, sent_payloads
+from tests.leads.conftest import LEASE, aged, make_client, make_delivery, new_engine, sent_payloads
 from tests.run_async import run
 
 HOOK_PATH = "/hook"
@@ -123,11 +123,7 @@ def test_health_is_200_with_a_recent_lead_queued_and_shows_the_last_delivery(
 
 def test_health_is_503_when_a_lead_has_waited_too_long(store: LeadStore) -> None:
     lead_id = store.add(LeadKind.CONTACT, {"email": "a@example.com"}, claim_token=None, lease=LEASE)
-    with store.engine.begin() as connection:
-        connection.exec_driver_sql(
-            "UPDATE leads SET created_at = ? WHERE id = ?",
-            ((dt.datetime.now(dt.UTC) - dt.timedelta(hours=2)).isoformat(), lead_id),
-        )
+    aged(store, lead_id, 2 / 24)
     response = get_health(store, configured=False)
     body = response.json()
     assert response.status_code == 503
@@ -276,3 +272,20 @@ def test_months_before_keeps_the_day_or_takes_the_month_end() -> None:
     assert months_before(moment, 12) == dt.datetime(2026, 3, 31, 12, 0, tzinfo=dt.UTC)
     assert months_before(moment, 1) == dt.datetime(2027, 2, 28, 12, 0, tzinfo=dt.UTC)
     assert months_before(moment, 3) == dt.datetime(2026, 12, 31, 12, 0, tzinfo=dt.UTC)
+
+
+def test_the_backend_purges_once_a_day_whichever_worker_runs_first(
+    store: LeadStore, emailjs: HTTPServer
+) -> None:
+    old = store.add(LeadKind.CONTACT, {"email": "vieja@example.com"}, claim_token=None, lease=LEASE)
+    aged(store, old, 400)
+    engine = another_worker(store)
+    workers = [make_monitor(store, emailjs), make_monitor(LeadStore(engine), emailjs)]
+    run(workers[0].tick())
+    assert store.get(old) is None  # Past the 12 months: gone.
+
+    late = store.add(LeadKind.CONTACT, {"email": "otra@example.com"}, claim_token=None, lease=LEASE)
+    aged(store, late, 400)
+    run(workers[1].tick())  # The purge already ran today: not again until tomorrow.
+    assert store.get(late) is not None
+    engine.dispose()
