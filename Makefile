@@ -44,8 +44,9 @@ leads: setup
 	$(BIN)/python -m agency_site.leads list
 
 ## export: build the static frontend and the backend into frontend.zip and backend.zip
+##         (any *.csv in the folder is left out of backend.zip: lead exports are personal data)
 export: setup
-	$(BIN)/reflex export
+	$(BIN)/python -m agency_site.site_export
 
 ## test: set up and run the whole test suite (unit + browser tests on Debian's Chromium)
 test: setup-dev

@@ -4,6 +4,7 @@ import reflex as rx
 
 from agency_site import routes
 from agency_site.leads.runtime import lifespan as leads_lifespan
+from agency_site.leads.runtime import site_api
 from agency_site.seo.head import site_head
 from agency_site.server import SiteMiddleware
 
@@ -12,7 +13,8 @@ app = rx.App(
     stylesheets=["/site.css"],
     head_components=site_head(),
     toaster=None,
-    api_transformer=SiteMiddleware,
+    # Our endpoints (/_site/...) first; the middleware wraps them too (headers).
+    api_transformer=[site_api(), SiteMiddleware],
 )
 # No connection pulser or 'Cannot connect to server' overlay: the pages are static
 # and stay readable and navigable while the backend is away; the forms say so

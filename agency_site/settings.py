@@ -12,6 +12,7 @@ set (python-dotenv): the site, the backend, the operator command and
 Secrets are ``SecretStr``: they print as ``**********`` in logs and reprs.
 """
 
+import datetime as dt
 import hashlib
 from functools import lru_cache
 from pathlib import Path
@@ -23,6 +24,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    NonNegativeFloat,
     NonNegativeInt,
     PositiveFloat,
     PositiveInt,
@@ -142,6 +144,49 @@ class LeadsSettings(BaseSettings):
         20  # Submissions per IP address and window (offices share IPs).
     )
     rate_limit_window_seconds: PositiveInt = 600
+    # The owner's side (issue 14): alerts, held leads coming back, retention, exports.
+    # GET /_site/leads/health answers 503 when a queued lead has waited longer than this.
+    health_max_queued_age_seconds: PositiveFloat = 3600.0
+    # JSON POST {"text": ...} (Slack, Teams, ntfy...) when leads become held and again
+    # when they recover; a secret, since such URLs carry their own token.
+    alert_webhook_url: SecretStr = SecretStr("")
+    # While leads are held, one backend worker retries ONE of them this often.
+    canary_interval_seconds: PositiveFloat = 900.0
+    # Months a person's leads are kept after their last one (privacy policy, `leads purge`).
+    retention_months: PositiveInt = 12
+    # Where `leads export` and `leads find -o` write by default: outside the site folder.
+    export_dir: str = "~/agency_site-exports"
+
+    @property
+    def export_path(self) -> Path:
+        """``export_dir`` with ``~`` expanded, absolute."""
+        return Path(self.export_dir).expanduser().resolve()
+
+
+def _iso_days(value: str) -> str:
+    """A comma-separated list of ISO dates (YYYY-MM-DD), checked and normalised."""
+    days = [part.strip() for part in value.split(",") if part.strip()]
+    for day in days:
+        dt.date.fromisoformat(day)  # ValueError: pydantic reports the setting.
+    return ",".join(days)
+
+
+class BookingSettings(BaseSettings):
+    """When consultations can be booked (``BOOKING_*``): besides weekends and public holidays."""
+
+    model_config = _section("BOOKING_")
+
+    # The agency's own closures and Agramunt's local holidays, e.g. 2026-05-11,2026-08-16.
+    closed_days: str = ""
+    # Today's slots are offered only if they start at least this many hours from now.
+    min_notice_hours: NonNegativeFloat = 2.0
+
+    _days = field_validator("closed_days")(_iso_days)
+
+    @property
+    def closed_dates(self) -> frozenset[dt.date]:
+        """``closed_days`` as dates."""
+        return frozenset(dt.date.fromisoformat(day) for day in self.closed_days.split(",") if day)
 
 
 class DeploySettings(BaseSettings):
@@ -203,6 +248,7 @@ class Settings(BaseModel):
     agency: AgencySettings
     emailjs: EmailJSSettings
     leads: LeadsSettings
+    booking: BookingSettings
     deploy: DeploySettings
     granian: GranianSettings = Field(default_factory=GranianSettings)
 
@@ -247,6 +293,7 @@ def load_settings() -> Settings:
         agency=AgencySettings(),
         emailjs=EmailJSSettings(),
         leads=LeadsSettings(),
+        booking=BookingSettings(),
         deploy=DeploySettings(),
         granian=GranianSettings(),
     )

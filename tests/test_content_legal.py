@@ -1,5 +1,9 @@
 """Content of the legal pages: the owner's identity from ``SITE``, the facts the law asks for."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 from pydantic import ValidationError
 
@@ -8,6 +12,7 @@ from agency_site.content.legal_cookies import COOKIES, STORAGE
 from agency_site.content.legal_privacy import PRIVACY
 from agency_site.content.legal_terms import TERMS
 from agency_site.content.site import SITE, LegalIdentity
+from agency_site.settings import get_settings
 
 
 def text_of(value: object) -> str:
@@ -67,6 +72,10 @@ def test_privacy_policy_covers_what_article_13_requires() -> None:
         "proveedor de alojamiento",
         "Singapur",
         "hasta 12 meses",
+        # The retention of the form leads is the purge's own setting (LEADS_RETENTION_MONTHS).
+        f"hasta {get_settings().leads.retention_months} meses después de tu última solicitud",
+        "borra todas automáticamente",
+        "sin distinguir mayúsculas de minúsculas",
         "Agencia Española de Protección de Datos",
         "https://www.aepd.es",
         SITE.email,
@@ -118,3 +127,19 @@ def test_invalid_legal_content_is_rejected() -> None:
         Bullets(items=())
     with pytest.raises(ValidationError):
         StorageItem(name="token", storage="sessionStorage", purpose="x", duration="y")
+
+
+def test_the_retention_in_the_policy_is_the_purge_setting() -> None:
+    """One number: LEADS_RETENTION_MONTHS drives both the purge and what the policy says."""
+    code = (
+        "from agency_site.content.legal_privacy import PRIVACY; "
+        "print('hasta 18 meses después de tu última solicitud' in PRIVACY.model_dump_json())"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "LEADS_RETENTION_MONTHS": "18"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.strip() == "True"

@@ -3,12 +3,19 @@
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
 from agency_site import settings as settings_module
-from agency_site.settings import EmailJSSettings, LeadsSettings, ReflexSettings, load_env_file
+from agency_site.settings import (
+    BookingSettings,
+    EmailJSSettings,
+    LeadsSettings,
+    ReflexSettings,
+    load_env_file,
+)
 
 
 def test_defaults_let_the_site_run_with_nothing_set(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -108,3 +115,21 @@ def test_workers_are_explicit_with_redis(monkeypatch: pytest.MonkeyPatch) -> Non
     assert settings_module.load_settings().backend_workers == 2
     monkeypatch.setenv("GRANIAN_WORKERS", "3")
     assert settings_module.load_settings().backend_workers == 3
+
+
+def test_owner_and_booking_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in list(os.environ):
+        if name.startswith(("LEADS_", "BOOKING_")):
+            monkeypatch.delenv(name)
+    leads, booking = LeadsSettings(_env_file=None), BookingSettings(_env_file=None)
+    assert (leads.retention_months, leads.canary_interval_seconds) == (12, 900)
+    assert leads.health_max_queued_age_seconds == 3600
+    assert leads.export_path == Path("~/agency_site-exports").expanduser()
+    assert (booking.closed_dates, booking.min_notice_hours) == (frozenset(), 2)
+    monkeypatch.setenv("LEADS_ALERT_WEBHOOK_URL", "https://hooks.slack.com/services/T/B/secret")
+    monkeypatch.setenv("LEADS_RETENTION_MONTHS", "0")
+    with pytest.raises(ValidationError):
+        LeadsSettings(_env_file=None)
+    monkeypatch.setenv("LEADS_RETENTION_MONTHS", "24")
+    leads = LeadsSettings(_env_file=None)
+    assert "secret" not in repr(leads) and leads.retention_months == 24

@@ -5,6 +5,9 @@ uncontrolled (typing sends nothing); the state in ``agency_site/state/forms.py``
 receives the whole form on submit and validates it again on the server.
 """
 
+import datetime as dt
+import json
+
 import reflex as rx
 from reflex.components.core.banner import has_connection_errors
 from reflex.vars import VarData
@@ -28,8 +31,9 @@ from agency_site.content.forms import (
     Field,
     PrivacyNotice,
 )
+from agency_site.leads.calendar import Closure, agency_now, default_calendar
 from agency_site.leads.intake import Result
-from agency_site.leads.validation import HONEYPOT_FIELD
+from agency_site.leads.validation import HONEYPOT_FIELD, one_year_after
 from agency_site.state.forms import (
     BOOKING_FORM_ID,
     BOOKING_PREFIX,
@@ -83,6 +87,116 @@ _DATE_BOUNDS_DATA = VarData(
 )
 _MIN_DATE = rx.Var("bookingDates.min", _var_data=_DATE_BOUNDS_DATA).to(str)
 _MAX_DATE = rx.Var("bookingDates.max", _var_data=_DATE_BOUNDS_DATA).to(str)
+
+
+def _slot_filter_hook() -> str:
+    """Browser-side copy of ``leads/calendar.py``: the time select offers only open slots.
+
+    No websocket traffic: on every change of the date (and when the select is
+    opened, as time passes) the options of closed days and of today's slots that
+    start too soon are hidden and disabled; a closed day also gets its Spanish
+    message as the date's custom validity. The server still judges every booking.
+    """
+    calendar = default_calendar()
+    today = agency_now().date()
+    # Built into the page: from a little before the build to well after a year from it.
+    start, end = today - dt.timedelta(days=31), one_year_after(one_year_after(today))
+    closed = {
+        day.isoformat(): str(calendar.closure(day)) for day in calendar.non_working_days(start, end)
+    }
+    values = {
+        "%CLOSED%": json.dumps(closed),
+        "%MESSAGES%": json.dumps(
+            {str(closure): text for closure, text in _CLOSURE_COPY.items()}, ensure_ascii=False
+        ),
+        "%SLOTS%": json.dumps(list(TIME_SLOTS)),
+        "%NOTICE_MS%": str(int(calendar.min_notice.total_seconds() * 1000)),
+        "%WEEKEND%": str(Closure.WEEKEND),
+        "%TZ%": AGENCY_TIME_ZONE,
+        "%DATE_ID%": field_id(BOOKING_PREFIX, "date"),
+        "%TIME_ID%": field_id(BOOKING_PREFIX, "time"),
+        "%FORM_ID%": BOOKING_FORM_ID,
+    }
+    hook = """
+useEffect(() => {
+  const closed = %CLOSED%;
+  const messages = %MESSAGES%;
+  const slots = %SLOTS%;
+  const dateInput = document.getElementById("%DATE_ID%");
+  const select = document.getElementById("%TIME_ID%");
+  const form = document.getElementById("%FORM_ID%");
+  if (!dateInput || !select) return undefined;
+  const nowInAgency = () => {
+    const parts = new Intl.DateTimeFormat("en-CA", {
+      timeZone: "%TZ%", year: "numeric", month: "2-digit", day: "2-digit",
+      hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23",
+    }).formatToParts(new Date());
+    const part = (type) => parts.find((p) => p.type === type).value;
+    const seconds = Number(part("hour")) * 3600 + Number(part("minute")) * 60 + Number(part("second"));
+    return { day: `${part("year")}-${part("month")}-${part("day")}`, ms: seconds * 1000 };
+  };
+  const closure = (day) => {
+    const [year, month, date] = day.split("-").map(Number);
+    const weekday = new Date(Date.UTC(year, month - 1, date)).getUTCDay();
+    const why = weekday === 0 || weekday === 6 ? "%WEEKEND%" : closed[day];
+    return why ? messages[why] : "";
+  };
+  const openSlots = (day) => {
+    if (!day) return slots;
+    if (closure(day)) return [];
+    const now = nowInAgency();
+    if (day !== now.day) return slots;
+    return slots.filter((slot) => {
+      const [hour, minute] = slot.split(":").map(Number);
+      return (hour * 3600 + minute * 60) * 1000 - now.ms >= %NOTICE_MS%;
+    });
+  };
+  const update = () => {
+    const day = dateInput.value;
+    const open = new Set(openSlots(day));
+    for (const option of select.options) {
+      if (!option.value) continue;
+      const off = !open.has(option.value);
+      option.disabled = off;
+      option.hidden = off;
+    }
+    if (select.value && !open.has(select.value)) select.value = "";
+    dateInput.setCustomValidity(day ? closure(day) : "");
+  };
+  const afterReset = () => setTimeout(update, 0);
+  update();
+  dateInput.addEventListener("input", update);
+  dateInput.addEventListener("change", update);
+  select.addEventListener("focus", update);
+  select.addEventListener("pointerdown", update);
+  form?.addEventListener("reset", afterReset);
+  return () => {
+    dateInput.removeEventListener("input", update);
+    dateInput.removeEventListener("change", update);
+    select.removeEventListener("focus", update);
+    select.removeEventListener("pointerdown", update);
+    form?.removeEventListener("reset", afterReset);
+  };
+}, []);
+"""
+    for key, value in values.items():
+        hook = hook.replace(key, value)
+    return hook
+
+
+_CLOSURE_COPY = {
+    Closure.WEEKEND: BOOKING.date_weekend,
+    Closure.HOLIDAY: BOOKING.date_holiday,
+    Closure.CLOSED: BOOKING.date_closed,
+}
+
+
+_SLOT_FILTER = rx.Var(
+    '"on"',
+    _var_data=VarData(
+        hooks={_slot_filter_hook(): None}, imports={"react": [ImportVar(tag="useEffect")]}
+    ),
+).to(str)
 
 
 def _alternatives() -> rx.Component:
@@ -256,6 +370,32 @@ def _booking_input(name: str, copy: Field, **props) -> rx.Component:
     )
 
 
+def _booking_date() -> rx.Component:
+    """The date: today to a year ahead, with the working days said under it.
+
+    No ``placeholder``: HTML does not allow it on ``type=date``; the hint is visible
+    text tied to the input by ``aria-describedby``.
+    """
+    control = _control(BookingState, BOOKING_PREFIX, "date")
+    hint_id = f"{control['id']}-hint"
+    return _labelled(
+        BookingState,
+        "date",
+        BOOKING.date,
+        rx.fragment(
+            rx.el.input(
+                type="date",
+                required=True,
+                min=_MIN_DATE,
+                max=_MAX_DATE,
+                class_name=_INPUT,
+                **{**control, "aria_describedby": f"{hint_id} {control['aria_describedby']}"},
+            ),
+            rx.el.p(BOOKING.date_hint, id=hint_id, class_name="mt-1 text-sm text-slate-600"),
+        ),
+    )
+
+
 def booking_form() -> rx.Component:
     """Consultation booking form of /schedule."""
     state, prefix = BookingState, BOOKING_PREFIX
@@ -276,7 +416,7 @@ def booking_form() -> rx.Component:
             _booking_input(
                 "phone", BOOKING.phone, type="tel", max_length=PHONE_MAX, auto_complete="tel"
             ),
-            _booking_input("date", BOOKING.date, type="date", min=_MIN_DATE, max=_MAX_DATE),
+            _booking_date(),
             _labelled(
                 state,
                 "time",
@@ -286,6 +426,7 @@ def booking_form() -> rx.Component:
                     *[rx.el.option(slot, value=slot) for slot in TIME_SLOTS],
                     required=True,
                     class_name=_INPUT,
+                    custom_attrs={"data-slot-filter": _SLOT_FILTER},
                     **_control(state, prefix, "time"),
                 ),
             ),

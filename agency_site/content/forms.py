@@ -81,9 +81,14 @@ class BookingCopy(Content):
     email: Field
     phone: Field
     date: Field
+    date_hint: str  # Under the date field: which days the agency works.
     date_past: str
     date_too_far: str
+    date_weekend: str
+    date_holiday: str  # A public holiday of Spain or Catalonia.
+    date_closed: str  # A closed day of the settings (BOOKING_CLOSED_DAYS).
     time: Field
+    time_passed: str  # Today's slot starts too soon (BOOKING_MIN_NOTICE_HOURS).
     time_placeholder: str
     message: Field
     optional: str
@@ -156,9 +161,14 @@ BOOKING = BookingCopy(
         ),
     ),
     date=Field(label="Fecha preferida", error="Elige la fecha que prefieres para la consulta."),
+    date_hint="Atendemos de lunes a viernes, excepto festivos.",
     date_past="Elige una fecha a partir de hoy.",
     date_too_far="Elige una fecha dentro de los próximos doce meses.",
+    date_weekend="Los fines de semana no atendemos consultas: elige un día de lunes a viernes.",
+    date_holiday="Ese día es festivo y no atendemos consultas: elige otro día laborable.",
+    date_closed="Ese día la agencia está cerrada: elige otro día laborable.",
     time=Field(label="Hora preferida", error="Elige una de las horas disponibles."),
+    time_passed=("Esa hora ya no se puede reservar para hoy: elige una hora más tarde u otro día."),
     time_placeholder="Selecciona una hora",
     message=Field(
         label="Cuéntanos tu proyecto",

@@ -4,6 +4,10 @@ from agency_site import paths
 from agency_site.content.base import Hero, Link
 from agency_site.content.legal import AEPD, IDENTITY, UPDATED, Bullets, LegalDocument, LegalSection
 from agency_site.content.site import SITE
+from agency_site.settings import get_settings
+
+# The same setting the backend's daily purge and `leads purge` use (LEADS_RETENTION_MONTHS).
+RETENTION_MONTHS = get_settings().leads.retention_months
 
 PRIVACY = LegalDocument(
     hero=Hero(
@@ -127,9 +131,17 @@ PRIVACY = LegalDocument(
             body=(
                 Bullets(
                     items=(
-                        "Solicitudes de contacto y de consulta: mientras gestionamos tu "
-                        "solicitud y hasta 12 meses después de nuestra última comunicación; "
-                        "después las borramos.",
+                        "Solicitudes enviadas desde los formularios de la web (contacto y "
+                        "«Agendar consulta»): las guardamos en la base de datos del sitio hasta "
+                        f"{RETENTION_MONTHS} meses después de tu última solicitud, es decir, "
+                        "de la más reciente que recibimos con tu dirección de correo "
+                        "electrónico (sin distinguir mayúsculas de minúsculas). Pasado ese "
+                        "plazo, el sistema las borra todas automáticamente; lo comprueba una "
+                        "vez al día. Los correos electrónicos que esas solicitudes generan en "
+                        "nuestro buzón los borramos en el mismo plazo.",
+                        "Consultas que nos haces directamente por correo electrónico, teléfono "
+                        f"o WhatsApp: mientras las atendemos y hasta {RETENTION_MONTHS} meses "
+                        "después de nuestra última comunicación; después las borramos.",
                         "Candidaturas: mientras dura el proceso de selección y, si nos autorizas "
                         "a tenerte en cuenta para futuras vacantes, hasta 12 meses.",
                         "Si llegamos a contratar, conservamos los datos necesarios durante los "
@@ -170,6 +182,12 @@ PRIVACY = LegalDocument(
                 "identidad, podremos pedirte la información adicional necesaria para "
                 "confirmarla. Te responderemos en el plazo de un mes, ampliable en dos meses "
                 "más en casos complejos, como prevé el artículo 12 del RGPD.",
+                "Para el acceso, buscamos todas las solicitudes guardadas con tu dirección de "
+                "correo electrónico (sin distinguir mayúsculas de minúsculas), de los dos "
+                "formularios, y te enviamos una copia completa de lo que contienen: los datos "
+                "que escribiste, la fecha en que las recibimos y si ya nos llegaron por correo "
+                "electrónico. Para la supresión, borramos todas esas solicitudes de la base de "
+                "datos del sitio y los correos que generaron en nuestro buzón.",
                 Link(label=f"Escribir a {SITE.email}", href=SITE.mailto),
             ),
         ),

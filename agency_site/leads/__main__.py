@@ -1,4 +1,4 @@
-"""``python -m agency_site.leads list|retry|export``: see ``cli.py``."""
+"""``python -m agency_site.leads list|retry|export|purge|find|erase``: see ``cli.py``."""
 
 import sys
 

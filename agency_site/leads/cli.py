@@ -1,19 +1,32 @@
-"""Operator command for the leads table: list, retry and export (``python -m agency_site.leads``).
+"""Operator command for the leads table (``python -m agency_site.leads``).
 
-It uses the same environment as the site (``REFLEX_DB_URL``, ``EMAILJS_*``) and is
-safe to run next to live backend workers: leads are claimed atomically.
+``list``, ``retry`` and ``export`` for the daily work; ``purge``, ``find`` and
+``erase`` for the RGPD: the retention period of the privacy policy and the rights of
+access and erasure. It uses the same environment as the site (``REFLEX_DB_URL``,
+``EMAILJS_*``, ``LEADS_*``) and is safe to run next to live backend workers: leads are
+claimed atomically.
+
+Files with personal data (``export``, ``find -o``) are written outside the site
+folder (``LEADS_EXPORT_DIR``), never into it: ``reflex export`` packs that folder into
+``backend.zip``.
 """
 
 import argparse
 import asyncio
 import csv
+import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 from agency_site.leads.delivery import Delivery
 from agency_site.leads.kinds import LeadStatus
-from agency_site.leads.models import Lead
+from agency_site.leads.models import Lead, utcnow
+from agency_site.leads.monitor import retention_cutoff
+from agency_site.settings import ROOT, get_settings
 
 EXPORT_FIELDS = ("name", "email", "phone", "date", "time", "message")
 EXPORT_COLUMNS = (
@@ -44,7 +57,30 @@ def _parser() -> argparse.ArgumentParser:
     retry.add_argument("ids", nargs="*", type=int, metavar="ID")
     export = commands.add_parser("export", help="write the leads as CSV")
     export.add_argument("--status", choices=[s.value for s in LeadStatus])
-    export.add_argument("-o", "--output", help="CSV file to write (default: standard output)")
+    export.add_argument(
+        "-o",
+        "--output",
+        help="CSV file to write, outside the site folder, or - for standard output "
+        "(default: a new file in LEADS_EXPORT_DIR, ~/agency_site-exports)",
+    )
+    commands.add_parser(
+        "purge",
+        help="delete the leads of every person whose last lead arrived more than "
+        "LEADS_RETENTION_MONTHS ago (the backend also does it daily)",
+    )
+    find = commands.add_parser(
+        "find", help="everything stored about a person (right of access), by e-mail"
+    )
+    find.add_argument("--email", required=True, help="matched without regard to case")
+    find.add_argument("--format", choices=("json", "csv"), default="json")
+    find.add_argument(
+        "-o", "--output", help="file to write, outside the site folder (default: standard output)"
+    )
+    erase = commands.add_parser(
+        "erase", help="delete everything stored about a person (right to erasure), by e-mail"
+    )
+    erase.add_argument("--email", required=True, help="matched without regard to case")
+    erase.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     return parser
 
 
@@ -104,31 +140,151 @@ def _row(lead: Lead) -> list[str]:
     ]
 
 
-def _export(delivery: Delivery, status: str | None, output: str | None, out: TextIO) -> int:
-    leads = delivery.store.all(LeadStatus(status) if status else None)
-    if output:
-        with open(output, "w", newline="", encoding="utf-8") as file:
-            _write_csv(leads, file)
-        print(f"{len(leads)} lead(s) written to {output}.", file=out)
-    else:
-        _write_csv(leads, out)
-    return 0
-
-
 def _write_csv(leads: list[Lead], file: TextIO) -> None:
     writer = csv.writer(file)
     writer.writerow(EXPORT_COLUMNS)
     writer.writerows(_row(lead) for lead in leads)
 
 
-def run(argv: Sequence[str], delivery: Delivery, out: TextIO) -> int:
-    """Run one operator command against ``delivery`` (its store and EmailJS client)."""
+def _write_json(leads: list[Lead], file: TextIO) -> None:
+    """Every stored column of every lead, as JSON (the right of access)."""
+    records = [
+        {
+            "id": lead.id,
+            "kind": lead.kind,
+            "created_at": lead.created_at.isoformat() if lead.created_at else None,
+            "status": lead.status,
+            "attempts": lead.attempts,
+            "sent_at": lead.sent_at.isoformat() if lead.sent_at else None,
+            "last_error": lead.last_error,
+            "fields": lead.fields,
+        }
+        for lead in leads
+    ]
+    json.dump(records, file, ensure_ascii=False, indent=2)
+    file.write("\n")
+
+
+def _inside_site(path: Path) -> bool:
+    """Whether ``path`` lies in the site folder (which ``reflex export`` zips)."""
+    return path.resolve().is_relative_to(ROOT)
+
+
+def _write_file(
+    path: Path, leads: list[Lead], write: Callable[[list[Lead], TextIO], None], out: TextIO
+) -> int:
+    """Write personal data to ``path``, refusing the site folder; readable by the owner only."""
+    if _inside_site(path):
+        print(
+            f"Refused: {path} is inside the site folder ({ROOT}), which `reflex export` packs "
+            "into backend.zip. Write it elsewhere, e.g. under LEADS_EXPORT_DIR.",
+            file=out,
+        )
+        return 2
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with open(descriptor, "w", newline="", encoding="utf-8") as file:
+        write(leads, file)
+    print(f"{len(leads)} lead(s) written to {path}.", file=out)
+    return 0
+
+
+def _export(delivery: Delivery, status: str | None, output: str | None, ops: "Options") -> int:
+    leads = delivery.store.all(LeadStatus(status) if status else None)
+    if output == "-":
+        _write_csv(leads, ops.out)
+        return 0
+    stamp = utcnow().strftime("%Y%m%d-%H%M%S")
+    path = Path(output).expanduser() if output else ops.export_dir / f"leads-{stamp}.csv"
+    return _write_file(path, leads, _write_csv, ops.out)
+
+
+def _purge(delivery: Delivery, ops: "Options") -> int:
+    cutoff = retention_cutoff(ops.retention_months)
+    when = cutoff.strftime("%Y-%m-%d %H:%M UTC")
+    deleted = delivery.store.purge(cutoff)
+    print(
+        f"{deleted} lead(s) deleted: people whose last lead arrived before {when} "
+        f"(retention: {ops.retention_months} months).",
+        file=ops.out,
+    )
+    return 0
+
+
+def _find(delivery: Delivery, email: str, form: str, output: str | None, ops: "Options") -> int:
+    leads = delivery.store.of_email(email)
+    write = _write_json if form == "json" else _write_csv
+    if output:
+        return _write_file(Path(output).expanduser(), leads, write, ops.out)
+    write(leads, ops.out)
+    return 0
+
+
+def _erase(delivery: Delivery, email: str, yes: bool, ops: "Options") -> int:
+    leads = delivery.store.of_email(email)
+    if not leads:
+        print(f"No lead stored for {email}.", file=ops.out)
+        return 0
+    ids = ", ".join(str(lead.id) for lead in leads)
+    print(f"{len(leads)} lead(s) of {email}: {ids}.", file=ops.out)
+    if not yes:
+        print("Delete them for good? Type 'yes' to confirm: ", end="", file=ops.out)
+        ops.out.flush()
+        if ops.ask().strip().lower() not in ("yes", "y", "si", "sí", "s"):
+            print("Nothing deleted.", file=ops.out)
+            return 1
+    deleted = delivery.store.erase_email(email)
+    print(
+        f"{deleted} lead(s) deleted. Delete also the e-mails they produced in the agency's "
+        "inbox and any CSV exported earlier.",
+        file=ops.out,
+    )
+    return 0
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the RGPD commands need besides the store: settings, output and the operator."""
+
+    out: TextIO
+    retention_months: int
+    export_dir: Path
+    ask: Callable[[], str]
+
+
+def run(
+    argv: Sequence[str],
+    delivery: Delivery,
+    out: TextIO,
+    *,
+    retention_months: int | None = None,
+    export_dir: Path | None = None,
+    ask: Callable[[], str] | None = None,
+) -> int:
+    """Run one operator command against ``delivery`` (its store and EmailJS client).
+
+    ``retention_months`` and ``export_dir`` default to the ``LEADS_*`` settings; ``ask``
+    reads the operator's answer to a confirmation (standard input).
+    """
     args = _parser().parse_args(argv)
+    leads_settings = get_settings().leads
+    ops = Options(
+        out=out,
+        retention_months=retention_months or leads_settings.retention_months,
+        export_dir=export_dir or leads_settings.export_path,
+        ask=ask or sys.stdin.readline,
+    )
     if args.command == "list":
         return _list(delivery, args.status, out)
     if args.command == "retry":
         return _retry(delivery, args.ids, out)
-    return _export(delivery, args.status, args.output, out)
+    if args.command == "purge":
+        return _purge(delivery, ops)
+    if args.command == "find":
+        return _find(delivery, args.email, args.format, args.output, ops)
+    if args.command == "erase":
+        return _erase(delivery, args.email, args.yes, ops)
+    return _export(delivery, args.status, args.output, ops)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,7 +1,8 @@
 """Delivering stored leads to the agency's inbox through EmailJS, and retrying the failures.
 
 A failed attempt leaves the lead queued with exponential backoff; a configuration
-error holds it until the EmailJS settings change (then it is released at start-up).
+error holds it until the EmailJS settings change (then it is released at start-up) or
+the monitor's canary gets one through (``monitor.py``).
 """
 
 import asyncio
@@ -34,8 +35,35 @@ class RetryPolicy:
         return min(self.base * 2 ** max(attempts - 1, 0), self.cap)
 
 
+_WEEKDAYS_ES = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
+_MONTHS_ES = (
+    "enero",
+    "febrero",
+    "marzo",
+    "abril",
+    "mayo",
+    "junio",
+    "julio",
+    "agosto",
+    "septiembre",
+    "octubre",
+    "noviembre",
+    "diciembre",
+)
+
+
+def date_es(iso_date: str) -> str:
+    """A date in Spanish, whatever the machine's locale: "lunes, 14 de diciembre de 2026"."""
+    day = dt.date.fromisoformat(iso_date)
+    return f"{_WEEKDAYS_ES[day.weekday()]}, {day.day} de {_MONTHS_ES[day.month - 1]} de {day.year}"
+
+
 def template_params(kind: LeadKind, fields: dict[str, Any], to_email: str) -> dict[str, str]:
-    """The EmailJS template variables of a lead (SPEC §7)."""
+    """The EmailJS template variables of a lead (SPEC §7).
+
+    A booking also carries ``reply_to`` (the visitor's address, where the template's
+    Auto-Reply sends the confirmation) and ``date_es`` (the date in Spanish) for it.
+    """
     if kind is LeadKind.CONTACT:
         return {
             "to_email": to_email,
@@ -50,6 +78,8 @@ def template_params(kind: LeadKind, fields: dict[str, Any], to_email: str) -> di
         "date": fields["date"],
         "time": fields["time"],
         "message": fields.get("message", ""),
+        "reply_to": fields["email"],
+        "date_es": date_es(fields["date"]),
     }
 
 
@@ -100,7 +130,8 @@ class Delivery:
             )
             logger.error(
                 "Lead %s (%s) is stored but HELD: EmailJS refused the configuration (%s). "
-                "Fix the EMAILJS_* settings and restart; held leads are sent then.",
+                "Fix the EmailJS account (or the EMAILJS_* settings); held leads are retried "
+                "one at a time every LEADS_CANARY_INTERVAL_SECONDS and all go out then.",
                 lead_id,
                 kind,
                 error,

@@ -15,5 +15,5 @@ class LeadStatus(StrEnum):
 
     QUEUED = "queued"  # Waiting for its next delivery attempt (next_attempt_at).
     SENDING = "sending"  # Claimed by one worker until claimed_until.
-    HELD = "held"  # EmailJS refused the configuration; waits for a configuration change.
+    HELD = "held"  # EmailJS refused the configuration; waits for a fix (see monitor.py).
     SENT = "sent"

@@ -36,3 +36,19 @@ class Lead(SQLModel, table=True):
     claimed_until: dt.datetime | None = None
     # Fingerprint of the EmailJS settings that refused it (status HELD).
     held_config: str | None = Field(default=None, max_length=64)
+
+
+class LeadMonitor(SQLModel, table=True):
+    """Shared state of the owner's side, one row per job, so every worker and host agrees.
+
+    ``held_alert``: ``state`` is ``ok`` or ``held``, the last state the owner was told.
+    ``canary`` and ``purge``: ``due_at`` is when a worker may next run the job; it is
+    claimed with a conditional UPDATE, so one worker runs it at a time.
+    """
+
+    __tablename__ = "lead_monitor"
+
+    name: str = Field(primary_key=True, max_length=32)
+    state: str = Field(default="", max_length=20)
+    due_at: dt.datetime | None = None
+    changed_at: dt.datetime | None = None

@@ -1,7 +1,8 @@
 """The leads machinery of this backend process, built once from the settings.
 
 ``lifespan`` runs in every backend worker: it migrates the database, reports the
-delivery configuration and keeps the retry loop running while the app serves.
+delivery configuration and keeps the retry loop and the monitor (alerts, canary,
+daily purge: ``monitor.py``) running while the app serves.
 """
 
 import asyncio
@@ -12,13 +13,16 @@ from collections.abc import AsyncIterator
 from functools import lru_cache
 
 import sqlalchemy as sa
+from starlette.applications import Starlette
 
 from agency_site.content.site import SITE
 from agency_site.emailjs import EmailJSClient
 from agency_site.leads import migrations
 from agency_site.leads.delivery import Delivery, RetryPolicy
+from agency_site.leads.health import leads_api
 from agency_site.leads.intake import LeadIntake, RateLimits
 from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.store import LeadStore
 from agency_site.settings import Settings, get_settings
@@ -77,6 +81,32 @@ def build_delivery(settings: Settings, store: LeadStore) -> Delivery:
     )
 
 
+def build_monitor(settings: Settings, delivery: Delivery) -> Monitor:
+    """Alerts, canary and retention of these settings."""
+    return Monitor(
+        delivery=delivery,
+        webhook_url=settings.leads.alert_webhook_url.get_secret_value(),
+        canary_every=dt.timedelta(seconds=settings.leads.canary_interval_seconds),
+        retention_months=settings.leads.retention_months,
+        site_url=settings.site_url,
+    )
+
+
+@lru_cache(maxsize=1)
+def monitor() -> Monitor:
+    """The monitor of this process, on the intake's store and delivery."""
+    return build_monitor(get_settings(), intake().delivery)
+
+
+def site_api() -> Starlette:
+    """The site's own HTTP endpoints (``/_site/leads/health``), for ``rx.App(api_transformer)``."""
+    return leads_api(
+        store=lambda: intake().store,
+        configured=lambda: intake().delivery.configured,
+        max_age=lambda: dt.timedelta(seconds=get_settings().leads.health_max_queued_age_seconds),
+    )
+
+
 @lru_cache(maxsize=1)
 def intake() -> LeadIntake:
     """The intake of this process, on the configured database and EmailJS account."""
@@ -105,24 +135,30 @@ def prepare(delivery: Delivery) -> None:
     if held := delivery.store.count(LeadStatus.HELD):
         logger.error(
             "%s lead(s) are held because EmailJS refused the current settings; fix the "
-            "EMAILJS_* settings and restart (`python -m agency_site.leads list`).",
+            "EmailJS account or the EMAILJS_* settings: one held lead is retried every "
+            "LEADS_CANARY_INTERVAL_SECONDS and all are sent once it gets through "
+            "(`python -m agency_site.leads list`, GET /_site/leads/health).",
             held,
         )
 
 
 @contextlib.asynccontextmanager
 async def lifespan() -> AsyncIterator[None]:
-    """Lifespan task of the app: prepare the leads table, then run the retry loop."""
+    """Lifespan task of the app: prepare the leads table, then run the retry and monitor loops."""
     configure_logging()
     delivery = intake().delivery
     await asyncio.to_thread(prepare, delivery)
-    if not delivery.configured:
-        yield
-        return
-    retry_loop = asyncio.create_task(delivery.run_forever(), name="leads-retry-loop")
+    # Alerts, canary and the daily purge run even without delivery (purge and health).
+    loops = [
+        asyncio.create_task(monitor().run_forever(delivery.policy.poll), name="leads-monitor-loop")
+    ]
+    if delivery.configured:
+        loops.append(asyncio.create_task(delivery.run_forever(), name="leads-retry-loop"))
     try:
         yield
     finally:
-        retry_loop.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await retry_loop
+        for loop in loops:
+            loop.cancel()
+        for loop in loops:
+            with contextlib.suppress(asyncio.CancelledError):
+                await loop

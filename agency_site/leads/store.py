@@ -7,13 +7,15 @@ one claimer wins, and only the claimer may record how its attempt went.
 
 import datetime as dt
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+import sqlalchemy.orm
 from sqlmodel import Session, col, select
 
 from agency_site.leads.kinds import LeadKind, LeadStatus
-from agency_site.leads.models import Lead, utcnow
+from agency_site.leads.models import Lead, LeadMonitor, utcnow
 
 # Longest error text kept per lead.
 _ERROR_MAX = 1000
@@ -25,6 +27,33 @@ def _claimable(now: dt.datetime) -> sa.ColumnElement[bool]:
         sa.and_(Lead.status == LeadStatus.QUEUED, col(Lead.next_attempt_at) <= now),
         sa.and_(Lead.status == LeadStatus.SENDING, col(Lead.claimed_until) < now),
     )
+
+
+def _email_of(lead: Any) -> sa.ColumnElement[str]:
+    """The lowercased e-mail of a lead row (both kinds store it as ``email``)."""
+    return sa.func.lower(lead.fields["email"].as_string())
+
+
+def _email_is(email: str) -> sa.ColumnElement[bool]:
+    return _email_of(Lead) == email.strip().lower()
+
+
+def _aware(moment: dt.datetime | None) -> dt.datetime | None:
+    """Aggregates come back naive from SQLite: the table stores UTC."""
+    if moment is not None and moment.tzinfo is None:
+        return moment.replace(tzinfo=dt.UTC)
+    return moment
+
+
+@dataclass(frozen=True)
+class LeadSummary:
+    """Counts of waiting leads, the oldest one's arrival and the last delivery."""
+
+    queued: int
+    sending: int
+    held: int
+    oldest_waiting_at: dt.datetime | None
+    last_sent_at: dt.datetime | None
 
 
 class LeadStore:
@@ -146,6 +175,115 @@ class LeadStore:
             condition, status=LeadStatus.QUEUED, next_attempt_at=utcnow(), held_config=None
         )
 
+    def claim_held(self, token: str, lease: dt.timedelta) -> Lead | None:
+        """Claim the oldest held lead (the canary's one try), or None if another won it."""
+        query = select(Lead.id).where(Lead.status == LeadStatus.HELD).order_by(col(Lead.id))
+        with Session(self.engine) as session:
+            lead_id = session.exec(query.limit(1)).first()
+        if lead_id is None or not self._update(
+            sa.and_(Lead.id == lead_id, Lead.status == LeadStatus.HELD),
+            status=LeadStatus.SENDING,
+            claim_token=token,
+            claimed_until=utcnow() + lease,
+        ):
+            return None
+        return self.get(lead_id)
+
+    def release_all_held(self) -> int:
+        """Queue every held lead again, due now (the provider accepts again)."""
+        return self._update(
+            Lead.status == LeadStatus.HELD,
+            status=LeadStatus.QUEUED,
+            next_attempt_at=utcnow(),
+            held_config=None,
+        )
+
+    def summary(self) -> "LeadSummary":
+        """What waits and what was delivered: for the health endpoint and the alerts."""
+        waiting = col(Lead.status).in_((LeadStatus.QUEUED, LeadStatus.SENDING))
+        with Session(self.engine) as session:
+            counts = dict(
+                session.exec(select(Lead.status, sa.func.count()).group_by(col(Lead.status))).all()
+            )
+            oldest = session.exec(select(sa.func.min(Lead.created_at)).where(waiting)).one()
+            last_sent = session.exec(select(sa.func.max(Lead.sent_at))).one()
+        return LeadSummary(
+            queued=counts.get(LeadStatus.QUEUED, 0),
+            sending=counts.get(LeadStatus.SENDING, 0),
+            held=counts.get(LeadStatus.HELD, 0),
+            oldest_waiting_at=_aware(oldest),
+            last_sent_at=_aware(last_sent),
+        )
+
+    def switch_state(self, name: str, old: str, new: str) -> bool:
+        """Move the job ``name`` from state ``old`` to ``new``; True for the one caller that did."""
+        return bool(
+            self._update_monitor(
+                sa.and_(LeadMonitor.name == name, LeadMonitor.state == old),
+                state=new,
+                changed_at=utcnow(),
+            )
+        )
+
+    def claim_job(self, name: str, every: dt.timedelta) -> bool:
+        """Claim the job ``name`` if it is due; it is due again ``every`` from now."""
+        now = utcnow()
+        return bool(
+            self._update_monitor(
+                sa.and_(
+                    LeadMonitor.name == name,
+                    sa.or_(col(LeadMonitor.due_at).is_(None), col(LeadMonitor.due_at) <= now),
+                ),
+                due_at=now + every,
+                changed_at=now,
+            )
+        )
+
+    def postpone_job(self, name: str, every: dt.timedelta) -> None:
+        """Make the job ``name`` due only ``every`` from now."""
+        self._update_monitor(LeadMonitor.name == name, due_at=utcnow() + every)
+
+    def monitor_state(self, name: str) -> str:
+        """The state of the job ``name``."""
+        with Session(self.engine) as session:
+            row = session.get(LeadMonitor, name)
+            return row.state if row else ""
+
+    def of_email(self, email: str) -> list[Lead]:
+        """Every lead of an e-mail address (case-insensitive), oldest first."""
+        query = select(Lead).where(_email_is(email)).order_by(col(Lead.id))
+        with Session(self.engine, expire_on_commit=False) as session:
+            return list(session.exec(query).all())
+
+    def erase_email(self, email: str) -> int:
+        """Delete every lead of an e-mail address (case-insensitive); how many."""
+        with self.engine.begin() as connection:
+            return connection.execute(sa.delete(Lead).where(_email_is(email))).rowcount
+
+    def purge(self, cutoff: dt.datetime) -> int:
+        """Delete the leads of every person whose last lead was received before ``cutoff``.
+
+        A person is an e-mail address (case-insensitive); all their leads go together,
+        once the newest of them (``created_at``) is older than ``cutoff``. Leads being
+        sent right now wait for the next purge.
+        """
+        newer = sa.orm.aliased(Lead)
+        same_person_recently = (
+            select(newer.id)
+            .where(
+                sa.func.lower(newer.fields["email"].as_string()) == _email_of(Lead),
+                col(newer.created_at) >= cutoff,
+            )
+            .exists()
+        )
+        condition = sa.and_(
+            col(Lead.created_at) < cutoff,
+            Lead.status != LeadStatus.SENDING,
+            ~same_person_recently,
+        )
+        with self.engine.begin() as connection:
+            return connection.execute(sa.delete(Lead).where(condition)).rowcount
+
     def count(self, status: LeadStatus) -> int:
         """How many leads have ``status``."""
         query = select(sa.func.count()).select_from(Lead).where(Lead.status == status)
@@ -167,6 +305,11 @@ class LeadStore:
                 **values,
             )
         )
+
+    def _update_monitor(self, condition: sa.ColumnElement[bool], **values: Any) -> int:
+        with self.engine.begin() as connection:
+            result = connection.execute(sa.update(LeadMonitor).where(condition).values(**values))
+            return result.rowcount
 
     def _update(self, condition: sa.ColumnElement[bool], **values: Any) -> int:
         """One conditional UPDATE in its own transaction; the number of rows it changed."""

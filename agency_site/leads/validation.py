@@ -36,6 +36,7 @@ from agency_site.content.forms import (
     PHONE_MIN,
     TIME_SLOTS,
 )
+from agency_site.leads.calendar import Closure, WorkingCalendar, agency_now, default_calendar
 from agency_site.leads.kinds import LeadKind
 
 # The hidden field only bots fill in (see components/forms.py).
@@ -155,7 +156,29 @@ class BookingRequest(BaseModel):
             raise _specific(BOOKING.date_past)
         if day > one_year_after(today):
             raise _specific(BOOKING.date_too_far)
+        calendar: WorkingCalendar = (info.context or {}).get("calendar") or default_calendar()
+        if closure := calendar.closure(day):
+            raise _specific(_CLOSURE_MESSAGES[closure])
         return day
+
+    @field_validator("time")
+    @classmethod
+    def _time_still_open(cls, slot: str, info: ValidationInfo) -> str:
+        """Today's slots only if they start far enough from now (see ``leads/calendar.py``)."""
+        day = info.data.get("date")
+        context = info.context or {}
+        now: dt.datetime = context.get("now") or agency_now()
+        calendar: WorkingCalendar = context.get("calendar") or default_calendar()
+        if day == now.date() and slot not in calendar.open_slots(day, now):
+            raise _specific(BOOKING.time_passed)
+        return slot
+
+
+_CLOSURE_MESSAGES = {
+    Closure.WEEKEND: BOOKING.date_weekend,
+    Closure.HOLIDAY: BOOKING.date_holiday,
+    Closure.CLOSED: BOOKING.date_closed,
+}
 
 
 _MODELS: dict[LeadKind, type[BaseModel]] = {
@@ -188,12 +211,24 @@ class Validation:
         return not self.errors
 
 
-def validate(kind: LeadKind, form_data: Mapping[str, Any], today: dt.date) -> Validation:
-    """Check a submission of the ``kind`` form; ``today`` is the agency's current date."""
+def validate(
+    kind: LeadKind,
+    form_data: Mapping[str, Any],
+    today: dt.date,
+    *,
+    now: dt.datetime | None = None,
+    calendar: WorkingCalendar | None = None,
+) -> Validation:
+    """Check a submission of the ``kind`` form; ``today`` is the agency's current date.
+
+    ``now`` (aware; default: the clock) and ``calendar`` (default: the ``BOOKING_*``
+    settings) decide which days and slots can be booked.
+    """
     messages = FIELD_ERRORS[kind]
     data = {name: form_data.get(name) for name in messages if name in form_data}
+    context = {"today": today, "now": now, "calendar": calendar}
     try:
-        request = _MODELS[kind].model_validate(data, context={"today": today})
+        request = _MODELS[kind].model_validate(data, context=context)
     except ValidationError as error:
         errors: dict[str, str] = {}
         for item in error.errors():

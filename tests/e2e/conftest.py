@@ -181,6 +181,8 @@ def site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory):
             # Failed e-mails are retried after 2 s (then 4, 8...) instead of a minute.
             "LEADS_RETRY_BASE_SECONDS": "2",
             "LEADS_RETRY_POLL_SECONDS": "1",
+            # Held leads: one is retried every 2 s instead of every 15 minutes.
+            "LEADS_CANARY_INTERVAL_SECONDS": "2",
             # Every test browses from 127.0.0.1: only the per-session limit applies.
             "LEADS_RATE_LIMIT_PER_IP": "10000",
         },

@@ -1,8 +1,12 @@
 """The lead forms as a visitor uses them, against the production build and a fake EmailJS."""
 
 import datetime as dt
+import json
+import re
 import sqlite3
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from zoneinfo import ZoneInfo
 
@@ -12,9 +16,17 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
 from agency_site import paths
-from agency_site.content.forms import AGENCY_TIME_ZONE, BOOKING, HERO_CAPTURE, NOTICES
+from agency_site.content.forms import (
+    AGENCY_TIME_ZONE,
+    BOOKING,
+    HERO_CAPTURE,
+    NOTICES,
+    TIME_SLOTS,
+)
 from agency_site.content.site import SITE
 from agency_site.emailjs import LIB_VERSION, SEND_PATH
+from agency_site.leads.calendar import Closure, default_calendar
+from agency_site.leads.delivery import date_es
 from tests.e2e.conftest import EMAILJS_E2E, ROOT, SiteServer, accept_sends
 from tests.e2e.helpers import open_page
 
@@ -31,6 +43,11 @@ def fake(emailjs_fake: HTTPServer) -> Iterator[HTTPServer]:
 
 def madrid_today() -> dt.date:
     return dt.datetime.now(ZoneInfo(AGENCY_TIME_ZONE)).date()
+
+
+def working_day(days_ahead: int) -> dt.date:
+    """The first day the agency works, at least ``days_ahead`` days from today."""
+    return default_calendar().next_working_day(madrid_today() + dt.timedelta(days=days_ahead))
 
 
 def sends(fake: HTTPServer) -> list[dict]:
@@ -75,6 +92,27 @@ def fill_booking(page: Page, day: dt.date, slot: str = "16:00") -> None:
     form.get_by_label(BOOKING.message.label).fill("Queremos una tienda online.")
 
 
+def book_while_refused(
+    page: Page, fake: HTTPServer, status: int, text: str, day: dt.date, slot: str
+) -> Locator:
+    """Make the fake answer every send with ``status``, then book ``day`` at ``slot``."""
+    fake.clear()
+    fake.expect_request(SEND_PATH, method="POST").respond_with_data(text, status=status)
+    form = open_schedule(page)
+    fill_booking(page, day, slot)
+    form.locator(SUBMIT).click()
+    expect(form.get_by_text(NOTICES.queued)).to_be_visible()
+    return form
+
+
+def wait_until_sent(site: SiteServer, lead_id: int, timeout: float = 30) -> None:
+    """Wait for the site to deliver lead ``lead_id`` on its own."""
+    deadline = time.monotonic() + timeout
+    while leads(site)[-1] != (lead_id, "booking", "sent") and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert leads(site)[-1] == (lead_id, "booking", "sent")
+
+
 def booking_params(day: dt.date, slot: str = "16:00") -> dict:
     return {
         "to_email": SITE.email,
@@ -84,6 +122,8 @@ def booking_params(day: dt.date, slot: str = "16:00") -> dict:
         "date": day.isoformat(),
         "time": slot,
         "message": "Queremos una tienda online.",
+        "reply_to": "ana@example.com",
+        "date_es": date_es(day.isoformat()),
     }
 
 
@@ -139,7 +179,7 @@ def test_booking_sends_every_field_thanks_and_resets_the_form(
     expect(form.get_by_label(BOOKING.date.label)).to_have_attribute(
         "min", madrid_today().isoformat()
     )
-    day = madrid_today() + dt.timedelta(days=3)
+    day = working_day(3)
     fill_booking(page, day)
     form.locator(SUBMIT).click()
 
@@ -157,16 +197,8 @@ def test_booking_sends_every_field_thanks_and_resets_the_form(
 def test_provider_failure_is_honest_and_the_lead_is_delivered_after_recovery(
     page: Page, fake: HTTPServer, site: SiteServer
 ) -> None:
-    fake.clear()
-    fake.expect_request(SEND_PATH, method="POST").respond_with_data(
-        "Internal Server Error", status=500
-    )
-    form = open_schedule(page)
-    day = madrid_today() + dt.timedelta(days=5)
-    fill_booking(page, day, "09:00")
-    form.locator(SUBMIT).click()
-
-    expect(form.get_by_text(NOTICES.queued)).to_be_visible()
+    day = working_day(5)
+    form = book_while_refused(page, fake, 500, "Internal Server Error", day, "09:00")
     expect(page.get_by_text(BOOKING.success)).to_have_count(0)
     expect(form.get_by_role("link", name="WhatsApp")).to_have_attribute("href", SITE.whatsapp_url)
     expect(form.get_by_role("link", name=SITE.email)).to_have_attribute("href", SITE.mailto)
@@ -178,10 +210,7 @@ def test_provider_failure_is_honest_and_the_lead_is_delivered_after_recovery(
     expect(form.get_by_label(BOOKING.name.label)).to_have_value("Otra persona")
 
     accept_sends(fake)  # EmailJS is back: the retry loop delivers the stored lead.
-    deadline = time.monotonic() + 30
-    while leads(site)[-1] != (lead_id, "booking", "sent") and time.monotonic() < deadline:
-        time.sleep(0.5)
-    assert leads(site)[-1] == (lead_id, "booking", "sent")
+    wait_until_sent(site, lead_id)
     assert sends(fake) == [
         payload(EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"], booking_params(day, "09:00"))
     ]
@@ -194,13 +223,16 @@ def test_a_past_date_sends_nothing_and_says_why(
     form = open_schedule(page)
     # A crafted submission: the browser's own date check is switched off.
     page.evaluate("document.getElementById('booking-form').noValidate = true")
-    fill_booking(page, madrid_today() - dt.timedelta(days=1))
+    yesterday = madrid_today() - dt.timedelta(days=1)
+    while default_calendar().closure(yesterday):  # A weekday, so its slots stay offered.
+        yesterday -= dt.timedelta(days=1)
+    fill_booking(page, yesterday)
     form.locator(SUBMIT).click()
 
     date = form.get_by_label(BOOKING.date.label)
     expect(form.get_by_text(BOOKING.date_past)).to_be_visible()
     expect(date).to_have_attribute("aria-invalid", "true")
-    expect(date).to_have_attribute("aria-describedby", "booking-date-error")
+    expect(date).to_have_attribute("aria-describedby", "booking-date-hint booking-date-error")
     expect(page.locator("#booking-date-error")).to_have_text(BOOKING.date_past)
     expect(date).to_be_focused()
     expect(form.get_by_label(BOOKING.name.label)).to_have_value("Ana García")
@@ -212,7 +244,7 @@ def test_an_injected_time_slot_sends_nothing_and_says_why(
 ) -> None:
     before = leads(site)
     form = open_schedule(page)
-    fill_booking(page, madrid_today() + dt.timedelta(days=1))
+    fill_booking(page, working_day(1))
     page.evaluate(
         """() => {
           const select = document.getElementById('booking-time');
@@ -226,6 +258,109 @@ def test_an_injected_time_slot_sends_nothing_and_says_why(
     expect(form.get_by_label(BOOKING.time.label)).to_have_attribute("aria-invalid", "true")
     expect(page.get_by_text(BOOKING.success)).to_have_count(0)
     assert_nothing_sent(fake, site, before)
+
+
+def offered_slots(form: Locator) -> list[str]:
+    """The time options a visitor can pick right now."""
+    return form.locator("#booking-time").evaluate(
+        "select => [...select.options].filter(o => o.value && !o.disabled && !o.hidden)"
+        ".map(o => o.value)"
+    )
+
+
+def first_day(start: dt.date, closure: Closure | None) -> dt.date:
+    """The first day from ``start`` that is closed for ``closure`` (None: a working day)."""
+    day = start
+    while default_calendar().closure(day) is not closure:
+        day += dt.timedelta(days=1)
+    return day
+
+
+def test_the_form_says_when_we_work_and_offers_only_open_slots(page: Page) -> None:
+    # The browser's clock says 10:30 in Agramunt on a working day: with the default two
+    # hours' notice only the afternoon is left today.
+    today = working_day(7)
+    page.clock.set_fixed_time(
+        dt.datetime.combine(today, dt.time(10, 30), ZoneInfo(AGENCY_TIME_ZONE))
+    )
+    form = open_schedule(page)
+    date = form.get_by_label(BOOKING.date.label)
+    expect(date).to_have_attribute("min", today.isoformat())
+    expect(form.locator("#booking-date-hint")).to_have_text(BOOKING.date_hint)
+    expect(date).not_to_have_attribute("placeholder", re.compile(".*"))
+    assert offered_slots(form) == list(TIME_SLOTS)  # No date yet: every slot.
+
+    date.fill(today.isoformat())
+    assert offered_slots(form) == ["15:00", "16:00", "17:00", "18:00"]
+    form.get_by_label(BOOKING.time.label).select_option("17:00")
+
+    saturday = first_day(today, Closure.WEEKEND)
+    date.fill(saturday.isoformat())
+    assert offered_slots(form) == []
+    expect(form.get_by_label(BOOKING.time.label)).to_have_value("")  # 17:00 went too.
+    assert date.evaluate("input => input.validationMessage") == BOOKING.date_weekend
+
+    holiday = first_day(today, Closure.HOLIDAY)
+    date.fill(holiday.isoformat())
+    assert offered_slots(form) == []
+    assert date.evaluate("input => input.validationMessage") == BOOKING.date_holiday
+
+    date.fill(first_day(today + dt.timedelta(days=1), None).isoformat())
+    assert offered_slots(form) == list(TIME_SLOTS)
+    assert date.evaluate("input => input.validationMessage") == ""
+
+
+def test_a_weekend_date_sends_nothing_and_says_why(
+    page: Page, fake: HTTPServer, site: SiteServer
+) -> None:
+    before = leads(site)
+    form = open_schedule(page)
+    fill_booking(page, working_day(1))
+    # A crafted submission for a Saturday: the browser's own checks are switched off and
+    # the date is set without the events that would make the form drop the time.
+    page.evaluate("document.getElementById('booking-form').noValidate = true")
+    saturday = first_day(madrid_today() + dt.timedelta(days=1), Closure.WEEKEND)
+    page.evaluate(
+        "day => { document.getElementById('booking-date').value = day; }", saturday.isoformat()
+    )
+    form.locator(SUBMIT).click()
+
+    expect(page.locator("#booking-date-error")).to_have_text(BOOKING.date_weekend)
+    expect(form.get_by_label(BOOKING.date.label)).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_text(BOOKING.success)).to_have_count(0)
+    assert_nothing_sent(fake, site, before)
+
+
+def leads_health(site: SiteServer) -> tuple[int, dict]:
+    """Status and JSON of the production server's /_site/leads/health."""
+    try:
+        with urllib.request.urlopen(f"{site.url}/_site/leads/health", timeout=5) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def test_held_leads_come_back_by_themselves_once_emailjs_is_fixed(
+    page: Page, fake: HTTPServer, site: SiteServer
+) -> None:
+    # The account has "non-browser applications" switched off: a configuration error.
+    day = working_day(4)
+    refused = "API calls are disabled for non-browser applications"
+    book_while_refused(page, fake, 403, refused, day, "11:00")
+    lead_id, kind, status = leads(site)[-1]
+    assert (kind, status) == ("booking", "held")
+    code, health = leads_health(site)
+    assert (code, health["status"], health["held"]) == (503, "held", 1)
+
+    accept_sends(fake)  # The owner fixes the EmailJS dashboard; nobody restarts anything.
+    wait_until_sent(site, lead_id)
+    time.sleep(2)  # Another canary round would send it again: it must not.
+    assert sends(fake) == [
+        payload(EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"], booking_params(day, "11:00"))
+    ]
+    code, health = leads_health(site)
+    assert (code, health["status"], health["held"]) == (200, "ok", 0)
+    assert health["last_delivery_at"] is not None
 
 
 def test_a_double_click_sends_once_and_the_button_says_it_is_sending(

@@ -64,3 +64,18 @@ def test_menus_dropdown_and_scrolling_send_no_websocket_frames(page: Page) -> No
     page.wait_for_timeout(500)
 
     assert log.application_frames()[before:] == []
+
+
+def test_choosing_booking_dates_sends_no_websocket_frames(page: Page) -> None:
+    """The time list follows the date in the browser: the server only sees the submission."""
+    log = FrameLog(page)
+    open_page(page, "/schedule")
+    _wait_for_quiet_socket(page, log)
+    before = len(log.application_frames())
+    date, time = page.locator("#booking-date"), page.locator("#booking-time")
+    for day in ("2030-01-05", "2030-01-07", "2030-01-08"):  # A Saturday, then weekdays.
+        date.fill(day)
+        time.focus()
+    expect(time.locator("option[value='09:00']")).to_be_enabled()
+    page.wait_for_timeout(1_000)
+    assert log.application_frames()[before:] == []

@@ -14,6 +14,7 @@ from agency_site.emailjs import SEND_PATH, EmailJSClient
 from agency_site.leads import migrations
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.kinds import LeadKind
+from agency_site.leads.models import Lead
 from agency_site.leads.store import LeadStore
 
 AGENCY_INBOX = "hola@agencia.test"
@@ -50,6 +51,13 @@ def new_engine(url: str) -> sa.Engine:
     return sa.create_engine(url)
 
 
+def aged(store: LeadStore, lead_id: int, days: float) -> None:
+    """Make a lead look ``days`` old (received that long ago)."""
+    moment = dt.datetime.now(dt.UTC) - dt.timedelta(days=days)
+    with store.engine.begin() as connection:
+        connection.execute(sa.update(Lead).where(Lead.id == lead_id).values(created_at=moment))
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path) -> str:
     """A fresh, migrated database: a SQLite file, or a new database on a real PostgreSQL."""
@@ -68,6 +76,12 @@ def store(db_url: str):
     engine = new_engine(db_url)
     yield LeadStore(engine)
     engine.dispose()
+
+
+@pytest.fixture
+def any_store(store: LeadStore) -> LeadStore:
+    """A migrated store: on SQLite, then on a real PostgreSQL (``store`` runs on both)."""
+    return store
 
 
 def make_client(server: HTTPServer, private_key: str = "private_test") -> EmailJSClient:

@@ -1,18 +1,21 @@
-"""The operator command: list, retry and export the leads."""
+"""The operator command: list, retry, export, and the RGPD commands purge, find and erase."""
 
 import csv
 import datetime as dt
 import io
+import json
 
 from pytest_httpserver import HTTPServer
 
 from agency_site.leads.cli import run
 from agency_site.leads.kinds import LeadKind, LeadStatus
 from agency_site.leads.store import LeadStore
+from agency_site.settings import ROOT
 from tests.leads.conftest import (
     BOOKING_FIELDS,
     LEASE,
     accept_all,
+    aged,
     make_client,
     make_delivery,
     sent_payloads,
@@ -26,10 +29,23 @@ BOOKING = {
 }
 
 
-def command(store: LeadStore, server: HTTPServer | None, *argv: str) -> tuple[int, str]:
+def command(
+    store: LeadStore, server: HTTPServer | None, *argv: str, answer: str = "", exports=None
+) -> tuple[int, str]:
     out = io.StringIO()
     client = make_client(server) if server is not None else None
-    return in_own_thread(run, argv, make_delivery(store, client), out), out.getvalue()
+
+    def call() -> int:
+        return run(
+            argv,
+            make_delivery(store, client),
+            out,
+            retention_months=12,
+            export_dir=exports,
+            ask=lambda: answer,
+        )
+
+    return in_own_thread(call), out.getvalue()
 
 
 def test_list_shows_each_lead_with_its_status_and_error(store: LeadStore) -> None:
@@ -77,7 +93,7 @@ def test_retry_without_configuration_says_so(store: LeadStore) -> None:
 
 def test_export_writes_csv_that_spreadsheets_cannot_execute(store: LeadStore, tmp_path) -> None:
     store.add(LeadKind.BOOKING, BOOKING, claim_token=None, lease=LEASE)
-    code, out = command(store, None, "export")
+    code, out = command(store, None, "export", "-o", "-")
     assert code == 0
     [row] = list(csv.DictReader(io.StringIO(out)))
     assert row["status"] == "queued"
@@ -89,3 +105,116 @@ def test_export_writes_csv_that_spreadsheets_cannot_execute(store: LeadStore, tm
     code, out = command(store, None, "export", "--output", str(target))
     assert out == f"1 lead(s) written to {target}.\n"
     assert len(list(csv.DictReader(target.open(encoding="utf-8")))) == 1
+
+
+def test_export_goes_outside_the_site_folder_by_default_and_refuses_it(
+    store: LeadStore, tmp_path
+) -> None:
+    store.add(LeadKind.BOOKING, BOOKING, claim_token=None, lease=LEASE)
+    exports = tmp_path / "exports"
+    code, out = command(store, None, "export", exports=exports)
+    [written] = exports.glob("leads-*.csv")
+    assert code == 0 and out == f"1 lead(s) written to {written}.\n"
+    assert written.stat().st_mode & 0o777 == 0o600  # Personal data: the owner's eyes only.
+
+    inside = ROOT / "leads-test-refused.csv"
+    code, out = command(store, None, "export", "-o", str(inside), exports=exports)
+    assert code == 2 and "Refused" in out and "backend.zip" in out
+    assert not inside.exists()
+    code, out = command(store, None, "find", "--email", "a@b.es", "-o", str(inside))
+    assert code == 2 and not inside.exists()
+
+
+def test_purge_deletes_people_whose_last_contact_is_past_the_retention(
+    any_store: LeadStore,
+) -> None:
+    store = any_store
+    # Ana wrote 14 months ago and again last month: all of hers stay.
+    ana_old = store.add(
+        LeadKind.CONTACT, {"email": "ana@example.com"}, claim_token=None, lease=LEASE
+    )
+    aged(store, ana_old, 425)
+    ana_new = store.add(
+        LeadKind.BOOKING,
+        {**BOOKING_FIELDS, "email": "ANA@example.com"},
+        claim_token=None,
+        lease=LEASE,
+    )
+    aged(store, ana_new, 30)
+    # Bea wrote 13 months ago only: hers go, delivered or not.
+    bea = store.add(LeadKind.CONTACT, {"email": "bea@example.com"}, claim_token="t", lease=LEASE)
+    store.mark_sent(bea, "t")
+    aged(store, bea, 400)
+    bea_held = store.add(
+        LeadKind.CONTACT, {"email": "Bea@Example.com"}, claim_token="u", lease=LEASE
+    )
+    store.mark_held(bea_held, "u", "HTTP 412", "config-a")
+    aged(store, bea_held, 380)
+    # Carla wrote 11 months ago: kept.
+    carla = store.add(
+        LeadKind.CONTACT, {"email": "carla@example.com"}, claim_token=None, lease=LEASE
+    )
+    aged(store, carla, 335)
+
+    code, out = command(store, None, "purge")
+    assert code == 0 and out.startswith("2 lead(s) deleted")
+    assert [lead.id for lead in store.all()] == [ana_old, ana_new, carla]
+    assert command(store, None, "purge")[1].startswith("0 lead(s) deleted")  # Idempotent.
+
+
+def test_find_shows_everything_about_a_person_whatever_the_case(any_store: LeadStore) -> None:
+    store = any_store
+    contact = store.add(
+        LeadKind.CONTACT, {"email": "Ana@Example.com"}, claim_token=None, lease=LEASE
+    )
+    booking = store.add(LeadKind.BOOKING, BOOKING_FIELDS, claim_token=None, lease=LEASE)
+    store.add(LeadKind.CONTACT, {"email": "otra@example.com"}, claim_token=None, lease=LEASE)
+
+    code, out = command(store, None, "find", "--email", " ANA@example.COM ")
+    records = json.loads(out)
+    assert code == 0
+    assert [record["id"] for record in records] == [contact, booking]
+    assert records[1]["fields"] == BOOKING_FIELDS
+    assert records[1]["kind"] == "booking" and records[1]["status"] == "queued"
+    assert set(records[0]) == {
+        "id",
+        "kind",
+        "created_at",
+        "status",
+        "attempts",
+        "sent_at",
+        "last_error",
+        "fields",
+    }
+
+    code, out = command(store, None, "find", "--email", "ana@example.com", "--format", "csv")
+    assert [row["id"] for row in csv.DictReader(io.StringIO(out))] == [str(contact), str(booking)]
+    assert command(store, None, "find", "--email", "nadie@example.com")[1] == "[]\n"
+
+
+def test_erase_asks_then_deletes_everything_about_a_person(any_store: LeadStore) -> None:
+    store = any_store
+    store.add(LeadKind.CONTACT, {"email": "ana@example.com"}, claim_token=None, lease=LEASE)
+    store.add(
+        LeadKind.BOOKING,
+        {**BOOKING_FIELDS, "email": "Ana@Example.com"},
+        claim_token=None,
+        lease=LEASE,
+    )
+    other = store.add(
+        LeadKind.CONTACT, {"email": "otra@example.com"}, claim_token=None, lease=LEASE
+    )
+
+    code, out = command(store, None, "erase", "--email", "ANA@example.com", answer="no\n")
+    assert code == 1 and "Type 'yes' to confirm" in out and "Nothing deleted." in out
+    assert len(store.all()) == 3
+
+    code, out = command(store, None, "erase", "--email", "ANA@example.com", answer="yes\n")
+    assert code == 0 and "2 lead(s) deleted" in out
+    assert [lead.id for lead in store.all()] == [other]
+
+    code, out = command(store, None, "erase", "--email", "otra@example.com", "--yes")
+    assert code == 0 and "confirm" not in out and store.all() == []
+    assert command(store, None, "erase", "--email", "otra@example.com")[1] == (
+        "No lead stored for otra@example.com.\n"
+    )

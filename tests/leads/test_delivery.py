@@ -5,7 +5,7 @@ import threading
 
 from pytest_httpserver import HTTPServer
 
-from agency_site.leads.delivery import RetryPolicy, new_claim_token, template_params
+from agency_site.leads.delivery import RetryPolicy, date_es, new_claim_token, template_params
 from agency_site.leads.kinds import LeadKind, LeadStatus
 from agency_site.leads.store import LeadStore
 from tests.leads.conftest import (
@@ -36,11 +36,20 @@ def test_template_params_follow_the_spec() -> None:
         "date": "2026-03-10",
         "time": "10:00",
         "message": "",
+        # For the template's Auto-Reply: the visitor's confirmation e-mail.
+        "reply_to": "ana@example.com",
+        "date_es": "martes, 10 de marzo de 2026",
     }
     contact = template_params(LeadKind.CONTACT, {"email": "ana@example.com"}, AGENCY_INBOX)
     assert contact["to_email"] == AGENCY_INBOX
     assert contact["from_email"] == "ana@example.com"
     assert "ana@example.com" in contact["message"]
+
+
+def test_dates_in_spanish_for_the_visitor_confirmation() -> None:
+    assert date_es("2026-12-14") == "lunes, 14 de diciembre de 2026"
+    assert date_es("2027-08-01") == "domingo, 1 de agosto de 2027"
+    assert date_es("2026-09-16") == "miércoles, 16 de septiembre de 2026"
 
 
 def test_backoff_doubles_from_the_first_retry_up_to_the_cap() -> None:

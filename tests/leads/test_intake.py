@@ -7,6 +7,8 @@ from pytest_httpserver import HTTPServer
 
 from agency_site.content.forms import BOOKING, HERO_CAPTURE
 from agency_site.emailjs import SEND_PATH
+from agency_site.leads.calendar import default_calendar
+from agency_site.leads.delivery import date_es
 from agency_site.leads.intake import LeadIntake, RateLimits, Result, agency_today
 from agency_site.leads.kinds import LeadKind, LeadStatus
 from agency_site.leads.ratelimit import RateLimiter
@@ -34,9 +36,9 @@ BOOKING_FORM = {
 
 
 def booking_form(**changes) -> dict:
-    """A booking as the browser sends it, for tomorrow unless told otherwise."""
-    tomorrow = (agency_today() + dt.timedelta(days=1)).isoformat()
-    return {**BOOKING_FORM, "date": tomorrow, **changes}
+    """A booking as the browser sends it, for the first working day after today by default."""
+    day = default_calendar().next_working_day(agency_today() + dt.timedelta(days=1))
+    return {**BOOKING_FORM, "date": day.isoformat(), **changes}
 
 
 def make_intake(store: LeadStore, server: HTTPServer | None, per_client: int = 5) -> LeadIntake:
@@ -67,6 +69,8 @@ def test_a_booking_is_stored_then_sent_with_the_spec_payload(
                 "date": form["date"],
                 "time": "16:00",
                 "message": "Necesitamos una tienda online.",
+                "reply_to": "ana@example.com",
+                "date_es": date_es(form["date"]),
             },
         ),
     ).respond_with_data("OK")

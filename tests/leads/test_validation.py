@@ -1,16 +1,21 @@
 """Server-side validation of both forms: every field, valid and invalid, whatever is sent."""
 
 import datetime as dt
+from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agency_site.content.forms import BOOKING, HERO_CAPTURE, NOTICES, TIME_SLOTS
+from agency_site.content.forms import AGENCY_TIME_ZONE, BOOKING, HERO_CAPTURE, NOTICES, TIME_SLOTS
+from agency_site.leads.calendar import WorkingCalendar
 from agency_site.leads.kinds import LeadKind
 from agency_site.leads.validation import one_year_after, validate
 
-TODAY = dt.date(2026, 3, 10)
+TODAY = dt.date(2026, 3, 10)  # A Tuesday.
+# Early enough that all of today's slots can still be booked.
+NOW = dt.datetime(2026, 3, 10, 6, 0, tzinfo=ZoneInfo(AGENCY_TIME_ZONE))
+CALENDAR = WorkingCalendar(min_notice=dt.timedelta(hours=2))
 VALID = {
     "name": "Ana García",
     "email": "ana@example.com",
@@ -22,7 +27,9 @@ VALID = {
 
 
 def booking(**changes) -> dict:
-    return validate(LeadKind.BOOKING, {**VALID, **changes}, TODAY).__dict__
+    return validate(
+        LeadKind.BOOKING, {**VALID, **changes}, TODAY, now=NOW, calendar=CALENDAR
+    ).__dict__
 
 
 def test_a_valid_booking_comes_back_trimmed_and_normalised() -> None:
@@ -111,8 +118,12 @@ def test_dates_run_from_today_to_a_year_ahead() -> None:
     assert one_year_after(dt.date(2028, 2, 29)) == dt.date(2029, 2, 28)
 
 
-@given(st.dates(min_value=TODAY, max_value=one_year_after(TODAY)))
-def test_any_date_within_the_year_is_accepted(day: dt.date) -> None:
+@given(
+    st.dates(min_value=TODAY, max_value=one_year_after(TODAY)).filter(
+        lambda day: CALENDAR.closure(day) is None
+    )
+)
+def test_any_working_day_within_the_year_is_accepted(day: dt.date) -> None:
     assert booking(date=day.isoformat())["errors"] == {}
 
 

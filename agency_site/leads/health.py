@@ -1,0 +1,70 @@
+"""``GET /_site/leads/health``: are leads reaching the agency's inbox? For any uptime monitor.
+
+JSON with the counts of waiting and held leads, the age of the oldest waiting one and
+the last delivery. HTTP 503 when a lead is held (EmailJS refuses the configuration) or
+the oldest waiting lead is older than ``LEADS_HEALTH_MAX_QUEUED_AGE_SECONDS``, or the
+database cannot be read; 200 otherwise. It shows no personal data.
+
+Mounted on the backend through ``rx.App(api_transformer=[leads_api(), ...])``.
+"""
+
+import asyncio
+import datetime as dt
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from agency_site.leads.models import utcnow
+from agency_site.leads.monitor import HEALTH_PATH
+from agency_site.leads.store import LeadStore, LeadSummary
+
+logger = logging.getLogger(__name__)
+
+_NO_STORE = {"Cache-Control": "no-store"}
+
+
+def health_report(
+    summary: LeadSummary, configured: bool, max_age: dt.timedelta, now: dt.datetime
+) -> tuple[int, dict[str, Any]]:
+    """HTTP status and JSON body for this summary."""
+    age = (now - summary.oldest_waiting_at).total_seconds() if summary.oldest_waiting_at else None
+    if summary.held:
+        status = "held"  # EmailJS refuses the configuration: fix it in its dashboard.
+    elif age is not None and age > max_age.total_seconds():
+        status = "delayed"  # Waiting too long: provider down, or delivery not configured.
+    else:
+        status = "ok"
+    body = {
+        "status": status,
+        "queued": summary.queued + summary.sending,
+        "held": summary.held,
+        "oldest_queued_age_seconds": None if age is None else int(age),
+        "max_queued_age_seconds": int(max_age.total_seconds()),
+        "last_delivery_at": summary.last_sent_at.isoformat() if summary.last_sent_at else None,
+        "delivery_configured": configured,
+    }
+    return (200 if status == "ok" else 503), body
+
+
+def leads_api(
+    store: Callable[[], LeadStore],
+    configured: Callable[[], bool],
+    max_age: Callable[[], dt.timedelta],
+) -> Starlette:
+    """The site's own endpoints under ``/_site/leads/``; dependencies are looked up per request."""
+
+    async def health(_request: Request) -> JSONResponse:
+        try:
+            summary = await asyncio.to_thread(store().summary)
+        except Exception:
+            logger.exception("The leads health check could not read the database.")
+            return JSONResponse({"status": "error"}, status_code=503, headers=_NO_STORE)
+        code, body = health_report(summary, configured(), max_age(), utcnow())
+        return JSONResponse(body, status_code=code, headers=_NO_STORE)
+
+    return Starlette(routes=[Route(HEALTH_PATH, health, methods=["GET", "HEAD"])])

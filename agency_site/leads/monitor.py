@@ -1,0 +1,189 @@
+"""The owner's side of the leads, run by every backend worker: alerts, canary and purge.
+
+- **Alert**: when leads become held (EmailJS refuses the configuration) the owner's
+  webhook (``LEADS_ALERT_WEBHOOK_URL``) gets one JSON ``{"text": ...}`` in Spanish, and
+  one more when none is held any longer. "Once" holds across workers and hosts: the
+  state the owner was last told is a row of ``lead_monitor`` changed by a conditional
+  UPDATE, and only the worker whose UPDATE changed it sends.
+- **Canary**: the fix of a refused configuration happens in the EmailJS dashboard, so
+  nothing here changes and a restart would not help. While leads are held, one worker
+  at a time (the ``canary`` row, claimed like a lead) retries ONE of them every
+  ``LEADS_CANARY_INTERVAL_SECONDS``; when EmailJS accepts it, every held lead is queued
+  again and the normal retry loop delivers each once, one per second.
+- **Purge**: once a day (the ``purge`` row) the leads past the retention period are
+  deleted (see ``LeadStore.purge``); deleting is idempotent anyway.
+"""
+
+import asyncio
+import calendar
+import datetime as dt
+import logging
+from dataclasses import dataclass
+
+import httpx
+
+from agency_site.content.site import SITE
+from agency_site.leads.delivery import Delivery, new_claim_token
+from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.models import utcnow
+from agency_site.leads.store import LeadSummary
+
+logger = logging.getLogger(__name__)
+
+HELD_ALERT, CANARY, PURGE = "held_alert", "canary", "purge"
+OK, HELD = "ok", "held"
+PURGE_EVERY = dt.timedelta(days=1)
+HEALTH_PATH = "/_site/leads/health"
+WEBHOOK_TRIES = 3
+
+
+def months_before(moment: dt.datetime, months: int) -> dt.datetime:
+    """The same day and time ``months`` calendar months earlier (the month's last day at most)."""
+    year, month_index = divmod(moment.year * 12 + moment.month - 1 - months, 12)
+    month = month_index + 1
+    return moment.replace(
+        year=year, month=month, day=min(moment.day, calendar.monthrange(year, month)[1])
+    )
+
+
+def retention_cutoff(months: int, now: dt.datetime | None = None) -> dt.datetime:
+    """A person's leads are deleted once their last one arrived before this moment."""
+    return months_before(now or utcnow(), months)
+
+
+def plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def held_text(summary: LeadSummary, error: str, canary_every: dt.timedelta, site: str) -> str:
+    """The alert when leads become held: what happened and what to do, in Spanish."""
+    minutes = max(1, round(canary_every.total_seconds() / 60))
+    return (
+        f"⚠️ {SITE.name}: {plural(summary.held, 'solicitud', 'solicitudes')} de los "
+        f"formularios de la web {'está retenida' if summary.held == 1 else 'están retenidas'} "
+        f"y no llega{'' if summary.held == 1 else 'n'} a tu correo: EmailJS rechaza la "
+        f"configuración ({error or 'sin detalle'}). Qué hacer: en el panel de EmailJS "
+        "(Account > Security) activa «Allow EmailJS API for non-browser applications» si el "
+        "error es 403, o vuelve a conectar el buzón del servicio (Email Services) si es 412. "
+        f"La web lo reintenta sola cada {minutes} min y entrega todas las retenidas en cuanto "
+        "EmailJS acepte; para no esperar, ejecuta `python -m agency_site.leads retry`. "
+        f"Estado: {site}{HEALTH_PATH}"
+    )
+
+
+def recovered_text(summary: LeadSummary, site: str) -> str:
+    """The alert when no lead is held any longer."""
+    return (
+        f"✅ {SITE.name}: EmailJS vuelve a aceptar los envíos; ya no hay solicitudes "
+        f"retenidas ({plural(summary.queued + summary.sending, 'pendiente', 'pendientes')} "
+        f"de entrega en cola). Estado: {site}{HEALTH_PATH}"
+    )
+
+
+@dataclass
+class Monitor:
+    """The owner's side of one backend worker (or of the operator command)."""
+
+    delivery: Delivery
+    webhook_url: str  # "" for no webhook.
+    canary_every: dt.timedelta
+    retention_months: int
+    site_url: str
+    webhook_timeout_s: float = 10.0
+
+    @property
+    def store(self):
+        return self.delivery.store
+
+    def purge(self) -> int:
+        """Delete the leads past the retention period now; how many."""
+        deleted = self.store.purge(retention_cutoff(self.retention_months))
+        if deleted:
+            logger.info(
+                "%s lead(s) deleted: retention of %s months after the person's last contact.",
+                deleted,
+                self.retention_months,
+            )
+        return deleted
+
+    async def tick(self) -> None:
+        """One round: the daily purge if due, then the held-leads alert and canary."""
+        if await asyncio.to_thread(self.store.claim_job, PURGE, PURGE_EVERY):
+            await asyncio.to_thread(self.purge)
+        await self.watch_held()
+
+    async def watch_held(self) -> None:
+        """Tell the owner when leads become held and when they recover; run the canary."""
+        summary = await asyncio.to_thread(self.store.summary)
+        if summary.held:
+            if await asyncio.to_thread(self.store.switch_state, HELD_ALERT, OK, HELD):
+                # Just refused: the canary tries again only after a full interval.
+                await asyncio.to_thread(self.store.postpone_job, CANARY, self.canary_every)
+                held = await asyncio.to_thread(self.store.all, LeadStatus.HELD)
+                error = (held[0].last_error or "") if held else ""
+                logger.error(
+                    "%s lead(s) held: EmailJS refuses the configuration (%s). Retried every "
+                    "%s s; fix it in the EmailJS dashboard.",
+                    summary.held,
+                    error,
+                    int(self.canary_every.total_seconds()),
+                )
+                await self.alert(held_text(summary, error, self.canary_every, self.site_url))
+            else:
+                await self.canary()
+        elif await asyncio.to_thread(self.store.switch_state, HELD_ALERT, HELD, OK):
+            logger.warning("No lead is held any longer: EmailJS accepts the configuration.")
+            await self.alert(recovered_text(summary, self.site_url))
+
+    async def canary(self) -> bool:
+        """If this worker wins the due canary, retry ONE held lead; True when it got through."""
+        if not self.delivery.configured:
+            return False
+        if not await asyncio.to_thread(self.store.claim_job, CANARY, self.canary_every):
+            return False
+        token = new_claim_token()
+        lead = await asyncio.to_thread(self.store.claim_held, token, self.delivery.policy.lease)
+        if lead is None:
+            return False
+        assert lead.id is not None
+        logger.info("Held lead %s tried again to see whether EmailJS accepts now.", lead.id)
+        result = await self.delivery.attempt(
+            lead.id, LeadKind(lead.kind), lead.fields, lead.attempts, token
+        )
+        if not result.ok:
+            return False
+        released = await asyncio.to_thread(self.store.release_all_held)
+        logger.warning(
+            "EmailJS accepts the configuration again: %s held lead(s) queued for delivery.",
+            released,
+        )
+        return True
+
+    async def alert(self, text: str) -> bool:
+        """POST ``{"text": text}`` to the owner's webhook (a few tries); True if it took it."""
+        if not self.webhook_url:
+            return False
+        for attempt in range(WEBHOOK_TRIES):
+            if attempt:
+                await asyncio.sleep(2**attempt)
+            try:
+                async with httpx.AsyncClient(timeout=self.webhook_timeout_s) as client:
+                    response = await client.post(self.webhook_url, json={"text": text})
+            except httpx.HTTPError as error:
+                problem = type(error).__name__
+            else:
+                if response.is_success:
+                    return True
+                problem = f"HTTP {response.status_code}"
+            logger.warning("The alert webhook did not take the alert (%s).", problem)
+        logger.error("The alert could not be delivered to LEADS_ALERT_WEBHOOK_URL: %s", text)
+        return False
+
+    async def run_forever(self, poll: dt.timedelta) -> None:
+        """Every ``poll``: one round (errors are logged and the loop carries on)."""
+        while True:
+            try:
+                await self.tick()
+            except Exception:
+                logger.exception("The leads monitor failed; it carries on.")
+            await asyncio.sleep(poll.total_seconds())
