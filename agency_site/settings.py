@@ -201,6 +201,8 @@ class DeploySettings(BaseSettings):
     # Where the site's code and .env live on the backend hosts, and who runs it (systemd).
     app_dir: str = "/srv/agency_site/app"
     user: str = "agency"
+    # Nightly backups of the leads kept (the privacy policy states this many days).
+    backup_keep: PositiveInt = 14
     # nginx only (Caddy gets its certificate by itself): default Let's Encrypt paths.
     tls_certificate: str = ""
     tls_certificate_key: str = ""

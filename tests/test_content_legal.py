@@ -143,3 +143,23 @@ def test_the_retention_in_the_policy_is_the_purge_setting() -> None:
         check=True,
     )
     assert result.stdout.strip() == "True"
+
+
+def test_the_backup_retention_in_the_policy_is_the_backup_timers() -> None:
+    """One number: DEPLOY_BACKUP_KEEP is the nightly backups kept and what the policy says."""
+    code = (
+        "from agency_site.content.legal_privacy import PRIVACY; "
+        "from agency_site.deploy import systemd; from agency_site.deploy.topology import Topology; "
+        "t = Topology(site_url='https://x.es', static_root='/s', backends=(), headers=(), "
+        "pages=(), backup_keep=30); "
+        "print('cada copia se conserva 30 días' in PRIVACY.model_dump_json(), "
+        "'--keep 30' in systemd.backup_service(t))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "DEPLOY_BACKUP_KEEP": "30"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.split() == ["True", "True"]

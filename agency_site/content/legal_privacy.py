@@ -8,6 +8,8 @@ from agency_site.settings import get_settings
 
 # The same setting the backend's daily purge and `leads purge` use (LEADS_RETENTION_MONTHS).
 RETENTION_MONTHS = get_settings().leads.retention_months
+# Nightly copies of the leads database kept (DEPLOY_BACKUP_KEEP, the backup timer's --keep).
+BACKUP_DAYS = get_settings().deploy.backup_keep
 
 PRIVACY = LegalDocument(
     hero=Hero(
@@ -148,6 +150,10 @@ PRIVACY = LegalDocument(
                         "plazos que exigen las leyes fiscales y mercantiles (con carácter "
                         "general, seis años) y, después, bloqueados mientras puedan derivarse "
                         "responsabilidades.",
+                        "Copias de seguridad: la base de datos de solicitudes se copia cada noche "
+                        f"y cada copia se conserva {BACKUP_DAYS} días, solo para recuperarla si "
+                        "se pierde. Un dato que borramos desaparece también de las copias, como "
+                        f"máximo, {BACKUP_DAYS} días después.",
                         "Registros técnicos del servidor: solo el tiempo imprescindible para "
                         "garantizar la seguridad del servicio.",
                     )

@@ -28,7 +28,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     backup = commands.add_parser("backup", help="copy the leads database (REFLEX_DB_URL)")
     backup.add_argument("--out", required=True, type=Path, help="folder of the backups")
-    backup.add_argument("--keep", type=int, default=14, help="how many backups to keep")
+    backup.add_argument(
+        "--keep",
+        type=int,
+        default=get_settings().deploy.backup_keep,
+        help="how many backups to keep (default: DEPLOY_BACKUP_KEEP)",
+    )
     return parser
 
 

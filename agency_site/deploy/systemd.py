@@ -55,7 +55,7 @@ Type=oneshot
 User={topology.user}
 WorkingDirectory={topology.app_dir}
 EnvironmentFile={topology.app_dir}/.env
-ExecStart={topology.app_dir}/.venv/bin/python -m agency_site.deploy backup --out /var/backups/agency_site --keep 14
+ExecStart={topology.app_dir}/.venv/bin/python -m agency_site.deploy backup --out /var/backups/agency_site --keep {topology.backup_keep}
 """
 
 

@@ -42,6 +42,7 @@ class Topology:
     listen_port: int | None = None  # Override the port of the public URL (local stacks)
     app_dir: str = "/srv/agency_site/app"
     user: str = "agency"
+    backup_keep: int = 14
     tls_certificate: str = ""
     tls_certificate_key: str = ""
 
@@ -89,6 +90,7 @@ def from_settings(settings: Settings, *, static_root: str | None = None, **overr
         "pages": page_paths(),
         "app_dir": settings.deploy.app_dir,
         "user": settings.deploy.user,
+        "backup_keep": settings.deploy.backup_keep,
         "tls_certificate": settings.deploy.tls_certificate
         or f"/etc/letsencrypt/live/{host}/fullchain.pem",
         "tls_certificate_key": settings.deploy.tls_certificate_key
