@@ -1,12 +1,33 @@
 """Small helpers shared by the browser tests."""
 
+import re
+
 from playwright.sync_api import Page, expect
+
+from agency_site.routes import NOT_FOUND_TITLE, ROUTES
+
+_TITLES = {route.path: route.title for route in ROUTES}
 
 
 def open_page(page: Page, path: str) -> None:
     """Go to ``path`` and wait until React has hydrated (buttons respond)."""
     page.goto(path)
     expect(page.locator("html[data-hydrated='true']")).to_have_count(1, timeout=20_000)
+
+
+def expect_page(page: Page, path: str) -> None:
+    """Wait until the browser shows the page at ``path``: its URL and its own content.
+
+    After a click, back or forward the URL changes before the new page renders, so
+    the old page's elements are still there for a moment. The document title is
+    rendered by the page itself (React hoists it into <head> in the same commit as
+    the page's body), so once it reads the new page's title the old page is gone.
+    Paths that are not routes show the not-found page. The server may add a slash.
+    """
+    url = re.compile(rf"^[a-z]+://[^/]+{re.escape(path.rstrip('/'))}/?$")
+    expect(page).to_have_url(url)
+    expect(page).to_have_title(_TITLES.get(path, NOT_FOUND_TITLE))
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
 
 
 def scroll_to(page: Page, y: int) -> None:

@@ -6,11 +6,12 @@ axe-core (pinned in scripts/node_tools.py) is installed under .tools/ on first u
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from agency_site import paths
 from agency_site.content.about import HERO as ABOUT_HERO
 from agency_site.routes import ROUTES
 from agency_site.state import ui
 from scripts import node_tools
-from tests.e2e.helpers import open_page
+from tests.e2e.helpers import expect_page, open_page
 
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 DESKTOP = {"width": 1280, "height": 800}
@@ -213,8 +214,7 @@ def test_pages_fade_in_on_navigation_except_under_reduced_motion(
         # The first page shows at once (it is prerendered): no fade to wait for.
         assert page.evaluate(main_animation) == "none"
         page.locator("header").get_by_role("link", name="About").first.click()
-        page.wait_for_url("**/about")
-        # The URL changes before the new page renders: wait for About's own heading.
+        expect_page(page, paths.ABOUT)
         expect(page.get_by_role("heading", level=1)).to_have_text(ABOUT_HERO.heading)
         assert page.evaluate(main_animation) == animation
         # Re-rendering the page (opening a menu) does not replay or change it.

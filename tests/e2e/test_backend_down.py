@@ -26,6 +26,7 @@ from playwright.sync_api import Page, expect
 from agency_site import paths
 from agency_site.routes import ROUTES
 from tests.e2e.conftest import ROOT, SiteServer, free_port, stop_site, wait_until_up
+from tests.e2e.helpers import expect_page
 
 BUILD_TIMEOUT_S = 600
 BACKEND_ONLY = "-m reflex run --env prod --backend-only --backend-port"
@@ -160,13 +161,13 @@ def test_navigation_works_without_backend(page: Page, split_site: SplitSite) -> 
     open_offline(page, split_site.url + paths.HOME)
     page.wait_for_timeout(3_000)
     page.locator("header").get_by_role("link", name="About").click()
-    page.wait_for_url(f"**{paths.ABOUT}")
+    expect_page(page, paths.ABOUT)
     assert_readable(page)
     page.locator("footer").get_by_role("link", name="Política de privacidad").click()
-    page.wait_for_url(f"**{paths.PRIVACY_POLICY}")
+    expect_page(page, paths.PRIVACY_POLICY)
     assert_readable(page)
     page.go_back()
-    page.wait_for_url(f"**{paths.ABOUT}")
+    expect_page(page, paths.ABOUT)
     assert_readable(page)
 
 

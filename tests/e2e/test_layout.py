@@ -9,7 +9,7 @@ from agency_site import paths
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.content.services import SERVICES
 from agency_site.routes import ROUTES
-from tests.e2e.helpers import open_page, scroll_to
+from tests.e2e.helpers import expect_page, open_page, scroll_to
 
 
 @pytest.mark.parametrize("route", ROUTES, ids=[r.path for r in ROUTES])
@@ -33,7 +33,7 @@ def test_undeclared_paths_show_the_not_found_page_with_404(page: Page, path: str
     expect(page.locator("header nav")).to_be_visible()
     expect(page.locator("footer")).to_be_visible()
     page.get_by_role("link", name=NOT_FOUND.home_label).click()
-    page.wait_for_url(lambda url: not url.rstrip("/").endswith(path))
+    expect_page(page, paths.HOME)
 
 
 def test_html_is_spanish(page: Page) -> None:
@@ -41,9 +41,7 @@ def test_html_is_spanish(page: Page) -> None:
     expect(page.locator("html")).to_have_attribute("lang", "es")
 
 
-def test_services_dropdown_toggles_on_click_and_closes_on_navigation(
-    page: Page, base_url: str
-) -> None:
+def test_services_dropdown_toggles_on_click_and_closes_on_navigation(page: Page) -> None:
     open_page(page, "/")
     toggle = page.locator("#services-toggle")
     menu = page.locator("#services-menu")
@@ -58,7 +56,7 @@ def test_services_dropdown_toggles_on_click_and_closes_on_navigation(
 
     toggle.click()
     menu.get_by_role("link", name=SERVICES[0].title).click()
-    expect(page).to_have_url(base_url + paths.service(SERVICES[0].id))
+    expect_page(page, paths.service(SERVICES[0].id))
     expect(page.locator("#services-menu")).to_be_hidden()
     expect(page.locator("#services-toggle")).to_have_attribute("aria-expanded", "false")
 
@@ -72,14 +70,14 @@ def test_escape_closes_the_dropdown_and_returns_focus(page: Page) -> None:
     expect(page.locator("#services-toggle")).to_be_focused()
 
 
-def test_dropdown_closes_on_browser_back(page: Page, base_url: str) -> None:
+def test_dropdown_closes_on_browser_back(page: Page) -> None:
     open_page(page, "/")
     page.get_by_role("link", name="About").first.click()
-    page.wait_for_url("**/about")
+    expect_page(page, paths.ABOUT)
     page.locator("#services-toggle").click()
     expect(page.locator("#services-menu")).to_be_visible()
     page.go_back()
-    page.wait_for_url(lambda url: url.rstrip("/") == base_url.rstrip("/"))
+    expect_page(page, paths.HOME)
     expect(page.locator("#services-menu")).to_be_hidden()
 
 
@@ -105,7 +103,7 @@ def test_navigation_from_a_scrolled_page_lands_at_the_top(page: Page) -> None:
     page.locator("footer").scroll_into_view_if_needed()
     assert page.evaluate("window.scrollY") > 100
     page.locator("footer").get_by_role("link", name="Sobre nosotros").click()
-    page.wait_for_url("**/about")
+    expect_page(page, paths.ABOUT)
     page.wait_for_function("window.scrollY === 0")
 
 
@@ -158,6 +156,6 @@ def test_mobile_menu_covers_the_screen_and_closes_after_choosing_a_link(mobile_p
     expect(page.locator("#mobile-services-menu").get_by_role("link")).to_have_count(len(SERVICES))
 
     menu.get_by_role("link", name="Case Studies").click()
-    page.wait_for_url("**/case-studies")
+    expect_page(page, paths.CASE_STUDIES)
     expect(page.locator("#mobile-menu")).to_be_hidden()
     expect(page.locator("#mobile-menu-toggle")).to_have_attribute("aria-expanded", "false")

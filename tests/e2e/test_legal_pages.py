@@ -9,7 +9,7 @@ from agency_site.content.legal_cookies import COOKIES, STORAGE
 from agency_site.content.legal_privacy import PRIVACY
 from agency_site.content.legal_terms import TERMS
 from agency_site.content.site import SITE
-from tests.e2e.helpers import open_page
+from tests.e2e.helpers import expect_page, open_page
 
 DOCUMENTS = {
     paths.PRIVACY_POLICY: PRIVACY,
@@ -103,7 +103,7 @@ def test_cookie_policy_matches_what_the_site_really_stores(
     open_page(page, paths.HOME)
     page.locator("#services-toggle").click()
     page.locator("#services-menu").get_by_role("link").first.click()
-    page.wait_for_url(f"**{paths.service('branding')}")
+    expect_page(page, paths.service("branding"))
     page.reload()
     open_page(page, paths.SCHEDULE)
     stored = page.evaluate(STORAGE_SCRIPT)
@@ -115,8 +115,8 @@ def test_cookie_policy_matches_what_the_site_really_stores(
     assert {"token", "theme"} <= set(stored["local"]) | set(stored["session"])
 
 
-def test_legal_links_lead_to_the_other_policies(page: Page, base_url: str) -> None:
+def test_legal_links_lead_to_the_other_policies(page: Page) -> None:
     open_page(page, paths.PRIVACY_POLICY)
     page.locator("main").get_by_role("link", name="Consultar la política de cookies").click()
-    page.wait_for_url(base_url + paths.COOKIES_POLICY)
+    expect_page(page, paths.COOKIES_POLICY)
     expect(page.get_by_role("heading", level=1)).to_have_text(COOKIES.hero.heading)

@@ -13,7 +13,7 @@ from agency_site.content.services import SERVICES
 from agency_site.content.site import SITE
 from agency_site.content.testimonials import TESTIMONIALS
 from agency_site.routes import ROUTES
-from tests.e2e.helpers import open_page
+from tests.e2e.helpers import expect_page, open_page
 
 MAIN_PATHS = [
     paths.HOME,
@@ -27,15 +27,10 @@ MAIN_PATHS = [
 ]
 
 
-def expect_path(page: Page, base_url: str, path: str) -> None:
-    """The browser shows ``path`` (the server may add a trailing slash)."""
-    expect(page).to_have_url(re.compile(rf"^{re.escape(base_url.rstrip('/') + path)}/?$"))
-
-
-def click_and_expect(page: Page, base_url: str, link: Locator, path: str) -> None:
-    """Click a link and land on ``path``."""
+def click_and_expect(page: Page, link: Locator, path: str) -> None:
+    """Click a link and land on ``path``: its URL and its own content."""
     link.click()
-    expect_path(page, base_url, path)
+    expect_page(page, path)
 
 
 def expect_visible_texts(scope: Page | Locator, texts) -> None:
@@ -72,17 +67,17 @@ def test_home_shows_hero_form_services_testimonials_brands_and_contact(page: Pag
     )
 
 
-def test_home_teaser_leads_to_the_influencer_programme(page: Page, base_url: str) -> None:
+def test_home_teaser_leads_to_the_influencer_programme(page: Page) -> None:
     open_page(page, paths.HOME)
     link = page.get_by_role("link", name=home.INFLUENCER_TEASER.action.label)
-    click_and_expect(page, base_url, link, paths.INFLUENCER_PROGRAM)
+    click_and_expect(page, link, paths.INFLUENCER_PROGRAM)
 
 
 @pytest.mark.parametrize("action", home.INFLUENCER_SPOTLIGHT.actions, ids=lambda a: a.href)
-def test_home_influencer_section_buttons(page: Page, base_url: str, action) -> None:
+def test_home_influencer_section_buttons(page: Page, action) -> None:
     open_page(page, paths.HOME)
     link = page.locator("#influencer").get_by_role("link", name=action.label)
-    click_and_expect(page, base_url, link, action.href)
+    click_and_expect(page, link, action.href)
     assert action.href in (paths.CONTACT, paths.SCHEDULE)
 
 
@@ -147,19 +142,17 @@ def test_service_cards_toggle_without_talking_to_the_backend(page: Page) -> None
 
 
 @pytest.mark.parametrize("service", SERVICES, ids=[s.id for s in SERVICES])
-def test_home_service_card_requests_information_on_its_page(
-    page: Page, base_url: str, service
-) -> None:
+def test_home_service_card_requests_information_on_its_page(page: Page, service) -> None:
     open_page(page, paths.HOME)
     _toggle(page, service.id).click()
     link = _panel(page, service.id).get_by_role("link", name=home.SERVICE_CARD.cta_label)
-    click_and_expect(page, base_url, link, paths.service(service.id))
+    click_and_expect(page, link, paths.service(service.id))
 
 
 # About
 
 
-def test_about_shows_the_stats_values_approach_and_mission(page: Page, base_url: str) -> None:
+def test_about_shows_the_stats_values_approach_and_mission(page: Page) -> None:
     open_page(page, paths.ABOUT)
     stats = page.locator("#cifras li")
     expect(stats).to_have_text([f"{s.value}{s.label}" for s in about.STATS])
@@ -167,7 +160,7 @@ def test_about_shows_the_stats_values_approach_and_mission(page: Page, base_url:
     expect(page.locator("#metodo h3")).to_have_text([b.title for b in about.APPROACH])
     (action,) = about.MISSION.actions
     link = page.locator("#mision").get_by_role("link", name=action.label)
-    click_and_expect(page, base_url, link, paths.CONTACT)
+    click_and_expect(page, link, paths.CONTACT)
 
 
 # Case studies
@@ -186,15 +179,15 @@ def test_case_list_shows_each_case_with_tags_story_and_three_results(page: Page)
 
 
 @pytest.mark.parametrize("case", CASE_STUDIES, ids=[c.id for c in CASE_STUDIES])
-def test_case_list_links_to_the_full_case(page: Page, base_url: str, case) -> None:
+def test_case_list_links_to_the_full_case(page: Page, case) -> None:
     open_page(page, paths.CASE_STUDIES)
     link = page.locator(f"#caso-{case.id}").get_by_role("link", name=LABELS.read_more)
-    click_and_expect(page, base_url, link, paths.case_study(case.id))
+    click_and_expect(page, link, paths.case_study(case.id))
     expect(page.get_by_role("heading", level=1)).to_have_text(case.title)
 
 
 @pytest.mark.parametrize("case", CASE_STUDIES, ids=[c.id for c in CASE_STUDIES])
-def test_case_detail_tells_the_whole_story(page: Page, base_url: str, case) -> None:
+def test_case_detail_tells_the_whole_story(page: Page, case) -> None:
     open_page(page, paths.case_study(case.id))
     expect(page.get_by_role("heading", level=1)).to_have_text(case.title)
     expect_visible_texts(
@@ -216,7 +209,7 @@ def test_case_detail_tells_the_whole_story(page: Page, base_url: str, case) -> N
     (action,) = DETAIL_CTA.actions
     assert action.label == "Solicitar consulta gratuita"
     link = page.get_by_role("link", name=action.label)
-    click_and_expect(page, base_url, link, paths.CONTACT)
+    click_and_expect(page, link, paths.CONTACT)
 
 
 # Careers
@@ -252,9 +245,7 @@ def test_careers_open_positions_button_scrolls_down_the_same_page(
     assert page.evaluate("window.scrollY") > 300
 
 
-def test_careers_email_buttons_write_to_the_agency_and_stay_on_the_page(
-    page: Page, base_url: str
-) -> None:
+def test_careers_email_buttons_write_to_the_agency_and_stay_on_the_page(page: Page) -> None:
     open_page(page, paths.CAREERS)
     spontaneous = page.get_by_role("link", name="Enviar CV espontáneo")
     expect(spontaneous).to_have_attribute(
@@ -266,7 +257,7 @@ def test_careers_email_buttons_write_to_the_agency_and_stay_on_the_page(
     expect(apply).to_have_attribute("href", f"mailto:{SITE.email}?subject=Full%20Stack%20Developer")
     for link in (apply, spontaneous):
         link.click()
-        expect_path(page, base_url, paths.CAREERS)
+        expect_page(page, paths.CAREERS)
         expect(page.get_by_role("heading", level=1)).to_have_text(careers.HERO.heading)
 
 
@@ -285,10 +276,10 @@ def test_influencer_programme_explains_the_deal_and_shows_its_stats(page: Page) 
 
 @pytest.mark.parametrize("where", ["main > section:first-child", "#empezar"])
 @pytest.mark.parametrize("action", influencer.HERO_ACTIONS, ids=lambda a: a.href)
-def test_influencer_programme_buttons(page: Page, base_url: str, where: str, action) -> None:
+def test_influencer_programme_buttons(page: Page, where: str, action) -> None:
     open_page(page, paths.INFLUENCER_PROGRAM)
     link = page.locator(where).get_by_role("link", name=action.label)
-    click_and_expect(page, base_url, link, action.href)
+    click_and_expect(page, link, action.href)
     assert action.href in (paths.CONTACT, paths.CASE_STUDIES)
 
 
@@ -332,10 +323,10 @@ def test_contact_faq_works_without_javascript(browser: Browser, base_url: str) -
         context.close()
 
 
-def test_contact_offers_to_schedule_a_call(page: Page, base_url: str) -> None:
+def test_contact_offers_to_schedule_a_call(page: Page) -> None:
     open_page(page, paths.CONTACT)
     link = page.get_by_role("link", name=contact.SCHEDULE_ACTION.label)
-    click_and_expect(page, base_url, link, paths.SCHEDULE)
+    click_and_expect(page, link, paths.SCHEDULE)
 
 
 # Schedule

@@ -9,7 +9,7 @@ from agency_site import paths
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.content.service_pages import SERVICE_PAGES
 from agency_site.content.service_sections import PacksSection, ProgrammesSection, ServicePage
-from tests.e2e.helpers import open_page
+from tests.e2e.helpers import expect_page, open_page
 from tests.spec_service_buttons import SPEC_TARGETS
 
 REVEALED = "main [data-reveal]"
@@ -41,7 +41,7 @@ def test_service_page_shows_its_sections_and_figures(page: Page, service_id: str
 
 
 @pytest.mark.parametrize("service_id", SPEC_TARGETS)
-def test_every_button_leads_where_the_spec_says(page: Page, base_url: str, service_id: str) -> None:
+def test_every_button_leads_where_the_spec_says(page: Page, service_id: str) -> None:
     path = paths.service(service_id)
     open_page(page, path)
     buttons = page.locator("main a")
@@ -53,14 +53,14 @@ def test_every_button_leads_where_the_spec_says(page: Page, base_url: str, servi
         if index:
             open_page(page, path)
         page.locator("main a").nth(index).click()
-        page.wait_for_url(base_url + href)
+        expect_page(page, href)
         if href == paths.PORTFOLIO:
             expect(page.get_by_role("heading", level=1)).to_have_text(NOT_FOUND.heading)
         else:
             expect(page.get_by_role("heading", level=1)).not_to_have_text(NOT_FOUND.heading)
 
 
-def test_named_buttons_of_training_consulting_and_photography(page: Page, base_url: str) -> None:
+def test_named_buttons_of_training_consulting_and_photography(page: Page) -> None:
     for service_id, label, target in (
         ("training", "Ver programas formativos", paths.CONTACT),
         ("training", "Agendar asesoría gratuita", paths.SCHEDULE),
@@ -71,7 +71,7 @@ def test_named_buttons_of_training_consulting_and_photography(page: Page, base_u
     ):
         open_page(page, paths.service(service_id))
         page.locator("main").get_by_role("link", name=label, exact=True).first.click()
-        page.wait_for_url(base_url + target)
+        expect_page(page, target)
 
 
 def test_sections_fade_in_when_scrolled_into_view(page: Page) -> None:
@@ -86,11 +86,11 @@ def test_sections_fade_in_when_scrolled_into_view(page: Page) -> None:
     expect(last).to_have_css("opacity", "1")
 
 
-def test_reveal_restarts_after_client_side_navigation(page: Page, base_url: str) -> None:
+def test_reveal_restarts_after_client_side_navigation(page: Page) -> None:
     open_page(page, paths.service("branding"))
     page.locator("#services-toggle").click()
     page.locator("#services-menu").get_by_role("link", name="Formación Profesional").click()
-    page.wait_for_url(base_url + paths.service("training"))
+    expect_page(page, paths.service("training"))
     last = page.locator(REVEALED).last
     expect(last).to_have_css("opacity", "0")
     last.scroll_into_view_if_needed()
