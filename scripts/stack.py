@@ -63,6 +63,7 @@ def _load() -> dict:
 
 def _save(state: dict) -> None:
     PIDS.write_text(json.dumps(state, indent=2))
+    PIDS.chmod(0o600)  # It keeps the EmailJS settings the backends were started with.
 
 
 def _alive(pid: int) -> bool:
@@ -75,12 +76,14 @@ def _alive(pid: int) -> bool:
 
 
 def _site_env(state: dict, base: int) -> dict[str, str]:
-    """The environment every backend and the export share."""
+    """The environment every backend and the export share (a restarted backend gets the same)."""
     url = f"http://localhost:{base}"
     passed = {k: v for k, v in os.environ.items() if k.startswith(PASSED_PREFIXES)}
+    state.setdefault("passed", passed)
+    own = (*PASSED_PREFIXES, "REFLEX_", "GRANIAN_")
     return {
-        **{k: v for k, v in os.environ.items() if not k.startswith(("REFLEX_", "GRANIAN_"))},
-        **passed,
+        **{k: v for k, v in os.environ.items() if not k.startswith(own)},
+        **state["passed"],
         "REFLEX_DEPLOY_URL": url,
         "REFLEX_API_URL": url,
         "REFLEX_DB_URL": state["db_url"],

@@ -42,6 +42,8 @@ def caddyfile(topology: Topology) -> str:
     return f"""{GENERATED}{global_options}# The same security headers as the Python server (agency_site/server.py).
 (security_headers) {{
 \theader {{
+\t\t# Applied when the response is written: they replace the backend's own copies.
+\t\tdefer
 {headers}
 \t\t-Server
 \t}}

@@ -31,7 +31,9 @@ def _headers(topology: Topology, indent: str, cache: str | None = None) -> str:
 
 
 def _proxy(topology: Topology, *, websocket: bool = False) -> str:
-    lines = [
+    # The backend sends the same security headers: keep one copy, ours.
+    lines = [f"proxy_hide_header {name};" for name, _ in topology.headers]
+    lines += [
         f"proxy_pass http://{UPSTREAM};",
         "proxy_http_version 1.1;",
         "proxy_set_header Host $host;",
