@@ -35,7 +35,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -50,6 +49,7 @@ from scripts.loadtest.visitors import (  # noqa: E402
     percentiles,
     run_round,
 )
+from tests.e2e.conftest import free_port, start_site, stop_site, wait_until_up  # noqa: E402
 
 RESULTS_DIR = ROOT / "bench-results"
 FAKE_EMAILJS = ROOT / "scripts" / "loadtest" / "fake_emailjs.py"
@@ -126,22 +126,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def wait_http(url: str, process: subprocess.Popen | None, timeout: float) -> bool:
-    """Poll ``url`` until it answers 200 (False when ``process`` dies or time runs out)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process is not None and process.poll() is not None:
-            return False
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return True
-        except OSError:
-            pass
-        time.sleep(0.2)
-    return False
-
-
 def start_fake(port: int, log_path: Path) -> subprocess.Popen:
     """Start the fake EmailJS on 127.0.0.1:``port``, logging to ``log_path``."""
     process = subprocess.Popen(
@@ -149,19 +133,21 @@ def start_fake(port: int, log_path: Path) -> subprocess.Popen:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.STDOUT,
     )
-    if not wait_http(f"http://127.0.0.1:{port}/_health", process, 20):
+    if not wait_until_up(f"http://127.0.0.1:{port}/_health", process, 20):
         stop_process(process)
         raise SystemExit(f"The fake EmailJS did not start on port {port}.")
     return process
 
 
-def stop_process(process: subprocess.Popen | None) -> None:
-    """Terminate a process this script started, by its pid."""
+def stop_process(
+    process: subprocess.Popen | None, sig: int = signal.SIGTERM, grace_s: float = 10
+) -> None:
+    """Stop a process this script started, by its pid (SIGKILL after ``grace_s``)."""
     if process is None or process.poll() is not None:
         return
-    process.send_signal(signal.SIGTERM)
+    process.send_signal(sig)
     try:
-        process.wait(timeout=10)
+        process.wait(timeout=grace_s)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(timeout=10)
@@ -188,17 +174,6 @@ def start_py_spy(pid: int, out: Path) -> subprocess.Popen:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-
-
-def stop_py_spy(process: subprocess.Popen | None) -> None:
-    """Let py-spy write its file and exit."""
-    if process is None or process.poll() is not None:
-        return
-    process.send_signal(signal.SIGINT)
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        stop_process(process)
 
 
 def site_pages(web_dir: Path) -> list[str]:
@@ -435,8 +410,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="loadtest-"))
     fake = server = spy = None
-    from tests.e2e.conftest import free_port, start_site, stop_site
-
     try:
         port = args.emailjs_port or free_port()
         fake_log = workdir / "emailjs.jsonl"
@@ -485,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         rounds = asyncio.run(run_all(args, ctx, build))
     finally:
-        stop_py_spy(spy)
+        stop_process(spy, signal.SIGINT, 30)  # py-spy writes its file on SIGINT
         if server is not None:
             stop_site(server)
         stop_process(fake)

@@ -157,7 +157,10 @@ class Tab:
 
     def __post_init__(self) -> None:
         self.sio = socketio.AsyncClient(
-            reconnection=False, http_session=self.session, ssl_verify=False
+            reconnection=False,
+            http_session=self.session,
+            # The browser offers the Reflex version as the websocket subprotocol.
+            websocket_extra_options={"protocols": [REFLEX_VERSION]},
         )
         self._changed = asyncio.Event()
         self.sio.on("event", self._on_event, namespace=NAMESPACE)
