@@ -30,6 +30,7 @@ import argparse
 import asyncio
 import datetime as dt
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -220,6 +221,8 @@ async def measure_round(args, plan: RoundPlan, build: BuildInfo, ctx: dict) -> d
     """Run one round with the RSS sampler beside it; its figures as a dict."""
     sampler = RssSampler(ctx["pid"])
     baseline = sampler.sample()
+    backend_cpu0 = sampler.cpu_seconds()
+    load_before = os.getloadavg()[0]
     stop = asyncio.Event()
     sampling = asyncio.create_task(sampler.run(stop))
     counters = Counters()
@@ -230,6 +233,8 @@ async def measure_round(args, plan: RoundPlan, build: BuildInfo, ctx: dict) -> d
         stop.set()
         await sampling
     cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
+    backend_cpu1 = sampler.cpu_seconds()
+    backend_cpu = backend_cpu1 - backend_cpu0 if None not in (backend_cpu0, backend_cpu1) else None
     prefix = f"loadtest+{plan.run_id}-"
     ledger = await asyncio.to_thread(
         reconcile, ctx["db_url"], ctx["fake_log"], prefix, stats.submitted, stats.outcome_by_email
@@ -268,7 +273,10 @@ async def measure_round(args, plan: RoundPlan, build: BuildInfo, ctx: dict) -> d
         "backend_rss_baseline": baseline,
         "backend_rss_peak": peak,
         "backend_rss_per_tab": per_tab,
+        "backend_cpu_s": backend_cpu,
         "loadgen_cpu_s": cpu,
+        "load_average_1m": [load_before, os.getloadavg()[0]],
+        "cpus": os.cpu_count(),
         "loadgen_wall_s": wall,
     }
     misses = []
@@ -345,9 +353,20 @@ def print_round(r: dict, title: str) -> None:
         ),
         ("Backend RSS per connected tab", kib(r["backend_rss_per_tab"])),
         (
+            "Backend CPU (process tree)",
+            "not measured"
+            if r["backend_cpu_s"] is None
+            else f"{r['backend_cpu_s']:.1f} s in {r['loadgen_wall_s']:.1f} s "
+            f"({100 * r['backend_cpu_s'] / max(r['loadgen_wall_s'], 1e-9):.0f}% of a core)",
+        ),
+        (
             "Load generator CPU",
             f"{r['loadgen_cpu_s']:.1f} s in {r['loadgen_wall_s']:.1f} s "
             f"({100 * r['loadgen_cpu_s'] / max(r['loadgen_wall_s'], 1e-9):.0f}% of a core)",
+        ),
+        (
+            "Machine load average (1 min) before → after",
+            f"{r['load_average_1m'][0]:.1f} → {r['load_average_1m'][1]:.1f} on {r['cpus']} CPUs",
         ),
     ]
     width = max(len(k) for k, _ in rows)

@@ -99,21 +99,38 @@ class RssSampler:
         self.peak = 0
         self.samples: list[tuple[float, int]] = []
 
+    def _tree(self) -> list:
+        import psutil
+
+        try:
+            root = psutil.Process(self.pid)
+            return [root, *root.children(recursive=True)]
+        except psutil.Error:
+            return []
+
     def sample(self) -> int | None:
         """The summed RSS of the tree now, in bytes."""
         if self.pid is None:
             return None
         import psutil
 
-        try:
-            root = psutil.Process(self.pid)
-            procs = [root, *root.children(recursive=True)]
-        except psutil.Error:
-            return None
         total = 0
-        for proc in procs:
+        for proc in self._tree():
             with contextlib.suppress(psutil.Error):
                 total += proc.memory_info().rss
+        return total or None
+
+    def cpu_seconds(self) -> float | None:
+        """User + system CPU time the tree has used so far."""
+        if self.pid is None:
+            return None
+        import psutil
+
+        total = 0.0
+        for proc in self._tree():
+            with contextlib.suppress(psutil.Error):
+                times = proc.cpu_times()
+                total += times.user + times.system
         return total
 
     async def run(self, stop: asyncio.Event) -> None:
