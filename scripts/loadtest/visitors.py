@@ -99,39 +99,30 @@ class RssSampler:
         self.peak = 0
         self.samples: list[tuple[float, int]] = []
 
-    def _tree(self) -> list:
+    def _sum(self, measure) -> float | None:
+        """``measure(process)`` summed over the tree (None without a pid or a process)."""
+        if self.pid is None:
+            return None
         import psutil
 
         try:
             root = psutil.Process(self.pid)
-            return [root, *root.children(recursive=True)]
+            procs = [root, *root.children(recursive=True)]
         except psutil.Error:
-            return []
+            return None
+        total = 0
+        for proc in procs:
+            with contextlib.suppress(psutil.Error):
+                total += measure(proc)
+        return total
 
     def sample(self) -> int | None:
         """The summed RSS of the tree now, in bytes."""
-        if self.pid is None:
-            return None
-        import psutil
-
-        total = 0
-        for proc in self._tree():
-            with contextlib.suppress(psutil.Error):
-                total += proc.memory_info().rss
-        return total or None
+        return self._sum(lambda proc: proc.memory_info().rss)
 
     def cpu_seconds(self) -> float | None:
         """User + system CPU time the tree has used so far."""
-        if self.pid is None:
-            return None
-        import psutil
-
-        total = 0.0
-        for proc in self._tree():
-            with contextlib.suppress(psutil.Error):
-                times = proc.cpu_times()
-                total += times.user + times.system
-        return total
+        return self._sum(lambda proc: sum(proc.cpu_times()[:2]))
 
     async def run(self, stop: asyncio.Event) -> None:
         """Sample until ``stop`` is set."""
