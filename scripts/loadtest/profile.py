@@ -13,7 +13,14 @@ import re
 from collections import Counter
 from pathlib import Path
 
-IDLE = re.compile(r"\b(select|poll|epoll_wait|_run_once \(asyncio|wait \(threading)")
+# Leaves of a waiting thread: the event loop in select, a pool thread on its queue,
+# or a thread with no Python frame at all (only the "process ..." entries).
+IDLE = re.compile(
+    r"\b(select|poll|epoll_wait|_run_once \(asyncio|wait \(threading)"
+    r"|^_worker \(concurrent/futures/thread\.py|^process \d+:"
+)
+# Where a piece of work starts: a callback of the event loop or a pool thread's item.
+TASK_ROOTS = ("Handle._run ", "_WorkItem.run ")
 # "name (file:line)" -> "name (short/file:line)"
 SITE_PACKAGES = re.compile(r"\(.*?site-packages/")
 
@@ -45,12 +52,20 @@ def main() -> None:
     total = sum(n for _, n in busy) or 1
     own: Counter[str] = Counter()
     through: Counter[str] = Counter()
+    tasks: Counter[str] = Counter()
     for frames, n in busy:
         own[frames[-1]] += n
-        for frame in set(frames[2:]):  # skip the process and thread entries
+        roots = [i for i, frame in enumerate(frames) if frame.startswith(TASK_ROOTS)]
+        start = roots[-1] + 1 if roots else len(frames) - 1
+        for frame in set(frames[start:]):  # below the event loop or the pool's machinery
             through[frame] += n
+        tasks[" > ".join(frame.split(" (")[0] for frame in frames[start : start + 4])] += n
     print(f"{total_all} samples, {total} busy{' under ' + args.under if args.under else ''}")
-    for title, counts in (("Self", own), ("Inclusive", through)):
+    for title, counts in (
+        ("By task (what the loop or a pool thread ran)", tasks),
+        ("Self", own),
+        ("Inclusive", through),
+    ):
         print(f"\n{title}:")
         for frame, n in counts.most_common(args.top):
             print(f"{100 * n / total:5.1f}%  {frame[:150]}")
