@@ -10,7 +10,7 @@ export REFLEX_USE_NPM ?= 1
 export REFLEX_TELEMETRY_ENABLED ?= false
 export REFLEX_CHECK_LATEST_VERSION ?= false
 
-.PHONY: setup setup-dev run prod export leads test test-unit test-e2e test-stack stack stack-down lint format bench clean
+.PHONY: setup setup-dev run prod export leads test test-unit test-e2e test-stack stack stack-down lint format bench loadtest clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -88,6 +88,11 @@ stack-down:
 test-stack: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python -m pytest -m stack tests/stack
+
+## loadtest: simulated visitors over Reflex's websocket against the production build, with a
+##           fake EmailJS (not part of `make test`); e.g. make loadtest LOADTEST_ARGS="--bookings 1"
+loadtest: setup-dev
+	$(BIN)/python scripts/loadtest.py $(LOADTEST_ARGS)
 
 ## lint: ruff format check and lint
 lint: setup-dev

@@ -1,0 +1,521 @@
+"""Load test of the site's websocket backend: simulated tabs over Reflex's own protocol.
+
+    make loadtest                                          # the target: 1,000 readers + 200 bookings
+    make loadtest LOADTEST_ARGS="--readers 0 --bookings 1"  # one booking alone
+    make loadtest LOADTEST_ARGS="--step 1000,2000,4000"     # grow the readers until it breaks
+    .venv/bin/python scripts/loadtest.py --url http://127.0.0.1:8000 \\
+        --db-url postgresql+psycopg://... --emailjs-port 8765 --backend-pid 1234
+
+By default (``--start-single``) it builds and starts the production site exactly
+like ``reflex run --env prod --single-port`` on a free port, with a temporary SQLite
+database, the form rate limits raised (they must not be what is measured) and
+EmailJS pointed at a fake on loopback (``scripts/loadtest/fake_emailjs.py``,
+started here), then stops both by pid. With ``--url`` it drives a site that is
+already running (loopback only) and starts just the fake on ``--emailjs-port``:
+that site must be configured with ``EMAILJS_API_BASE=http://127.0.0.1:PORT``, the
+EMAILJS_* ids and raised ``LEADS_RATE_LIMIT_PER_CLIENT``/``LEADS_RATE_LIMIT_PER_IP``.
+
+Visitors (protocol in ``scripts/loadtest/protocol.py``):
+- readers load a page (websocket connect carrying the hydrate), follow ``--navs``
+  links (client-side navigations) and stay connected until the round ends;
+- bookers load /schedule, submit a valid booking with their own e-mail
+  (``loadtest+<run>-<n>@example.com``) and wait for the outcome the page would show.
+
+It prints one table per round, checks the targets below and writes
+``bench-results/loadtest-<timestamp>.json``; the exit status is 1 when a target is
+missed. It is a benchmark, not part of ``make test``: run it on an idle machine.
+"""
+
+import argparse
+import asyncio
+import datetime as dt
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scripts.loadtest.ledger import reconcile  # noqa: E402
+from scripts.loadtest.protocol import BuildInfo, Counters, Tab  # noqa: E402
+from scripts.loadtest.visitors import (  # noqa: E402
+    RoundPlan,
+    RssSampler,
+    percentiles,
+    run_round,
+)
+from tests.e2e.conftest import free_port, start_site, stop_site, wait_until_up  # noqa: E402
+
+RESULTS_DIR = ROOT / "bench-results"
+FAKE_EMAILJS = ROOT / "scripts" / "loadtest" / "fake_emailjs.py"
+
+# Targets of one backend process (issue 13).
+TARGET_READERS, TARGET_BOOKINGS, TARGET_WINDOW_S = 1000, 200, 10.0
+MAX_P95_MS = 250.0
+MAX_RSS_PER_TAB_KIB = 150.0
+RSS_CHECK_MIN_TABS = 100  # fewer tabs make the per-tab figure noise
+STEP_MAX_P95_MS = 1000.0  # stepping stops past this (or at the first error)
+
+# Bounds: the load stays finite whatever the arguments say.
+MAX_READERS, MAX_BOOKINGS, MAX_SECONDS, MAX_STEPS = 5000, 2000, 120.0, 6
+RAISED_LIMITS = {"LEADS_RATE_LIMIT_PER_CLIENT": "1000000", "LEADS_RATE_LIMIT_PER_IP": "1000000"}
+EMAILJS_IDS = {
+    "EMAILJS_SERVICE_ID": "service_loadtest",
+    "EMAILJS_PUBLIC_KEY": "public_loadtest",
+    "EMAILJS_PRIVATE_KEY": "private_loadtest",
+    "EMAILJS_CONTACT_TEMPLATE_ID": "template_contact_loadtest",
+    "EMAILJS_BOOKING_TEMPLATE_ID": "template_booking_loadtest",
+}
+FALLBACK_PAGES = ["/", "/about", "/case-studies", "/careers", "/contact", "/schedule"]
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Command-line options."""
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--url", help="a running site (loopback only); default: start one")
+    parser.add_argument(
+        "--start-single",
+        action="store_true",
+        help="build and start `reflex run --env prod --single-port` here (default without --url)",
+    )
+    parser.add_argument("--readers", type=int, default=TARGET_READERS)
+    parser.add_argument("--bookings", type=int, default=TARGET_BOOKINGS)
+    parser.add_argument(
+        "--over", type=float, default=TARGET_WINDOW_S, help="bookings spread over (s)"
+    )
+    parser.add_argument(
+        "--ramp", type=float, default=TARGET_WINDOW_S, help="readers connect over (s)"
+    )
+    parser.add_argument("--hold", type=float, default=5.0, help="all stay connected after (s)")
+    parser.add_argument("--navs", type=int, default=3, help="client-side navigations per reader")
+    parser.add_argument("--step", help="e.g. 1000,2000,4000: grow the readers until it breaks")
+    parser.add_argument("--timeout", type=float, default=30.0, help="wait for an answer (s)")
+    parser.add_argument("--db-url", help="the site's REFLEX_DB_URL (with --url)")
+    parser.add_argument("--emailjs-port", type=int, help="port of the fake EmailJS")
+    parser.add_argument("--backend-pid", type=int, help="backend process for RSS (with --url)")
+    parser.add_argument("--web-dir", type=Path, default=ROOT / ".web", help="the site's build")
+    parser.add_argument("--py-spy", type=Path, help="record the backend with py-spy to this file")
+    args = parser.parse_args(argv)
+    if args.url and args.start_single:
+        parser.error("--url and --start-single exclude each other")
+    args.start_single = not args.url
+    steps = [int(s) for s in args.step.split(",")] if args.step else [args.readers]
+    if len(steps) > MAX_STEPS or any(not 0 <= s <= MAX_READERS for s in steps):
+        parser.error(f"at most {MAX_STEPS} steps of 0..{MAX_READERS} readers")
+    args.steps = steps
+    if not 0 <= args.bookings <= MAX_BOOKINGS:
+        parser.error(f"--bookings must be 0..{MAX_BOOKINGS}")
+    for name in ("over", "ramp", "hold", "timeout"):
+        if not 0 <= getattr(args, name) <= MAX_SECONDS:
+            parser.error(f"--{name} must be 0..{MAX_SECONDS:.0f} s")
+    if args.url:
+        host = urlsplit(args.url).hostname or ""
+        if host not in ("localhost", "127.0.0.1", "::1") and not host.startswith("127."):
+            parser.error("--url must be a loopback address")
+        if not args.db_url:
+            parser.error("--url needs --db-url (the site's REFLEX_DB_URL)")
+        if not args.emailjs_port:
+            parser.error("--url needs --emailjs-port (where the site sends its e-mails)")
+    return args
+
+
+def start_fake(port: int, log_path: Path) -> subprocess.Popen:
+    """Start the fake EmailJS on 127.0.0.1:``port``, logging to ``log_path``."""
+    process = subprocess.Popen(
+        [sys.executable, str(FAKE_EMAILJS), "--port", str(port), "--log", str(log_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
+    if not wait_until_up(f"http://127.0.0.1:{port}/_health", process, 20):
+        stop_process(process)
+        raise SystemExit(f"The fake EmailJS did not start on port {port}.")
+    return process
+
+
+def stop_process(
+    process: subprocess.Popen | None, sig: int = signal.SIGTERM, grace_s: float = 10
+) -> None:
+    """Stop a process this script started, by its pid (SIGKILL after ``grace_s``)."""
+    if process is None or process.poll() is not None:
+        return
+    process.send_signal(sig)
+    try:
+        process.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
+def start_py_spy(pid: int, out: Path) -> subprocess.Popen:
+    """Record the backend tree with py-spy (collapsed stacks) until SIGINT."""
+    py_spy = Path(sys.executable).with_name("py-spy")
+    return subprocess.Popen(
+        [
+            str(py_spy),
+            "record",
+            "--pid",
+            str(pid),
+            "--subprocesses",
+            "--format",
+            "raw",
+            "--rate",
+            "100",
+            "--nonblocking",
+            "-o",
+            str(out),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def site_pages(web_dir: Path) -> list[str]:
+    """The site's page paths, from the build's routes.json."""
+    routes = web_dir / "routes.json"
+    if not routes.exists():
+        return FALLBACK_PAGES
+    names = json.loads(routes.read_text())
+    return [
+        "/" if name == "index" else f"/{name}" for name in names if name not in ("404", "[404]")
+    ]
+
+
+def fmt_ms(value: float | None) -> str:
+    """Milliseconds for the table."""
+    return "-" if value is None else f"{value:.0f} ms" if value >= 10 else f"{value:.1f} ms"
+
+
+def fmt_pct(p: dict) -> str:
+    """p50/p95/p99/max for the table."""
+    if not p["n"]:
+        return "-"
+    return " / ".join(fmt_ms(p[k]) for k in ("p50", "p95", "p99", "max"))
+
+
+def kib(value: float | None) -> str:
+    """Bytes as KiB or MiB."""
+    if value is None:
+        return "not measured"
+    return f"{value / 1048576:.1f} MiB" if value >= 1048576 else f"{value / 1024:.0f} KiB"
+
+
+async def warm_up(url: str, build: BuildInfo) -> None:
+    """One tab loads Home, so the first measured visitor does not pay the start-up."""
+    import aiohttp
+
+    async with aiohttp.ClientSession() as session:
+        tab = Tab(url, build, session, Counters())
+        await tab.open("/")
+        await tab.close()
+
+
+async def measure_round(args, plan: RoundPlan, build: BuildInfo, ctx: dict) -> dict:
+    """Run one round with the RSS sampler beside it; its figures as a dict."""
+    sampler = RssSampler(ctx["pid"])
+    baseline = sampler.sample()
+    backend_cpu0 = sampler.cpu_seconds()
+    load_before = os.getloadavg()[0]
+    stop = asyncio.Event()
+    sampling = asyncio.create_task(sampler.run(stop))
+    counters = Counters()
+    cpu0, wall0 = time.process_time(), time.monotonic()
+    try:
+        stats = await run_round(plan, build, counters)
+    finally:
+        stop.set()
+        await sampling
+    cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
+    backend_cpu1 = sampler.cpu_seconds()
+    backend_cpu = backend_cpu1 - backend_cpu0 if None not in (backend_cpu0, backend_cpu1) else None
+    prefix = f"loadtest+{plan.run_id}-"
+    ledger = await asyncio.to_thread(
+        reconcile, ctx["db_url"], ctx["fake_log"], prefix, stats.submitted, stats.outcome_by_email
+    )
+    peak = sampler.peak or None
+    per_tab = (
+        (peak - baseline) / stats.peak_connected
+        if peak and baseline and stats.peak_connected
+        else None
+    )
+    active = stats.active_s or wall
+    not_sent = sum(n for outcome, n in stats.outcomes.items() if outcome != "sent")
+    booking = percentiles(stats.booking_s)
+    hydrate = percentiles(stats.hydrate_s)
+    result = {
+        "run_id": plan.run_id,
+        "readers": plan.readers,
+        "bookings": plan.bookings,
+        "ramp_s": plan.ramp_s,
+        "over_s": plan.over_s,
+        "hold_s": plan.hold_s,
+        "navs": plan.navs,
+        "peak_connected": stats.peak_connected,
+        "connect_failures": stats.connect_failures,
+        "visitor_errors": stats.visitor_errors,
+        "events_sent": counters.sent,
+        "messages_received": counters.received,
+        "events_sent_per_s": counters.sent / active,
+        "messages_received_per_s": counters.received / active,
+        "active_s": active,
+        "hydrate_ms": hydrate,
+        "navigate_ms": percentiles(stats.navigate_s),
+        "booking_ms": booking,
+        "outcomes": stats.outcomes,
+        "ledger": ledger.as_dict(),
+        "backend_rss_baseline": baseline,
+        "backend_rss_peak": peak,
+        "backend_rss_per_tab": per_tab,
+        "backend_cpu_s": backend_cpu,
+        "loadgen_cpu_s": cpu,
+        "load_average_1m": [load_before, os.getloadavg()[0]],
+        "cpus": os.cpu_count(),
+        "loadgen_wall_s": wall,
+    }
+    misses = []
+    if stats.connect_failures:
+        misses.append(f"{stats.connect_failures} connect failure(s)")
+    if stats.visitor_errors:
+        misses.append(f"visitor errors {stats.visitor_errors}")
+    if not_sent:
+        misses.append(f"{not_sent} booking(s) not shown 'sent'")
+    if ledger.lost:
+        misses.append(f"{ledger.lost} booking(s) lost (no lead row)")
+    if ledger.duplicate_leads or ledger.duplicate_emails:
+        misses.append(
+            f"duplicates: {ledger.duplicate_leads} lead(s), {ledger.duplicate_emails} e-mail(s)"
+        )
+    if ledger.missing_emails:
+        misses.append(f"{ledger.missing_emails} e-mail(s) missing at the fake EmailJS")
+    if booking["n"] and booking["p95"] > MAX_P95_MS:
+        misses.append(f"booking p95 {booking['p95']:.0f} ms > {MAX_P95_MS:.0f} ms")
+    rss_checked = per_tab is not None and stats.peak_connected >= RSS_CHECK_MIN_TABS
+    if rss_checked and per_tab / 1024 > MAX_RSS_PER_TAB_KIB:
+        misses.append(f"backend RSS {per_tab / 1024:.0f} KiB/tab > {MAX_RSS_PER_TAB_KIB:.0f}")
+    result["misses"] = misses
+    worst_p95 = max(
+        [p["p95"] for p in (booking, hydrate) if p["n"]],
+        default=0.0,
+    )
+    errors = stats.connect_failures + sum(stats.visitor_errors.values()) + not_sent + ledger.lost
+    result["step_ok"] = errors == 0 and worst_p95 <= STEP_MAX_P95_MS
+    return result
+
+
+def print_round(r: dict, title: str) -> None:
+    """The table of one round."""
+    ledger = r["ledger"]
+    rows = [
+        ("Visitors connected (peak)", f"{r['peak_connected']}"),
+        ("Connect failures", f"{r['connect_failures']}"),
+        ("Visitor errors", json.dumps(r["visitor_errors"]) if r["visitor_errors"] else "0"),
+        (
+            "Events sent / messages received",
+            f"{r['events_sent_per_s']:.0f}/s / {r['messages_received_per_s']:.0f}/s "
+            f"({r['events_sent']} / {r['messages_received']} in {r['active_s']:.1f} s)",
+        ),
+        ("Hydrate p50/p95/p99/max", fmt_pct(r["hydrate_ms"])),
+        ("Navigation p50/p95/p99/max", fmt_pct(r["navigate_ms"])),
+        ("Booking submit→outcome p50/p95/p99/max", fmt_pct(r["booking_ms"])),
+        ("Outcomes", ", ".join(f"{k} {v}" for k, v in sorted(r["outcomes"].items())) or "-"),
+        (
+            "Leads stored",
+            f"{ledger['leads_stored']} "
+            + (
+                "("
+                + ", ".join(f"{k} {v}" for k, v in sorted(ledger["leads_by_status"].items()))
+                + ")"
+                if ledger["leads_by_status"]
+                else ""
+            ),
+        ),
+        (
+            "E-mails received by the fake",
+            f"{ledger['emails_received']} (of {ledger['send_attempts']} requests)",
+        ),
+        (
+            "Duplicates (leads / e-mails)",
+            f"{ledger['duplicate_leads']} / {ledger['duplicate_emails']}",
+        ),
+        ("Lost (no lead row)", f"{ledger['lost']}"),
+        ("Missing e-mails", f"{ledger['missing_emails']}"),
+        ("Unexpected leads/e-mails", f"{ledger['unexpected']}"),
+        (
+            "Backend RSS baseline → peak",
+            f"{kib(r['backend_rss_baseline'])} → {kib(r['backend_rss_peak'])}",
+        ),
+        ("Backend RSS per connected tab", kib(r["backend_rss_per_tab"])),
+        (
+            "Backend CPU (process tree)",
+            "not measured"
+            if r["backend_cpu_s"] is None
+            else f"{r['backend_cpu_s']:.1f} s in {r['loadgen_wall_s']:.1f} s "
+            f"({100 * r['backend_cpu_s'] / max(r['loadgen_wall_s'], 1e-9):.0f}% of a core)",
+        ),
+        (
+            "Load generator CPU",
+            f"{r['loadgen_cpu_s']:.1f} s in {r['loadgen_wall_s']:.1f} s "
+            f"({100 * r['loadgen_cpu_s'] / max(r['loadgen_wall_s'], 1e-9):.0f}% of a core)",
+        ),
+        (
+            "Machine load average (1 min) before → after",
+            f"{r['load_average_1m'][0]:.1f} → {r['load_average_1m'][1]:.1f} on {r['cpus']} CPUs",
+        ),
+    ]
+    width = max(len(k) for k, _ in rows)
+    print(f"\n{title}")
+    print("-" * (width + 40))
+    for key, value in rows:
+        print(f"{key:<{width}}  {value}")
+    print("-" * (width + 40))
+    if r["misses"]:
+        print("MISSED: " + "; ".join(r["misses"]))
+    else:
+        print(
+            f"Targets met: 0 errors, 0 lost, 0 duplicated, booking p95 ≤ {MAX_P95_MS:.0f} ms, "
+            f"≤ {MAX_RSS_PER_TAB_KIB:.0f} KiB backend RSS per tab"
+            + (
+                ""
+                if r["peak_connected"] >= RSS_CHECK_MIN_TABS
+                else f" (RSS per tab checked from {RSS_CHECK_MIN_TABS} tabs)"
+            )
+        )
+
+
+async def run_all(args, ctx: dict, build: BuildInfo) -> list[dict]:
+    """Every round (one, or one per step until the knee)."""
+    await warm_up(ctx["url"], build)
+    await asyncio.sleep(1)
+    stamp = dt.datetime.now(dt.UTC).strftime("%H%M%S")
+    rounds = []
+    for i, readers in enumerate(args.steps):
+        plan = RoundPlan(
+            url=ctx["url"],
+            readers=readers,
+            bookings=args.bookings,
+            ramp_s=args.ramp,
+            over_s=args.over,
+            hold_s=args.hold,
+            navs=args.navs,
+            pages=ctx["pages"],
+            run_id=f"{stamp}s{i}",
+            timeout_s=args.timeout,
+        )
+        title = (
+            f"Round {i + 1}/{len(args.steps)}: {readers} readers (ramp {args.ramp:.0f} s, "
+            f"{args.navs} navigations each) + {args.bookings} bookings over {args.over:.0f} s, "
+            f"hold {args.hold:.0f} s — {ctx['url']}"
+        )
+        print(f"\n{title} ...", flush=True)
+        result = await measure_round(args, plan, build, ctx)
+        rounds.append(result)
+        print_round(result, title)
+        if len(args.steps) > 1 and not result["step_ok"]:
+            break
+        if i + 1 < len(args.steps):
+            await asyncio.sleep(5)  # let the backend forget the closed tabs
+    return rounds
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Start what is needed, run the rounds, report; 1 when a target is missed."""
+    args = parse_args(argv)
+    workdir = Path(tempfile.mkdtemp(prefix="loadtest-"))
+    fake = server = spy = None
+    try:
+        port = args.emailjs_port or free_port()
+        fake_log = workdir / "emailjs.jsonl"
+        fake = start_fake(port, fake_log)
+        print(f"Fake EmailJS: http://127.0.0.1:{port} (pid {fake.pid}), log {fake_log}")
+        if args.start_single:
+            overrides = {
+                "EMAILJS_API_BASE": f"http://127.0.0.1:{port}",
+                **EMAILJS_IDS,
+                **RAISED_LIMITS,
+            }
+            print(
+                "Starting the production site (reflex run --env prod --single-port), "
+                "rate limits raised so they are not what is measured: "
+                + " ".join(f"{k}={v}" for k, v in RAISED_LIMITS.items()),
+                flush=True,
+            )
+            try:
+                server = start_site(overrides, workdir)
+            except BaseException as error:  # pytest.exit raises its own exception
+                print(f"The site did not start: {error}", file=sys.stderr)
+                return 3
+            url = server.url.replace("localhost", "127.0.0.1")
+            db_url = server.env["REFLEX_DB_URL"]
+            pid = server.process.pid
+            print(f"Site: {url} (pid {pid}), database {db_url}")
+        else:
+            url, db_url, pid = args.url.rstrip("/"), args.db_url, args.backend_pid
+            print(
+                f"Site: {url} (not started here; it must run with "
+                + " ".join(f"{k} raised" for k in RAISED_LIMITS)
+                + f" and EMAILJS_API_BASE=http://127.0.0.1:{port})"
+            )
+        build = BuildInfo.from_web_dir(args.web_dir)
+        if build.state_schema is None:
+            print(f"No build in {args.web_dir}: hydrating without state schema and hashes.")
+        if args.py_spy and pid:
+            spy = start_py_spy(pid, args.py_spy)
+            print(f"py-spy recording pid {pid} (and children) to {args.py_spy}")
+        ctx = {
+            "url": url,
+            "db_url": db_url,
+            "pid": pid,
+            "fake_log": fake_log,
+            "pages": site_pages(args.web_dir),
+        }
+        rounds = asyncio.run(run_all(args, ctx, build))
+    finally:
+        stop_process(spy, signal.SIGINT, 30)  # py-spy writes its file on SIGINT
+        if server is not None:
+            stop_site(server)
+        stop_process(fake)
+
+    knee = None
+    if len(args.steps) > 1:
+        passing = [r["readers"] for r in rounds if r["step_ok"]]
+        knee = passing[-1] if passing else 0
+        print(
+            f"\nStepping: last step with no error and p95 ≤ {STEP_MAX_P95_MS:.0f} ms: "
+            f"{knee} readers"
+            + ("" if len(passing) < len(rounds) else " (never broke within the steps)")
+        )
+    RESULTS_DIR.mkdir(exist_ok=True)
+    out = RESULTS_DIR / f"loadtest-{dt.datetime.now(dt.UTC).strftime('%Y%m%dT%H%M%SZ')}.json"
+    out.write_text(
+        json.dumps(
+            {
+                "args": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
+                "url": ctx["url"],
+                "started_site": args.start_single,
+                "raised_limits": RAISED_LIMITS if args.start_single else None,
+                "targets": {
+                    "readers": TARGET_READERS,
+                    "bookings": TARGET_BOOKINGS,
+                    "window_s": TARGET_WINDOW_S,
+                    "booking_p95_ms": MAX_P95_MS,
+                    "rss_per_tab_kib": MAX_RSS_PER_TAB_KIB,
+                },
+                "rounds": rounds,
+                "knee_readers": knee,
+            },
+            indent=2,
+        )
+    )
+    print(f"\nResults: {out.relative_to(ROOT)}")
+    return 1 if rounds and rounds[0]["misses"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
