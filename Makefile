@@ -87,7 +87,7 @@ stack-down:
 ##             (starts `make stack` with a fake EmailJS, stops it at the end)
 test-stack: setup-dev
 	bash scripts/ensure_chromium.sh
-	$(BIN)/python -m pytest -m stack tests/stack
+	$(BIN)/python -m pytest -m stack -rA tests/stack
 
 ## loadtest: simulated visitors over Reflex's websocket against the production build, with a
 ##           fake EmailJS (not part of `make test`); e.g. make loadtest LOADTEST_ARGS="--bookings 1"
