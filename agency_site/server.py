@@ -14,6 +14,7 @@ and, with ``reflex run --env prod --single-port``, the prerendered frontend too.
   Scripts still load only from the site itself.
 """
 
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -30,6 +31,8 @@ from agency_site.settings import get_settings
 _HASHED_ASSETS = "/assets/"
 # Build files that are not pages of their own: /404 must stay a 404.
 _NOT_PAGES = frozenset({"404", "__spa-fallback"})
+# A page name as the build writes it: lowercase words and dashes, "/" between segments.
+_CANONICAL_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*(?:/[a-z0-9][a-z0-9_-]*)*")
 
 
 def _origin(url: str) -> str:
@@ -89,15 +92,22 @@ class SiteMiddleware:
         config = get_config()
         self.headers = security_headers(config.api_url, get_settings().site_url)
 
-    def _page_file(self, path: str) -> Path | None:
-        """The prerendered ``<path>.html`` of a page path, if the build has one."""
-        name = path.strip("/")
-        if not name or name in _NOT_PAGES:
+    def _page_name(self, path: str) -> str | None:
+        """The canonical name (``about``, ``services/branding``) of a page path, if a page.
+
+        Only a path already in canonical form counts: one leading slash, segments
+        without ``.``/``..``, backslashes or empty parts (``/%2Fevil.com%2F..%2Fabout/``
+        decodes to ``//evil.com/../about/``, which is no page). A redirect built from
+        the returned name therefore always stays on this site.
+        """
+        name = path.removeprefix("/").removesuffix("/")
+        if not name or name in _NOT_PAGES or not _CANONICAL_NAME.fullmatch(name):
             return None
         candidate = (self.pages_dir / f"{name}.html").resolve()
-        if candidate.is_relative_to(self.pages_dir) and candidate.is_file():
-            return candidate
-        return None
+        if not candidate.is_relative_to(self.pages_dir) or not candidate.is_file():
+            return None
+        canonical = candidate.relative_to(self.pages_dir).with_suffix("").as_posix()
+        return canonical if canonical == name else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Rewrite or redirect page paths, then add the headers to the response."""
@@ -117,12 +127,12 @@ class SiteMiddleware:
             await send(message)
 
         path = scope["path"]
-        if scope["method"] in ("GET", "HEAD") and self._page_file(path) is not None:
+        if scope["method"] in ("GET", "HEAD") and (name := self._page_name(path)) is not None:
             if path.endswith("/"):
                 query = scope.get("query_string", b"").decode("latin-1")
-                target = path.rstrip("/") + (f"?{query}" if query else "")
+                target = f"/{name}" + (f"?{query}" if query else "")
                 await RedirectResponse(target, status_code=308)(scope, receive, send_with_headers)
                 return
-            html = f"{path}.html"
+            html = f"/{name}.html"
             scope = {**scope, "path": html, "raw_path": html.encode()}
         await self.app(scope, receive, send_with_headers)

@@ -1,6 +1,8 @@
 """The production middleware: clean page URLs, real 404s and security headers."""
 
+import asyncio
 from pathlib import Path
+from urllib.parse import unquote
 
 import httpx
 import pytest
@@ -85,3 +87,64 @@ def test_hashed_bundles_are_cached_for_a_year_pages_are_not(client: Client) -> N
     )
     assert "cache-control" not in client.get("/about").headers
     assert "cache-control" not in client.get("/assets/missing.js").headers
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/%2Fevil.com%2F..%2Fabout/",
+        "//evil.com/../about/",
+        "/%5Cevil.com/../about/",
+        "/%5C%5Cevil.com%2F..%2Fabout/",
+        "/\\evil.com/../about/",
+        "/.%2E/about/",
+        "/%2E%2E/about/",
+        "/%2e%2e%2fabout/",
+        "//about/",
+        "/about//",
+        "/ABOUT/",
+        "/evil.com%2F%2E%2E%2Fabout/",
+    ],
+)
+def test_a_slash_redirect_never_leaves_the_site(client: Client, path: str) -> None:
+    """Sent as is (no client-side normalisation): any redirect stays on the site."""
+    status, headers = raw_get(client.app, path)
+    location = headers.get("location")
+    assert location in (None, "/about"), (path, status, location)
+
+
+def raw_get(app, raw_path: str) -> tuple[int, dict[str, str]]:
+    """GET ``raw_path`` exactly as a server would pass it on: the path percent-decoded once."""
+    messages: list[dict] = []
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": unquote(raw_path),
+        "raw_path": raw_path.encode(),
+        "query_string": b"",
+        "headers": [],
+        "scheme": "http",
+        "server": ("site", 80),
+        "root_path": "",
+    }
+
+    requests = [{"type": "http.request", "body": b""}]
+
+    async def receive() -> dict:
+        if requests:
+            return requests.pop()
+        await asyncio.sleep(3600)  # No disconnect while the answer is sent.
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        messages.append(message)
+
+    run(app(scope, receive, send))
+    start = messages[0]
+    return start["status"], {k.decode(): v.decode() for k, v in start["headers"]}
+
+
+def test_the_redirect_target_is_built_from_the_page_not_from_the_request() -> None:
+    middleware = SiteMiddleware(lambda *_: None, pages_dir=Path("/nonexistent"))
+    assert middleware._page_name("//evil.com/../about/") is None
+    assert middleware._page_name("/about/") is None  # No such page in that build.
