@@ -17,9 +17,9 @@ from agency_site.content.site import SITE
 from agency_site.emailjs import EmailJSClient
 from agency_site.leads import migrations
 from agency_site.leads.delivery import Delivery, RetryPolicy
-from agency_site.leads.intake import LeadIntake, RateLimits
+from agency_site.leads.intake import LeadIntake
 from agency_site.leads.kinds import LeadKind, LeadStatus
-from agency_site.leads.ratelimit import RateLimiter
+from agency_site.leads.ratelimit import RateLimiter, storage_for
 from agency_site.leads.store import LeadStore
 from agency_site.settings import Settings, get_settings
 
@@ -82,11 +82,16 @@ def intake() -> LeadIntake:
     """The intake of this process, on the configured database and EmailJS account."""
     settings = get_settings()
     store = LeadStore(database_engine())
+    redis_url = settings.reflex.redis_url
     return LeadIntake(
         store=store,
         delivery=build_delivery(settings, store),
-        limiter=RateLimiter(settings.leads.rate_limit_window_seconds),
-        limits=RateLimits(settings.leads.rate_limit_per_client, settings.leads.rate_limit_per_ip),
+        limiter=RateLimiter(
+            storage_for(redis_url.get_secret_value() if redis_url else None),
+            per_ip=settings.leads.rate_limit_per_ip,
+            window_s=settings.leads.rate_limit_window_seconds,
+        ),
+        deadline_s=settings.leads.submit_deadline_seconds,
     )
 
 
