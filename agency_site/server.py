@@ -1,22 +1,34 @@
 """ASGI middleware of the production server: clean page URLs and security headers.
 
-Wired with ``rx.App(api_transformer=SiteMiddleware)``, so it wraps the backend
-and, with ``reflex run --env prod --single-port``, the prerendered frontend too.
+Wired with ``rx.App(api_transformer=[..., SiteMiddleware])``, so it wraps the
+backend (our ``/_site/`` endpoints too) and, with ``reflex run --env prod
+--single-port``, the prerendered frontend.
 
 - Clean URLs: Starlette would redirect ``/about`` to ``/about/``; the canonical
   form is ``/about`` (see ``seo/urls.py``), so ``/about`` is answered from the
-  prerendered ``about.html`` and ``/about/`` redirects (308) to ``/about``.
+  prerendered ``about.html`` and ``/about/`` redirects (308) to ``/about``. The
+  redirect target is built from the page the build has, never from the request.
 - Long-lived caching of the content-hashed bundles under ``/assets/``.
-- Security headers on every HTTP response, with a Content-Security-Policy that
-  leaves Reflex working: its inline bootstrap scripts and emotion styles need
-  ``'unsafe-inline'``, ``rx.call_script``/``rx.call_function``/``rx.console_log``
-  run through ``eval`` (``'unsafe-eval'``), the websocket goes to the API origin.
-  Scripts still load only from the site itself.
+- Security headers on every HTTP response. ``security_headers`` and
+  ``content_security_policy`` are pure functions of (API URL, site URL, script
+  hashes) so the proxy configurations (``deploy/``) serve the very same policy;
+  the hashes come from the build (``load_script_hashes``).
+
+The Content-Security-Policy: scripts only from the site itself plus the inline
+scripts of the prerendered pages by their SHA-256 (computed by the build plugin
+after every rewrite, ``csp-script-hashes.json``): no ``'unsafe-inline'``, no
+``'unsafe-eval'`` for scripts (the forms reset and focus fields with Reflex's
+native ``rx.set_value``/``rx.set_focus``; nothing calls ``rx.call_script``).
+Styles keep ``'unsafe-inline'``: emotion (Reflex's CSS-in-JS) inserts ``<style>``
+elements with run-time content and React writes ``style=`` attributes, neither
+of which can be hashed at build time. The forms may post to the site and to the
+backend's origin (their no-JavaScript fallback).
 """
 
+import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from reflex.utils.prerequisites import get_web_dir
 from reflex_base.config import get_config
@@ -25,7 +37,8 @@ from starlette.datastructures import MutableHeaders
 from starlette.responses import RedirectResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from agency_site.settings import get_settings
+from agency_site.paths import SCRIPT_HASHES_FILE
+from agency_site.settings import get_settings, origin
 
 # Vite's content-hashed bundles: cached for a year, a new build has new names.
 _HASHED_ASSETS = "/assets/"
@@ -35,36 +48,34 @@ _NOT_PAGES = frozenset({"404", "__spa-fallback"})
 _CANONICAL_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*(?:/[a-z0-9][a-z0-9_-]*)*")
 
 
-def _origin(url: str) -> str:
-    """``scheme://host[:port]`` of a URL."""
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
-
-
-def content_security_policy(api_url: str) -> str:
-    """The CSP: own scripts (inline and eval too) and styles, https images, the websocket."""
-    api = _origin(api_url)
+def content_security_policy(api_url: str, site_url: str, script_hashes: Iterable[str] = ()) -> str:
+    """The CSP: own scripts plus hashed inline ones, own styles, https images, the websocket."""
+    api = origin(api_url)
     websocket = api.replace("http", "ws", 1)
+    scripts = " ".join(f"'{digest}'" for digest in sorted(set(script_hashes)))
+    forms = " ".join(dict.fromkeys(("'self'", origin(site_url), api)))
     return "; ".join(
         (
             "default-src 'self'",
-            "script-src 'self' 'unsafe-inline' 'unsafe-eval'",
+            f"script-src 'self' {scripts}".rstrip(),
             "style-src 'self' 'unsafe-inline'",
             "img-src 'self' data: https:",
             "font-src 'self' data:",
             f"connect-src 'self' {api} {websocket}",
             "frame-ancestors 'self'",
             "base-uri 'self'",
-            "form-action 'self'",
+            f"form-action {forms}",
             "object-src 'none'",
         )
     )
 
 
-def security_headers(api_url: str, site_url: str) -> dict[str, str]:
+def security_headers(
+    api_url: str, site_url: str, script_hashes: Iterable[str] = ()
+) -> dict[str, str]:
     """Headers added to every HTTP response (HSTS only when the site is served over https)."""
     headers = {
-        "Content-Security-Policy": content_security_policy(api_url),
+        "Content-Security-Policy": content_security_policy(api_url, site_url, script_hashes),
         "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "strict-origin-when-cross-origin",
         "X-Frame-Options": "SAMEORIGIN",
@@ -74,6 +85,14 @@ def security_headers(api_url: str, site_url: str) -> dict[str, str]:
     if site_url.startswith("https://"):
         headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains"
     return headers
+
+
+def load_script_hashes(build_dir: Path) -> tuple[str, ...]:
+    """The CSP sources (``sha256-...``) of the build's inline scripts; none without a build."""
+    path = build_dir / SCRIPT_HASHES_FILE
+    if not path.is_file():
+        return ()
+    return tuple(json.loads(path.read_text()))
 
 
 def static_dir() -> Path:
@@ -90,7 +109,9 @@ class SiteMiddleware:
         self.app = app
         self.pages_dir = pages_dir or static_dir()
         config = get_config()
-        self.headers = security_headers(config.api_url, get_settings().site_url)
+        self.headers = security_headers(
+            config.api_url, get_settings().site_url, load_script_hashes(self.pages_dir)
+        )
 
     def _page_name(self, path: str) -> str | None:
         """The canonical name (``about``, ``services/branding``) of a page path, if a page.

@@ -8,7 +8,13 @@ import httpx
 import pytest
 from starlette.staticfiles import StaticFiles
 
-from agency_site.server import SiteMiddleware, content_security_policy, security_headers
+from agency_site.build_plugin import script_hashes, write_script_hashes
+from agency_site.server import (
+    SiteMiddleware,
+    content_security_policy,
+    load_script_hashes,
+    security_headers,
+)
 from tests.run_async import run
 
 
@@ -71,9 +77,30 @@ def test_every_response_carries_the_security_headers(client: Client) -> None:
 
 
 def test_csp_lets_the_page_reach_the_backend_websocket() -> None:
-    csp = content_security_policy("https://api.example.es/path")
+    csp = content_security_policy("https://api.example.es/path", "https://www.example.es")
     assert "connect-src 'self' https://api.example.es wss://api.example.es" in csp
     assert "object-src 'none'" in csp
+
+
+def test_csp_allows_hashed_inline_scripts_only_and_no_eval() -> None:
+    csp = content_security_policy(
+        "https://api.example.es", "https://www.example.es", ["sha256-b", "sha256-a", "sha256-a"]
+    )
+    directives = dict(d.split(" ", 1) for d in csp.split("; "))
+    assert directives["script-src"] == "'self' 'sha256-a' 'sha256-b'"
+    assert "unsafe-eval" not in csp
+    assert directives["style-src"] == "'self' 'unsafe-inline'"
+    # The forms' no-JavaScript POST goes to the backend.
+    assert directives["form-action"] == "'self' https://www.example.es https://api.example.es"
+
+
+def test_the_middleware_serves_the_build_s_script_hashes(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text("<script>boot()</script>")
+    write_script_hashes(tmp_path)
+    app = SiteMiddleware(StaticFiles(directory=tmp_path, html=True), pages_dir=tmp_path)
+    csp = Client(app).get("/").headers["content-security-policy"]
+    assert "'sha256-" in csp and "'unsafe-inline'" not in csp.split("; ")[1]
+    assert load_script_hashes(tmp_path) == tuple(script_hashes("<script>boot()</script>"))
 
 
 def test_hsts_only_for_an_https_site() -> None:

@@ -3,13 +3,20 @@
 Pages place them with ``hero_capture_form()`` and ``booking_form()``. Inputs are
 uncontrolled (typing sends nothing); the state in ``agency_site/state/forms.py``
 receives the whole form on submit and validates it again on the server.
+
+Each form is also a plain HTML form (``method="post"``, ``action`` = the backend's
+``/_site/forms/<kind>``, see ``agency_site/site_api.py``): submitted before the
+page's JavaScript runs, or without JavaScript, it still reaches the same intake.
+Once hydrated, Reflex's ``onSubmit`` prevents that POST and uses the websocket.
 """
 
 import reflex as rx
 from reflex.components.core.banner import has_connection_errors
 from reflex.vars import VarData
+from reflex_base.config import get_config
 from reflex_base.utils.imports import ImportVar
 
+from agency_site import paths
 from agency_site.components import styles
 from agency_site.content.forms import (
     AGENCY_TIME_ZONE,
@@ -29,6 +36,7 @@ from agency_site.content.forms import (
     PrivacyNotice,
 )
 from agency_site.leads.intake import Result
+from agency_site.leads.kinds import LeadKind
 from agency_site.leads.validation import HONEYPOT_FIELD
 from agency_site.state.forms import (
     BOOKING_FORM_ID,
@@ -85,6 +93,14 @@ _MIN_DATE = rx.Var("bookingDates.min", _var_data=_DATE_BOUNDS_DATA).to(str)
 _MAX_DATE = rx.Var("bookingDates.max", _var_data=_DATE_BOUNDS_DATA).to(str)
 
 
+def _post_target(kind: LeadKind) -> dict:
+    """Props that make a form a plain HTML form posting to the backend (no JavaScript needed).
+
+    The backend URL is the one Reflex bakes into the build for its websocket.
+    """
+    return {"method": "post", "action": get_config().api_url.rstrip("/") + paths.form_post(kind)}
+
+
 def _alternatives() -> rx.Component:
     """The agency's e-mail, phone and WhatsApp as links."""
     return rx.el.ul(
@@ -124,7 +140,6 @@ def _offline_note() -> rx.Component:
             has_connection_errors,
             _notice(NOTICES.offline, custom_attrs={"data-offline-note": ""}),
         ),
-        rx.el.noscript(NOTICES.no_script),
         aria_live="polite",
     )
 
@@ -217,6 +232,7 @@ def hero_capture_form() -> rx.Component:
         _privacy(HERO_PRIVACY),
         id=HERO_FORM_ID,
         on_submit=state.submit,
+        **_post_target(LeadKind.CONTACT),
         aria_busy=state.sending,
         class_name="relative mt-8 flex max-w-2xl flex-col gap-3",
     )
@@ -311,6 +327,7 @@ def booking_form() -> rx.Component:
         _privacy(BOOKING_PRIVACY),
         id=BOOKING_FORM_ID,
         on_submit=state.submit,
+        **_post_target(LeadKind.BOOKING),
         aria_busy=state.sending,
         class_name="relative mx-auto max-w-3xl space-y-6 rounded-3xl border border-slate-200 "
         "bg-white p-6 shadow-sm sm:p-10",

@@ -46,8 +46,9 @@ from agency_site.leads.kinds import LeadKind
 # The hidden field only bots fill in (see components/forms.py).
 HONEYPOT_FIELD = "website"
 
-# The forms have at most 7 fields (booking + honeypot); room for a browser extension's extra.
-MAX_FIELDS = 16
+# The booking form has 7 named controls; Reflex's form data also carries each control
+# again under its id (``booking_name``...), so 14 arrive; room for an extension's extra.
+MAX_FIELDS = 32
 MAX_FIELD_NAME = 64
 # Longest raw value read per field: twice the field's maximum (whitespace is trimmed and
 # "\r\n" becomes "\n" only after the check). Longer is wrong without reading it.
