@@ -8,12 +8,15 @@ their counts.
 import asyncio
 import datetime as dt
 import logging
+import os
 import shutil
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 
+import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -228,3 +231,91 @@ def test_a_hung_first_send_of_a_stored_lead_says_received(db_url: str) -> None:
     result = run(intake.submit(LeadKind.CONTACT, {"email": "ana@example.com"}, "127.0.0.2"))
     assert result.result is Result.QUEUED
     assert len(store.all()) == 1
+
+
+# --- The same over real sockets: several loopback source addresses, two server processes ---
+
+
+def start_fallback_server(port: int, env: dict[str, str]) -> subprocess.Popen:
+    """The /_site/ endpoints served by granian on 127.0.0.1:``port``."""
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "granian",
+            "--interface",
+            "asgi",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "tests.leads.fallback_server:app",
+        ],
+        env={**os.environ, **env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return process
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    pytest.fail("the fallback server did not start")
+
+
+def post_from(port: int, source: str, headers: dict | None = None) -> int:
+    """POST a wrong e-mail from the loopback address ``source``; the status code."""
+    transport = httpx.HTTPTransport(local_address=source)
+    with httpx.Client(transport=transport) as client:
+        return client.post(
+            f"http://127.0.0.1:{port}/_site/forms/contact",
+            content="email=x%40",
+            headers={"content-type": "application/x-www-form-urlencoded", **(headers or {})},
+        ).status_code
+
+
+@pytest.fixture
+def two_servers(db_url: str, redis_url: str) -> Iterator[tuple[int, int]]:
+    """Two server processes ("workers") sharing one Redis, limit 3 per address."""
+    ports = (free_port(), free_port())
+    env = {
+        "FALLBACK_DB_URL": db_url,
+        "FALLBACK_PER_IP": "3",
+        "FALLBACK_HOPS": "0",
+        "FALLBACK_REDIS_URL": redis_url.replace("/0", "/1"),
+    }
+    processes = [start_fallback_server(port, env) for port in ports]
+    yield ports
+    for process in processes:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_an_abuser_on_one_address_does_not_block_others_across_workers(
+    two_servers: tuple[int, int],
+) -> None:
+    first, second = two_servers
+    abuser = [post_from(port, "127.0.0.2") for port in (first, second, first, second)]
+    assert abuser == [400, 400, 400, 429]  # Invalid attempts count, across both workers.
+    assert post_from(second, "127.0.0.3") == 400  # Other visitors get their answer.
+    assert post_from(first, "127.0.0.4") == 400
+
+
+def test_behind_a_trusted_proxy_the_visitor_address_counts(db_url: str) -> None:
+    port = free_port()
+    env = {"FALLBACK_DB_URL": db_url, "FALLBACK_PER_IP": "2", "FALLBACK_HOPS": "1"}
+    process = start_fallback_server(port, env)
+    try:
+        # Every request arrives from the proxy (127.0.0.1), which appends the visitor.
+        abuser = [post_from(port, "127.0.0.1", {"x-forwarded-for": "127.0.0.2"}) for _ in range(3)]
+        assert abuser == [400, 400, 429]
+        assert post_from(port, "127.0.0.1", {"x-forwarded-for": "127.0.0.3"}) == 400
+        # A forged header is the left part of the list; the proxy's entry still counts.
+        forged = {"x-forwarded-for": "203.0.113.1, 127.0.0.2"}
+        assert post_from(port, "127.0.0.1", forged) == 429
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
