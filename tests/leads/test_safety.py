@@ -141,6 +141,18 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def listening(port: int, timeout_s: float) -> bool:
+    """Wait until something accepts connections on 127.0.0.1:``port``."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return True
+        except OSError:
+            time.sleep(0.05)
+    return False
+
+
 @pytest.fixture(scope="module")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real redis-server on a free loopback port, stopped (by its pid) afterwards."""
@@ -155,13 +167,9 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.05)
+    if not listening(port, 10):
+        process.kill()
+        pytest.fail("redis-server did not start")
     yield f"redis://127.0.0.1:{port}/0"
     process.terminate()
     process.wait(timeout=10)
@@ -255,15 +263,10 @@ def start_fallback_server(port: int, env: dict[str, str]) -> subprocess.Popen:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return process
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    pytest.fail("the fallback server did not start")
+    if not listening(port, 30):
+        process.kill()
+        pytest.fail("the fallback server did not start")
+    return process
 
 
 def post_from(port: int, source: str, headers: dict | None = None) -> int:
