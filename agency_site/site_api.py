@@ -230,24 +230,25 @@ def answer_page(
         }
         body = _notice(notices[result]) if result in notices else ""
         body += _Form(kind, values, submission.errors).render(action)
-    back = escape(site_url.rstrip("/") + FORM_PAGES[kind], quote=True)
+    return _page(title, body, site_url.rstrip("/") + FORM_PAGES[kind])
+
+
+def _page(title: str, body: str, back: str) -> str:
+    """A whole answer page: ``title``, the ``body`` markup and a link back to the site."""
     return (
         '<!DOCTYPE html><html lang="es"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="robots" content="noindex">'
         f"<title>{escape(title)} · {escape(SITE.name)}</title><style>{_CSS}</style></head>"
         f"<body><main><h1>{escape(title)}</h1>{body}"
-        f'<p class="back"><a href="{back}">Volver a la web de {escape(SITE.name)}</a></p>'
-        "</main></body></html>"
+        f'<p class="back"><a href="{escape(back, quote=True)}">'
+        f"Volver a la web de {escape(SITE.name)}</a></p></main></body></html>"
     )
 
 
 def _short_page(status: int, title: str, text: str, site_url: str) -> HTMLResponse:
-    submission = Submission(Result.STORE_FAILED)
-    html = answer_page(LeadKind.CONTACT, submission, {}, "", site_url)
-    start, end = html.index("<h1>"), html.index('<p class="back">')
-    html = html[:start] + f"<h1>{escape(title)}</h1>{_notice(text)}" + html[end:]
-    return HTMLResponse(html, status_code=status)
+    """A refusal that is no submission at all (wrong origin, size or type)."""
+    return HTMLResponse(_page(title, _notice(text), site_url.rstrip("/") + "/"), status)
 
 
 # --- The endpoint ------------------------------------------------------------------------
