@@ -192,6 +192,8 @@ def site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory):
             "LEADS_RETRY_POLL_SECONDS": "1",
             # Every test browses from 127.0.0.1: only the per-session limit applies.
             "LEADS_RATE_LIMIT_PER_IP": "10000",
+            # A submission gives its answer after 5 s at most (the EmailJS timeout is 10 s).
+            "LEADS_SUBMIT_DEADLINE_SECONDS": "5",
         },
         tmp_path_factory.mktemp("site"),
     )

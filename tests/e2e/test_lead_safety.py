@@ -20,9 +20,11 @@ import pytest
 import socketio
 from playwright.sync_api import Browser, Page, expect
 from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
 
 from agency_site import paths
-from agency_site.content.forms import BOOKING, HERO_CAPTURE
+from agency_site.content.forms import BOOKING, HERO_CAPTURE, NOTICES
+from agency_site.emailjs import SEND_PATH
 from tests.e2e.conftest import SiteServer, watch_csp
 from tests.e2e.test_forms import (
     SUBMIT,
@@ -142,6 +144,26 @@ def test_a_submit_before_hydration_is_not_lost(
     assert_no_personal_data_in_url(page)
     assert len(leads(site)) == before + 1
     assert wait_for_sends(fake, 1)[0]["template_params"]["from_email"] == "rapida@example.com"
+
+
+def test_a_hung_provider_frees_the_form_with_the_honest_message(
+    page: Page, fake: HTTPServer, site: SiteServer
+) -> None:
+    def hang(request: Request) -> Response:
+        time.sleep(8)  # Past the site's 5 s deadline (and short of EmailJS's 10 s timeout).
+        return Response("OK")
+
+    fake.clear()
+    fake.expect_request(SEND_PATH, method="POST").respond_with_handler(hang)
+    form = open_schedule(page)
+    fill_booking(page, madrid_today() + dt.timedelta(days=8), "17:00")
+    form.locator(SUBMIT).click()
+
+    # The lead is stored, so the visitor is told it was received; the button works again.
+    expect(form.get_by_text(NOTICES.queued)).to_be_visible(timeout=15_000)
+    expect(form.locator(SUBMIT)).to_have_text(BOOKING.submit)
+    expect(form.locator(SUBMIT)).to_be_enabled()
+    assert leads(site)[-1][1] == "booking"
 
 
 # --- Crafted websocket events --------------------------------------------------------------
