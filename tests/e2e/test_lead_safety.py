@@ -192,7 +192,7 @@ def crafted_events() -> list[tuple[str, object]]:
 
 def refusals(site: SiteServer, start: int) -> list[str]:
     """The guard's log lines since byte ``start`` of the site's log."""
-    log = site.log_path.read_text(errors="replace")[start:]
+    log = site.log_path.read_bytes()[start:].decode(errors="replace")
     return [line for line in log.splitlines() if "Refused a crafted websocket event" in line]
 
 
@@ -250,7 +250,7 @@ def test_crafted_websocket_events_are_refused_while_a_visitor_books(
     lines = refusals(site, log_start)
     assert len(lines) == len(crafted_events()) - len(OVERSIZED)
     assert all(len(line) < 400 for line in lines)
-    log = site.log_path.read_text(errors="replace")[log_start:]
+    log = site.log_path.read_bytes()[log_start:].decode(errors="replace")
     assert "Traceback" not in log, log[-3000:]
 
 
