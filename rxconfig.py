@@ -33,6 +33,9 @@ for _name, _value in {
 _settings = get_settings()
 # Say how many workers a backend process starts (Reflex reads GRANIAN_WORKERS).
 os.environ["GRANIAN_WORKERS"] = str(_settings.backend_workers)
+# Reflex reads the websocket's message cap from the environment when it creates the
+# socket.io server: the settings' value (default 32 KB, not socket.io's 1 MB).
+os.environ["REFLEX_SOCKET_MAX_HTTP_BUFFER_SIZE"] = str(_settings.reflex.socket_max_http_buffer_size)
 config = rx.Config(
     app_name="agency_site",
     telemetry_enabled=False,
@@ -43,6 +46,8 @@ config = rx.Config(
     redis_url=_settings.reflex.redis_url.get_secret_value() if _settings.reflex.redis_url else None,
     api_url=_settings.reflex.api_url,
     trusted_proxy_hops=_settings.reflex.trusted_proxy_hops,
+    # Only the site's own pages may open the websocket (Reflex's default is every origin).
+    cors_allowed_origins=list(_settings.allowed_origins),
     # The one public URL setting (REFLEX_DEPLOY_URL): sitemap, canonical, Open Graph, robots.txt.
     deploy_url=_settings.site_url,
     # Optional dynamic-component libraries load on first use, not on every page.

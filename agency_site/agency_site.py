@@ -2,18 +2,20 @@
 
 import reflex as rx
 
-from agency_site import routes
+from agency_site import event_guard, routes
 from agency_site.leads.runtime import lifespan as leads_lifespan
-from agency_site.leads.runtime import site_api
 from agency_site.seo.head import site_head
 from agency_site.server import SiteMiddleware
+from agency_site.site_api import site_api
+from agency_site.state.forms import BookingState, HeroCaptureState
 
 app = rx.App(
     html_lang="es",
     stylesheets=["/site.css"],
     head_components=site_head(),
     toaster=None,
-    # Our endpoints (/_site/...) first; the middleware wraps them too (headers).
+    # Our /_site/ endpoints (forms without JavaScript, leads health) first, then the
+    # middleware around everything (headers).
     api_transformer=[site_api(), SiteMiddleware],
 )
 # No connection pulser or 'Cannot connect to server' overlay: the pages are static
@@ -21,5 +23,7 @@ app = rx.App(
 # themselves (their [data-offline-note]).
 app.app_wraps.pop((5, "Overlay"))
 routes.register(app)
+# Crafted websocket events are refused, in one short log line, before Reflex reads them.
+event_guard.install(app, [HeroCaptureState.submit, BookingState.submit])
 # Migrates the leads table, then retries undelivered leads, in every backend worker.
 app.register_lifespan_task(leads_lifespan)

@@ -11,9 +11,16 @@
   route is prerendered (no dynamic ``[param]`` routes), which the plugin checks.
 - The prerendered pages start their JavaScript after the first paint
   (``deferred_hydration.py``).
+- Then, over the final HTML of every page, the SHA-256 of each inline
+  ``<script>`` goes into ``csp-script-hashes.json`` in the build, from which the
+  server (and the proxy configurations) build the Content-Security-Policy: no
+  ``'unsafe-inline'`` for scripts.
 """
 
+import base64
+import hashlib
 import json
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +28,7 @@ from pathlib import Path
 from reflex_base.plugins.base import Plugin
 
 from agency_site.deferred_hydration import defer_hydration
+from agency_site.paths import SCRIPT_HASHES_FILE
 from agency_site.seo.files import robots_txt, web_manifest
 from agency_site.seo.urls import MANIFEST_PATH, ROBOTS_PATH
 
@@ -30,6 +38,8 @@ _ROUTER_CONFIG = "react-router.config.js"
 _PRERENDER_ALL = '"prerender": true'
 _SPA_FALLBACK = "__spa-fallback.html"
 _ROUTES_MANIFEST = "routes.json"
+# An inline script: a <script> element without src, and its exact text.
+_INLINE_SCRIPT = re.compile(r"<script\b(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.DOTALL | re.I)
 
 
 def _public_file(url_path: str, text: str) -> tuple[str, str]:
@@ -64,6 +74,24 @@ def install_not_found_page(static_dir: Path, routes: list[str]) -> None:
     (static_dir / f"{NOT_FOUND_PROBE}.html").unlink(missing_ok=True)
 
 
+def script_hashes(html: str) -> set[str]:
+    """CSP sources (``sha256-<base64>``) of the inline scripts of one page."""
+    return {
+        "sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
+        for body in _INLINE_SCRIPT.findall(html)
+    }
+
+
+def write_script_hashes(static_dir: Path) -> list[str]:
+    """Hash the inline scripts of every page of the build into ``SCRIPT_HASHES_FILE``."""
+    found: set[str] = set()
+    for page in static_dir.rglob("*.html"):
+        found |= script_hashes(page.read_text())
+    hashes = sorted(found)
+    (static_dir / SCRIPT_HASHES_FILE).write_text(json.dumps(hashes, indent=0) + "\n")
+    return hashes
+
+
 @dataclass(kw_only=True, frozen=True)
 class SiteBuildPlugin(Plugin):
     """Generates robots.txt and the manifest; a prerendered 404 page; deferred hydration."""
@@ -80,3 +108,4 @@ class SiteBuildPlugin(Plugin):
         routes = json.loads((static_dir.parents[1] / _ROUTES_MANIFEST).read_text())
         install_not_found_page(static_dir, routes)
         defer_hydration(static_dir)
+        write_script_hashes(static_dir)  # Last: after every rewrite of the pages.

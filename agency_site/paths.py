@@ -31,3 +31,18 @@ def service(service_id: str) -> str:
 def case_study(case_id: str) -> str:
     """Path of a case study detail page, e.g. ``/case-studies/b2b-leads``."""
     return f"{CASE_STUDIES}/{case_id}"
+
+
+# Our own HTTP endpoints on the backend, all under one prefix the proxies forward
+# (deploy/): the plain HTML forms' POST targets, the leads health check...
+SITE_API_PREFIX = "/_site"
+
+
+def form_post(kind: str) -> str:
+    """Where a form posts without JavaScript, e.g. ``/_site/forms/booking``."""
+    return f"{SITE_API_PREFIX}/forms/{kind}"
+
+
+# In the build (and so served at /csp-script-hashes.json): the SHA-256 of every inline
+# script of the prerendered pages, for the Content-Security-Policy (server.py, deploy/).
+SCRIPT_HASHES_FILE = "csp-script-hashes.json"

@@ -1,21 +1,34 @@
 """ASGI middleware of the production server: clean page URLs and security headers.
 
-Wired with ``rx.App(api_transformer=SiteMiddleware)``, so it wraps the backend
-and, with ``reflex run --env prod --single-port``, the prerendered frontend too.
+Wired with ``rx.App(api_transformer=[..., SiteMiddleware])``, so it wraps the
+backend (our ``/_site/`` endpoints too) and, with ``reflex run --env prod
+--single-port``, the prerendered frontend.
 
 - Clean URLs: Starlette would redirect ``/about`` to ``/about/``; the canonical
   form is ``/about`` (see ``seo/urls.py``), so ``/about`` is answered from the
-  prerendered ``about.html`` and ``/about/`` redirects (308) to ``/about``.
+  prerendered ``about.html`` and ``/about/`` redirects (308) to ``/about``. The
+  redirect target is built from the page the build has, never from the request.
 - Long-lived caching of the content-hashed bundles under ``/assets/``.
-- Security headers on every HTTP response, with a Content-Security-Policy that
-  leaves Reflex working: its inline bootstrap scripts and emotion styles need
-  ``'unsafe-inline'``, ``rx.call_script``/``rx.call_function``/``rx.console_log``
-  run through ``eval`` (``'unsafe-eval'``), the websocket goes to the API origin.
-  Scripts still load only from the site itself.
+- Security headers on every HTTP response. ``security_headers`` and
+  ``content_security_policy`` are pure functions of (API URL, site URL, script
+  hashes) so the proxy configurations (``deploy/``) serve the very same policy;
+  the hashes come from the build (``load_script_hashes``).
+
+The Content-Security-Policy: scripts only from the site itself plus the inline
+scripts of the prerendered pages by their SHA-256 (computed by the build plugin
+after every rewrite, ``csp-script-hashes.json``): no ``'unsafe-inline'``, no
+``'unsafe-eval'`` for scripts (the forms reset and focus fields with Reflex's
+native ``rx.set_value``/``rx.set_focus``; nothing calls ``rx.call_script``).
+Styles keep ``'unsafe-inline'``: emotion (Reflex's CSS-in-JS) inserts ``<style>``
+elements with run-time content and React writes ``style=`` attributes, neither
+of which can be hashed at build time. The forms may post to the site and to the
+backend's origin (their no-JavaScript fallback).
 """
 
+import json
+import re
+from collections.abc import Iterable
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from reflex.utils.prerequisites import get_web_dir
 from reflex_base.config import get_config
@@ -24,44 +37,45 @@ from starlette.datastructures import MutableHeaders
 from starlette.responses import RedirectResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from agency_site.settings import get_settings
+from agency_site.paths import SCRIPT_HASHES_FILE
+from agency_site.settings import get_settings, origin
 
 # Vite's content-hashed bundles: cached for a year, a new build has new names.
 _HASHED_ASSETS = "/assets/"
 # Build files that are not pages of their own: /404 must stay a 404.
 _NOT_PAGES = frozenset({"404", "__spa-fallback"})
+# A page name as the build writes it: lowercase words and dashes, "/" between segments.
+_CANONICAL_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*(?:/[a-z0-9][a-z0-9_-]*)*")
 
 
-def _origin(url: str) -> str:
-    """``scheme://host[:port]`` of a URL."""
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
-
-
-def content_security_policy(api_url: str) -> str:
-    """The CSP: own scripts (inline and eval too) and styles, https images, the websocket."""
-    api = _origin(api_url)
+def content_security_policy(api_url: str, site_url: str, script_hashes: Iterable[str] = ()) -> str:
+    """The CSP: own scripts plus hashed inline ones, own styles, https images, the websocket."""
+    api = origin(api_url)
     websocket = api.replace("http", "ws", 1)
+    scripts = " ".join(f"'{digest}'" for digest in sorted(set(script_hashes)))
+    forms = " ".join(dict.fromkeys(("'self'", origin(site_url), api)))
     return "; ".join(
         (
             "default-src 'self'",
-            "script-src 'self' 'unsafe-inline' 'unsafe-eval'",
+            f"script-src 'self' {scripts}".rstrip(),
             "style-src 'self' 'unsafe-inline'",
             "img-src 'self' data: https:",
             "font-src 'self' data:",
             f"connect-src 'self' {api} {websocket}",
             "frame-ancestors 'self'",
             "base-uri 'self'",
-            "form-action 'self'",
+            f"form-action {forms}",
             "object-src 'none'",
         )
     )
 
 
-def security_headers(api_url: str, site_url: str) -> dict[str, str]:
+def security_headers(
+    api_url: str, site_url: str, script_hashes: Iterable[str] = ()
+) -> dict[str, str]:
     """Headers added to every HTTP response (HSTS only when the site is served over https)."""
     headers = {
-        "Content-Security-Policy": content_security_policy(api_url),
+        "Content-Security-Policy": content_security_policy(api_url, site_url, script_hashes),
         "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "strict-origin-when-cross-origin",
         "X-Frame-Options": "SAMEORIGIN",
@@ -71,6 +85,14 @@ def security_headers(api_url: str, site_url: str) -> dict[str, str]:
     if site_url.startswith("https://"):
         headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains"
     return headers
+
+
+def load_script_hashes(build_dir: Path) -> tuple[str, ...]:
+    """The CSP sources (``sha256-...``) of the build's inline scripts; none without a build."""
+    path = build_dir / SCRIPT_HASHES_FILE
+    if not path.is_file():
+        return ()
+    return tuple(json.loads(path.read_text()))
 
 
 def static_dir() -> Path:
@@ -87,17 +109,26 @@ class SiteMiddleware:
         self.app = app
         self.pages_dir = pages_dir or static_dir()
         config = get_config()
-        self.headers = security_headers(config.api_url, get_settings().site_url)
+        self.headers = security_headers(
+            config.api_url, get_settings().site_url, load_script_hashes(self.pages_dir)
+        )
 
-    def _page_file(self, path: str) -> Path | None:
-        """The prerendered ``<path>.html`` of a page path, if the build has one."""
-        name = path.strip("/")
-        if not name or name in _NOT_PAGES:
+    def _page_name(self, path: str) -> str | None:
+        """The canonical name (``about``, ``services/branding``) of a page path, if a page.
+
+        Only a path already in canonical form counts: one leading slash, segments
+        without ``.``/``..``, backslashes or empty parts (``/%2Fevil.com%2F..%2Fabout/``
+        decodes to ``//evil.com/../about/``, which is no page). A redirect built from
+        the returned name therefore always stays on this site.
+        """
+        name = path.removeprefix("/").removesuffix("/")
+        if not name or name in _NOT_PAGES or not _CANONICAL_NAME.fullmatch(name):
             return None
         candidate = (self.pages_dir / f"{name}.html").resolve()
-        if candidate.is_relative_to(self.pages_dir) and candidate.is_file():
-            return candidate
-        return None
+        if not candidate.is_relative_to(self.pages_dir) or not candidate.is_file():
+            return None
+        canonical = candidate.relative_to(self.pages_dir).with_suffix("").as_posix()
+        return canonical if canonical == name else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Rewrite or redirect page paths, then add the headers to the response."""
@@ -117,12 +148,12 @@ class SiteMiddleware:
             await send(message)
 
         path = scope["path"]
-        if scope["method"] in ("GET", "HEAD") and self._page_file(path) is not None:
+        if scope["method"] in ("GET", "HEAD") and (name := self._page_name(path)) is not None:
             if path.endswith("/"):
                 query = scope.get("query_string", b"").decode("latin-1")
-                target = path.rstrip("/") + (f"?{query}" if query else "")
+                target = f"/{name}" + (f"?{query}" if query else "")
                 await RedirectResponse(target, status_code=308)(scope, receive, send_with_headers)
                 return
-            html = f"{path}.html"
+            html = f"/{name}.html"
             scope = {**scope, "path": html, "raw_path": html.encode()}
         await self.app(scope, receive, send_with_headers)

@@ -139,11 +139,22 @@ class LeadsSettings(BaseSettings):
     retry_base_seconds: PositiveFloat = 60.0  # First retry of a failed e-mail after this long...
     retry_max_seconds: PositiveFloat = 3600.0  # ...doubling each time up to this cap.
     retry_poll_seconds: PositiveFloat = 15.0  # How often each backend worker looks for due leads.
-    rate_limit_per_client: PositiveInt = 5  # Submissions per browser session and window.
     rate_limit_per_ip: PositiveInt = (
-        20  # Submissions per IP address and window (offices share IPs).
+        20  # Submissions (valid or not) per IP address and window (offices share IPs).
     )
     rate_limit_window_seconds: PositiveInt = 600
+    # Longest a submission may take (rate limit, store, first e-mail) before the visitor is
+    # told the honest outcome and the form is free again.
+    submit_deadline_seconds: PositiveFloat = 30.0
+    # Origins besides REFLEX_DEPLOY_URL's (and REFLEX_API_URL's) allowed to open the
+    # websocket and post the forms, comma-separated (e.g. https://example.es).
+    extra_origins: str = ""
+
+    @property
+    def extra_origin_list(self) -> tuple[str, ...]:
+        """``extra_origins`` as origins (``scheme://host[:port]``), in order."""
+        return tuple(origin(part.strip()) for part in self.extra_origins.split(",") if part.strip())
+
     # The owner's side (issue 14): alerts, held leads coming back, retention, exports.
     # GET /_site/leads/health answers 503 when a queued lead has waited longer than this.
     health_max_queued_age_seconds: PositiveFloat = 3600.0
@@ -223,6 +234,9 @@ class ReflexSettings(BaseSettings):
     db_url: SecretStr = SecretStr(DEFAULT_DB_URL)  # May carry a password.
     redis_url: SecretStr | None = None  # May carry a password.
     trusted_proxy_hops: NonNegativeInt = 0
+    # Largest websocket message the backend reads (Reflex's own variable; socket.io's default
+    # is 1 MB). A form submission is a few KB; a bigger message closes the socket unread.
+    socket_max_http_buffer_size: PositiveInt = 32 * 1024
 
     _slash = field_validator("deploy_url", "api_url")(_strip_slash)
 
@@ -280,6 +294,12 @@ class Settings(BaseModel):
     def site_origin(self) -> str:
         """``scheme://host[:port]`` of the public URL."""
         return origin(self.site_url)
+
+    @property
+    def allowed_origins(self) -> tuple[str, ...]:
+        """The origins the site's pages are served from: the only ones that may submit forms."""
+        found = (self.site_origin, origin(self.reflex.api_url), *self.leads.extra_origin_list)
+        return tuple(dict.fromkeys(found))
 
 
 def origin(url: str) -> str:

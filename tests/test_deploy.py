@@ -147,3 +147,21 @@ def test_old_backups_are_pruned(tmp_path) -> None:
         "leads-20261104T033000Z.dump",
         "leads-20261105T033000Z.dump",
     ]
+
+
+def test_the_csp_names_the_exports_inline_scripts_and_render_refuses_without_them(
+    settings, tmp_path
+) -> None:
+    from agency_site.deploy.__main__ import render
+    from agency_site.paths import SCRIPT_HASHES_FILE
+
+    with pytest.raises(SystemExit, match="export the site first"):
+        render(tmp_path / "out", str(tmp_path), None, None)
+    (tmp_path / SCRIPT_HASHES_FILE).write_text('["sha256-abc="]')
+    render(tmp_path / "out", str(tmp_path), None, None)
+    caddyfile = (tmp_path / "out" / "Caddyfile").read_text()
+    assert "script-src 'self' 'sha256-abc='" in caddyfile
+    assert (
+        "script-src 'self' 'sha256-abc='"
+        in (tmp_path / "out" / "nginx-agency_site.conf").read_text()
+    )

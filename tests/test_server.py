@@ -1,12 +1,20 @@
 """The production middleware: clean page URLs, real 404s and security headers."""
 
+import asyncio
 from pathlib import Path
+from urllib.parse import unquote
 
 import httpx
 import pytest
 from starlette.staticfiles import StaticFiles
 
-from agency_site.server import SiteMiddleware, content_security_policy, security_headers
+from agency_site.build_plugin import script_hashes, write_script_hashes
+from agency_site.server import (
+    SiteMiddleware,
+    content_security_policy,
+    load_script_hashes,
+    security_headers,
+)
 from tests.run_async import run
 
 
@@ -69,9 +77,30 @@ def test_every_response_carries_the_security_headers(client: Client) -> None:
 
 
 def test_csp_lets_the_page_reach_the_backend_websocket() -> None:
-    csp = content_security_policy("https://api.example.es/path")
+    csp = content_security_policy("https://api.example.es/path", "https://www.example.es")
     assert "connect-src 'self' https://api.example.es wss://api.example.es" in csp
     assert "object-src 'none'" in csp
+
+
+def test_csp_allows_hashed_inline_scripts_only_and_no_eval() -> None:
+    csp = content_security_policy(
+        "https://api.example.es", "https://www.example.es", ["sha256-b", "sha256-a", "sha256-a"]
+    )
+    directives = dict(d.split(" ", 1) for d in csp.split("; "))
+    assert directives["script-src"] == "'self' 'sha256-a' 'sha256-b'"
+    assert "unsafe-eval" not in csp
+    assert directives["style-src"] == "'self' 'unsafe-inline'"
+    # The forms' no-JavaScript POST goes to the backend.
+    assert directives["form-action"] == "'self' https://www.example.es https://api.example.es"
+
+
+def test_the_middleware_serves_the_build_s_script_hashes(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text("<script>boot()</script>")
+    write_script_hashes(tmp_path)
+    app = SiteMiddleware(StaticFiles(directory=tmp_path, html=True), pages_dir=tmp_path)
+    csp = Client(app).get("/").headers["content-security-policy"]
+    assert "'sha256-" in csp and "'unsafe-inline'" not in csp.split("; ")[1]
+    assert load_script_hashes(tmp_path) == tuple(script_hashes("<script>boot()</script>"))
 
 
 def test_hsts_only_for_an_https_site() -> None:
@@ -85,3 +114,64 @@ def test_hashed_bundles_are_cached_for_a_year_pages_are_not(client: Client) -> N
     )
     assert "cache-control" not in client.get("/about").headers
     assert "cache-control" not in client.get("/assets/missing.js").headers
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/%2Fevil.com%2F..%2Fabout/",
+        "//evil.com/../about/",
+        "/%5Cevil.com/../about/",
+        "/%5C%5Cevil.com%2F..%2Fabout/",
+        "/\\evil.com/../about/",
+        "/.%2E/about/",
+        "/%2E%2E/about/",
+        "/%2e%2e%2fabout/",
+        "//about/",
+        "/about//",
+        "/ABOUT/",
+        "/evil.com%2F%2E%2E%2Fabout/",
+    ],
+)
+def test_a_slash_redirect_never_leaves_the_site(client: Client, path: str) -> None:
+    """Sent as is (no client-side normalisation): any redirect stays on the site."""
+    status, headers = raw_get(client.app, path)
+    location = headers.get("location")
+    assert location in (None, "/about"), (path, status, location)
+
+
+def raw_get(app, raw_path: str) -> tuple[int, dict[str, str]]:
+    """GET ``raw_path`` exactly as a server would pass it on: the path percent-decoded once."""
+    messages: list[dict] = []
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": unquote(raw_path),
+        "raw_path": raw_path.encode(),
+        "query_string": b"",
+        "headers": [],
+        "scheme": "http",
+        "server": ("site", 80),
+        "root_path": "",
+    }
+
+    requests = [{"type": "http.request", "body": b""}]
+
+    async def receive() -> dict:
+        if requests:
+            return requests.pop()
+        await asyncio.sleep(3600)  # No disconnect while the answer is sent.
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        messages.append(message)
+
+    run(app(scope, receive, send))
+    start = messages[0]
+    return start["status"], {k.decode(): v.decode() for k, v in start["headers"]}
+
+
+def test_the_redirect_target_is_built_from_the_page_not_from_the_request() -> None:
+    middleware = SiteMiddleware(lambda *_: None, pages_dir=Path("/nonexistent"))
+    assert middleware._page_name("//evil.com/../about/") is None
+    assert middleware._page_name("/about/") is None  # No such page in that build.

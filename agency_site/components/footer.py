@@ -106,7 +106,8 @@ def footer() -> rx.Component:
                     rx.el.span("Volver arriba", class_name="sr-only"),
                     id="scroll-to-top",
                     type="button",
-                    on_click=rx.call_script(
+                    # run_script compiles to a JS function (call_script would be eval-ed: CSP).
+                    on_click=rx.run_script(
                         "window.scrollTo({top: 0, behavior: "
                         "window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth'})"
                     ),

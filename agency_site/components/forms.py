@@ -3,6 +3,11 @@
 Pages place them with ``hero_capture_form()`` and ``booking_form()``. Inputs are
 uncontrolled (typing sends nothing); the state in ``agency_site/state/forms.py``
 receives the whole form on submit and validates it again on the server.
+
+Each form is also a plain HTML form (``method="post"``, ``action`` = the backend's
+``/_site/forms/<kind>``, see ``agency_site/site_api.py``): submitted before the
+page's JavaScript runs, or without JavaScript, it still reaches the same intake.
+Once hydrated, Reflex's ``onSubmit`` prevents that POST and uses the websocket.
 """
 
 import datetime as dt
@@ -11,8 +16,10 @@ import json
 import reflex as rx
 from reflex.components.core.banner import has_connection_errors
 from reflex.vars import VarData
+from reflex_base.config import get_config
 from reflex_base.utils.imports import ImportVar
 
+from agency_site import paths
 from agency_site.components import styles
 from agency_site.content.forms import (
     AGENCY_TIME_ZONE,
@@ -33,6 +40,7 @@ from agency_site.content.forms import (
 )
 from agency_site.leads.calendar import Closure, agency_now, default_calendar
 from agency_site.leads.intake import Result
+from agency_site.leads.kinds import LeadKind
 from agency_site.leads.validation import HONEYPOT_FIELD, one_year_after
 from agency_site.state.forms import (
     BOOKING_FORM_ID,
@@ -199,6 +207,14 @@ _SLOT_FILTER = rx.Var(
 ).to(str)
 
 
+def _post_target(kind: LeadKind) -> dict:
+    """Props that make a form a plain HTML form posting to the backend (no JavaScript needed).
+
+    The backend URL is the one Reflex bakes into the build for its websocket.
+    """
+    return {"method": "post", "action": get_config().api_url.rstrip("/") + paths.form_post(kind)}
+
+
 def _alternatives() -> rx.Component:
     """The agency's e-mail, phone and WhatsApp as links."""
     return rx.el.ul(
@@ -238,7 +254,6 @@ def _offline_note() -> rx.Component:
             has_connection_errors,
             _notice(NOTICES.offline, custom_attrs={"data-offline-note": ""}),
         ),
-        rx.el.noscript(NOTICES.no_script),
         aria_live="polite",
     )
 
@@ -331,6 +346,7 @@ def hero_capture_form() -> rx.Component:
         _privacy(HERO_PRIVACY),
         id=HERO_FORM_ID,
         on_submit=state.submit,
+        **_post_target(LeadKind.CONTACT),
         aria_busy=state.sending,
         class_name="relative mt-8 flex max-w-2xl flex-col gap-3",
     )
@@ -452,6 +468,7 @@ def booking_form() -> rx.Component:
         _privacy(BOOKING_PRIVACY),
         id=BOOKING_FORM_ID,
         on_submit=state.submit,
+        **_post_target(LeadKind.BOOKING),
         aria_busy=state.sending,
         class_name="relative mx-auto max-w-3xl space-y-6 rounded-3xl border border-slate-200 "
         "bg-white p-6 shadow-sm sm:p-10",

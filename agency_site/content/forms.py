@@ -52,7 +52,6 @@ class Notices(Content):
     store_failed: str  # Not even stored: the visitor must write to us.
     rate_limited: str
     offline: str  # The backend cannot be reached; the form waits.
-    no_script: str  # JavaScript is off: the form cannot send.
     sending: str  # Label of the submit button while sending.
     control_chars: str  # A field carries invisible control characters.
 
@@ -120,10 +119,6 @@ NOTICES = Notices(
         "Ahora mismo no podemos conectar con nuestro servidor, así que el formulario está en "
         "pausa; se reactivará solo en cuanto vuelva la conexión. Mientras tanto, puedes "
         "contactarnos directamente:"
-    ),
-    no_script=(
-        "Para enviar este formulario necesitas activar JavaScript. También puedes escribirnos "
-        f"a {SITE.email}, llamarnos al {SITE.phone} o hablar con nosotros por WhatsApp."
     ),
     sending="Enviando…",
     control_chars="El texto contiene caracteres no permitidos. Revísalo y vuelve a intentarlo.",

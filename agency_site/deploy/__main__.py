@@ -42,6 +42,12 @@ def render(
 ) -> None:
     """Write every generated file into ``out``."""
     topology = from_settings(get_settings(), static_root=static_root, listen_port=listen_port)
+    if not topology.has_script_hashes:
+        raise SystemExit(
+            f"No csp-script-hashes.json in {topology.static_root}: export the site first and "
+            "point --static-root (or DEPLOY_STATIC_ROOT) at the unpacked frontend.zip. The "
+            "Content-Security-Policy must list its inline scripts, or no page would start."
+        )
     out.mkdir(parents=True, exist_ok=True)
     files = {
         "Caddyfile": caddy.caddyfile(topology),

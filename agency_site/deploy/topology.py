@@ -47,6 +47,11 @@ class Topology:
     tls_certificate_key: str = ""
 
     @property
+    def has_script_hashes(self) -> bool:
+        """Whether the CSP names the export's inline scripts (else no page would start)."""
+        return "'sha256-" in dict(self.headers).get("Content-Security-Policy", "")
+
+    @property
     def scheme(self) -> str:
         """``http`` or ``https``."""
         return urlsplit(self.site_url).scheme
@@ -78,15 +83,19 @@ def page_paths() -> tuple[str, ...]:
 
 def from_settings(settings: Settings, *, static_root: str | None = None, **overrides) -> Topology:
     """The topology the settings describe (``static_root`` overrides ``DEPLOY_STATIC_ROOT``)."""
-    from agency_site.server import security_headers
+    from agency_site.server import load_script_hashes, security_headers
 
     root = static_root or settings.deploy.static_root
+    # The CSP allows exactly the inline scripts of this export (hashed at build time).
+    hashes = load_script_hashes(Path(root))
     host = urlsplit(settings.site_url).hostname or "localhost"
     values = {
         "site_url": settings.site_url,
         "static_root": str(Path(root).resolve()) if static_root else root,
         "backends": settings.deploy.backend_addresses,
-        "headers": tuple(security_headers(settings.reflex.api_url, settings.site_url).items()),
+        "headers": tuple(
+            security_headers(settings.reflex.api_url, settings.site_url, hashes).items()
+        ),
         "pages": page_paths(),
         "app_dir": settings.deploy.app_dir,
         "user": settings.deploy.user,

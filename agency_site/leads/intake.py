@@ -1,12 +1,13 @@
-"""What happens to a form submission: honeypot, validation, rate limit, store, then send.
+"""What happens to a form submission: rate limit, honeypot, validation, store, then send.
 
-The form states delegate here, so every rule can be tested without a browser.
+The form states (websocket) and the plain HTML form endpoint (``agency_site.site_api``)
+both delegate here, so every rule holds on both paths and can be tested without a
+browser. Every attempt counts toward the address's rate limit, invalid ones too.
 """
 
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -18,6 +19,9 @@ from agency_site.leads.kinds import LeadKind
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.store import LeadStore
 from agency_site.leads.validation import HONEYPOT_FIELD, validate
+
+# Longest client-supplied text written into one log line.
+_LOG_VALUE_MAX = 64
 
 logger = logging.getLogger(__name__)
 
@@ -45,49 +49,66 @@ def agency_today() -> dt.date:
     return dt.datetime.now(ZoneInfo(AGENCY_TIME_ZONE)).date()
 
 
-@dataclass(frozen=True)
-class RateLimits:
-    """Submissions allowed per client session and per IP address within the limiter's window."""
-
-    per_client: int
-    per_ip: int
+def loggable(value: object) -> str:
+    """A client-supplied value cut short and stripped of control characters, for a log line."""
+    text = value if isinstance(value, str) else type(value).__name__
+    return "".join(c if c.isprintable() else "?" for c in text[:_LOG_VALUE_MAX])
 
 
 class LeadIntake:
     """Takes form submissions in, stores the valid ones and tries to deliver them."""
 
     def __init__(
-        self,
-        store: LeadStore,
-        delivery: Delivery,
-        limiter: RateLimiter,
-        limits: RateLimits,
+        self, store: LeadStore, delivery: Delivery, limiter: RateLimiter, deadline_s: float = 30.0
     ) -> None:
         self.store = store
         self.delivery = delivery
         self.limiter = limiter
-        self.limits = limits
+        self.deadline_s = deadline_s
 
-    async def submit(
-        self, kind: LeadKind, form_data: Mapping[str, Any], client_token: str, client_ip: str
+    async def submit(self, kind: LeadKind, form_data: Any, client_ip: str) -> Submission:
+        """Handle one submission of the ``kind`` form from the visitor at ``client_ip``.
+
+        Never raises and never takes longer than ``deadline_s``: past the deadline the
+        visitor is told the lead was received if it is stored (the retry loop sends it),
+        else asked to write to us.
+        """
+        stored = asyncio.Event()
+        try:
+            async with asyncio.timeout(self.deadline_s):
+                return await self._submit(kind, form_data, client_ip, stored)
+        except TimeoutError:
+            if stored.is_set():
+                logger.error("A %s submission passed its deadline; the lead is stored.", kind)
+                return Submission(Result.QUEUED)
+            logger.error("A %s submission passed its deadline before it was stored.", kind)
+            return Submission(Result.STORE_FAILED)
+        except Exception:
+            logger.exception("A %s submission could not be handled.", kind)
+            return Submission(Result.QUEUED if stored.is_set() else Result.STORE_FAILED)
+
+    async def _submit(
+        self, kind: LeadKind, form_data: Any, client_ip: str, stored: asyncio.Event
     ) -> Submission:
-        """Handle one submission of the ``kind`` form from a browser session and IP."""
-        if not isinstance(form_data, Mapping):  # A crafted event: every field is missing.
-            form_data = {}
-        if form_data.get(HONEYPOT_FIELD):
+        """``submit`` without its deadline; sets ``stored`` once the lead is in the database."""
+        checked = validate(kind, form_data, agency_today())  # Bounded work, never raises.
+        if checked.refused:
+            logger.warning(
+                "A crafted %s submission from %s was refused: %s.",
+                kind,
+                loggable(client_ip),
+                checked.refused,
+            )
+        if not await self.limiter.hit(client_ip):
+            logger.warning(
+                "A %s submission from %s was refused by the rate limit.", kind, loggable(client_ip)
+            )
+            return Submission(Result.RATE_LIMITED)
+        if not checked.refused and form_data.get(HONEYPOT_FIELD):
             logger.info("A %s submission filled the honeypot: ignored.", kind)
             return Submission(Result.SENT)
-        checked = validate(kind, form_data, agency_today())
         if not checked.valid:
             return Submission(Result.INVALID, checked.errors)
-        if not self.limiter.allow(
-            {
-                f"client:{client_token}": self.limits.per_client,
-                f"ip:{client_ip}": self.limits.per_ip,
-            }
-        ):
-            logger.warning("A %s submission was refused by the rate limit.", kind)
-            return Submission(Result.RATE_LIMITED)
 
         token = new_claim_token() if self.delivery.configured else None
         try:
@@ -101,6 +122,7 @@ class LeadIntake:
         except Exception:
             logger.exception("A %s lead could NOT be stored; the visitor was asked to write.", kind)
             return Submission(Result.STORE_FAILED)
+        stored.set()
 
         if token is None:
             logger.warning("Lead %s (%s) stored; delivery is not configured.", lead_id, kind)

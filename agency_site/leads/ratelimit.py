@@ -1,47 +1,73 @@
-"""A sliding-window limit on how many submissions one client may make."""
+"""How many form submissions one address may make: the ``limits`` library, per client IP.
 
-import threading
-import time
-from collections import deque
-from collections.abc import Callable, Mapping
+Every attempt counts (valid, invalid, crafted or honeypot), keyed on the visitor's
+address as the backend resolves it behind ``REFLEX_TRUSTED_PROXY_HOPS`` proxies,
+never on the browser session: a new socket is a new session, so a per-session
+count could be reset at will. An IPv6 address counts for its /64, the block one
+subscriber gets. With ``REFLEX_REDIS_URL`` the counts live in Redis and every
+backend worker and host shares them; otherwise in this process's memory.
+
+Checking never blocks the event loop (the async API of ``limits``), and when Redis
+cannot be reached the submission is let through with an ERROR in the log: losing
+a lead costs more than letting a few extra through.
+"""
+
+import ipaddress
+import logging
+
+from limits import RateLimitItemPerSecond
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.strategies import MovingWindowRateLimiter
+
+logger = logging.getLogger(__name__)
+
+# Prefix of the limiter's keys in a Redis shared with Reflex's own state.
+KEY_PREFIX = "agency_site_leads"
+# How long one Redis call of the limiter may take before the submission goes on without it.
+REDIS_TIMEOUT_S = 2.0
+
+
+def storage_for(redis_url: str | None) -> Storage:
+    """Where the counts live: Redis when configured (shared by workers), else memory."""
+    if not redis_url:
+        return MemoryStorage()
+    return RedisStorage(
+        f"async+{redis_url}",
+        implementation="redispy",
+        key_prefix=KEY_PREFIX,
+        socket_timeout=REDIS_TIMEOUT_S,
+        socket_connect_timeout=REDIS_TIMEOUT_S,
+    )
+
+
+def address_key(client_ip: str) -> str:
+    """The key an address counts under: the IPv4 address, an IPv6 /64, or the text as sent."""
+    try:
+        address = ipaddress.ip_address(client_ip.strip())
+    except ValueError:
+        return client_ip.strip()[:64] or "unknown"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 class RateLimiter:
-    """Allows at most N events per window for each key (client token, IP address...).
+    """Allows ``per_ip`` submissions per address in any ``window_s`` seconds (moving window)."""
 
-    It lives in the memory of one backend worker: with several workers a client
-    can reach the limit once per worker, which still stops a flood.
-    """
+    def __init__(self, storage: Storage, per_ip: int, window_s: int) -> None:
+        self.storage = storage
+        self.item = RateLimitItemPerSecond(per_ip, window_s)
+        self._limiter = MovingWindowRateLimiter(storage)
 
-    def __init__(self, window_s: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.window_s = window_s
-        self._clock = clock
-        self._events: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
-        self._calls = 0
-
-    def allow(self, limits: Mapping[str, int]) -> bool:
-        """Record one event for every key if none of them is over its limit; else refuse."""
-        now = self._clock()
-        with self._lock:
-            self._calls += 1
-            if self._calls % 1000 == 0:
-                self._forget_idle(now)
-            windows = {key: self._window(key, now) for key in limits if key}
-            if any(len(windows[key]) >= limits[key] for key in windows):
-                return False
-            for window in windows.values():
-                window.append(now)
+    async def hit(self, client_ip: str) -> bool:
+        """Count one submission from ``client_ip``; whether it is within the limit."""
+        try:
+            return await self._limiter.hit(self.item, "submit", address_key(client_ip))
+        except Exception as error:  # Redis down or slow: let the lead through.
+            logger.error(
+                "The rate limit could not be checked (%s); the submission goes on.",
+                type(error).__name__,
+            )
             return True
-
-    def _window(self, key: str, now: float) -> deque[float]:
-        """The events of ``key`` still inside the window."""
-        window = self._events.setdefault(key, deque())
-        while window and window[0] <= now - self.window_s:
-            window.popleft()
-        return window
-
-    def _forget_idle(self, now: float) -> None:
-        """Drop keys with no event inside the window, so memory stays bounded."""
-        for key in [k for k, w in self._events.items() if not w or w[-1] <= now - self.window_s]:
-            del self._events[key]

@@ -20,10 +20,10 @@ from agency_site.emailjs import EmailJSClient
 from agency_site.leads import migrations
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.health import leads_api
-from agency_site.leads.intake import LeadIntake, RateLimits
+from agency_site.leads.intake import LeadIntake
 from agency_site.leads.kinds import LeadKind, LeadStatus
 from agency_site.leads.monitor import Monitor
-from agency_site.leads.ratelimit import RateLimiter
+from agency_site.leads.ratelimit import RateLimiter, storage_for
 from agency_site.leads.store import LeadStore
 from agency_site.settings import Settings, get_settings
 
@@ -98,8 +98,8 @@ def monitor() -> Monitor:
     return build_monitor(get_settings(), intake().delivery)
 
 
-def site_api() -> Starlette:
-    """The site's own HTTP endpoints (``/_site/leads/health``), for ``rx.App(api_transformer)``."""
+def health_api() -> Starlette:
+    """``/_site/leads/health`` of this process (mounted by ``agency_site.site_api``)."""
     return leads_api(
         store=lambda: intake().store,
         configured=lambda: intake().delivery.configured,
@@ -112,11 +112,16 @@ def intake() -> LeadIntake:
     """The intake of this process, on the configured database and EmailJS account."""
     settings = get_settings()
     store = LeadStore(database_engine())
+    redis_url = settings.reflex.redis_url
     return LeadIntake(
         store=store,
         delivery=build_delivery(settings, store),
-        limiter=RateLimiter(settings.leads.rate_limit_window_seconds),
-        limits=RateLimits(settings.leads.rate_limit_per_client, settings.leads.rate_limit_per_ip),
+        limiter=RateLimiter(
+            storage_for(redis_url.get_secret_value() if redis_url else None),
+            per_ip=settings.leads.rate_limit_per_ip,
+            window_s=settings.leads.rate_limit_window_seconds,
+        ),
+        deadline_s=settings.leads.submit_deadline_seconds,
     )
 
 

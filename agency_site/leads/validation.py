@@ -3,6 +3,11 @@
 The websocket accepts crafted events, so nothing here trusts the browser's own
 checks: every value is a trimmed string free of control characters, within its
 bounds, and the date and time are ones the agency actually offers.
+
+Sizes are checked before any per-character work: a submission that is not a small
+mapping of text fields to text (``screen``) is refused whole, and a field longer
+than twice its maximum is wrong before it is read. Whatever the shape of the
+payload, the answer is a ``Validation``, never an exception.
 """
 
 import datetime as dt
@@ -41,6 +46,21 @@ from agency_site.leads.kinds import LeadKind
 
 # The hidden field only bots fill in (see components/forms.py).
 HONEYPOT_FIELD = "website"
+
+# The booking form has 7 named controls; Reflex's form data also carries each control
+# again under its id (``booking_name``...), so 14 arrive; room for an extension's extra.
+MAX_FIELDS = 32
+MAX_FIELD_NAME = 64
+# Longest raw value read per field: twice the field's maximum (whitespace is trimmed and
+# "\r\n" becomes "\n" only after the check). Longer is wrong without reading it.
+_RAW_MAX: dict[str, int] = {
+    "email": 2 * EMAIL_MAX,
+    "name": 2 * NAME_MAX,
+    "phone": 2 * PHONE_MAX,
+    "date": 32,
+    "time": 32,
+    "message": 2 * MESSAGE_MAX,
+}
 
 _PHONE = re.compile(r"[0-9 +\-()]+")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -200,10 +220,14 @@ FIELD_ERRORS: dict[LeadKind, dict[str, str]] = {
 
 @dataclass(frozen=True)
 class Validation:
-    """The cleaned fields of a valid submission, or a Spanish message per wrong field."""
+    """The cleaned fields of a valid submission, or a Spanish message per wrong field.
+
+    ``refused`` says, in a few words, why a crafted payload was refused whole.
+    """
 
     fields: dict[str, str]
     errors: dict[str, str]
+    refused: str = ""
 
     @property
     def valid(self) -> bool:
@@ -211,9 +235,29 @@ class Validation:
         return not self.errors
 
 
+def screen(form_data: Any) -> str:
+    """Why ``form_data`` is not a form's data (a few words), or "" when it is.
+
+    A form's data is a mapping of at most ``MAX_FIELDS`` short text names. The work
+    is bounded by ``MAX_FIELDS`` whatever was sent: nothing here reads a value
+    (``validate`` then checks each known field's type and length, in constant time,
+    before reading its characters; a value of another type is that field's error).
+    """
+    if not isinstance(form_data, Mapping):
+        return f"not a mapping but {type(form_data).__name__}"
+    if len(form_data) > MAX_FIELDS:
+        return f"{len(form_data)} fields"
+    for name in form_data:
+        if not isinstance(name, str):
+            return f"a field name of type {type(name).__name__}"
+        if len(name) > MAX_FIELD_NAME:
+            return f"a field name of {len(name)} characters"
+    return ""
+
+
 def validate(
     kind: LeadKind,
-    form_data: Mapping[str, Any],
+    form_data: Any,
     today: dt.date,
     *,
     now: dt.datetime | None = None,
@@ -225,6 +269,15 @@ def validate(
     settings) decide which days and slots can be booked.
     """
     messages = FIELD_ERRORS[kind]
+    if refused := screen(form_data):
+        return Validation({}, dict(messages), refused)
+    too_long = {
+        name: messages[name]
+        for name in messages
+        if isinstance(value := form_data.get(name), str) and len(value) > _RAW_MAX[name]
+    }
+    if too_long:
+        return Validation({}, too_long)
     data = {name: form_data.get(name) for name in messages if name in form_data}
     context = {"today": today, "now": now, "calendar": calendar}
     try:

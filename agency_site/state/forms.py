@@ -2,7 +2,9 @@
 
 Inputs are uncontrolled: typing sends nothing, the whole form arrives once on
 submit. A submission runs as a background event so the 5-second success message
-and the e-mail send never block the visitor's other events.
+and the e-mail send never block the visitor's other events. The fields are reset
+and focused with Reflex's native ``rx.set_value``/``rx.set_focus`` (no ``eval``,
+so the CSP needs no ``'unsafe-eval'``).
 """
 
 import asyncio
@@ -18,6 +20,8 @@ from agency_site.content.forms import SUCCESS_MESSAGE_MS
 from agency_site.leads.intake import Result, Submission
 from agency_site.leads.kinds import LeadKind
 from agency_site.leads.runtime import intake
+from agency_site.leads.validation import screen
+from agency_site.settings import get_settings
 
 logger = logging.getLogger(__name__)
 
@@ -36,9 +40,9 @@ def field_id(prefix: str, name: str) -> str:
     return f"{prefix}-{name}"
 
 
-def _digest(form_data: dict[str, Any]) -> str:
-    """A fingerprint of a submission's content."""
-    return hashlib.sha256(json.dumps(form_data, sort_keys=True, default=str).encode()).hexdigest()
+def _digest(form_data: dict[str, str]) -> str:
+    """A fingerprint of a (screened) submission's content."""
+    return hashlib.sha256(json.dumps(form_data, sort_keys=True).encode()).hexdigest()
 
 
 class LeadFormState(rx.State, mixin=True):
@@ -47,59 +51,97 @@ class LeadFormState(rx.State, mixin=True):
     kind: ClassVar[LeadKind]
     form_id: ClassVar[str]
     field_prefix: ClassVar[str]
+    # The form's controls, cleared after an accepted submission.
+    field_names: ClassVar[tuple[str, ...]]
 
     sending: bool = False
     result: str = ""  # A Result value while its message is shown, else "".
     errors: dict[str, str] = rx.field(default_factory=dict)
+    _sending_since: float = 0.0  # time.time() when ``sending`` was set.
     _shown: int = 0  # Counts results, so an old 5-second timer never hides a newer one.
     _accepted_digest: str = ""
     _accepted_at: float = 0.0
 
     @rx.event(background=True)
     async def submit(self, form_data: dict[str, Any]):
-        """Validate, store and send a submission; show the outcome."""
+        """Validate, store and send a submission; show the outcome.
+
+        ``sending`` is set in one locked block and cleared in another; the clearing
+        runs in ``finally`` (shielded from a second cancellation) whatever happens in
+        between, and a flag left over anyway (a worker killed mid-way) expires after
+        the submission deadline.
+        """
+        if screen(form_data):  # Crafted: refused (and counted) without touching the state.
+            async with self:
+                client_ip = self.router.session.client_ip
+            await intake().submit(self.kind, form_data, client_ip)
+            return
         digest = _digest(form_data)
         async with self:
             repeated = (
                 digest == self._accepted_digest
                 and time.monotonic() - self._accepted_at < DUPLICATE_WINDOW_S
             )
-            if self.sending or repeated:
+            stale = time.time() - self._sending_since > _stale_after_s()
+            if (self.sending and not stale) or repeated:
                 return
             self.sending = True
+            self._sending_since = time.time()
             self.result = ""
             self.errors = {}
-            client_token = self.router.session.client_token
             client_ip = self.router.session.client_ip
 
+        # What the visitor is told if even the intake fails: it never raises, but a
+        # cancellation (shutdown, lost socket) ends here with the lead's fate unknown.
+        submission = Submission(Result.STORE_FAILED)
         try:
-            submission = await intake().submit(self.kind, form_data, client_token, client_ip)
-        except Exception:
-            logger.exception("A %s submission could not be handled.", self.kind)
-            submission = Submission(Result.STORE_FAILED)
-        accepted = submission.result in (Result.SENT, Result.QUEUED)
+            submission = await intake().submit(self.kind, form_data, client_ip)
+        finally:
+            finish = asyncio.ensure_future(self._finish(submission, digest))
+            try:
+                shown = await asyncio.shield(finish)
+            except asyncio.CancelledError:
+                # Cancelled again: the shielded clearing still runs to its end.
+                raise
+            except Exception:
+                logger.exception("The %s form's sending flag could not be cleared.", self.kind)
+                shown = -1
 
-        async with self:
-            self.sending = False
-            self.result = "" if submission.result is Result.INVALID else submission.result
-            self.errors = submission.errors
-            self._shown += 1
-            shown = self._shown
-            if accepted:
-                self._accepted_digest, self._accepted_at = digest, time.monotonic()
-
-        if accepted:
+        if submission.result in (Result.SENT, Result.QUEUED):
             # Clear the fields only now: after a refusal the visitor keeps what they typed.
-            yield rx.call_script(f"document.getElementById('{self.form_id}')?.reset()")
+            for name in self.field_names:
+                yield rx.set_value(field_id(self.field_prefix, name), "")
         elif submission.errors:
-            first = field_id(self.field_prefix, next(iter(submission.errors)))
-            yield rx.call_script(f"document.getElementById('{first}')?.focus()")
+            yield rx.set_focus(field_id(self.field_prefix, next(iter(submission.errors))))
 
-        if submission.result is Result.SENT:
+        if submission.result is Result.SENT and shown >= 0:
             await asyncio.sleep(SUCCESS_MESSAGE_MS / 1000)
             async with self:
                 if self._shown == shown:
                     self.result = ""
+
+    async def _finish(self, submission: Submission, digest: str) -> int:
+        """Clear ``sending`` and show the outcome; the number of the result shown."""
+        for attempt in range(3):
+            try:
+                async with self:
+                    self.sending = False
+                    self.result = "" if submission.result is Result.INVALID else submission.result
+                    self.errors = submission.errors
+                    self._shown += 1
+                    if submission.result in (Result.SENT, Result.QUEUED):
+                        self._accepted_digest, self._accepted_at = digest, time.monotonic()
+                    return self._shown
+            except Exception:
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(0.5 * (attempt + 1))  # A busy or failing state lock.
+        raise AssertionError  # Unreachable.
+
+
+def _stale_after_s() -> float:
+    """After how long a ``sending`` flag is a leftover: the deadline plus a margin."""
+    return get_settings().leads.submit_deadline_seconds + 30.0
 
 
 class HeroCaptureState(LeadFormState, rx.State):
@@ -108,6 +150,7 @@ class HeroCaptureState(LeadFormState, rx.State):
     kind: ClassVar[LeadKind] = LeadKind.CONTACT
     form_id: ClassVar[str] = HERO_FORM_ID
     field_prefix: ClassVar[str] = HERO_PREFIX
+    field_names: ClassVar[tuple[str, ...]] = ("email",)
 
 
 class BookingState(LeadFormState, rx.State):
@@ -116,3 +159,4 @@ class BookingState(LeadFormState, rx.State):
     kind: ClassVar[LeadKind] = LeadKind.BOOKING
     form_id: ClassVar[str] = BOOKING_FORM_ID
     field_prefix: ClassVar[str] = BOOKING_PREFIX
+    field_names: ClassVar[tuple[str, ...]] = ("name", "email", "phone", "date", "time", "message")

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -171,6 +172,14 @@ def emailjs_fake(make_httpserver: HTTPServer) -> HTTPServer:
     return make_httpserver
 
 
+@pytest.fixture
+def fake(emailjs_fake: HTTPServer) -> Iterator[HTTPServer]:
+    """The EmailJS fake, accepting sends and with an empty log; put back afterwards."""
+    accept_sends(emailjs_fake)
+    yield emailjs_fake
+    accept_sends(emailjs_fake)
+
+
 @pytest.fixture(scope="session")
 def site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory):
     """The production build of the site, started once for the whole browser-test session."""
@@ -185,6 +194,8 @@ def site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory):
             "LEADS_CANARY_INTERVAL_SECONDS": "2",
             # Every test browses from 127.0.0.1: only the per-session limit applies.
             "LEADS_RATE_LIMIT_PER_IP": "10000",
+            # A submission gives its answer after 5 s at most (the EmailJS timeout is 10 s).
+            "LEADS_SUBMIT_DEADLINE_SECONDS": "5",
         },
         tmp_path_factory.mktemp("site"),
     )
@@ -212,3 +223,31 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
 def browser_context_args(browser_context_args: dict) -> dict:
     """Spanish desktop browser by default."""
     return {**browser_context_args, "locale": "es-ES", "viewport": {"width": 1280, "height": 800}}
+
+
+# Chromium reports a blocked script, style, connection or form post in the console with
+# this phrase; the page's own listener reports `securitypolicyviolation` events with it.
+CSP_MARKER = "Content Security Policy"
+_REPORT_VIOLATIONS = (
+    "document.addEventListener('securitypolicyviolation', (e) => console.error("
+    "`Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI}`));"
+)
+
+
+def watch_csp(page) -> list[str]:
+    """Collect the page's CSP violations (console messages and violation events)."""
+    violations: list[str] = []
+    page.on("console", lambda m: violations.append(m.text) if CSP_MARKER in m.text else None)
+    page.add_init_script(_REPORT_VIOLATIONS)
+    return violations
+
+
+@pytest.fixture(autouse=True)
+def no_csp_violations(request: pytest.FixtureRequest):
+    """Fail any browser test whose page breaks the Content-Security-Policy the server sends."""
+    if "page" not in request.fixturenames:
+        yield
+        return
+    violations = watch_csp(request.getfixturevalue("page"))
+    yield
+    assert violations == [], f"CSP violations: {violations}"

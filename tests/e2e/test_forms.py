@@ -7,10 +7,8 @@ import sqlite3
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from zoneinfo import ZoneInfo
 
-import pytest
 from playwright.sync_api import Locator, Page, expect
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
@@ -31,14 +29,6 @@ from tests.e2e.conftest import EMAILJS_E2E, ROOT, SiteServer, accept_sends
 from tests.e2e.helpers import open_page
 
 SUBMIT = "button[type=submit]"
-
-
-@pytest.fixture
-def fake(emailjs_fake: HTTPServer) -> Iterator[HTTPServer]:
-    """The EmailJS fake, accepting sends and with an empty log; put back afterwards."""
-    accept_sends(emailjs_fake)
-    yield emailjs_fake
-    accept_sends(emailjs_fake)
 
 
 def madrid_today() -> dt.date:

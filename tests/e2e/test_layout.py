@@ -104,7 +104,7 @@ def test_navigation_from_a_scrolled_page_lands_at_the_top(page: Page) -> None:
     assert page.evaluate("window.scrollY") > 100
     page.locator("footer").get_by_role("link", name="Sobre nosotros").click()
     expect_page(page, paths.ABOUT)
-    page.wait_for_function("window.scrollY === 0")
+    page.wait_for_function("() => window.scrollY === 0")
 
 
 def test_footer_shows_the_current_year(page: Page) -> None:
@@ -131,7 +131,7 @@ def test_scroll_to_top_button_returns_to_the_top(page: Page) -> None:
     page.locator("#scroll-to-top").scroll_into_view_if_needed()
     assert page.evaluate("window.scrollY") > 100
     page.locator("#scroll-to-top").click()
-    page.wait_for_function("window.scrollY === 0", timeout=5_000)
+    page.wait_for_function("() => window.scrollY === 0", timeout=5_000)
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from agency_site import paths
 from agency_site.content.forms import AGENCY_TIME_ZONE, BOOKING, HERO_CAPTURE
 from agency_site.emailjs import SEND_PATH
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
-from agency_site.server import security_headers
+from agency_site.server import load_script_hashes, security_headers
 from tests.e2e.conftest import accept_sends
 from tests.e2e.helpers import open_page
 from tests.stack.conftest import Stack
@@ -94,7 +94,7 @@ def test_unknown_paths_get_the_not_found_page_with_404(page: Page) -> None:
 
 
 def test_pages_and_errors_carry_the_python_servers_security_headers(stack: Stack) -> None:
-    expected = security_headers(stack.url, stack.url)
+    expected = security_headers(stack.url, stack.url, load_script_hashes(stack.state_dir / "www"))
     for path, status in (("/", 200), ("/about", 200), ("/no-existe", 404), ("/_health", 200)):
         response = httpx.get(stack.url + path)
         assert response.status_code == status, path

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
-from agency_site.server import security_headers
+from agency_site.server import load_script_hashes, security_headers
 from scripts import local_servers
 from tests.stack.conftest import Stack
 
@@ -59,7 +59,7 @@ def test_unknown_paths_get_the_not_found_page_with_404(nginx_url: str) -> None:
 
 
 def test_headers_caching_and_redirects(nginx_url: str, stack: Stack) -> None:
-    expected = security_headers(stack.url, stack.url)
+    expected = security_headers(stack.url, stack.url, load_script_hashes(stack.state_dir / "www"))
     page = httpx.get(nginx_url + "/about")
     missing = httpx.get(nginx_url + "/portfolio")
     health = httpx.get(nginx_url + "/_health")

@@ -1,0 +1,329 @@
+"""The site's own HTTP endpoints on the backend, all under ``paths.SITE_API_PREFIX`` (``/_site``).
+
+``POST /_site/forms/<kind>``: a lead form sent without JavaScript. The prerendered
+forms carry ``method="post"`` and this endpoint's absolute URL (``REFLEX_API_URL``,
+baked at build time like Reflex's event URL) as ``action``, so a visitor who
+submits before the page's JavaScript runs, or with it off or blocked, still
+reaches the agency: the same ``LeadIntake.submit`` (rate limit, honeypot,
+validation, store, send) as the websocket path, and a real page in answer. Once
+the page is hydrated its ``onSubmit`` prevents this POST and the websocket is used.
+
+The answer is a small page of its own (Spanish, styled inline, no script), not
+the form's prerendered page with values spliced in: that page hydrates, and React
+would throw away (or mismatch on) anything the server wrote into its markup. It
+shows the success text, or the honest notice with the agency's direct channels,
+or the form again with each wrong field's message and every value kept (escaped).
+Personal data never goes into a URL.
+
+Only the site's own origins may post (``Origin``, else ``Referer``, when sent).
+The visitor's address is computed like Reflex's ``router.session.client_ip``:
+``X-Forwarded-For`` is used only through ``REFLEX_TRUSTED_PROXY_HOPS`` proxies.
+"""
+
+from collections.abc import Callable, Iterable, Mapping
+from html import escape
+from urllib.parse import parse_qsl, urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+from starlette.routing import Route
+
+from agency_site import paths
+from agency_site.content.forms import (
+    ALTERNATIVES,
+    BOOKING,
+    EMAIL_MAX,
+    HERO_CAPTURE,
+    MESSAGE_MAX,
+    NAME_MAX,
+    NOTICES,
+    PHONE_MAX,
+    TIME_SLOTS,
+)
+from agency_site.content.site import SITE
+from agency_site.leads.intake import LeadIntake, Result, Submission
+from agency_site.leads.kinds import LeadKind
+from agency_site.leads.validation import HONEYPOT_FIELD, MAX_FIELDS
+from agency_site.settings import origin
+
+# The page each form lives on, to go back to.
+FORM_PAGES = {LeadKind.CONTACT: paths.HOME, LeadKind.BOOKING: paths.SCHEDULE}
+_STATUS = {
+    Result.SENT: 200,
+    Result.QUEUED: 200,
+    Result.INVALID: 400,
+    Result.RATE_LIMITED: 429,
+    Result.STORE_FAILED: 503,
+}
+_FORM_TYPE = "application/x-www-form-urlencoded"
+
+
+def client_address(peer: str, forwarded_for: Iterable[str], trusted_hops: int) -> str:
+    """The visitor's address, as Reflex resolves ``router.session.client_ip``."""
+    if trusted_hops:
+        forwarded = [ip.strip() for value in forwarded_for for ip in value.split(",")]
+        forwarded = [ip for ip in forwarded if ip]
+        if len(forwarded) >= trusted_hops:
+            return forwarded[-trusted_hops]
+    return peer
+
+
+def origin_allowed(headers: Mapping[str, str], allowed: Iterable[str]) -> bool:
+    """Whether a request comes from one of the site's pages (or says nothing about it)."""
+    allowed = set(allowed)
+    if (sent := headers.get("origin")) is not None:
+        return sent in allowed
+    if referer := headers.get("referer"):
+        parts = urlsplit(referer)
+        return bool(parts.scheme and parts.netloc) and origin(referer) in allowed
+    return True
+
+
+# --- The answer page ---------------------------------------------------------------------
+
+_CSS = """
+body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#0f172a;
+background:#f8fafc;line-height:1.5}
+main{max-width:40rem;margin:0 auto;padding:2.5rem 1.25rem}
+h1{font-size:1.6rem;margin:0 0 1.25rem}
+a{color:#3730a3}
+a:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,
+button:focus-visible{outline:3px solid #4f46e5;outline-offset:2px}
+.box{border-radius:.75rem;border:1px solid;padding:.75rem 1rem;margin:0 0 1.5rem}
+.ok{border-color:#a7f3d0;background:#ecfdf5;color:#064e3b}
+.note{border-color:#fde68a;background:#fffbeb;color:#451a03}
+.note ul{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;list-style:none;padding:0;margin:.5rem 0 0}
+.note a{font-weight:600}
+form{display:grid;gap:1.1rem;background:#fff;border:1px solid #e2e8f0;border-radius:1.25rem;
+padding:1.5rem}
+label{display:block;font-weight:600;font-size:.9rem}
+input,select,textarea{box-sizing:border-box;width:100%;margin-top:.4rem;padding:.7rem .9rem;
+border:1px solid #cbd5e1;border-radius:.75rem;font:inherit;color:inherit;background:#fff}
+[aria-invalid=true]{border-color:#dc2626}
+.error{margin:.25rem 0 0;color:#b91c1c;font-size:.9rem;font-weight:500}
+.error:empty{display:none}
+button{justify-self:start;border:0;border-radius:999px;background:#4f46e5;color:#fff;
+font:inherit;font-weight:600;padding:.75rem 1.5rem;cursor:pointer}
+.hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
+.back{margin-top:1.5rem}
+"""
+
+
+def _alternatives() -> str:
+    links = (ALTERNATIVES.email, ALTERNATIVES.phone, ALTERNATIVES.whatsapp)
+    items = "".join(
+        f'<li><a href="{escape(link.href)}">{escape(link.label)}</a></li>' for link in links
+    )
+    return f"<ul>{items}</ul>"
+
+
+def _notice(text: str) -> str:
+    return f'<div class="box note" role="status"><p>{escape(text)}</p>{_alternatives()}</div>'
+
+
+class _Form:
+    """The plain form again, with the values sent and a message per wrong field."""
+
+    def __init__(self, kind: LeadKind, values: Mapping[str, str], errors: Mapping[str, str]):
+        self.kind, self.values, self.errors = kind, values, errors
+        self.prefix = "hero" if kind is LeadKind.CONTACT else "booking"
+
+    def _attrs(self, name: str) -> str:
+        control = f"{self.prefix}-{name}"
+        invalid = "true" if name in self.errors else "false"
+        return (
+            f'id="{control}" name="{name}" aria-invalid="{invalid}" '
+            f'aria-describedby="{control}-error"'
+        )
+
+    def _value(self, name: str) -> str:
+        return escape(self.values.get(name, ""), quote=True)
+
+    def _field(self, name: str, label: str, control: str) -> str:
+        error = escape(self.errors.get(name, ""))
+        return (
+            f'<div><label for="{self.prefix}-{name}">{escape(label)}</label>{control}'
+            f'<p class="error" id="{self.prefix}-{name}-error">{error}</p></div>'
+        )
+
+    def _input(self, name: str, label: str, kind: str, extra: str) -> str:
+        control = f'<input type="{kind}" {self._attrs(name)} value="{self._value(name)}" {extra}>'
+        return self._field(name, label, control)
+
+    def _select_time(self) -> str:
+        chosen = self.values.get("time", "")
+        options = [f'<option value="">{escape(BOOKING.time_placeholder)}</option>']
+        options += [
+            f'<option value="{slot}"{" selected" if slot == chosen else ""}>{slot}</option>'
+            for slot in TIME_SLOTS
+        ]
+        control = f"<select {self._attrs('time')} required>{''.join(options)}</select>"
+        return self._field("time", BOOKING.time.label, control)
+
+    def _message(self) -> str:
+        control = (
+            f'<textarea {self._attrs("message")} rows="5" maxlength="{MESSAGE_MAX}">'
+            f"{self._value('message')}</textarea>"
+        )
+        label = f"{BOOKING.message.label} {BOOKING.optional}"
+        return self._field("message", label, control)
+
+    def render(self, action: str) -> str:
+        if self.kind is LeadKind.CONTACT:
+            fields = [
+                self._input(
+                    "email",
+                    HERO_CAPTURE.email.label,
+                    "email",
+                    f'required maxlength="{EMAIL_MAX}" autocomplete="email"',
+                )
+            ]
+            submit = HERO_CAPTURE.submit
+        else:
+            fields = [
+                self._input("name", BOOKING.name.label, "text", f'required maxlength="{NAME_MAX}"'),
+                self._input(
+                    "email", BOOKING.email.label, "email", f'required maxlength="{EMAIL_MAX}"'
+                ),
+                self._input(
+                    "phone", BOOKING.phone.label, "tel", f'required maxlength="{PHONE_MAX}"'
+                ),
+                self._input("date", BOOKING.date.label, "date", "required"),
+                self._select_time(),
+                self._message(),
+            ]
+            submit = BOOKING.submit
+        honeypot = (
+            f'<div class="hp" aria-hidden="true"><label for="{self.prefix}-{HONEYPOT_FIELD}">'
+            f'Deja este campo vacío</label><input id="{self.prefix}-{HONEYPOT_FIELD}" '
+            f'name="{HONEYPOT_FIELD}" type="text" tabindex="-1" autocomplete="off"></div>'
+        )
+        return (
+            f'<form method="post" action="{escape(action, quote=True)}" '
+            f'id="{self.prefix}-fallback-form">{"".join(fields)}{honeypot}'
+            f'<button type="submit">{escape(submit)}</button></form>'
+        )
+
+
+def answer_page(
+    kind: LeadKind,
+    submission: Submission,
+    values: Mapping[str, str],
+    action: str,
+    site_url: str,
+) -> str:
+    """The page a visitor without JavaScript gets after submitting the ``kind`` form."""
+    success = HERO_CAPTURE.success if kind is LeadKind.CONTACT else BOOKING.success
+    result = submission.result
+    title = (
+        "Solicitud enviada" if result in (Result.SENT, Result.QUEUED) else "Revisa el formulario"
+    )
+    if result is Result.SENT:
+        body = f'<p class="box ok" role="status">{escape(success)}</p>'
+    elif result is Result.QUEUED:
+        body = _notice(NOTICES.queued)
+    else:
+        notices = {
+            Result.RATE_LIMITED: NOTICES.rate_limited,
+            Result.STORE_FAILED: NOTICES.store_failed,
+        }
+        body = _notice(notices[result]) if result in notices else ""
+        body += _Form(kind, values, submission.errors).render(action)
+    return _page(title, body, site_url.rstrip("/") + FORM_PAGES[kind])
+
+
+def _page(title: str, body: str, back: str) -> str:
+    """A whole answer page: ``title``, the ``body`` markup and a link back to the site."""
+    return (
+        '<!DOCTYPE html><html lang="es"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="robots" content="noindex">'
+        f"<title>{escape(title)} · {escape(SITE.name)}</title><style>{_CSS}</style></head>"
+        f"<body><main><h1>{escape(title)}</h1>{body}"
+        f'<p class="back"><a href="{escape(back, quote=True)}">'
+        f"Volver a la web de {escape(SITE.name)}</a></p></main></body></html>"
+    )
+
+
+def _short_page(status: int, title: str, text: str, site_url: str) -> HTMLResponse:
+    """A refusal that is no submission at all (wrong origin, size or type)."""
+    return HTMLResponse(_page(title, _notice(text), site_url.rstrip("/") + "/"), status)
+
+
+# --- The endpoint ------------------------------------------------------------------------
+
+
+async def _read_body(request: Request, limit: int) -> bytes | None:
+    """The request body, or None when it is longer than ``limit`` bytes."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return bytes(body)
+
+
+def create_app(
+    get_intake: Callable[[], LeadIntake],
+    *,
+    api_url: str,
+    site_url: str,
+    allowed_origins: Iterable[str],
+    trusted_hops: int,
+    max_body_bytes: int,
+) -> Starlette:
+    """The Starlette app of the ``/_site/`` endpoints (mounted before Reflex's own)."""
+    allowed = tuple(allowed_origins)
+    refused_text = (
+        "No hemos podido aceptar este envío. Vuelve a la página del formulario e inténtalo "
+        "de nuevo, o contacta directamente con nosotros:"
+    )
+
+    async def post_form(request: Request) -> HTMLResponse:
+        try:
+            kind = LeadKind(request.path_params["kind"])
+        except ValueError:
+            return _short_page(404, "Página no encontrada", refused_text, site_url)
+        if not origin_allowed(request.headers, allowed):
+            return _short_page(403, "Envío no aceptado", refused_text, site_url)
+        content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if content_type != _FORM_TYPE:
+            return _short_page(415, "Envío no aceptado", refused_text, site_url)
+        body = await _read_body(request, max_body_bytes)
+        if body is None:
+            return _short_page(413, "Envío demasiado grande", refused_text, site_url)
+        # The body is capped, so parsing it is cheap; the intake refuses too many fields.
+        values = dict(parse_qsl(body.decode("utf-8", errors="replace"), keep_blank_values=True))
+        peer = request.client.host if request.client else ""
+        client_ip = client_address(peer, request.headers.getlist("x-forwarded-for"), trusted_hops)
+        submission = await get_intake().submit(kind, values, client_ip)
+        shown = values if len(values) <= MAX_FIELDS else {}
+        html = answer_page(kind, submission, shown, api_url + paths.form_post(kind), site_url)
+        return HTMLResponse(html, status_code=_STATUS[submission.result])
+
+    return Starlette(
+        routes=[Route(paths.form_post("{kind}"), post_form, methods=["POST"])],
+    )
+
+
+def site_api() -> Starlette:
+    """The ``/_site/`` endpoints of this backend, from the settings: forms and leads health."""
+    from reflex_base.config import get_config
+
+    from agency_site.leads.runtime import health_api, intake
+    from agency_site.settings import get_settings
+
+    settings, config = get_settings(), get_config()
+    forms = create_app(
+        intake,
+        api_url=config.api_url.rstrip("/"),
+        site_url=settings.site_url,
+        allowed_origins=settings.allowed_origins,
+        trusted_hops=config.trusted_proxy_hops,
+        max_body_bytes=settings.reflex.socket_max_http_buffer_size,
+    )
+    return Starlette(routes=[*forms.routes, *health_api().routes])

@@ -1,0 +1,169 @@
+"""The /_site/ endpoints: the forms' no-JavaScript POST, in process, on a real intake."""
+
+import datetime as dt
+
+import httpx
+import pytest
+from limits.aio.storage import MemoryStorage
+
+from agency_site import paths
+from agency_site.content.forms import BOOKING, HERO_CAPTURE, NOTICES
+from agency_site.leads.intake import LeadIntake, agency_today
+from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.ratelimit import RateLimiter
+from agency_site.leads.store import LeadStore
+from agency_site.site_api import client_address, create_app, origin_allowed
+from tests.leads.conftest import make_delivery
+from tests.run_async import run
+
+SITE = "https://www.example.es"
+API = "https://api.example.es"
+
+
+@pytest.fixture
+def intake(store: LeadStore) -> LeadIntake:
+    limiter = RateLimiter(MemoryStorage(), per_ip=3, window_s=600)
+    return LeadIntake(store, make_delivery(store, None), limiter)
+
+
+def post(
+    intake: LeadIntake,
+    kind: str,
+    body: str | bytes,
+    headers: dict | None = None,
+    peer: str = "127.0.0.2",
+    hops: int = 0,
+) -> httpx.Response:
+    app = create_app(
+        lambda: intake,
+        api_url=API,
+        site_url=SITE,
+        allowed_origins=(SITE,),
+        trusted_hops=hops,
+        max_body_bytes=32 * 1024,
+    )
+
+    async def request() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app, client=(peer, 50000))
+        async with httpx.AsyncClient(transport=transport, base_url=API) as client:
+            return await client.post(
+                paths.form_post(kind),
+                content=body,
+                headers={"content-type": "application/x-www-form-urlencoded", **(headers or {})},
+            )
+
+    return run(request())
+
+
+def tomorrow() -> str:
+    return (agency_today() + dt.timedelta(days=1)).isoformat()
+
+
+def test_a_plain_booking_post_is_stored_and_answered_with_the_success_page(
+    intake: LeadIntake, store: LeadStore
+) -> None:
+    body = httpx.QueryParams(
+        {
+            "name": "Ana García",
+            "email": "ana@example.com",
+            "phone": "+34 600 12 34 56",
+            "date": tomorrow(),
+            "time": "16:00",
+            "message": "Hola",
+            "website": "",
+        }
+    )
+    response = post(intake, "booking", str(body), {"origin": SITE})
+    assert response.status_code == 200
+    assert NOTICES.queued in response.text  # Stored; delivery is not configured here.
+    [lead] = store.all()
+    assert (lead.kind, lead.status, lead.fields["name"]) == (
+        "booking",
+        LeadStatus.QUEUED,
+        "Ana García",
+    )
+    assert "ana@example.com" not in str(response.url)
+
+
+def test_wrong_fields_come_back_with_their_messages_and_the_escaped_values(
+    intake: LeadIntake, store: LeadStore
+) -> None:
+    evil = '"><script>alert(1)</script>'
+    body = httpx.QueryParams(
+        {"name": evil, "email": "ana@", "phone": "12", "date": tomorrow(), "time": "16:00"}
+    )
+    response = post(intake, "booking", str(body))
+    assert response.status_code == 400
+    page = response.text
+    for message in (BOOKING.email.error, BOOKING.phone.error):
+        assert message in page
+    assert "<script>" not in page
+    assert 'value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"' in page
+    assert 'value="ana@"' in page and '<option value="16:00" selected>' in page
+    assert f'action="{API}/_site/forms/booking"' in page
+    assert store.all() == []
+
+
+def test_the_hero_capture_answers_with_its_success_text_when_sent(
+    store: LeadStore, emailjs
+) -> None:
+    from tests.leads.conftest import accept_all, make_client
+
+    accept_all(emailjs)
+    limiter = RateLimiter(MemoryStorage(), per_ip=3, window_s=600)
+    intake = LeadIntake(store, make_delivery(store, make_client(emailjs)), limiter)
+    response = post(intake, "contact", "email=bea%40example.com&website=")
+    assert response.status_code == 200
+    assert HERO_CAPTURE.success in response.text
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"origin": "https://evil.example"},
+        {"origin": "null"},
+        {"referer": "https://evil.example/page"},
+    ],
+)
+def test_other_sites_cannot_post(intake: LeadIntake, store: LeadStore, headers: dict) -> None:
+    response = post(intake, "contact", "email=bea%40example.com", headers)
+    assert response.status_code == 403
+    assert store.all() == []
+
+
+def test_origin_rules() -> None:
+    allowed = (SITE,)
+    assert origin_allowed({"origin": SITE}, allowed)
+    assert origin_allowed({"referer": SITE + "/schedule"}, allowed)
+    assert origin_allowed({}, allowed)  # A browser that sends neither: the rate limit applies.
+    assert not origin_allowed({"origin": SITE + ".evil.example"}, allowed)
+    assert not origin_allowed({"referer": "/schedule"}, allowed)
+
+
+def test_big_or_odd_bodies_are_refused_cheaply(intake: LeadIntake, store: LeadStore) -> None:
+    assert post(intake, "contact", "email=" + "a" * 40_000).status_code == 413
+    many = "&".join(f"k{n}=" for n in range(2000))
+    response = post(intake, "contact", many)
+    assert response.status_code == 400 and HERO_CAPTURE.email.error in response.text
+    assert post(intake, "nope", "email=a").status_code == 404
+    assert post(intake, "contact", b"\xff\xfe=\x00").status_code == 400
+    assert store.all() == []
+
+
+def test_the_limit_counts_per_address_and_holds_behind_a_trusted_proxy(
+    intake: LeadIntake,
+) -> None:
+    def attempt(peer: str, forwarded: str | None = None) -> int:
+        headers = {"x-forwarded-for": forwarded} if forwarded else {}
+        hops = 1 if forwarded else 0
+        return post(intake, "contact", "email=x%40", headers, peer=peer, hops=hops).status_code
+
+    # Behind one proxy (127.0.0.1), the visitor is the address the proxy adds last.
+    abuser = [attempt("127.0.0.1", "198.51.100.1, 127.0.0.2") for _ in range(4)]
+    assert abuser == [400, 400, 400, 429]
+    assert attempt("127.0.0.1", "127.0.0.3") == 400  # Another visitor behind the same proxy.
+    assert attempt("127.0.0.4") == 400  # Another address, direct.
+    # The abuser's forged X-Forwarded-For does not help without a trusted hop.
+    assert client_address("127.0.0.2", ["203.0.113.9"], 0) == "127.0.0.2"
+    assert client_address("10.0.0.1", ["203.0.113.9, 127.0.0.2"], 1) == "127.0.0.2"
+    assert client_address("10.0.0.1", ["a", "b, c"], 2) == "b"

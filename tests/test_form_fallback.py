@@ -1,0 +1,16 @@
+"""Both lead forms are plain HTML forms too: they post to the backend without JavaScript."""
+
+import pytest
+
+from agency_site.components.forms import booking_form, hero_capture_form
+
+
+@pytest.mark.parametrize(
+    ("form", "kind"), [(hero_capture_form, "contact"), (booking_form, "booking")]
+)
+def test_each_form_posts_to_its_backend_endpoint(form, kind: str) -> None:
+    from reflex_base.config import get_config
+
+    rendered = str(form().render())
+    assert 'method:"post"' in rendered
+    assert f'action:"{get_config().api_url.rstrip("/")}/_site/forms/{kind}"' in rendered
