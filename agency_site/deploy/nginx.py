@@ -41,6 +41,9 @@ def _proxy(topology: Topology, *, websocket: bool = False) -> str:
         "proxy_set_header X-Forwarded-For $remote_addr;",
         "proxy_set_header X-Forwarded-Proto $scheme;",
         "proxy_next_upstream error timeout http_502 http_503;",
+        # The backend's headers include a CSP of ~3 KB (one hash per inline script).
+        "proxy_buffer_size 16k;",
+        "proxy_buffers 8 16k;",
     ]
     if websocket:
         lines += [
