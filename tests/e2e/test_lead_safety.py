@@ -33,6 +33,7 @@ from tests.e2e.test_forms import (
     madrid_today,
     open_schedule,
     wait_for_sends,
+    working_day,
 )
 from tests.run_async import run
 
@@ -81,7 +82,7 @@ def test_without_javascript_wrong_fields_come_back_with_messages_and_values(
     form.get_by_label(BOOKING.name.label).fill('Ana "<b>"')
     form.get_by_label(BOOKING.email.label).fill("ana@example.com")
     form.get_by_label(BOOKING.phone.label).fill("+34 600 12 34 56")
-    form.get_by_label(BOOKING.date.label).fill((madrid_today() + dt.timedelta(days=2)).isoformat())
+    form.get_by_label(BOOKING.date.label).fill((working_day(2)).isoformat())
     form.get_by_label(BOOKING.time.label).select_option("10:00")
     form.get_by_label(BOOKING.message.label).fill("x" * 10)
     # A past date is refused by the server (the browser allows it without JS: no min set).
@@ -98,7 +99,7 @@ def test_without_javascript_wrong_fields_come_back_with_messages_and_values(
     assert leads(site) == before
 
     # Corrected on the answer page, it goes through.
-    day = madrid_today() + dt.timedelta(days=2)
+    day = working_day(2)
     answer.get_by_label(BOOKING.date.label).fill(day.isoformat())
     answer.locator("button[type=submit]").click()
     expect(no_js.get_by_text(BOOKING.success)).to_be_visible()
@@ -114,7 +115,7 @@ def test_with_the_page_modules_blocked_the_booking_still_arrives(
 ) -> None:
     page.route("**/assets/**.js", lambda route: route.abort())
     page.goto(paths.SCHEDULE)
-    day = madrid_today() + dt.timedelta(days=4)
+    day = working_day(4)
     fill_booking(page, day, "11:00")
     page.locator("#booking-form").locator(SUBMIT).click()
 
@@ -156,7 +157,7 @@ def test_a_hung_provider_frees_the_form_with_the_honest_message(
     fake.clear()
     fake.expect_request(SEND_PATH, method="POST").respond_with_handler(hang)
     form = open_schedule(page)
-    fill_booking(page, madrid_today() + dt.timedelta(days=8), "17:00")
+    fill_booking(page, working_day(8), "17:00")
     form.locator(SUBMIT).click()
 
     # The lead is stored, so the visitor is told it was received; the button works again.
@@ -229,7 +230,7 @@ def test_crafted_websocket_events_are_refused_while_a_visitor_books(
 ) -> None:
     log_start = site.log_path.stat().st_size
     form = open_schedule(page)
-    fill_booking(page, madrid_today() + dt.timedelta(days=6), "12:00")
+    fill_booking(page, working_day(6), "12:00")
 
     result: dict = {}
     attacker = threading.Thread(

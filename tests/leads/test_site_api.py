@@ -8,6 +8,7 @@ from limits.aio.storage import MemoryStorage
 
 from agency_site import paths
 from agency_site.content.forms import BOOKING, HERO_CAPTURE, NOTICES
+from agency_site.leads.calendar import default_calendar
 from agency_site.leads.intake import LeadIntake, agency_today
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.ratelimit import RateLimiter
@@ -56,7 +57,8 @@ def post(
 
 
 def tomorrow() -> str:
-    return (agency_today() + dt.timedelta(days=1)).isoformat()
+    """The next day the agency works (a booking for a weekend or holiday is refused)."""
+    return default_calendar().next_working_day(agency_today() + dt.timedelta(days=1)).isoformat()
 
 
 def test_a_plain_booking_post_is_stored_and_answered_with_the_success_page(

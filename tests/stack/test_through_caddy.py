@@ -4,7 +4,6 @@ import datetime as dt
 import time
 from zoneinfo import ZoneInfo
 
-import holidays
 import httpx
 import pytest
 import sqlalchemy as sa
@@ -14,6 +13,7 @@ from pytest_httpserver import HTTPServer
 from agency_site import paths
 from agency_site.content.forms import AGENCY_TIME_ZONE, BOOKING, HERO_CAPTURE
 from agency_site.emailjs import SEND_PATH
+from agency_site.leads.calendar import default_calendar
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
 from agency_site.server import load_script_hashes, security_headers
 from tests.e2e.conftest import accept_sends
@@ -50,12 +50,9 @@ def wait_for_senders(fake: HTTPServer, expected: list[str], timeout: float = 30)
 
 
 def working_day(ahead: int = 3) -> dt.date:
-    """A weekday at least ``ahead`` days from today that is no public holiday in Catalonia."""
-    day = dt.datetime.now(ZoneInfo(AGENCY_TIME_ZONE)).date() + dt.timedelta(days=ahead)
-    closed = holidays.country_holidays("ES", subdiv="CT", years=[day.year, day.year + 1])
-    while day.weekday() >= 5 or day in closed:
-        day += dt.timedelta(days=1)
-    return day
+    """The first day the agency works at least ``ahead`` days from today."""
+    today = dt.datetime.now(ZoneInfo(AGENCY_TIME_ZONE)).date()
+    return default_calendar().next_working_day(today + dt.timedelta(days=ahead))
 
 
 def book(page: Page, email: str) -> None:
