@@ -145,10 +145,12 @@ def kill_backend(state: dict, number: int) -> None:
     _save(state)
 
 
-def _wait_ok(url: str, timeout: float, check=None) -> None:
+def _wait_ok(url: str, timeout: float, check=None, pid: int | None = None) -> None:
     deadline = time.monotonic() + timeout
     last = ""
     while time.monotonic() < deadline:
+        if pid is not None and not _alive(pid):
+            raise SystemExit(f"The process behind {url} (pid {pid}) died; see .stack/*.log")
         try:
             with urllib.request.urlopen(url, timeout=3) as response:
                 body = response.read().decode(errors="replace")
@@ -202,8 +204,12 @@ def up(base: int) -> None:
     shutil.copytree(BUILD_DIR, www)
     _log(f"Site exported with its URL baked in ({www})", started)
 
+    # One at a time, like a release: `reflex run` clears the disk-state folder as it
+    # starts, and two starting at once in the same folder can trip over each other.
     for number in range(1, BACKENDS + 1):
-        start_backend(state, number)
+        pid = start_backend(state, number)
+        _wait_ok(f"http://127.0.0.1:{port[f'backend{number}']}/ping", START_TIMEOUT_S, pid=pid)
+        _log(f"Backend {number} answers on 127.0.0.1:{port[f'backend{number}']}", started)
     backends = ",".join(f"127.0.0.1:{port[f'backend{n}']}" for n in range(1, BACKENDS + 1))
     _run(
         [
@@ -240,9 +246,7 @@ def up(base: int) -> None:
     state["pids"]["caddy"] = caddy.pid
     _save(state)
     url = f"http://localhost:{base}"
-    for number in range(1, BACKENDS + 1):
-        _wait_ok(f"http://127.0.0.1:{port[f'backend{number}']}/ping", START_TIMEOUT_S)
-    _wait_ok(f"{url}/", 30)
+    _wait_ok(f"{url}/", 30, pid=caddy.pid)
     _wait_ok(f"{url}/_health", 60, lambda body: json.loads(body).get("status") is True)
     _log(f"Up: {url}  (backends {backends}, {WORKERS_PER_BACKEND} workers each)", started)
     print(url)
@@ -286,8 +290,9 @@ def main() -> int:
         kill_backend(_load(), args.number)
     else:
         state = _load()
-        start_backend(state, args.number)
-        _wait_ok(f"http://127.0.0.1:{ports(state['port'])[f'backend{args.number}']}/ping", 300)
+        pid = start_backend(state, args.number)
+        port = ports(state["port"])[f"backend{args.number}"]
+        _wait_ok(f"http://127.0.0.1:{port}/ping", START_TIMEOUT_S, pid=pid)
     return 0
 
 
