@@ -31,7 +31,8 @@ FAULTS = (
     "emailjs-drop",
 )
 KILL_DOWN_S = 10.0  # a killed backend is started again this long after
-EMAILJS_FAULT_S = 60.0  # the fake answers 500/429 (or drops) this long, then recovers
+EMAILJS_FAULT_S = 60.0  # the fake answers 500/429 this long, then recovers
+DROP_S = 15.0  # the fake takes e-mails and drops the answer this long
 SERVER_DOWN_S = 5.0  # Redis/PostgreSQL stay stopped this long
 
 
@@ -178,10 +179,8 @@ async def inject(fault: str, at_s: float, emailjs_port: int, log: list[str]) -> 
         )
         note(f"fake EmailJS answers {status} for {EMAILJS_FAULT_S:.0f} s")
     elif fault == "emailjs-drop":
-        await asyncio.to_thread(
-            set_fake_fault, emailjs_port, {"drop": True, "seconds": EMAILJS_FAULT_S}
-        )
-        note(f"fake EmailJS accepts, then drops the answer, for {EMAILJS_FAULT_S:.0f} s")
+        await asyncio.to_thread(set_fake_fault, emailjs_port, {"drop": True, "seconds": DROP_S})
+        note(f"fake EmailJS takes each e-mail, then drops the answer, for {DROP_S:.0f} s")
     elif fault in ("redis-restart", "postgres-restart"):
         server = fault.split("-", 1)[0]
         note(f"stopping {server} (by pid) for {SERVER_DOWN_S:.0f} s")
