@@ -295,6 +295,8 @@ async def measure_round(args, plan: RoundPlan, build: BuildInfo, ctx: dict) -> d
     cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
     backend_cpu1 = sampler.cpu_seconds()
     backend_cpu = backend_cpu1 - backend_cpu0 if None not in (backend_cpu0, backend_cpu1) else None
+    if backend_cpu is not None and backend_cpu < 0:
+        backend_cpu = None  # a backend killed during the round took its CPU time with it
     prefix = f"loadtest+{plan.run_id}-"
     # With the drop fault the provider has the e-mails whose answer was lost.
     delivered = (200, "dropped") if args.fault == "emailjs-drop" else (200,)
@@ -324,7 +326,7 @@ async def measure_round(args, plan: RoundPlan, build: BuildInfo, ctx: dict) -> d
     peak = sampler.peak or None
     per_tab = (
         (peak - baseline) / stats.peak_connected
-        if peak and baseline and stats.peak_connected
+        if peak and baseline and stats.peak_connected and peak > baseline
         else None
     )
     active = stats.active_s or wall
