@@ -44,6 +44,9 @@ config = rx.Config(
     # REFLEX_* values from the environment or .env (agency_site/settings.py).
     db_url=_settings.reflex.db_url.get_secret_value(),
     redis_url=_settings.reflex.redis_url.get_secret_value() if _settings.reflex.redis_url else None,
+    # "redis" with REFLEX_REDIS_URL, else "memory" (not Reflex's disk manager: load test);
+    # REFLEX_STATE_MANAGER_MODE still overrides it.
+    state_manager_mode=_settings.state_manager_mode,
     api_url=_settings.reflex.api_url,
     trusted_proxy_hops=_settings.reflex.trusted_proxy_hops,
     # Only the site's own pages may open the websocket (Reflex's default is every origin).

@@ -286,6 +286,16 @@ class Settings(BaseModel):
         return DEFAULT_WORKERS_WITH_REDIS if self.reflex.redis_url else 1
 
     @property
+    def state_manager_mode(self) -> str:
+        """Where Reflex keeps visitors' state: Redis when shared, else this worker's memory.
+
+        Not Reflex's default "disk" (a pickle per tab in ``.states/``): its write loop
+        lists and stats every file on each pass, ~40% of a connect's CPU under load,
+        for little gain: a restarted backend loses only form flags, visitors rehydrate.
+        """
+        return "redis" if self.reflex.redis_url else "memory"
+
+    @property
     def site_url(self) -> str:
         """Public URL without trailing slash; every absolute URL of the site starts with it."""
         return self.reflex.deploy_url

@@ -5,6 +5,8 @@
     make loadtest LOADTEST_ARGS="--step 1000,2000,4000"     # grow the readers until it breaks
     .venv/bin/python scripts/loadtest.py --url http://127.0.0.1:8000 \\
         --db-url postgresql+psycopg://... --emailjs-port 8765 --backend-pid 1234
+    make loadtest LOADTEST_ARGS="--stack"                   # a running `make stack`: 2,000 + 400
+    make loadtest LOADTEST_ARGS="--stack --fault kill-backend"  # a fault, then exactly-once check
 
 By default (``--start-single``) it builds and starts the production site exactly
 like ``reflex run --env prod --single-port`` on a free port, with a temporary SQLite
@@ -24,10 +26,19 @@ Visitors (protocol in ``scripts/loadtest/protocol.py``):
 It prints one table per round, checks the targets below and writes
 ``bench-results/loadtest-<timestamp>.json``; the exit status is 1 when a target is
 missed. It is a benchmark, not part of ``make test``: run it on an idle machine.
+
+``--stack`` drives a running ``make stack`` (Caddy, 2 backends x 2 workers, Redis,
+PostgreSQL): URL, database and the fake EmailJS's port come from ``.stack/``, RSS
+is summed over every backend worker, and the peak Redis and PostgreSQL client
+connections are sampled. ``--fault MODE`` adds one fault mid-round
+(``scripts/loadtest/topology.py``), then waits for the retry loop and checks that
+every stored booking was delivered exactly once and that no visitor was told
+"received" for a booking that was not stored.
 """
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
 import json
 import os
@@ -44,6 +55,12 @@ sys.path.insert(0, str(ROOT))
 
 from scripts.loadtest.ledger import reconcile  # noqa: E402
 from scripts.loadtest.protocol import BuildInfo, Counters, Tab  # noqa: E402
+from scripts.loadtest.topology import (  # noqa: E402
+    FAULTS,
+    ConnectionSampler,
+    StackInfo,
+    inject,
+)
 from scripts.loadtest.visitors import (  # noqa: E402
     RoundPlan,
     RssSampler,
@@ -61,6 +78,10 @@ MAX_P95_MS = 250.0
 MAX_RSS_PER_TAB_KIB = 150.0
 RSS_CHECK_MIN_TABS = 100  # fewer tabs make the per-tab figure noise
 STEP_MAX_P95_MS = 1000.0  # stepping stops past this (or at the first error)
+# Targets of the production topology (make stack: 2 backends x 2 workers), issue 13.
+STACK_READERS, STACK_BOOKINGS, STACK_WINDOW_S = 2000, 400, 20.0
+# A fault round: fewer readers, bookings spread so some are in flight during the fault.
+FAULT_READERS, FAULT_BOOKINGS, FAULT_WINDOW_S = 100, 200, 30.0
 
 # Bounds: the load stays finite whatever the arguments say.
 MAX_READERS, MAX_BOOKINGS, MAX_SECONDS, MAX_STEPS = 5000, 2000, 120.0, 6
@@ -86,14 +107,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="build and start `reflex run --env prod --single-port` here (default without --url)",
     )
-    parser.add_argument("--readers", type=int, default=TARGET_READERS)
-    parser.add_argument("--bookings", type=int, default=TARGET_BOOKINGS)
     parser.add_argument(
-        "--over", type=float, default=TARGET_WINDOW_S, help="bookings spread over (s)"
+        "--stack", action="store_true", help="drive the running `make stack` (.stack/)"
     )
     parser.add_argument(
-        "--ramp", type=float, default=TARGET_WINDOW_S, help="readers connect over (s)"
+        "--fault", choices=FAULTS, help="with --stack: one fault mid-round, then check delivery"
     )
+    parser.add_argument("--fault-at", type=float, default=5.0, help="the fault starts at (s)")
+    parser.add_argument(
+        "--settle", type=float, default=240.0, help="with --fault: wait for delivery up to (s)"
+    )
+    parser.add_argument("--readers", type=int, help=f"default {TARGET_READERS}")
+    parser.add_argument("--bookings", type=int, help=f"default {TARGET_BOOKINGS}")
+    parser.add_argument("--over", type=float, help="bookings spread over (s)")
+    parser.add_argument("--ramp", type=float, help="readers connect over (s)")
     parser.add_argument("--hold", type=float, default=5.0, help="all stay connected after (s)")
     parser.add_argument("--navs", type=int, default=3, help="client-side navigations per reader")
     parser.add_argument("--step", help="e.g. 1000,2000,4000: grow the readers until it breaks")
@@ -104,18 +131,35 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--web-dir", type=Path, default=ROOT / ".web", help="the site's build")
     parser.add_argument("--py-spy", type=Path, help="record the backend with py-spy to this file")
     args = parser.parse_args(argv)
+    if args.fault and not args.stack:
+        parser.error("--fault needs --stack")
+    if args.stack and (args.url or args.start_single):
+        parser.error("--stack excludes --url and --start-single")
     if args.url and args.start_single:
         parser.error("--url and --start-single exclude each other")
-    args.start_single = not args.url
+    readers, bookings, window = (
+        (FAULT_READERS, FAULT_BOOKINGS, FAULT_WINDOW_S)
+        if args.fault
+        else (STACK_READERS, STACK_BOOKINGS, STACK_WINDOW_S)
+        if args.stack
+        else (TARGET_READERS, TARGET_BOOKINGS, TARGET_WINDOW_S)
+    )
+    args.readers = readers if args.readers is None else args.readers
+    args.bookings = bookings if args.bookings is None else args.bookings
+    args.over = window if args.over is None else args.over
+    args.ramp = min(window, 10.0 if args.fault else window) if args.ramp is None else args.ramp
+    args.start_single = not (args.url or args.stack)
     steps = [int(s) for s in args.step.split(",")] if args.step else [args.readers]
     if len(steps) > MAX_STEPS or any(not 0 <= s <= MAX_READERS for s in steps):
         parser.error(f"at most {MAX_STEPS} steps of 0..{MAX_READERS} readers")
     args.steps = steps
     if not 0 <= args.bookings <= MAX_BOOKINGS:
         parser.error(f"--bookings must be 0..{MAX_BOOKINGS}")
-    for name in ("over", "ramp", "hold", "timeout"):
+    for name in ("over", "ramp", "hold", "timeout", "fault_at"):
         if not 0 <= getattr(args, name) <= MAX_SECONDS:
-            parser.error(f"--{name} must be 0..{MAX_SECONDS:.0f} s")
+            parser.error(f"--{name.replace('_', '-')} must be 0..{MAX_SECONDS:.0f} s")
+    if not 0 <= args.settle <= 600:
+        parser.error("--settle must be 0..600 s")
     if args.url:
         host = urlsplit(args.url).hostname or ""
         if host not in ("localhost", "127.0.0.1", "::1") and not host.startswith("127."):
@@ -224,25 +268,65 @@ async def measure_round(args, plan: RoundPlan, build: BuildInfo, ctx: dict) -> d
     backend_cpu0 = sampler.cpu_seconds()
     load_before = os.getloadavg()[0]
     stop = asyncio.Event()
-    sampling = asyncio.create_task(sampler.run(stop))
+    sampling = [asyncio.create_task(sampler.run(stop))]
+    connections = None
+    if ctx.get("stack"):
+        connections = ConnectionSampler(ctx["stack"].redis_url, ctx["db_url"])
+        sampling.append(asyncio.create_task(connections.run(stop)))
+    fault_log: list[str] = []
+    fault = None
+    if args.fault:
+        fault = asyncio.create_task(
+            inject(args.fault, args.fault_at, ctx["emailjs_port"], fault_log)
+        )
     counters = Counters()
     cpu0, wall0 = time.process_time(), time.monotonic()
     try:
         stats = await run_round(plan, build, counters)
+        if fault is not None:
+            await fault  # e.g. the killed backend is still starting
     finally:
         stop.set()
-        await sampling
+        await asyncio.gather(*sampling)
+        if fault is not None and not fault.done():
+            # Even when the round failed, the fault ends: the killed backend comes back.
+            with contextlib.suppress(Exception):
+                await fault
     cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
     backend_cpu1 = sampler.cpu_seconds()
     backend_cpu = backend_cpu1 - backend_cpu0 if None not in (backend_cpu0, backend_cpu1) else None
+    if backend_cpu is not None and backend_cpu < 0:
+        backend_cpu = None  # a backend killed during the round took its CPU time with it
     prefix = f"loadtest+{plan.run_id}-"
-    ledger = await asyncio.to_thread(
-        reconcile, ctx["db_url"], ctx["fake_log"], prefix, stats.submitted, stats.outcome_by_email
-    )
+    # With the drop fault the provider has the e-mails whose answer was lost.
+    delivered = (200, "dropped") if args.fault == "emailjs-drop" else (200,)
+
+    def ledger_now():
+        return reconcile(
+            ctx["db_url"],
+            ctx["fake_log"],
+            prefix,
+            stats.submitted,
+            stats.outcome_by_email,
+            delivered,
+        )
+
+    ledger = await asyncio.to_thread(ledger_now)
+    settled_s = None
+    if args.fault:
+        # The retry loop (LEADS_RETRY_*) sends what the fault left queued.
+        settle0 = time.monotonic()
+        while ledger.leads_by_status.keys() - {"sent"} or ledger.undelivered:
+            if time.monotonic() - settle0 > args.settle:
+                break
+            await asyncio.sleep(2)
+            ledger = await asyncio.to_thread(ledger_now)
+        else:
+            settled_s = time.monotonic() - settle0
     peak = sampler.peak or None
     per_tab = (
         (peak - baseline) / stats.peak_connected
-        if peak and baseline and stats.peak_connected
+        if peak and baseline and stats.peak_connected and peak > baseline
         else None
     )
     active = stats.active_s or wall
@@ -274,12 +358,23 @@ async def measure_round(args, plan: RoundPlan, build: BuildInfo, ctx: dict) -> d
         "backend_rss_peak": peak,
         "backend_rss_per_tab": per_tab,
         "backend_cpu_s": backend_cpu,
+        "redis_connections_peak": connections.redis_peak if connections else None,
+        "postgres_connections_peak": connections.postgres_peak if connections else None,
+        "connection_sampler_errors": len(connections.errors) if connections else 0,
+        "fault": args.fault,
+        "stack": bool(ctx.get("stack")),
+        "fault_log": fault_log,
+        "settled_s": settled_s,
         "loadgen_cpu_s": cpu,
         "load_average_1m": [load_before, os.getloadavg()[0]],
         "cpus": os.cpu_count(),
         "loadgen_wall_s": wall,
     }
     misses = []
+    if args.fault:
+        result["misses"] = fault_misses(args.fault, ledger, settled_s, args.settle)
+        result["step_ok"] = not result["misses"]
+        return result
     if stats.connect_failures:
         misses.append(f"{stats.connect_failures} connect failure(s)")
     if stats.visitor_errors:
@@ -296,7 +391,9 @@ async def measure_round(args, plan: RoundPlan, build: BuildInfo, ctx: dict) -> d
         misses.append(f"{ledger.missing_emails} e-mail(s) missing at the fake EmailJS")
     if booking["n"] and booking["p95"] > MAX_P95_MS:
         misses.append(f"booking p95 {booking['p95']:.0f} ms > {MAX_P95_MS:.0f} ms")
-    rss_checked = per_tab is not None and stats.peak_connected >= RSS_CHECK_MIN_TABS
+    rss_checked = (
+        not ctx.get("stack") and per_tab is not None and stats.peak_connected >= RSS_CHECK_MIN_TABS
+    )
     if rss_checked and per_tab / 1024 > MAX_RSS_PER_TAB_KIB:
         misses.append(f"backend RSS {per_tab / 1024:.0f} KiB/tab > {MAX_RSS_PER_TAB_KIB:.0f}")
     result["misses"] = misses
@@ -307,6 +404,23 @@ async def measure_round(args, plan: RoundPlan, build: BuildInfo, ctx: dict) -> d
     errors = stats.connect_failures + sum(stats.visitor_errors.values()) + not_sent + ledger.lost
     result["step_ok"] = errors == 0 and worst_p95 <= STEP_MAX_P95_MS
     return result
+
+
+def fault_misses(fault: str, ledger, settled_s: float | None, settle: float) -> list[str]:
+    """A fault round's verdict: honest outcomes and every stored booking delivered once."""
+    misses = []
+    if ledger.lies:
+        misses.append(f"{ledger.lies} visitor(s) told 'received' with no lead stored")
+    if ledger.duplicate_leads:
+        misses.append(f"{ledger.duplicate_leads} duplicated lead row(s)")
+    if ledger.duplicate_emails and fault != "emailjs-drop":
+        misses.append(f"{ledger.duplicate_emails} duplicated e-mail(s)")
+    if settled_s is None:
+        misses.append(
+            f"not all delivered after {settle:.0f} s: {ledger.undelivered} undelivered, "
+            f"leads {ledger.leads_by_status}"
+        )
+    return misses
 
 
 def print_round(r: dict, title: str) -> None:
@@ -344,7 +458,9 @@ def print_round(r: dict, title: str) -> None:
             "Duplicates (leads / e-mails)",
             f"{ledger['duplicate_leads']} / {ledger['duplicate_emails']}",
         ),
-        ("Lost (no lead row)", f"{ledger['lost']}"),
+        ("Lost (submitted, no lead row)", f"{ledger['lost']}"),
+        ("Told 'received' with no lead row (lies)", f"{ledger['lies']}"),
+        ("Stored leads with no e-mail received", f"{ledger['undelivered']}"),
         ("Missing e-mails", f"{ledger['missing_emails']}"),
         ("Unexpected leads/e-mails", f"{ledger['unexpected']}"),
         (
@@ -352,6 +468,32 @@ def print_round(r: dict, title: str) -> None:
             f"{kib(r['backend_rss_baseline'])} → {kib(r['backend_rss_peak'])}",
         ),
         ("Backend RSS per connected tab", kib(r["backend_rss_per_tab"])),
+        *(
+            [
+                (
+                    "Peak connections Redis / PostgreSQL",
+                    f"{r['redis_connections_peak']} / {r['postgres_connections_peak']}"
+                    + (
+                        f" ({r['connection_sampler_errors']} samples failed)"
+                        if r["connection_sampler_errors"]
+                        else ""
+                    ),
+                )
+            ]
+            if r.get("redis_connections_peak") is not None
+            else []
+        ),
+        *(
+            [
+                ("Fault", f"{r['fault']}: " + "; ".join(r["fault_log"])),
+                (
+                    "All delivered after the round",
+                    "no" if r["settled_s"] is None else f"in {r['settled_s']:.0f} s",
+                ),
+            ]
+            if r.get("fault")
+            else []
+        ),
         (
             "Backend CPU (process tree)",
             "not measured"
@@ -377,6 +519,21 @@ def print_round(r: dict, title: str) -> None:
     print("-" * (width + 40))
     if r["misses"]:
         print("MISSED: " + "; ".join(r["misses"]))
+    elif r.get("fault"):
+        print(
+            "Fault survived: no visitor told 'received' without a stored lead, no duplicated "
+            "lead, every stored booking delivered"
+            + (
+                f" (with {r['ledger']['duplicate_emails']} duplicated e-mail(s): at-least-once)"
+                if r["ledger"]["duplicate_emails"]
+                else " exactly once"
+            )
+        )
+    elif r.get("stack"):
+        print(
+            f"Targets met: 0 errors, 0 lost, 0 duplicated, booking p95 ≤ {MAX_P95_MS:.0f} ms "
+            "(production topology)"
+        )
     else:
         print(
             f"Targets met: 0 errors, 0 lost, 0 duplicated, booking p95 ≤ {MAX_P95_MS:.0f} ms, "
@@ -429,8 +586,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="loadtest-"))
     fake = server = spy = None
+    stack = StackInfo.load() if args.stack else None
+    if stack and not stack.emailjs_port:
+        print(
+            "The stack was not started with EMAILJS_API_BASE=http://127.0.0.1:<port> "
+            "(the fake EmailJS): see the README's load-test section.",
+            file=sys.stderr,
+        )
+        return 3
     try:
-        port = args.emailjs_port or free_port()
+        port = stack.emailjs_port if stack else args.emailjs_port or free_port()
         fake_log = workdir / "emailjs.jsonl"
         fake = start_fake(port, fake_log)
         print(f"Fake EmailJS: http://127.0.0.1:{port} (pid {fake.pid}), log {fake_log}")
@@ -455,6 +620,9 @@ def main(argv: list[str] | None = None) -> int:
             db_url = server.env["REFLEX_DB_URL"]
             pid = server.process.pid
             print(f"Site: {url} (pid {pid}), database {db_url}")
+        elif stack:
+            url, db_url, pid = stack.url, stack.db_url, stack.pids
+            print(f"Stack: {url} (every backend worker's RSS; Redis and PostgreSQL sampled)")
         else:
             url, db_url, pid = args.url.rstrip("/"), args.db_url, args.backend_pid
             print(
@@ -465,7 +633,7 @@ def main(argv: list[str] | None = None) -> int:
         build = BuildInfo.from_web_dir(args.web_dir)
         if build.state_schema is None:
             print(f"No build in {args.web_dir}: hydrating without state schema and hashes.")
-        if args.py_spy and pid:
+        if args.py_spy and isinstance(pid, int):
             spy = start_py_spy(pid, args.py_spy)
             print(f"py-spy recording pid {pid} (and children) to {args.py_spy}")
         ctx = {
@@ -474,6 +642,8 @@ def main(argv: list[str] | None = None) -> int:
             "pid": pid,
             "fake_log": fake_log,
             "pages": site_pages(args.web_dir),
+            "stack": stack,
+            "emailjs_port": port,
         }
         rounds = asyncio.run(run_all(args, ctx, build))
     finally:

@@ -197,10 +197,25 @@ def start_postgres(folder: Path, port: int, *, durable: bool = True) -> Server:
         stdout=subprocess.DEVNULL,
         **runas,
     )
+    pid = start_postgres_cluster(folder, port, durable=durable)
+    subprocess.run(
+        [bin_dir / "createdb", "-h", str(socket_dir), "-p", str(port), "-U", PG_USER, PG_DATABASE],
+        check=True,
+        **runas,
+    )
+    url = f"postgresql+psycopg://{PG_USER}:{PG_PASSWORD}@127.0.0.1:{port}/{PG_DATABASE}"
+    return Server("postgres", port, pid, folder, url)
+
+
+def start_postgres_cluster(folder: Path, port: int, *, durable: bool = True) -> int:
+    """Start the cluster initialised in ``folder`` on ``port`` (again); its postmaster's pid."""
+    bin_dir = postgres_bin()
+    if bin_dir is None:
+        raise SystemExit("PostgreSQL is not installed (Debian: apt-get install postgresql).")
+    data, socket_dir = folder / "data", folder / "run"
     options = f"-p {port} -k {socket_dir} -c listen_addresses=127.0.0.1 -c max_connections=300"
     if not durable:
         options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-    log = folder / "postgres.log"
     subprocess.run(
         [
             bin_dir / "pg_ctl",
@@ -209,22 +224,15 @@ def start_postgres(folder: Path, port: int, *, durable: bool = True) -> Server:
             "--options",
             options,
             "--log",
-            log,
+            folder / "postgres.log",
             "--wait",
             "start",
         ],
         check=True,
         stdout=subprocess.DEVNULL,
-        **runas,
+        **_as_postgres_user(),
     )
-    pid = int((data / "postmaster.pid").read_text().split()[0])
-    subprocess.run(
-        [bin_dir / "createdb", "-h", str(socket_dir), "-p", str(port), "-U", PG_USER, PG_DATABASE],
-        check=True,
-        **runas,
-    )
-    url = f"postgresql+psycopg://{PG_USER}:{PG_PASSWORD}@127.0.0.1:{port}/{PG_DATABASE}"
-    return Server("postgres", port, pid, folder, url)
+    return int((data / "postmaster.pid").read_text().split()[0])
 
 
 def stop_postgres(server: Server) -> None:

@@ -5,6 +5,8 @@
     make stack-down                 # stops everything it started, by pid
     .venv/bin/python scripts/stack.py kill-backend 1    # fault drills: SIGKILL one backend...
     .venv/bin/python scripts/stack.py start-backend 1   # ...and bring it back
+    .venv/bin/python scripts/stack.py restart-redis     # stop by pid, start on the same port
+    .venv/bin/python scripts/stack.py restart-postgres  # the same, on the same data
 
 What runs (ports from STACK_PORT, default 8080):
     Caddy            STACK_PORT      the static export, /_event /ping /_health /_site/* balanced
@@ -145,6 +147,26 @@ def kill_backend(state: dict, number: int) -> None:
     _save(state)
 
 
+def restart_redis(state: dict, down_s: float = 0.0) -> None:
+    """Stop Redis by pid and start it again on its port (it keeps nothing on disk)."""
+    local_servers.stop_pid(state["pids"]["redis"])
+    time.sleep(down_s)
+    redis = local_servers.start_redis(STATE_DIR / "redis", ports(state["port"])["redis"])
+    state["pids"]["redis"] = redis.pid
+    _save(state)
+
+
+def restart_postgres(state: dict, down_s: float = 0.0) -> None:
+    """Stop PostgreSQL by pid (fast shutdown) and start it again on its port and data."""
+    import signal
+
+    local_servers.stop_pid(state["pids"]["postgres"], signal.SIGINT, group=False)
+    time.sleep(down_s)
+    folder, port = STATE_DIR / "postgres", ports(state["port"])["postgres"]
+    state["pids"]["postgres"] = local_servers.start_postgres_cluster(folder, port)
+    _save(state)
+
+
 def _wait_ok(url: str, timeout: float, check=None, pid: int | None = None) -> None:
     deadline = time.monotonic() + timeout
     last = ""
@@ -274,8 +296,21 @@ def down() -> None:
 def main() -> int:
     """Entry point."""
     parser = argparse.ArgumentParser(prog="scripts/stack.py", description=__doc__.split("\n")[0])
-    parser.add_argument("command", choices=["up", "down", "kill-backend", "start-backend"])
+    parser.add_argument(
+        "command",
+        choices=[
+            "up",
+            "down",
+            "kill-backend",
+            "start-backend",
+            "restart-redis",
+            "restart-postgres",
+        ],
+    )
     parser.add_argument("number", nargs="?", type=int, default=1, help="backend 1 or 2")
+    parser.add_argument(
+        "--down-seconds", type=float, default=0.0, help="restart-*: stay stopped this long"
+    )
     parser.add_argument("--port", type=int, default=int(os.environ.get("STACK_PORT", "8080")))
     args = parser.parse_args()
     if args.command == "up":
@@ -288,6 +323,10 @@ def main() -> int:
         down()
     elif args.command == "kill-backend":
         kill_backend(_load(), args.number)
+    elif args.command == "restart-redis":
+        restart_redis(_load(), args.down_seconds)
+    elif args.command == "restart-postgres":
+        restart_postgres(_load(), args.down_seconds)
     else:
         state = _load()
         pid = start_backend(state, args.number)

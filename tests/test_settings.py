@@ -117,6 +117,14 @@ def test_workers_are_explicit_with_redis(monkeypatch: pytest.MonkeyPatch) -> Non
     assert settings_module.load_settings().backend_workers == 3
 
 
+def test_visitor_state_is_in_memory_without_redis(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GRANIAN_WORKERS", raising=False)
+    monkeypatch.delenv("REFLEX_REDIS_URL", raising=False)
+    assert settings_module.load_settings().state_manager_mode == "memory"
+    monkeypatch.setenv("REFLEX_REDIS_URL", "redis://127.0.0.1:6379")
+    assert settings_module.load_settings().state_manager_mode == "redis"
+
+
 def test_owner_and_booking_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith(("LEADS_", "BOOKING_")):

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from starlette.applications import Starlette
 
 from agency_site.content.site import SITE
-from agency_site.emailjs import EmailJSClient
+from agency_site.emailjs import EmailJSClient, ssl_context
 from agency_site.leads import migrations
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.health import leads_api
@@ -153,6 +153,8 @@ async def lifespan() -> AsyncIterator[None]:
     configure_logging()
     delivery = intake().delivery
     await asyncio.to_thread(prepare, delivery)
+    # Load the CA bundle off the event loop, once: every EmailJS connection reuses it.
+    await asyncio.to_thread(ssl_context)
     # Alerts, canary and the daily purge run even without delivery (purge and health).
     loops = [
         asyncio.create_task(monitor().run_forever(delivery.policy.poll), name="leads-monitor-loop")
@@ -167,3 +169,5 @@ async def lifespan() -> AsyncIterator[None]:
         for loop in loops:
             with contextlib.suppress(asyncio.CancelledError):
                 await loop
+        if delivery.client is not None:
+            await delivery.client.aclose()

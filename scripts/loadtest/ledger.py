@@ -21,6 +21,8 @@ class Ledger:
     lost: int  # bookers who submitted and have no lead row
     missing_emails: int  # leads marked sent, or bookers told "sent", with no e-mail received
     unexpected: int  # leads or e-mails of this run from no booker of it
+    lies: int  # bookers told "sent"/"queued" (the page says received) with no lead row
+    undelivered: int  # lead rows with no e-mail received for them
 
     def as_dict(self) -> dict:
         """JSON-ready."""
@@ -63,14 +65,27 @@ def fake_log(log_path: Path, prefix: str) -> list[tuple[str, object]]:
     return found
 
 
+# What the page tells a visitor whose booking is stored ("sent", or "queued": received).
+STORED_OUTCOMES = ("sent", "queued")
+
+
 def reconcile(
-    db_url: str, log_path: Path, prefix: str, submitted: list[str], told: dict[str, str]
+    db_url: str,
+    log_path: Path,
+    prefix: str,
+    submitted: list[str],
+    told: dict[str, str],
+    delivered: tuple = (200,),
 ) -> Ledger:
-    """Match the leads table and the fake's log against the bookers of one run."""
+    """Match the leads table and the fake's log against the bookers of one run.
+
+    ``delivered``: the fake's answers that mean the provider has the e-mail (with the
+    drop fault, ``"dropped"`` too: it was accepted, only the answer was lost).
+    """
     leads = lead_emails(db_url, prefix)
     sends = fake_log(log_path, prefix)
     lead_count = Counter(email for email, _ in leads)
-    accepted = Counter(email for email, answer in sends if answer == 200)
+    accepted = Counter(email for email, answer in sends if answer in delivered)
     bookers = set(submitted)
     sent_leads = {email for email, status in leads if status == "sent"}
     told_sent = {email for email, outcome in told.items() if outcome == "sent"}
@@ -84,4 +99,6 @@ def reconcile(
         lost=len(bookers - set(lead_count)),
         missing_emails=len((sent_leads | told_sent) - set(accepted)),
         unexpected=len((set(lead_count) | set(accepted)) - bookers),
+        lies=len({e for e, o in told.items() if o in STORED_OUTCOMES} - set(lead_count)),
+        undelivered=len(set(lead_count) - set(accepted)),
     )

@@ -213,11 +213,18 @@ class Tab:
         await self._wait_for(lambda: self.hydrated, "hydrate")
         return time.perf_counter() - started
 
+    async def _emit(self, event: dict[str, Any]) -> None:
+        """Send one event; a dropped connection (its backend killed) is the visitor's error."""
+        try:
+            await self.sio.emit("event", event, namespace=NAMESPACE)
+        except socketio.exceptions.SocketIOError as error:
+            raise VisitorError(f"disconnected: {type(error).__name__}") from error
+
     async def navigate(self, path: str) -> float:
         """Follow a link to ``path``; seconds until its on_load chain has answered."""
         started = time.perf_counter()
         self.hydrated = False  # the browser's routeChangeStart does the same
-        await self.sio.emit("event", navigation_event(path), namespace=NAMESPACE)
+        await self._emit(navigation_event(path))
         self.counters.sent += 1
         await self._wait_for(lambda: self.hydrated, "navigation answer")
         return time.perf_counter() - started
@@ -226,7 +233,7 @@ class Tab:
         """Submit the booking form; the outcome shown and seconds until it showed."""
         self.booking.clear()
         started = time.perf_counter()
-        await self.sio.emit("event", booking_event(fields), namespace=NAMESPACE)
+        await self._emit(booking_event(fields))
         self.counters.sent += 1
 
         def answered() -> bool:

@@ -6,6 +6,7 @@ import datetime as dt
 import random
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
@@ -91,9 +92,13 @@ class RoundStats:
 
 
 class RssSampler:
-    """Peak resident memory of a process and all its descendants (psutil)."""
+    """Peak resident memory of processes and all their descendants (psutil).
 
-    def __init__(self, pid: int | None, every_s: float = 0.25) -> None:
+    ``pid`` is one process, or a function giving the processes now (the stack's
+    backends, whose pids change when one is restarted).
+    """
+
+    def __init__(self, pid: int | Callable[[], list[int]] | None, every_s: float = 0.25) -> None:
         self.pid = pid
         self.every_s = every_s
         self.peak = 0
@@ -105,10 +110,12 @@ class RssSampler:
             return None
         import psutil
 
-        try:
-            root = psutil.Process(self.pid)
-            procs = [root, *root.children(recursive=True)]
-        except psutil.Error:
+        procs = []
+        for pid in self.pid() if callable(self.pid) else [self.pid]:
+            with contextlib.suppress(psutil.Error):
+                root = psutil.Process(pid)
+                procs += [root, *root.children(recursive=True)]
+        if not procs:
             return None
         total = 0
         for proc in procs:

@@ -98,3 +98,19 @@ def test_a_refused_connection_is_a_transient_network_error() -> None:
     assert result.status == 0
     assert result.text.startswith("Network Error")
     assert result.outcome is Outcome.TRANSIENT
+
+
+def test_sends_on_one_event_loop_reuse_one_http_client(emailjs: HTTPServer) -> None:
+    emailjs.expect_request(SEND_PATH, method="POST").respond_with_data("OK")
+    client = make_client(emailjs)
+
+    async def two_sends() -> tuple[bool, list[Outcome]]:
+        first = client.http()
+        results = [await client.send("template_contact", PARAMS) for _ in range(2)]
+        same = client.http() is first
+        await client.aclose()
+        return same, [r.outcome for r in results]
+
+    assert run(two_sends()) == (True, [Outcome.SENT, Outcome.SENT])
+    # A new event loop (a test's, or a restarted worker's) gets a client of its own.
+    assert run(client.send("template_contact", PARAMS)).ok
