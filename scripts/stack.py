@@ -45,6 +45,14 @@ START_TIMEOUT_S = 300
 PASSED_PREFIXES = ("EMAILJS_", "LEADS_", "AGENCY_", "BOOKING_")
 
 
+def postgres_dir(base: int) -> Path:
+    """The cluster's folder: under the system's temporary folder, which the ``postgres``
+    user can reach whatever the permissions of the folders the site was cloned into."""
+    import tempfile
+
+    return Path(tempfile.gettempdir()) / f"agency-stack-{base}" / "postgres"
+
+
 def ports(base: int) -> dict[str, int]:
     """Every port of the stack, from its public one."""
     return {
@@ -162,7 +170,7 @@ def restart_postgres(state: dict, down_s: float = 0.0) -> None:
 
     local_servers.stop_pid(state["pids"]["postgres"], signal.SIGINT, group=False)
     time.sleep(down_s)
-    folder, port = STATE_DIR / "postgres", ports(state["port"])["postgres"]
+    folder, port = postgres_dir(state["port"]), ports(state["port"])["postgres"]
     state["pids"]["postgres"] = local_servers.start_postgres_cluster(folder, port)
     _save(state)
 
@@ -204,7 +212,10 @@ def up(base: int) -> None:
     state["redis_url"] = redis.url
     _save(state)
     _log(f"Redis on {redis.url}", started)
-    postgres = local_servers.start_postgres(STATE_DIR / "postgres", port["postgres"])
+    pg_dir = postgres_dir(base)
+    pg_dir.parent.mkdir(mode=0o755, exist_ok=True)
+    pg_dir.parent.chmod(0o755)
+    postgres = local_servers.start_postgres(pg_dir, port["postgres"])
     state["pids"]["postgres"] = postgres.pid
     state["db_url"] = postgres.url
     _save(state)

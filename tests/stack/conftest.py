@@ -58,10 +58,14 @@ def stack(emailjs_fake: HTTPServer):
         "LEADS_RETRY_BASE_SECONDS": "2",
         "LEADS_RETRY_POLL_SECONDS": "1",
     }
-    result = subprocess.run(["make", "stack"], cwd=ROOT, env=env)
+    log = ROOT / "stack-up.log"
+    with log.open("w") as out:
+        result = subprocess.run(["make", "stack"], cwd=ROOT, env=env, stdout=out, stderr=out)
+    print(log.read_text())
     if result.returncode:
         subprocess.run(["make", "stack-down"], cwd=ROOT, env=env)
-        pytest.exit("`make stack` failed: see .stack/*.log", returncode=3)
+        tail = "\n".join(log.read_text(errors="replace").splitlines()[-40:])
+        pytest.exit(f"`make stack` failed (see .stack/*.log):\n{tail}", returncode=3)
     yield Stack(f"http://localhost:{STACK_PORT}", STACK_PORT, STATE_DIR)
     subprocess.run(["make", "stack-down"], cwd=ROOT, env=env, check=True)
 
