@@ -45,12 +45,18 @@ START_TIMEOUT_S = 300
 PASSED_PREFIXES = ("EMAILJS_", "LEADS_", "AGENCY_", "BOOKING_")
 
 
-def postgres_dir(base: int) -> Path:
-    """The cluster's folder: under the system's temporary folder, which the ``postgres``
-    user can reach whatever the permissions of the folders the site was cloned into."""
+def served_dir(base: int) -> Path:
+    """What other users' processes read: PostgreSQL's cluster (user ``postgres``), the
+    exported site and nginx's folders (its workers run as ``nobody``). Under the system's
+    temporary folder, which they reach whatever the permissions of the clone's folders."""
     import tempfile
 
-    return Path(tempfile.gettempdir()) / f"agency-stack-{base}" / "postgres"
+    return Path(tempfile.gettempdir()) / f"agency-stack-{base}"
+
+
+def postgres_dir(base: int) -> Path:
+    """The cluster's folder."""
+    return served_dir(base) / "postgres"
 
 
 def ports(base: int) -> dict[str, int]:
@@ -213,8 +219,10 @@ def up(base: int) -> None:
     _save(state)
     _log(f"Redis on {redis.url}", started)
     pg_dir = postgres_dir(base)
-    pg_dir.parent.mkdir(mode=0o755, exist_ok=True)
-    pg_dir.parent.chmod(0o755)
+    if served_dir(base).exists():
+        shutil.rmtree(served_dir(base))
+    served_dir(base).mkdir(mode=0o755)
+    served_dir(base).chmod(0o755)
     postgres = local_servers.start_postgres(pg_dir, port["postgres"])
     state["pids"]["postgres"] = postgres.pid
     state["db_url"] = postgres.url
@@ -233,8 +241,11 @@ def up(base: int) -> None:
         env,
         STATE_DIR / "export.log",
     )
-    www = STATE_DIR / "www"
+    www = served_dir(base) / "www"
     shutil.copytree(BUILD_DIR, www)
+    state["www"] = str(www)
+    state["nginx_prefix"] = str(served_dir(base) / "nginx")
+    _save(state)
     _log(f"Site exported with its URL baked in ({www})", started)
 
     # One at a time, like a release: `reflex run` clears the disk-state folder as it
@@ -255,7 +266,7 @@ def up(base: int) -> None:
             "--static-root",
             str(www),
             "--nginx-prefix",
-            str(STATE_DIR / "nginx"),
+            state["nginx_prefix"],
         ],
         {**env, "DEPLOY_BACKENDS": backends},
         STATE_DIR / "render.log",

@@ -2,6 +2,7 @@
 
 import datetime as dt
 import time
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import httpx
@@ -91,7 +92,9 @@ def test_unknown_paths_get_the_not_found_page_with_404(page: Page) -> None:
 
 
 def test_pages_and_errors_carry_the_python_servers_security_headers(stack: Stack) -> None:
-    expected = security_headers(stack.url, stack.url, load_script_hashes(stack.state_dir / "www"))
+    expected = security_headers(
+        stack.url, stack.url, load_script_hashes(Path(stack.state()["www"]))
+    )
     for path, status in (("/", 200), ("/about", 200), ("/no-existe", 404), ("/_health", 200)):
         response = httpx.get(stack.url + path)
         assert response.status_code == status, path

@@ -5,6 +5,7 @@ import os
 import re
 import socket
 import subprocess
+from pathlib import Path
 
 import httpx
 import pytest
@@ -18,7 +19,7 @@ from tests.stack.conftest import Stack
 @pytest.fixture(scope="module")
 def nginx_url(stack: Stack):
     """nginx on a free port, from the configuration `make stack` generated, balancing its backends."""
-    prefix = stack.state_dir / "nginx"
+    prefix = Path(stack.state()["nginx_prefix"])
     port = local_servers.free_port()
     conf = (prefix / "agency_site.conf").read_text()
     (prefix / "agency_site.conf").write_text(
@@ -35,7 +36,7 @@ def nginx_url(stack: Stack):
 
 
 def test_nginx_configuration_passes_nginx_t(stack: Stack) -> None:
-    prefix = stack.state_dir / "nginx"
+    prefix = Path(stack.state()["nginx_prefix"])
     result = subprocess.run(
         ["nginx", "-t", "-c", str(stack.state_dir / "conf" / "nginx.conf"), "-p", str(prefix)],
         capture_output=True,
@@ -59,7 +60,9 @@ def test_unknown_paths_get_the_not_found_page_with_404(nginx_url: str) -> None:
 
 
 def test_headers_caching_and_redirects(nginx_url: str, stack: Stack) -> None:
-    expected = security_headers(stack.url, stack.url, load_script_hashes(stack.state_dir / "www"))
+    expected = security_headers(
+        stack.url, stack.url, load_script_hashes(Path(stack.state()["www"]))
+    )
     page = httpx.get(nginx_url + "/about")
     missing = httpx.get(nginx_url + "/portfolio")
     health = httpx.get(nginx_url + "/_health")
