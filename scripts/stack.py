@@ -14,9 +14,10 @@ What runs (ports from STACK_PORT, default 8080):
     Redis            STACK_PORT+13   shared visitor state and rate-limit counts
     PostgreSQL       STACK_PORT+14   the leads
 
-The backends get the caller's EMAILJS_* and LEADS_* variables. Everything lives in
-``.stack/`` (logs, data, the pid of each process); the database starts empty on each
-``up``. ``.stack/env`` holds the stack's REFLEX_DB_URL and REFLEX_REDIS_URL for the
+The backends get the caller's EMAILJS_* and LEADS_* variables. Logs, pids and
+configurations live in ``.stack/``; the PostgreSQL cluster, the served export and
+nginx's folders in ``/tmp/agency-stack-<port>/`` (other users' processes read them);
+the database starts empty on each ``up``. ``.stack/env`` holds the stack's REFLEX_DB_URL and REFLEX_REDIS_URL for the
 operator command or a load test.
 """
 
