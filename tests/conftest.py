@@ -27,6 +27,24 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    """Browser tests (e2e and stack): Debian's Chromium with this closed network's flags."""
+    from tests.e2e.conftest import CHROMIUM_ARGS, chromium_path
+
+    return {
+        **browser_type_launch_args,
+        "executable_path": chromium_path(),
+        "args": [*browser_type_launch_args.get("args", []), *CHROMIUM_ARGS],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict) -> dict:
+    """Spanish desktop browser by default."""
+    return {**browser_context_args, "locale": "es-ES", "viewport": {"width": 1280, "height": 800}}
+
+
+@pytest.fixture(scope="session")
 def postgres_server():
     """A throwaway PostgreSQL cluster on a free loopback port, for the whole session."""
     if local_servers.postgres_bin() is None:

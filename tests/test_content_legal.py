@@ -129,37 +129,33 @@ def test_invalid_legal_content_is_rejected() -> None:
         StorageItem(name="token", storage="sessionStorage", purpose="x", duration="y")
 
 
+def _printed(code: str, **env: str) -> str:
+    """What ``code`` prints in a fresh interpreter with ``env`` added (settings read anew)."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
 def test_the_retention_in_the_policy_is_the_purge_setting() -> None:
     """One number: LEADS_RETENTION_MONTHS drives both the purge and what the policy says."""
     code = (
         "from agency_site.content.legal_privacy import PRIVACY; "
         "print('hasta 18 meses después de tu última solicitud' in PRIVACY.model_dump_json())"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        env={**os.environ, "LEADS_RETENTION_MONTHS": "18"},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert result.stdout.strip() == "True"
+    assert _printed(code, LEADS_RETENTION_MONTHS="18").strip() == "True"
 
 
 def test_the_backup_retention_in_the_policy_is_the_backup_timers() -> None:
     """One number: DEPLOY_BACKUP_KEEP is the nightly backups kept and what the policy says."""
     code = (
         "from agency_site.content.legal_privacy import PRIVACY; "
-        "from agency_site.deploy import systemd; from agency_site.deploy.topology import Topology; "
-        "t = Topology(site_url='https://x.es', static_root='/s', backends=(), headers=(), "
-        "pages=(), backup_keep=30); "
+        "from agency_site.deploy import systemd; from agency_site.deploy.topology import from_settings; "
+        "from agency_site.settings import get_settings; "
         "print('cada copia se conserva 30 días' in PRIVACY.model_dump_json(), "
-        "'--keep 30' in systemd.backup_service(t))"
+        "'--keep 30' in systemd.backup_service(from_settings(get_settings())))"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        env={**os.environ, "DEPLOY_BACKUP_KEEP": "30"},
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert result.stdout.split() == ["True", "True"]
+    assert _printed(code, DEPLOY_BACKUP_KEEP="30").split() == ["True", "True"]

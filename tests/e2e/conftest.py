@@ -209,22 +209,6 @@ def base_url(site: SiteServer) -> str:
     return site.url
 
 
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
-    """Launch Debian's Chromium with the flags this closed-network machine needs."""
-    return {
-        **browser_type_launch_args,
-        "executable_path": chromium_path(),
-        "args": [*browser_type_launch_args.get("args", []), *CHROMIUM_ARGS],
-    }
-
-
-@pytest.fixture(scope="session")
-def browser_context_args(browser_context_args: dict) -> dict:
-    """Spanish desktop browser by default."""
-    return {**browser_context_args, "locale": "es-ES", "viewport": {"width": 1280, "height": 800}}
-
-
 # Chromium reports a blocked script, style, connection or form post in the console with
 # this phrase; the page's own listener reports `securitypolicyviolation` events with it.
 CSP_MARKER = "Content Security Policy"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from pytest_httpserver import HTTPServer
 
-from tests.e2e.conftest import CHROMIUM_ARGS, EMAILJS_E2E, ROOT, accept_sends, chromium_path
+from tests.e2e.conftest import EMAILJS_E2E, ROOT, accept_sends
 
 STACK_PORT = int(os.environ.get("STACK_PORT", "8080"))
 STATE_DIR = ROOT / ".stack"
@@ -74,19 +74,3 @@ def stack(emailjs_fake: HTTPServer):
 def base_url(stack: Stack) -> str:
     """pytest-playwright's base URL: the site through Caddy."""
     return stack.url
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
-    """Debian's Chromium with the flags this closed-network machine needs."""
-    return {
-        **browser_type_launch_args,
-        "executable_path": chromium_path(),
-        "args": [*browser_type_launch_args.get("args", []), *CHROMIUM_ARGS],
-    }
-
-
-@pytest.fixture(scope="session")
-def browser_context_args(browser_context_args: dict) -> dict:
-    """Spanish desktop browser."""
-    return {**browser_context_args, "locale": "es-ES", "viewport": {"width": 1280, "height": 800}}
