@@ -48,7 +48,10 @@ def browser_context_args(browser_context_args: dict) -> dict:
 def postgres_server():
     """A throwaway PostgreSQL cluster on a free loopback port, for the whole session."""
     if local_servers.postgres_bin() is None:
-        pytest.skip("PostgreSQL is not installed: `make test` installs it when run as root.")
+        pytest.fail(
+            "PostgreSQL is not installed: run `make test` (installs it as root) or "
+            "`sudo apt-get install postgresql`."
+        )
     # PostgreSQL refuses to run as root and pytest's folders are private to root.
     folder = Path(tempfile.mkdtemp(prefix="agency-pg-"))
     folder.chmod(0o755)
@@ -78,7 +81,10 @@ def postgres_url(postgres_server: local_servers.Server) -> str:
 def redis_server(tmp_path_factory: pytest.TempPathFactory):
     """A Redis on a free loopback port, for the whole session."""
     if "redis-server" in local_servers.missing_programs():
-        pytest.skip("redis-server is not installed: `make test` installs it when run as root.")
+        pytest.fail(
+            "redis-server is not installed: run `make test` (installs it as root) or "
+            "`sudo apt-get install redis-server`."
+        )
     server = local_servers.start_redis(tmp_path_factory.mktemp("redis"), local_servers.free_port())
     yield server
     local_servers.stop_pid(server.pid)

@@ -1,6 +1,5 @@
 """The generated deploy files: valid for the real Caddy and nginx, same headers as the Python server."""
 
-import shutil
 import sqlite3
 import subprocess
 
@@ -70,7 +69,6 @@ def test_the_backend_unit_migrates_before_serving_and_restarts_on_failure(settin
     assert "Restart=on-failure" in unit and "REFLEX_TRUSTED_PROXY_HOPS=1" in unit
 
 
-@pytest.mark.skipif(not shutil.which("caddy"), reason="caddy is not installed")
 def test_caddy_validates_the_caddyfile(settings, tmp_path) -> None:
     path = tmp_path / "Caddyfile"
     path.write_text(caddy.caddyfile(from_settings(settings, static_root=str(tmp_path))))
@@ -84,7 +82,6 @@ def test_caddy_validates_the_caddyfile(settings, tmp_path) -> None:
     assert "Valid configuration" in result.stdout + result.stderr
 
 
-@pytest.mark.skipif(not shutil.which("nginx"), reason="nginx is not installed")
 @pytest.mark.parametrize("site_url", ["http://localhost:8080", "https://www.agencia.example"])
 def test_nginx_accepts_the_configuration(site_url, monkeypatch, tmp_path) -> None:
     monkeypatch.setenv("REFLEX_DEPLOY_URL", site_url)
@@ -129,7 +126,6 @@ def test_a_sqlite_backup_is_a_consistent_private_copy(tmp_path) -> None:
         assert copy.execute("SELECT count(*) FROM leads").fetchone() == (3,)
 
 
-@pytest.mark.skipif(not shutil.which("pg_restore"), reason="PostgreSQL clients not installed")
 def test_a_postgres_backup_restores_every_lead(postgres_url: str, tmp_path) -> None:
     _leads_table(postgres_url, 4)
     path = backup.backup(postgres_url, tmp_path / "backups")
