@@ -39,7 +39,10 @@ class Outcome(StrEnum):
 
     SENT = "sent"
     CONFIGURATION = "configuration"  # Fix the settings; retrying will not help.
-    TRANSIENT = "transient"  # Rate limit, outage, timeout, network: retry later.
+    TRANSIENT = "transient"  # Rate limit, outage, no connection: not sent, retry later.
+    # The request went out but no answer came back (read timeout, connection dropped):
+    # EmailJS may have sent it. A retry may deliver it twice, so it is marked as a resend.
+    UNCONFIRMED = "unconfirmed"
 
 
 @dataclass(frozen=True)
@@ -120,18 +123,27 @@ class EmailJSClient:
         url = self.api_base.rstrip("/") + SEND_PATH
         try:
             response = await self.http().post(url, json=self.payload(template_id, template_params))
-        except httpx.TimeoutException:
-            result = SendResult(NO_RESPONSE_STATUS, "Timeout", Outcome.TRANSIENT)
+        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as error:
+            # Nothing reached EmailJS.
+            result = SendResult(NO_RESPONSE_STATUS, _no_answer(error), Outcome.TRANSIENT)
+        except (httpx.ReadTimeout, httpx.ReadError, httpx.RemoteProtocolError) as error:
+            # The request was written; whether EmailJS acted on it is unknown.
+            result = SendResult(NO_RESPONSE_STATUS, _no_answer(error), Outcome.UNCONFIRMED)
         except httpx.HTTPError as error:
-            result = SendResult(
-                NO_RESPONSE_STATUS, f"Network Error: {type(error).__name__}", Outcome.TRANSIENT
-            )
+            result = SendResult(NO_RESPONSE_STATUS, _no_answer(error), Outcome.TRANSIENT)
         else:
             result = SendResult(
                 response.status_code, response.text[:500], classify(response.status_code)
             )
         _log(template_id, result)
         return result
+
+
+def _no_answer(error: httpx.HTTPError) -> str:
+    """What a failure without an HTTP answer is called in logs and the leads table."""
+    if isinstance(error, httpx.TimeoutException):
+        return f"Timeout: {type(error).__name__}"
+    return f"Network Error: {type(error).__name__}"
 
 
 def _log(template_id: str, result: SendResult) -> None:
@@ -142,6 +154,13 @@ def _log(template_id: str, result: SendResult) -> None:
             "EmailJS account; these e-mails wait until the configuration changes.",
             template_id,
             result.status,
+            result.text,
+        )
+    elif result.outcome is Outcome.UNCONFIRMED:
+        logger.warning(
+            "EmailJS did not answer template %s (%s): it may have been sent; the retry will be "
+            "marked as a possible duplicate.",
+            template_id,
             result.text,
         )
     elif result.outcome is Outcome.TRANSIENT:

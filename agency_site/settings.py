@@ -139,6 +139,9 @@ class LeadsSettings(BaseSettings):
     retry_base_seconds: PositiveFloat = 60.0  # First retry of a failed e-mail after this long...
     retry_max_seconds: PositiveFloat = 3600.0  # ...doubling each time up to this cap.
     retry_poll_seconds: PositiveFloat = 15.0  # How often each backend worker looks for due leads.
+    # Least wait after a send EmailJS never answered (it may have sent it): the retry is
+    # marked as a possible duplicate, and quick retries would only add duplicates.
+    retry_unconfirmed_seconds: PositiveFloat = 600.0
     rate_limit_per_ip: PositiveInt = (
         20  # Submissions (valid or not) per IP address and window (offices share IPs).
     )

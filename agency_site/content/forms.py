@@ -73,6 +73,14 @@ class HeroCaptureCopy(Content):
     email_message: str  # Body of the e-mail the agency receives; {email} is the visitor's.
 
 
+# Put before the message of an e-mail sent again after a send whose outcome is unknown
+# (EmailJS never answered, or the worker sending it stopped): the agency may get it twice.
+RESEND_NOTE = (
+    "[Reenvío del aviso n.º {lead_id}: no se pudo confirmar el envío anterior. "
+    "Si ya lo recibiste, este es un duplicado.]"
+)
+
+
 class BookingCopy(Content):
     """The consultation booking form of /schedule."""
 

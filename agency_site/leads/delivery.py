@@ -10,9 +10,10 @@ import datetime as dt
 import logging
 import uuid
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from agency_site.content.forms import HERO_CAPTURE
+from agency_site.content.forms import HERO_CAPTURE, RESEND_NOTE
 from agency_site.emailjs import EmailJSClient, Outcome, SendResult
 from agency_site.leads.kinds import LeadKind
 from agency_site.leads.store import LeadStore
@@ -28,11 +29,15 @@ class RetryPolicy:
     cap: dt.timedelta = dt.timedelta(hours=1)  # ...doubling up to this.
     poll: dt.timedelta = dt.timedelta(seconds=15)  # How often a worker looks for due leads.
     lease: dt.timedelta = dt.timedelta(minutes=2)  # A claim outlives any send's timeout.
+    # Least wait after a send without an answer: while EmailJS takes requests but its
+    # answers are lost, each quick retry would be one more duplicate in the inbox.
+    unconfirmed: dt.timedelta = dt.timedelta(minutes=10)
     pause_s: float = 1.0  # Between sends of a batch: EmailJS allows 1 request per second.
 
-    def delay(self, attempts: int) -> dt.timedelta:
+    def delay(self, attempts: int, *, unconfirmed: bool = False) -> dt.timedelta:
         """Wait before the next attempt of a lead that has failed ``attempts`` times."""
-        return min(self.base * 2 ** max(attempts - 1, 0), self.cap)
+        wait = min(self.base * 2 ** max(attempts - 1, 0), self.cap)
+        return max(wait, self.unconfirmed) if unconfirmed else wait
 
 
 _WEEKDAYS_ES = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
@@ -58,12 +63,25 @@ def date_es(iso_date: str) -> str:
     return f"{_WEEKDAYS_ES[day.weekday()]}, {day.day} de {_MONTHS_ES[day.month - 1]} de {day.year}"
 
 
-def template_params(kind: LeadKind, fields: dict[str, Any], to_email: str) -> dict[str, str]:
+def template_params(
+    kind: LeadKind, fields: dict[str, Any], to_email: str, *, resend_of: int | None = None
+) -> dict[str, str]:
     """The EmailJS template variables of a lead (SPEC §7).
 
     A booking also carries ``reply_to`` (the visitor's address, where the template's
     Auto-Reply sends the confirmation) and ``date_es`` (the date in Spanish) for it.
+    ``resend_of``: the lead's id when an earlier send of it may have arrived; the
+    message then starts with a note saying so (EmailJS has no idempotency key, so a
+    duplicate cannot be prevented, only announced).
     """
+    params = _params(kind, fields, to_email)
+    if resend_of is not None:
+        note = RESEND_NOTE.format(lead_id=resend_of)
+        params["message"] = f"{note}\n\n{params['message']}".rstrip()
+    return params
+
+
+def _params(kind: LeadKind, fields: dict[str, Any], to_email: str) -> dict[str, str]:
     if kind is LeadKind.CONTACT:
         return {
             "to_email": to_email,
@@ -113,13 +131,24 @@ class Delivery:
         return self.client is not None
 
     async def attempt(
-        self, lead_id: int, kind: LeadKind, fields: dict[str, Any], attempts: int, token: str
+        self,
+        lead_id: int,
+        kind: LeadKind,
+        fields: dict[str, Any],
+        attempts: int,
+        token: str,
+        unconfirmed_sends: int = 0,
     ) -> SendResult:
-        """Send a lead claimed with ``token`` and record the outcome in the store."""
+        """Send a lead claimed with ``token`` and record the outcome in the store.
+
+        ``unconfirmed_sends``: earlier sends of it whose outcome is unknown; if any, this
+        e-mail is marked as a possible duplicate.
+        """
         assert self.client is not None, "delivery is not configured"
-        result = await self.client.send(
-            self.templates[kind], template_params(kind, fields, self.to_email)
+        params = template_params(
+            kind, fields, self.to_email, resend_of=lead_id if unconfirmed_sends else None
         )
+        result = await self.client.send(self.templates[kind], params)
         error = f"HTTP {result.status}: {result.text}" if result.status else result.text
         if result.outcome is Outcome.SENT:
             recorded = await asyncio.to_thread(self.store.mark_sent, lead_id, token)
@@ -137,8 +166,15 @@ class Delivery:
                 error,
             )
         else:
-            delay = self.policy.delay(attempts + 1)
-            recorded = await asyncio.to_thread(self.store.mark_retry, lead_id, token, error, delay)
+            unconfirmed = result.outcome is Outcome.UNCONFIRMED
+            delay = self.policy.delay(attempts + 1, unconfirmed=unconfirmed)
+            recorded = await asyncio.to_thread(
+                partial(self.store.mark_retry, unconfirmed=unconfirmed),
+                lead_id,
+                token,
+                error,
+                delay,
+            )
             logger.warning(
                 "Lead %s (%s) is stored and queued: sending failed (%s); next attempt in %s s.",
                 lead_id,
@@ -166,7 +202,12 @@ class Delivery:
             lead = claimed[0]
             assert lead.id is not None
             result = await self.attempt(
-                lead.id, LeadKind(lead.kind), lead.fields, lead.attempts, token
+                lead.id,
+                LeadKind(lead.kind),
+                lead.fields,
+                lead.attempts,
+                token,
+                lead.unconfirmed_sends,
             )
             delivered += result.ok
         return delivered

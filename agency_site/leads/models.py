@@ -28,6 +28,9 @@ class Lead(SQLModel, table=True):
     created_at: dt.datetime = Field(default_factory=utcnow)
     status: str = Field(default=LeadStatus.QUEUED, max_length=20)
     attempts: int = 0
+    # Sends whose outcome is unknown: no answer after the request went out, or a worker
+    # that died holding the claim. A later send of such a lead is marked as a resend.
+    unconfirmed_sends: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     last_error: str | None = Field(default=None, sa_column=sa.Column(sa.Text))
     next_attempt_at: dt.datetime | None = None
     sent_at: dt.datetime | None = None

@@ -148,7 +148,7 @@ class Monitor:
         assert lead.id is not None
         logger.info("Held lead %s tried again to see whether EmailJS accepts now.", lead.id)
         result = await self.delivery.attempt(
-            lead.id, LeadKind(lead.kind), lead.fields, lead.attempts, token
+            lead.id, LeadKind(lead.kind), lead.fields, lead.attempts, token, lead.unconfirmed_sends
         )
         if not result.ok:
             return False

@@ -77,6 +77,7 @@ def build_delivery(settings: Settings, store: LeadStore) -> Delivery:
             cap=dt.timedelta(seconds=settings.leads.retry_max_seconds),
             poll=dt.timedelta(seconds=settings.leads.retry_poll_seconds),
             lease=dt.timedelta(seconds=max(120.0, 4 * settings.emailjs.timeout_seconds)),
+            unconfirmed=dt.timedelta(seconds=settings.leads.retry_unconfirmed_seconds),
         ),
     )
 

@@ -122,6 +122,10 @@ class LeadStore:
                 break
             if self._update(
                 sa.and_(Lead.id == lead_id, _claimable(now)),
+                # Taking over an expired claim: its holder died mid-send, maybe after
+                # EmailJS had the e-mail.
+                unconfirmed_sends=Lead.unconfirmed_sends
+                + sa.case((Lead.status == LeadStatus.SENDING, 1), else_=0),
                 status=LeadStatus.SENDING,
                 claim_token=token,
                 claimed_until=now + lease,
@@ -133,11 +137,23 @@ class LeadStore:
         """Record a delivered lead (only by the worker that claimed it)."""
         return self._finish(lead_id, token, status=LeadStatus.SENT, sent_at=utcnow())
 
-    def mark_retry(self, lead_id: int, token: str, error: str, delay: dt.timedelta) -> bool:
-        """Put a lead back in the queue after a failed attempt, due again after ``delay``."""
+    def mark_retry(
+        self,
+        lead_id: int,
+        token: str,
+        error: str,
+        delay: dt.timedelta,
+        *,
+        unconfirmed: bool = False,
+    ) -> bool:
+        """Put a lead back in the queue after a failed attempt, due again after ``delay``.
+
+        ``unconfirmed``: the request went out without an answer; EmailJS may have it.
+        """
         return self._finish(
             lead_id,
             token,
+            unconfirmed_sends=Lead.unconfirmed_sends + int(unconfirmed),
             status=LeadStatus.QUEUED,
             last_error=error[:_ERROR_MAX],
             next_attempt_at=utcnow() + delay,

@@ -7,6 +7,11 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
+from agency_site.content.forms import RESEND_NOTE
+
+# How an e-mail sent again after an unconfirmed send starts (delivery.template_params).
+RESEND_MARK = RESEND_NOTE.split("{")[0]
+
 
 @dataclass
 class Ledger:
@@ -18,6 +23,7 @@ class Ledger:
     send_attempts: int  # every request the fake logged (faults included)
     duplicate_leads: int  # extra lead rows for the same booker
     duplicate_emails: int  # extra accepted e-mails for the same booker
+    silent_duplicates: int  # of those, how many do not say they are a resend
     lost: int  # bookers who submitted and have no lead row
     missing_emails: int  # leads marked sent, or bookers told "sent", with no e-mail received
     unexpected: int  # leads or e-mails of this run from no booker of it
@@ -48,8 +54,8 @@ def lead_emails(db_url: str, prefix: str) -> list[tuple[str, str]]:
     return found
 
 
-def fake_log(log_path: Path, prefix: str) -> list[tuple[str, object]]:
-    """(from_email, answer) of every send the fake logged for this run."""
+def fake_log(log_path: Path, prefix: str) -> list[tuple[str, object, bool]]:
+    """(from_email, answer, marked as a resend) of every send the fake logged for this run."""
     found = []
     if not log_path.exists():
         return found
@@ -61,7 +67,8 @@ def fake_log(log_path: Path, prefix: str) -> list[tuple[str, object]]:
         params = (entry.get("body") or {}).get("template_params") or {}
         email = str(params.get("from_email", ""))
         if email.startswith(prefix):
-            found.append((email, entry.get("answer")))
+            marked = str(params.get("message", "")).startswith(RESEND_MARK)
+            found.append((email, entry.get("answer"), marked))
     return found
 
 
@@ -85,7 +92,8 @@ def reconcile(
     leads = lead_emails(db_url, prefix)
     sends = fake_log(log_path, prefix)
     lead_count = Counter(email for email, _ in leads)
-    accepted = Counter(email for email, answer in sends if answer in delivered)
+    accepted = Counter(email for email, answer, _ in sends if answer in delivered)
+    marked = Counter(email for email, answer, resend in sends if answer in delivered and resend)
     bookers = set(submitted)
     sent_leads = {email for email, status in leads if status == "sent"}
     told_sent = {email for email, outcome in told.items() if outcome == "sent"}
@@ -96,6 +104,8 @@ def reconcile(
         send_attempts=len(sends),
         duplicate_leads=sum(n - 1 for n in lead_count.values() if n > 1),
         duplicate_emails=sum(n - 1 for n in accepted.values() if n > 1),
+        # Every copy after the first should carry the resend note.
+        silent_duplicates=sum(max(n - 1 - marked[e], 0) for e, n in accepted.items()),
         lost=len(bookers - set(lead_count)),
         missing_emails=len((sent_leads | told_sent) - set(accepted)),
         unexpected=len((set(lead_count) | set(accepted)) - bookers),

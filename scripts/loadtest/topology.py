@@ -24,6 +24,7 @@ STACK_SCRIPT = ROOT / "scripts" / "stack.py"
 
 FAULTS = (
     "kill-backend",
+    "kill-while-sending",
     "emailjs-500",
     "emailjs-429",
     "postgres-restart",
@@ -33,6 +34,8 @@ FAULTS = (
 KILL_DOWN_S = 10.0  # a killed backend is started again this long after
 EMAILJS_FAULT_S = 60.0  # the fake answers 500/429 this long, then recovers
 DROP_S = 15.0  # the fake takes e-mails and drops the answer this long
+# kill-while-sending: the fake answers this late, so sends are in flight when the kill comes.
+SLOW_ANSWER_S, SLOW_FOR_S, KILL_AFTER_SLOW_S = 4.0, 8.0, 3.0
 SERVER_DOWN_S = 5.0  # Redis/PostgreSQL stay stopped this long
 
 
@@ -165,7 +168,13 @@ async def inject(fault: str, at_s: float, emailjs_port: int, log: list[str]) -> 
         print(f"  [fault {time.monotonic() - start:5.1f} s] {what}", flush=True)
 
     await asyncio.sleep(at_s)
-    if fault == "kill-backend":
+    if fault == "kill-while-sending":
+        await asyncio.to_thread(
+            set_fake_fault, emailjs_port, {"delay": SLOW_ANSWER_S, "seconds": SLOW_FOR_S}
+        )
+        note(f"fake EmailJS takes each e-mail and answers {SLOW_ANSWER_S:.0f} s late")
+        await asyncio.sleep(KILL_AFTER_SLOW_S)
+    if fault in ("kill-backend", "kill-while-sending"):
         await asyncio.to_thread(stack_command, "kill-backend", "1")
         note("backend 1 killed (SIGKILL, all its workers)")
         await asyncio.sleep(KILL_DOWN_S)

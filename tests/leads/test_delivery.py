@@ -1,12 +1,17 @@
 """Store and delivery: nothing lost, retried with backoff, delivered once by racing workers."""
 
+import dataclasses
 import datetime as dt
 import threading
 
 from pytest_httpserver import HTTPServer
+from werkzeug import Response
 
+from agency_site.content.forms import RESEND_NOTE
+from agency_site.emailjs import SEND_PATH
 from agency_site.leads.delivery import RetryPolicy, date_es, new_claim_token, template_params
 from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.models import Lead
 from agency_site.leads.store import LeadStore
 from tests.leads.conftest import (
     AGENCY_INBOX,
@@ -85,6 +90,9 @@ def test_a_failed_lead_stays_queued_and_is_delivered_once_the_provider_recovers(
     assert lead.sent_at is not None
     assert run(delivery.retry_due()) == 0  # Nothing is sent twice.
     assert len(sent_payloads(emailjs)) == 2
+    # A refusal is an answer: the e-mail was not sent, so the retry is not a resend.
+    assert lead.unconfirmed_sends == 0
+    assert not any("Reenvío" in p["template_params"]["message"] for p in sent_payloads(emailjs))
 
 
 def test_a_failed_lead_waits_for_its_backoff(store: LeadStore, emailjs: HTTPServer) -> None:
@@ -151,6 +159,46 @@ def test_a_claim_abandoned_by_a_crashed_worker_is_taken_over(
     assert store.get(lead_id).status == LeadStatus.SENDING
     # The crashed worker's late outcome is not recorded over the new one.
     assert not store.mark_retry(expired, crashed, "late", dt.timedelta(0))
+    # It may have sent the e-mail before dying: the agency is told this one is a resend.
+    assert store.get(expired).unconfirmed_sends == 1
+    [payload] = sent_payloads(emailjs)
+    assert payload["template_params"]["message"].startswith(RESEND_NOTE.format(lead_id=expired))
+
+
+def test_a_send_without_an_answer_is_retried_late_and_marked_as_a_possible_duplicate(
+    store: LeadStore, emailjs: HTTPServer
+) -> None:
+    lead_id = queue(store)
+    policy = RetryPolicy(
+        base=dt.timedelta(seconds=1), unconfirmed=dt.timedelta(minutes=10), pause_s=0
+    )
+    client = make_client(emailjs)
+    client = dataclasses.replace(client, timeout_s=0.3)
+    delivery = make_delivery(store, client, policy)
+
+    answer = threading.Event()
+
+    def never_answers(_request):
+        answer.wait(5)  # Until the client has given up waiting.
+        return Response("OK")
+
+    emailjs.expect_oneshot_request(SEND_PATH, method="POST").respond_with_handler(never_answers)
+    assert run(delivery.retry_due()) == 0
+    answer.set()
+    lead = store.get(lead_id)
+    assert (lead.status, lead.unconfirmed_sends) == (LeadStatus.QUEUED, 1)
+    assert lead.last_error == "Timeout: ReadTimeout"
+    # Not the 1 s of an ordinary failure: quick retries would only add duplicates.
+    assert lead.next_attempt_at - lead.created_at > dt.timedelta(minutes=9)
+
+    accept_all(emailjs)
+    store._update(Lead.id == lead_id, next_attempt_at=dt.datetime.now(dt.UTC))
+    assert run(delivery.retry_due()) == 1
+    first, again = sent_payloads(emailjs)
+    note = RESEND_NOTE.format(lead_id=lead_id)
+    assert not first["template_params"]["message"].startswith("[")
+    assert again["template_params"]["message"] == f"{note}\n\n{first['template_params']['message']}"
+    assert store.get(lead_id).status == LeadStatus.SENT
 
 
 def test_two_workers_racing_deliver_each_lead_exactly_once(

@@ -1,6 +1,7 @@
 """The EmailJS client against a real local HTTP server: payloads and failure classes."""
 
 import socket
+import threading
 import time
 
 import pytest
@@ -65,7 +66,9 @@ def test_each_refusal_is_classified_with_the_providers_text(
     assert logged[-1].levelname == expected_level
 
 
-def test_a_slow_provider_times_out_as_a_transient_failure(emailjs: HTTPServer) -> None:
+def test_a_provider_that_read_the_request_but_never_answered_is_unconfirmed(
+    emailjs: HTTPServer,
+) -> None:
     def slow(_request):
         time.sleep(1.0)
         return Response("OK")
@@ -82,7 +85,41 @@ def test_a_slow_provider_times_out_as_a_transient_failure(emailjs: HTTPServer) -
     result = run(client.send("template_contact", PARAMS))
 
     assert time.monotonic() - started < 0.9
-    assert (result.status, result.text, result.outcome) == (0, "Timeout", Outcome.TRANSIENT)
+    assert (result.status, result.text, result.outcome) == (
+        0,
+        "Timeout: ReadTimeout",
+        Outcome.UNCONFIRMED,
+    )
+
+
+def test_a_connection_dropped_after_the_request_is_unconfirmed() -> None:
+    """The provider read the whole request and hung up without answering."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    port = server.getsockname()[1]
+
+    def read_then_drop() -> None:
+        conn, _ = server.accept()
+        with conn:
+            data = b""
+            while b"template_params" not in data:
+                data += conn.recv(65536)
+
+    reader = threading.Thread(target=read_then_drop)
+    reader.start()
+    client = EmailJSClient(
+        api_base=f"http://127.0.0.1:{port}", service_id="s", public_key="p", timeout_s=5
+    )
+    try:
+        result = run(client.send("template_contact", PARAMS))
+    finally:
+        reader.join(5)
+        server.close()
+
+    assert result.status == 0
+    assert result.text.startswith("Network Error")
+    assert result.outcome is Outcome.UNCONFIRMED
 
 
 def test_a_refused_connection_is_a_transient_network_error() -> None:
