@@ -8,6 +8,7 @@ from reflex_base.utils import format
 from reflex_components_lucide.icon import LUCIDE_ICON_LIST
 
 from agency_site.content.base import Action, Image, Pack, ServiceBlock
+from agency_site.content.sections import CallToAction
 from agency_site.content.service_pages import SERVICE_PAGES
 from agency_site.content.service_sections import (
     BenefitsSection,
@@ -19,7 +20,6 @@ from agency_site.content.service_sections import (
     ProgrammesSection,
     ServicePage,
 )
-from agency_site.content.sections import CallToAction
 from agency_site.content.services import SERVICES
 from tests.spec_service_buttons import SPEC_TARGETS
 

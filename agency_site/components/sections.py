@@ -149,14 +149,16 @@ def icon_badge(icon: str, class_name: str = "bg-indigo-100 text-indigo-700") -> 
     )
 
 
-def card(top: rx.Component, title: str, description: str, *rest: rx.Component) -> rx.Component:
+def card(
+    top: rx.Component, title: str, description: str, *rest: rx.Component, class_name: str = ""
+) -> rx.Component:
     """A card: its top row (an icon...), title, description and whatever follows."""
     return rx.el.li(
         top,
-        rx.el.h3(title, class_name=_CARD_TITLE + " mt-4"),
+        rx.el.h3(title, class_name="mt-4 " + _CARD_TITLE),
         rx.el.p(description, class_name="mt-2 text-slate-600"),
         *rest,
-        class_name=CARD + " flex flex-col",
+        class_name=f"{CARD} {class_name}".strip(),
     )
 
 

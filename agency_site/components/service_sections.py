@@ -109,6 +109,7 @@ def _programme_card(programme: Programme) -> rx.Component:
         programme.description,
         check_list(programme.topics, "mt-5 mb-8 space-y-3 text-sm"),
         action_link(programme.cta, "secondary", "mt-auto w-full"),
+        class_name="flex flex-col",  # The button at the bottom of every card of a row.
     )
 
 
