@@ -111,7 +111,13 @@ def test_inner_pages_have_breadcrumbs_through_their_registered_parents() -> None
 
 def test_a_route_plugs_in_its_own_structured_data() -> None:
     faq = {"@type": "FAQPage", "mainEntity": []}
-    route = Route("/contact", lambda: None, "Contacto", "d", structured_data=lambda: [faq])
+    route = Route(
+        path="/contact",
+        page=lambda: None,
+        name="Contacto",
+        description="d",
+        structured_data=lambda: [faq],
+    )
     assert routes.structured_data(route)[-1] == faq
     assert routes.structured_data(route)[0]["@type"] == "BreadcrumbList"
 

@@ -110,10 +110,14 @@ class PageMeta(Content):
     name: str | None = None  # Prefix of the document title; None for the fixed title alone.
     description: str
     priority: float = Field(default=0.7, ge=0, le=1)  # In the sitemap.
+    nav_label: str = ""  # Its label in the navigation bar (English, SPEC §2), if listed there.
 
     def describe(self, figures: Mapping[str, str]) -> str:
-        """The description with the named figures filled in (``KeyError`` for an unknown one)."""
-        return self.description.format_map(figures)
+        """The description with the named figures filled in (``ValueError`` for an unknown one)."""
+        try:
+            return self.description.format_map(figures)
+        except KeyError as missing:
+            raise ValueError(f"The description quotes an unknown figure: {missing}.") from None
 
 
 def models_in(value: object) -> Iterator[BaseModel]:
