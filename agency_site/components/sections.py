@@ -224,7 +224,7 @@ def cta_band(
                     + ("" if centered else " max-w-2xl"),
                 ),
                 action_row(cta.actions, "on_dark", "mt-8 justify-center" if centered else "mt-8"),
-                class_name="mx-auto max-w-3xl text-center" if centered else "",
+                class_name="mx-auto max-w-3xl text-center" if centered else None,
             ),
             class_name=styles.CONTAINER,
         ),
