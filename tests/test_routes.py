@@ -14,6 +14,7 @@ from agency_site.content.case_studies import CASE_STUDIES
 from agency_site.content.service_pages import SERVICE_PAGES
 from agency_site.content.service_sections import PacksSection, ServicePage
 from agency_site.content.services import SERVICES
+from agency_site.content.site import SITE
 from agency_site.routes import ROUTES, Route
 
 SPEC_ROUTES = {
@@ -142,5 +143,5 @@ def test_titles_carry_the_fixed_title_and_are_unique() -> None:
     titles = [r.title for r in ROUTES]
     assert len(set(titles)) == len(titles)
     assert all(t.endswith(home.title) for t in titles)
-    about = next(r for r in ROUTES if r.path == "/about")
-    assert about.title == f"Sobre nosotros | {home.title}"
+    assert home.name is None and home.title == SITE.fixed_title
+    assert _route(paths.ABOUT).title == f"{about.META.name} | {home.title}"
