@@ -7,12 +7,12 @@ from pydantic import ValidationError
 from reflex_base.utils import format
 from reflex_components_lucide.icon import LUCIDE_ICON_LIST
 
-from agency_site.content.base import Image, Link, Pack, ServiceBlock
+from agency_site.content.base import Action, Image, Pack, ServiceBlock
+from agency_site.content.sections import CallToAction
 from agency_site.content.service_pages import SERVICE_PAGES
 from agency_site.content.service_sections import (
     BenefitsSection,
     BlocksSection,
-    CtaBand,
     FeaturesSection,
     GallerySection,
     PacksSection,
@@ -116,7 +116,7 @@ def test_photography_claims_services_packs_and_buttons() -> None:
     assert len(benefits.benefits) == 4
     (gallery,) = sections(page, GallerySection)
     assert len(gallery.images) == 3
-    assert gallery.cta == Link(label="Ver portfolio", href="/portfolio")
+    assert gallery.cta == Action(label="Ver portfolio", href="/portfolio")
 
     (packs,) = sections(page, PacksSection)
     assert [(p.title, p.price, p.features) for p in packs.packs] == [
@@ -146,8 +146,8 @@ def test_photography_claims_services_packs_and_buttons() -> None:
             ),
         ),
     ]
-    assert all(p.cta == Link(label="Solicitar información", href="/contact") for p in packs.packs)
-    assert packs.help_link == Link(label="Consultar dudas", href="/contact")
+    assert all(p.cta == Action(label="Solicitar información", href="/contact") for p in packs.packs)
+    assert packs.help_link == Action(label="Consultar dudas", href="/contact")
     assert buttons(page) == {
         ("Solicitar presupuesto", "/contact"),
         ("Ver portfolio", "/portfolio"),
@@ -213,7 +213,7 @@ def _pack(**changes) -> dict:
         "title": "Pack",
         "price_from": 1,
         "features": ("Una cosa",),
-        "cta": Link(label="Solicitar información", href="/contact"),
+        "cta": Action(label="Solicitar información", href="/contact"),
     } | changes
 
 
@@ -225,7 +225,7 @@ def _programme(**changes) -> dict:
         "duration": "10 horas",
         "description": "Descripción",
         "topics": ("Tema",),
-        "cta": Link(label="Más información", href="/contact"),
+        "cta": Action(label="Más información", href="/contact"),
     } | changes
 
 
@@ -242,9 +242,9 @@ def test_valid_helpers_are_accepted() -> None:
         (Programme, _programme(duration="")),
         (Programme, {k: v for k, v in _programme().items() if k != "duration"}),
         (Programme, _programme(topics=())),
-        (PacksSection, {"heading": "Packs", "packs": ()}),
-        (BlocksSection, {"heading": "Qué incluye", "blocks": ()}),
-        (CtaBand, {"heading": "¿Hablamos?", "text": "Texto", "actions": ()}),
+        (PacksSection, {"title": "Packs", "packs": ()}),
+        (BlocksSection, {"title": "Qué incluye", "blocks": ()}),
+        (CallToAction, {"title": "¿Hablamos?", "text": "Texto", "actions": ()}),
         (ServiceBlock, {"title": "Sin descripción"}),
     ],
 )

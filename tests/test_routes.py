@@ -2,11 +2,20 @@
 
 from collections import Counter
 
+import pytest
+from pydantic import ValidationError
+
 from agency_site import paths
-from agency_site.components.navbar import NAV_LINKS
+from agency_site.components import footer
+from agency_site.components.navbar import CONTACT_LABEL, NAV_LINKS
+from agency_site.content import about, page_index
+from agency_site.content.base import PageMeta, euros
 from agency_site.content.case_studies import CASE_STUDIES
+from agency_site.content.service_pages import SERVICE_PAGES
+from agency_site.content.service_sections import PacksSection, ServicePage
 from agency_site.content.services import SERVICES
-from agency_site.routes import ROUTES
+from agency_site.content.site import SITE
+from agency_site.routes import ROUTES, Route
 
 SPEC_ROUTES = {
     "/",
@@ -64,6 +73,69 @@ def test_navbar_links_point_to_declared_routes() -> None:
         "/about",
     ]
     assert all(href in registered for _, href in NAV_LINKS)
+    assert [label for label, _ in NAV_LINKS] == [
+        "Home",
+        "Influencer Program",
+        "Case Studies",
+        "About",
+    ]
+    assert CONTACT_LABEL == "Contact"
+
+
+def test_footer_menus_name_each_page_as_its_route_does() -> None:
+    names = {route.path: route.name for route in ROUTES}
+    for menu in (page_index.FOOTER_COMPANY, page_index.FOOTER_LEGAL, page_index.SERVICES_MENU):
+        for link in page_index.menu(menu):
+            assert link.label == names.get(link.href, page_index.UNDECLARED.get(link.href))
+    assert [link.href for link in page_index.menu(page_index.FOOTER_LEGAL)] == [
+        "/privacy-policy",
+        "/terms-of-service",
+        "/cookies-policy",
+    ]
+    assert paths.BLOG in page_index.FOOTER_COMPANY and footer.footer() is not None
+
+
+def test_route_arguments_are_keywords() -> None:
+    with pytest.raises(TypeError):
+        Route("/", lambda: None, None, "d")  # type: ignore[misc]
+
+
+def _route(path: str) -> Route:
+    return next(route for route in ROUTES if route.path == path)
+
+
+def _prices(service_id: str) -> list[int]:
+    page = SERVICE_PAGES[service_id]
+    return [p.price_from for s in page.sections if isinstance(s, PacksSection) for p in s.packs]
+
+
+def test_descriptions_quote_the_figures_of_the_content() -> None:
+    branding = _route(paths.service("branding")).description
+    assert [euros(price) for price in _prices("branding")] == ["99€", "499€", "999€"]
+    for price in _prices("branding"):
+        assert f"desde {euros(price)}" in branding
+    photography = SERVICE_PAGES["product-photography"]
+    description = _route(paths.service("product-photography")).description
+    assert f"desde {euros(min(_prices('product-photography')))}" in description
+    stats = {stat.key: stat.value for stat in photography.stats if stat.key}
+    assert stats == {"conversion": "32%", "delivery": "48-72 horas"}
+    assert all(value in description for value in stats.values())
+    about_description = _route(paths.ABOUT).description
+    assert all(stat.value.strip("+") in about_description for stat in about.STATS)
+
+
+def test_a_description_quoting_an_unknown_figure_is_rejected() -> None:
+    data = SERVICE_PAGES["branding"].model_dump(exclude_computed_fields=True)
+    meta = PageMeta(description="Desde {precio}")
+    with pytest.raises(ValidationError, match="unknown figure: 'precio'"):
+        ServicePage(**(data | {"meta": meta.model_dump()}))
+
+
+def test_sitemap_priorities() -> None:
+    assert _route(paths.HOME).priority == 1.0
+    assert {_route(paths.service(s.id)).priority for s in SERVICES} == {0.8}
+    assert {_route(p).priority for p in (paths.CONTACT, paths.SCHEDULE)} == {0.9}
+    assert _route(paths.PRIVACY_POLICY).priority == 0.3
 
 
 def test_titles_carry_the_fixed_title_and_are_unique() -> None:
@@ -71,5 +143,5 @@ def test_titles_carry_the_fixed_title_and_are_unique() -> None:
     titles = [r.title for r in ROUTES]
     assert len(set(titles)) == len(titles)
     assert all(t.endswith(home.title) for t in titles)
-    about = next(r for r in ROUTES if r.path == "/about")
-    assert about.title == f"Sobre nosotros | {home.title}"
+    assert home.name is None and home.title == SITE.fixed_title
+    assert _route(paths.ABOUT).title == f"{about.META.name} | {home.title}"

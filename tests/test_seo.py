@@ -7,6 +7,7 @@ from reflex_base.plugins.sitemap import generate_links_for_sitemap
 
 from agency_site import paths, routes
 from agency_site.agency_site import app
+from agency_site.content.seo import SEO
 from agency_site.content.site import SITE
 from agency_site.routes import ROUTES, Route
 from agency_site.seo import head, schema
@@ -100,18 +101,27 @@ def test_inner_pages_have_breadcrumbs_through_their_registered_parents() -> None
     crumbs = _json_ld(case)["@graph"][1]
     assert crumbs["@type"] == "BreadcrumbList"
     assert [(i["position"], i["name"], i["item"]) for i in crumbs["itemListElement"]] == [
-        (1, "Inicio", SITE_URL + "/"),
-        (2, "Casos de éxito", SITE_URL + "/case-studies"),
+        (1, SEO.home_crumb, SITE_URL + "/"),
+        (2, _route(paths.CASE_STUDIES).name, SITE_URL + "/case-studies"),
         (3, case.name, SITE_URL + "/case-studies/b2b-leads"),
     ]
     # /services is not a page: a service's trail skips it.
     service = _route(paths.service("branding"))
-    assert routes.breadcrumb_trail(service) == [("Inicio", "/"), (service.name, service.path)]
+    assert routes.breadcrumb_trail(service) == [
+        (SEO.home_crumb, "/"),
+        (service.name, service.path),
+    ]
 
 
 def test_a_route_plugs_in_its_own_structured_data() -> None:
     faq = {"@type": "FAQPage", "mainEntity": []}
-    route = Route("/contact", lambda: None, "Contacto", "d", structured_data=lambda: [faq])
+    route = Route(
+        path="/contact",
+        page=lambda: None,
+        name="Contacto",
+        description="d",
+        structured_data=lambda: [faq],
+    )
     assert routes.structured_data(route)[-1] == faq
     assert routes.structured_data(route)[0]["@type"] == "BreadcrumbList"
 

@@ -2,37 +2,22 @@
 
 import reflex as rx
 
-from agency_site import paths
 from agency_site.components import styles
-from agency_site.content.services import SERVICES
+from agency_site.content.base import Link
+from agency_site.content.page_index import FOOTER_COMPANY, FOOTER_LEGAL, SERVICES_MENU, menu
 from agency_site.content.site import SITE
-
-COMPANY_LINKS: tuple[tuple[str, str], ...] = (
-    ("Sobre nosotros", paths.ABOUT),
-    ("Casos de éxito", paths.CASE_STUDIES),
-    ("Programa para influencers", paths.INFLUENCER_PROGRAM),
-    ("Trabaja con nosotros", paths.CAREERS),
-    ("Blog", paths.BLOG),
-    ("Contacto", paths.CONTACT),
-    ("Agendar consulta", paths.SCHEDULE),
-)
-LEGAL_LINKS: tuple[tuple[str, str], ...] = (
-    ("Política de privacidad", paths.PRIVACY_POLICY),
-    ("Términos y condiciones", paths.TERMS_OF_SERVICE),
-    ("Política de cookies", paths.COOKIES_POLICY),
-)
 
 _LINK = "text-sm text-slate-300 hover:text-white " + styles.FOCUS_RING
 # The year is computed in the visitor's browser, so a build from last year still says this one.
 _CURRENT_YEAR = rx.Var("new Date().getFullYear()").to(int)
 
 
-def _link_list(heading: str, links: list[tuple[str, str]]) -> rx.Component:
+def _link_list(heading: str, links: tuple[Link, ...]) -> rx.Component:
     """A titled column of footer links."""
     return rx.el.div(
         rx.el.h2(heading, class_name="text-sm font-semibold uppercase tracking-wider text-white"),
         rx.el.ul(
-            *[rx.el.li(rx.el.a(label, href=href, class_name=_LINK)) for label, href in links],
+            *[rx.el.li(rx.el.a(link.label, href=link.href, class_name=_LINK)) for link in links],
             class_name="mt-4 space-y-2",
         ),
     )
@@ -80,10 +65,10 @@ def footer() -> rx.Component:
                     ),
                     class_name="lg:col-span-2",
                 ),
-                _link_list("Servicios", [(s.title, paths.service(s.id)) for s in SERVICES]),
-                _link_list("Empresa", list(COMPANY_LINKS)),
+                _link_list("Servicios", menu(SERVICES_MENU)),
+                _link_list("Empresa", menu(FOOTER_COMPANY)),
                 rx.el.div(
-                    _link_list("Legal", list(LEGAL_LINKS)),
+                    _link_list("Legal", menu(FOOTER_LEGAL)),
                     _contact_column(),
                     class_name="space-y-8",
                 ),

@@ -4,18 +4,13 @@ import reflex as rx
 
 from agency_site import paths
 from agency_site.components import styles
-from agency_site.content.services import SERVICES
+from agency_site.content.page_index import NAVBAR, PAGES, SERVICES_MENU, menu, nav_menu
 from agency_site.content.site import SITE
 from agency_site.state import ui
 
 # Top-level links of SPEC §2 (Services is the dropdown, Contact the button).
-NAV_LINKS: tuple[tuple[str, str], ...] = (
-    ("Home", paths.HOME),
-    ("Influencer Program", paths.INFLUENCER_PROGRAM),
-    ("Case Studies", paths.CASE_STUDIES),
-    ("About", paths.ABOUT),
-)
-CONTACT_LABEL = "Contact"
+NAV_LINKS: tuple[tuple[str, str], ...] = tuple((link.label, link.href) for link in nav_menu(NAVBAR))
+CONTACT_LABEL = PAGES[paths.CONTACT].nav_label
 SERVICES_LABEL = "Services"
 
 MOBILE_MENU_LABEL = "Menú de navegación"
@@ -57,10 +52,7 @@ def _toggle(label: str, state, controls: str, toggle_id: str, class_name: str) -
 def _services_list(list_id: str, is_open: rx.Var, item_class: str, list_class: str) -> rx.Component:
     """The nine service links, shown while ``is_open``."""
     return rx.el.ul(
-        *[
-            rx.el.li(_link(service.title, paths.service(service.id), item_class))
-            for service in SERVICES
-        ],
+        *[rx.el.li(_link(link.label, link.href, item_class)) for link in menu(SERVICES_MENU)],
         id=list_id,
         class_name=rx.cond(is_open, list_class, "hidden"),
     )

@@ -1,58 +1,42 @@
-"""The nine service pages: one set of sections, fed each page's data from ``content``."""
+"""The nine service pages: the site's sections (``sections.py``), fed each page's data."""
 
 from collections.abc import Callable
 
 import reflex as rx
 
-from agency_site.components import styles
+from agency_site.components.actions import action_link, action_row
 from agency_site.components.layout import layout
 from agency_site.components.media import image
-from agency_site.components.reveal import REVEAL, reveal_observer
-from agency_site.components.sections import check_list, hero
-from agency_site.components.service_cards import (
-    BODY,
-    H3,
-    benefit_card,
-    block_card,
-    button,
-    buttons,
+from agency_site.components.reveal import reveal_observer
+from agency_site.components.sections import (
+    CARD,
+    card,
     card_grid,
-    pack_card,
-    programme_card,
+    check_list,
+    cta_band,
+    hero,
+    icon_badge,
+    section,
+    stat_grid,
 )
-from agency_site.content.base import Stat
+from agency_site.content.base import Pack, ServiceBlock
 from agency_site.content.service_pages import SERVICE_PAGES
 from agency_site.content.service_sections import (
     BenefitsSection,
     BlocksSection,
-    CtaBand,
     FeaturesSection,
     GallerySection,
     PacksSection,
     PageSection,
+    Programme,
     ProgrammesSection,
-    Section,
     ServicePage,
     StepsSection,
 )
 
 PHOTO = "w-full rounded-2xl shadow-lg"
-
-
-def _stats(stats: tuple[Stat, ...]) -> rx.Component:
-    """The claims strip under the hero's buttons."""
-    return rx.el.div(
-        *[
-            rx.el.div(
-                rx.el.p(stat.value, class_name="text-3xl font-extrabold text-indigo-700"),
-                rx.el.p(stat.label, class_name="mt-1 text-sm text-slate-700"),
-                class_name="min-w-0 break-words rounded-2xl border border-indigo-100 bg-white/80 "
-                "p-5 shadow-sm",
-            )
-            for stat in stats
-        ],
-        class_name="mt-12 grid grid-cols-2 gap-4 lg:grid-cols-4",
-    )
+_H3 = "text-lg font-semibold text-slate-900"
+_BODY = "leading-7 text-slate-700"
 
 
 def _highlight(text: str) -> rx.Component:
@@ -69,15 +53,76 @@ def _hero(content: ServicePage) -> rx.Component:
     """Hero with the page's buttons, highlight and claims."""
     return hero(
         content.hero,
-        rx.el.div(buttons(content.actions), class_name="mt-10"),
+        action_row(content.actions, class_name="mt-10"),
         _highlight(content.highlight) if content.highlight else rx.fragment(),
-        _stats(content.stats) if content.stats else rx.fragment(),
+        stat_grid(content.stats, "boxed") if content.stats else rx.fragment(),
+    )
+
+
+def _block_card(block: ServiceBlock) -> rx.Component:
+    """A service block: icon, title, description and features."""
+    return card(
+        icon_badge(block.icon) if block.icon else rx.fragment(),
+        block.title,
+        block.description,
+        check_list(block.features, "mt-5 space-y-3 text-sm") if block.features else rx.fragment(),
+    )
+
+
+def _pack_card(pack: Pack, highlight_label: str) -> rx.Component:
+    """A priced pack with its features and button."""
+    badge = (
+        rx.el.p(
+            highlight_label,
+            class_name="absolute -top-3 left-6 rounded-full bg-indigo-700 px-3 py-1 text-xs "
+            "font-semibold text-white",
+        )
+        if pack.highlighted and highlight_label
+        else rx.fragment()
+    )
+    return rx.el.li(
+        badge,
+        rx.el.h3(pack.title, class_name=_H3),
+        rx.el.p(pack.price, class_name="mt-3 text-4xl font-extrabold text-slate-900"),
+        check_list(pack.features, "mt-6 mb-8 space-y-3 text-sm"),
+        action_link(pack.cta, "primary" if pack.highlighted else "secondary", "mt-auto w-full"),
+        class_name=CARD
+        + " relative flex flex-col"
+        + (" ring-2 ring-indigo-700 lg:-translate-y-2" if pack.highlighted else ""),
+    )
+
+
+def _programme_card(programme: Programme) -> rx.Component:
+    """A training programme: icon, duration, title, description, topics and button."""
+    return card(
+        rx.el.div(
+            icon_badge(programme.icon),
+            rx.el.p(
+                rx.icon("clock", size=16, aria_hidden="true"),
+                programme.duration,
+                class_name="inline-flex items-center gap-1.5 rounded-full bg-slate-100 px-3 "
+                "py-1 text-sm font-semibold text-slate-800",
+            ),
+            class_name="flex items-center justify-between gap-4",
+        ),
+        programme.title,
+        programme.description,
+        check_list(programme.topics, "mt-5 mb-8 space-y-3 text-sm"),
+        action_link(programme.cta, "secondary", "mt-auto w-full"),
+        class_name="flex flex-col",  # The button at the bottom of every card of a row.
+    )
+
+
+def _photo(section: StepsSection | FeaturesSection) -> rx.Component:
+    """The section's photo beside its text."""
+    return image(
+        section.image, "(min-width: 1024px) 36rem, 100vw", class_name=PHOTO + " aspect-[4/3]"
     )
 
 
 def _blocks(section: BlocksSection) -> rx.Component:
     """A grid of service blocks."""
-    return card_grid([block_card(block) for block in section.blocks])
+    return card_grid([_block_card(block) for block in section.blocks])
 
 
 def _steps(section: StepsSection) -> rx.Component:
@@ -93,8 +138,8 @@ def _steps(section: StepsSection) -> rx.Component:
                         "rounded-full bg-indigo-700 font-bold text-white",
                     ),
                     rx.el.div(
-                        rx.el.h3(step.title, class_name=H3),
-                        rx.el.p(step.description, class_name=BODY + " mt-1"),
+                        rx.el.h3(step.title, class_name=_H3),
+                        rx.el.p(step.description, class_name=_BODY + " mt-1"),
                     ),
                     class_name="flex gap-4",
                 )
@@ -102,18 +147,14 @@ def _steps(section: StepsSection) -> rx.Component:
             ],
             class_name="space-y-8",
         ),
-        image(
-            section.image,
-            "(min-width: 1024px) 36rem, 100vw",
-            class_name=PHOTO + " aspect-[4/3]",
-        ),
+        _photo(section),
         class_name="mt-12 grid items-center gap-12 lg:grid-cols-2",
     )
 
 
 def _benefits(section: BenefitsSection) -> rx.Component:
     """A grid of benefits."""
-    return card_grid([benefit_card(benefit) for benefit in section.benefits])
+    return card_grid([card(icon_badge(b.icon), b.title, b.description) for b in section.benefits])
 
 
 def _features(section: FeaturesSection) -> rx.Component:
@@ -124,13 +165,7 @@ def _features(section: FeaturesSection) -> rx.Component:
     if section.image is None:
         return rx.el.div(checklist, class_name="mt-12")
     return rx.el.div(
-        checklist,
-        image(
-            section.image,
-            "(min-width: 1024px) 36rem, 100vw",
-            class_name=PHOTO + " aspect-[4/3]",
-        ),
-        class_name="mt-12 grid items-center gap-12 lg:grid-cols-2",
+        checklist, _photo(section), class_name="mt-12 grid items-center gap-12 lg:grid-cols-2"
     )
 
 
@@ -139,7 +174,7 @@ def _packs(section: PacksSection) -> rx.Component:
     help_line = (
         rx.el.div(
             rx.el.p(section.help_text, class_name="font-medium text-slate-800"),
-            button(section.help_link, primary=False),
+            action_link(section.help_link, "secondary"),
             class_name="mt-12 flex flex-col items-center gap-4 text-center sm:flex-row "
             "sm:justify-center",
         )
@@ -147,8 +182,8 @@ def _packs(section: PacksSection) -> rx.Component:
         else rx.fragment()
     )
     return rx.el.div(
-        rx.el.div(
-            *[pack_card(pack, section.highlight_label) for pack in section.packs],
+        rx.el.ul(
+            *[_pack_card(pack, section.highlight_label) for pack in section.packs],
             class_name="mt-12 grid gap-8 lg:grid-cols-3",
         ),
         help_line,
@@ -157,7 +192,7 @@ def _packs(section: PacksSection) -> rx.Component:
 
 def _programmes(section: ProgrammesSection) -> rx.Component:
     """A grid of training programmes."""
-    return card_grid([programme_card(programme) for programme in section.programmes])
+    return card_grid([_programme_card(programme) for programme in section.programmes])
 
 
 def _gallery(section: GallerySection) -> rx.Component:
@@ -174,7 +209,7 @@ def _gallery(section: GallerySection) -> rx.Component:
             ],
             class_name="mt-12 grid gap-6 sm:grid-cols-3",
         ),
-        rx.el.div(button(section.cta, primary=True), class_name="mt-10 flex justify-center")
+        rx.el.div(action_link(section.cta), class_name="mt-10 flex justify-center")
         if section.cta
         else rx.fragment(),
     )
@@ -191,38 +226,14 @@ _BODIES = {
 }
 
 
-def _header(section: Section) -> rx.Component:
-    """Eyebrow, heading and introduction of a section."""
-    return rx.el.div(
-        rx.el.p(section.eyebrow, class_name=styles.EYEBROW) if section.eyebrow else rx.fragment(),
-        rx.el.h2(section.heading, class_name=styles.H2 + " mt-2"),
-        rx.el.p(section.intro, class_name=styles.LEAD + " mt-4")
-        if section.intro
-        else rx.fragment(),
-        class_name="max-w-3xl",
-    )
-
-
-def _section(section: PageSection, index: int) -> rx.Component:
+def _section(page_section: PageSection, index: int) -> rx.Component:
     """A page section that fades in when scrolled into view; backgrounds alternate."""
-    return rx.el.section(
-        rx.el.div(_header(section), _BODIES[type(section)](section), class_name=styles.CONTAINER),
-        class_name=styles.SECTION + (" bg-slate-50" if index % 2 else " bg-white"),
-        **REVEAL,
-    )
-
-
-def _cta_band(cta: CtaBand) -> rx.Component:
-    """The closing call to action."""
-    return rx.el.section(
-        rx.el.div(
-            rx.el.h2(cta.heading, class_name="text-3xl font-bold tracking-tight sm:text-4xl"),
-            rx.el.p(cta.text, class_name="mt-4 max-w-2xl text-lg leading-8 text-indigo-100"),
-            rx.el.div(buttons(cta.actions, on_dark=True), class_name="mt-8"),
-            class_name=styles.CONTAINER + " text-white",
-        ),
-        class_name="bg-gradient-to-br from-indigo-700 to-violet-800 py-16 sm:py-20",
-        **REVEAL,
+    return section(
+        f"seccion-{index + 1}",
+        page_section,
+        _BODIES[type(page_section)](page_section),
+        tone="muted" if index % 2 else "white",
+        reveal=True,
     )
 
 
@@ -231,8 +242,8 @@ def service_page(content: ServicePage) -> rx.Component:
     return layout(
         reveal_observer(),
         _hero(content),
-        *[_section(section, index) for index, section in enumerate(content.sections)],
-        _cta_band(content.cta),
+        *[_section(page_section, index) for index, page_section in enumerate(content.sections)],
+        cta_band("contacto", content.cta, centered=False, reveal=True),
     )
 
 

@@ -1,8 +1,18 @@
 """Copy of the About page."""
 
 from agency_site import paths
-from agency_site.content.base import Benefit, Hero, Image, ServiceBlock, Stat
+from agency_site.content.base import Benefit, Hero, Image, PageMeta, ServiceBlock, Stat
 from agency_site.content.sections import Action, CallToAction, SectionHeading
+
+META = PageMeta(
+    name="Sobre nosotros",
+    nav_label="About",
+    # The figures are the STATS below (keys).
+    description=(
+        "Conoce a nuestro equipo: más de {years} años, {clients} clientes satisfechos y "
+        "{projects} proyectos de marketing digital y desarrollo web con un ROI medio del {roi}."
+    ),
+)
 
 HERO = Hero(
     eyebrow="Sobre nosotros",
@@ -25,10 +35,10 @@ STATS_HEADING = SectionHeading(
     title="Resultados que hablan por nosotros",
 )
 STATS: tuple[Stat, ...] = (
-    Stat(value="500+", label="clientes satisfechos"),
-    Stat(value="1000+", label="proyectos"),
-    Stat(value="300%", label="ROI medio"),
-    Stat(value="10+", label="años"),
+    Stat(value="500+", label="clientes satisfechos", key="clients"),
+    Stat(value="1000+", label="proyectos", key="projects"),
+    Stat(value="300%", label="ROI medio", key="roi"),
+    Stat(value="10+", label="años", key="years"),
 )
 
 VALUES_HEADING = SectionHeading(

@@ -1,11 +1,11 @@
 """The digital advertising service page."""
 
 from agency_site.content import service_actions as actions
-from agency_site.content.base import Benefit, Hero, Image, ServiceBlock
+from agency_site.content.base import Benefit, Hero, Image, PageMeta, ServiceBlock
+from agency_site.content.sections import CallToAction
 from agency_site.content.service_sections import (
     BenefitsSection,
     BlocksSection,
-    CtaBand,
     ServicePage,
     Step,
     StepsSection,
@@ -13,6 +13,13 @@ from agency_site.content.service_sections import (
 
 PAGE = ServicePage(
     id="advertising",
+    meta=PageMeta(
+        description=(
+            "Campañas de publicidad digital en Google Ads, Meta Ads, TikTok y LinkedIn "
+            "optimizadas cada semana para conseguir el máximo retorno de tu inversión."
+        ),
+        priority=0.8,
+    ),
     hero=Hero(
         eyebrow="Publicidad Digital",
         heading="Publicidad que se mide en ventas",
@@ -25,7 +32,7 @@ PAGE = ServicePage(
     sections=(
         BlocksSection(
             eyebrow="Qué incluye",
-            heading="Cada euro, en el canal que mejor funciona",
+            title="Cada euro, en el canal que mejor funciona",
             intro=(
                 "Elegimos las plataformas según dónde está tu cliente y en qué momento de la "
                 "compra se encuentra."
@@ -105,7 +112,7 @@ PAGE = ServicePage(
         ),
         StepsSection(
             eyebrow="Cómo trabajamos",
-            heading="Campañas con objetivos, no solo con clics",
+            title="Campañas con objetivos, no solo con clics",
             steps=(
                 Step(
                     title="Objetivos y medición",
@@ -145,7 +152,7 @@ PAGE = ServicePage(
         ),
         BenefitsSection(
             eyebrow="Beneficios",
-            heading="Publicidad que se paga sola",
+            title="Publicidad que se paga sola",
             benefits=(
                 Benefit(
                     icon="crosshair",
@@ -181,8 +188,8 @@ PAGE = ServicePage(
             ),
         ),
     ),
-    cta=CtaBand(
-        heading="¿Quieres que tu publicidad rinda más?",
+    cta=CallToAction(
+        title="¿Quieres que tu publicidad rinda más?",
         text=(
             "Revisamos tus campañas actuales o te proponemos cómo empezar, con una estimación "
             "de inversión y resultados."

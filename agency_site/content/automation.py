@@ -1,11 +1,11 @@
 """The marketing automation service page."""
 
 from agency_site.content import service_actions as actions
-from agency_site.content.base import Benefit, Hero, Image, ServiceBlock
+from agency_site.content.base import Benefit, Hero, Image, PageMeta, ServiceBlock
+from agency_site.content.sections import CallToAction
 from agency_site.content.service_sections import (
     BenefitsSection,
     BlocksSection,
-    CtaBand,
     ServicePage,
     Step,
     StepsSection,
@@ -13,6 +13,13 @@ from agency_site.content.service_sections import (
 
 PAGE = ServicePage(
     id="automation",
+    meta=PageMeta(
+        description=(
+            "Automatización de marketing: embudos de venta, email marketing, integración "
+            "con CRM, chatbots y lead scoring para vender más con menos esfuerzo."
+        ),
+        priority=0.8,
+    ),
     hero=Hero(
         eyebrow="Automatización de Marketing",
         heading="Tu marketing trabajando las 24 horas",
@@ -25,7 +32,7 @@ PAGE = ServicePage(
     sections=(
         BlocksSection(
             eyebrow="Qué incluye",
-            heading="Procesos que se ejecutan solos",
+            title="Procesos que se ejecutan solos",
             intro=(
                 "Conectamos tu web, tus formularios, tu correo y tu CRM para que cada contacto "
                 "reciba el mensaje adecuado en el momento adecuado."
@@ -109,7 +116,7 @@ PAGE = ServicePage(
         ),
         StepsSection(
             eyebrow="Cómo trabajamos",
-            heading="Automatizar sin perder el trato personal",
+            title="Automatizar sin perder el trato personal",
             steps=(
                 Step(
                     title="Mapa de procesos",
@@ -149,7 +156,7 @@ PAGE = ServicePage(
         ),
         BenefitsSection(
             eyebrow="Beneficios",
-            heading="Más ventas con el mismo equipo",
+            title="Más ventas con el mismo equipo",
             benefits=(
                 Benefit(
                     icon="timer",
@@ -186,8 +193,8 @@ PAGE = ServicePage(
             ),
         ),
     ),
-    cta=CtaBand(
-        heading="¿Qué parte de tu marketing podría funcionar sola?",
+    cta=CallToAction(
+        title="¿Qué parte de tu marketing podría funcionar sola?",
         text=(
             "Te ayudamos a descubrirlo. Cuéntanos cómo trabajas hoy y te proponemos las "
             "automatizaciones con más retorno."

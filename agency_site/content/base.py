@@ -1,5 +1,7 @@
 """Building blocks shared by every content module."""
 
+from collections.abc import Iterator, Mapping
+
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 
@@ -24,11 +26,26 @@ class Link(Content):
     href: str
 
 
+class Action(Link):
+    """A button: a link with an optional lucide icon shown before its label."""
+
+    icon: str = ""
+
+
 class Stat(Content):
-    """A headline figure, e.g. value '500+' with label 'clientes satisfechos'."""
+    """A headline figure, e.g. value '500+' with label 'clientes satisfechos'.
+
+    ``key`` names the figure for texts that quote it (a page description's ``{clients}``).
+    """
 
     value: str
     label: str
+    key: str = ""
+
+    @property
+    def figure(self) -> str:
+        """The value as quoted in a sentence, without its '+': '500+' -> '500'."""
+        return self.value.strip("+")
 
 
 class Benefit(Content):
@@ -55,13 +72,17 @@ def euros(amount: int) -> str:
 
 
 class Pack(Content):
-    """A priced pack: title, starting price in euros, features and its button."""
+    """A priced pack: title, starting price in euros, features and its button.
+
+    ``key`` names its price for texts that quote it (a page description's ``{esencial}``).
+    """
 
     title: str
     price_from: int = Field(gt=0)
     features: tuple[str, ...] = Field(min_length=1)
-    cta: Link
+    cta: Action
     highlighted: bool = False
+    key: str = ""
 
     @computed_field
     @property
@@ -77,3 +98,51 @@ class Image(Content):
     alt: str
     width: int
     height: int
+
+
+class PageMeta(Content):
+    """How a page is named and described to browsers, search engines and the menus.
+
+    ``description`` may quote the page's own figures by name (``{clients}``,
+    ``{price_from}``: see ``figures``), so a price is never typed twice.
+    """
+
+    name: str | None = None  # Prefix of the document title; None for the fixed title alone.
+    description: str
+    priority: float = Field(default=0.7, ge=0, le=1)  # In the sitemap.
+    nav_label: str = ""  # Its label in the navigation bar (English, SPEC §2), if listed there.
+
+    def describe(self, figures: Mapping[str, str]) -> str:
+        """The description with the named figures filled in (``ValueError`` for an unknown one)."""
+        try:
+            return self.description.format_map(figures)
+        except KeyError as missing:
+            raise ValueError(f"The description quotes an unknown figure: {missing}.") from None
+
+
+def models_in(value: object) -> Iterator[BaseModel]:
+    """Every model inside a content value (itself included), in order."""
+    if isinstance(value, BaseModel):
+        yield value
+        for name in type(value).model_fields:
+            yield from models_in(getattr(value, name))
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from models_in(item)
+
+
+def figures(*values: object) -> dict[str, str]:
+    """Named figures of content values: each keyed stat's figure, each keyed pack's price,
+    and ``price_from``, the cheapest pack's price."""
+    found: dict[str, str] = {}
+    prices = []
+    for model in (m for value in values for m in models_in(value)):
+        if isinstance(model, Pack):
+            prices.append(model.price_from)
+        if isinstance(model, Stat | Pack) and model.key:
+            if model.key in found:
+                raise ValueError(f"Two figures are named {model.key!r}.")
+            found[model.key] = model.figure if isinstance(model, Stat) else euros(model.price_from)
+    if prices:
+        found["price_from"] = euros(min(prices))
+    return found

@@ -1,11 +1,11 @@
 """The branding and design service page."""
 
 from agency_site.content import service_actions as actions
-from agency_site.content.base import Benefit, Hero, Image, Pack, ServiceBlock
+from agency_site.content.base import Benefit, Hero, Image, Pack, PageMeta, ServiceBlock
+from agency_site.content.sections import CallToAction
 from agency_site.content.service_sections import (
     BenefitsSection,
     BlocksSection,
-    CtaBand,
     PacksSection,
     ServicePage,
     Step,
@@ -14,6 +14,14 @@ from agency_site.content.service_sections import (
 
 PAGE = ServicePage(
     id="branding",
+    meta=PageMeta(
+        description=(
+            "Branding y diseño de marca: logotipo, identidad corporativa y packaging. "
+            "Packs Esencial desde {esencial}, Profesional desde {profesional} y "
+            "Empresarial desde {empresarial}."
+        ),
+        priority=0.8,
+    ),
     hero=Hero(
         eyebrow="Branding y Diseño",
         heading="Una marca que se recuerda",
@@ -26,7 +34,7 @@ PAGE = ServicePage(
     sections=(
         BlocksSection(
             eyebrow="Qué incluye",
-            heading="Todo lo que necesita tu marca",
+            title="Todo lo que necesita tu marca",
             intro=(
                 "Trabajamos cada pieza de la identidad para que tu marca se vea igual de bien "
                 "en una tarjeta de visita, en un envase o en la pantalla de un móvil."
@@ -114,7 +122,7 @@ PAGE = ServicePage(
         ),
         StepsSection(
             eyebrow="Cómo trabajamos",
-            heading="De la idea a una marca lista para usar",
+            title="De la idea a una marca lista para usar",
             steps=(
                 Step(
                     title="Descubrimiento",
@@ -154,7 +162,7 @@ PAGE = ServicePage(
         ),
         PacksSection(
             eyebrow="Packs de branding",
-            heading="Elige el punto de partida de tu marca",
+            title="Elige el punto de partida de tu marca",
             intro=(
                 "Precios de partida sin IVA. Después de conocer tu proyecto te enviamos un "
                 "presupuesto cerrado, sin sorpresas."
@@ -163,6 +171,7 @@ PAGE = ServicePage(
             packs=(
                 Pack(
                     title="Esencial",
+                    key="esencial",
                     price_from=99,
                     features=(
                         "Diseño de logotipo",
@@ -175,6 +184,7 @@ PAGE = ServicePage(
                 ),
                 Pack(
                     title="Profesional",
+                    key="profesional",
                     price_from=499,
                     features=(
                         "Logotipo con todas sus versiones",
@@ -189,6 +199,7 @@ PAGE = ServicePage(
                 ),
                 Pack(
                     title="Empresarial",
+                    key="empresarial",
                     price_from=999,
                     features=(
                         "Todo lo del pack Profesional",
@@ -206,7 +217,7 @@ PAGE = ServicePage(
         ),
         BenefitsSection(
             eyebrow="Beneficios",
-            heading="Por qué invertir en tu marca",
+            title="Por qué invertir en tu marca",
             benefits=(
                 Benefit(
                     icon="sparkles",
@@ -243,8 +254,8 @@ PAGE = ServicePage(
             ),
         ),
     ),
-    cta=CtaBand(
-        heading="¿Empezamos a construir tu marca?",
+    cta=CallToAction(
+        title="¿Empezamos a construir tu marca?",
         text=(
             "Cuéntanos en qué punto está tu proyecto y te enviaremos una propuesta a medida, "
             "sin compromiso."

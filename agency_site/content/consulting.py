@@ -1,11 +1,11 @@
 """The business consulting service page."""
 
 from agency_site.content import service_actions as actions
-from agency_site.content.base import Benefit, Hero, Image, ServiceBlock, Stat
+from agency_site.content.base import Benefit, Hero, Image, PageMeta, ServiceBlock, Stat
+from agency_site.content.sections import CallToAction
 from agency_site.content.service_sections import (
     BenefitsSection,
     BlocksSection,
-    CtaBand,
     FeaturesSection,
     ServicePage,
     Step,
@@ -14,6 +14,14 @@ from agency_site.content.service_sections import (
 
 PAGE = ServicePage(
     id="consulting",
+    meta=PageMeta(
+        description=(
+            "Consultoría empresarial y estrategia digital: más de {projects} proyectos de "
+            "éxito, un ROI medio del {roi} y un {satisfied} de clientes satisfechos. "
+            "Consulta gratuita."
+        ),
+        priority=0.8,
+    ),
     hero=Hero(
         eyebrow="Consultoría Empresarial",
         heading="Decisiones estratégicas basadas en datos",
@@ -24,15 +32,15 @@ PAGE = ServicePage(
     ),
     actions=(actions.FREE_CONSULTATION, actions.SEE_CASE_STUDIES),
     stats=(
-        Stat(value="+500", label="proyectos de éxito"),
-        Stat(value="+45%", label="ROI medio"),
-        Stat(value="98%", label="clientes satisfechos"),
+        Stat(value="+500", label="proyectos de éxito", key="projects"),
+        Stat(value="+45%", label="ROI medio", key="roi"),
+        Stat(value="98%", label="clientes satisfechos", key="satisfied"),
         Stat(value="15+", label="años de experiencia"),
     ),
     sections=(
         BlocksSection(
             eyebrow="Servicios principales",
-            heading="Consultoría para crecer con método",
+            title="Consultoría para crecer con método",
             intro=(
                 "Te acompañamos desde el diagnóstico hasta la implantación, con un equipo que "
                 "combina estrategia, marketing y tecnología."
@@ -104,7 +112,7 @@ PAGE = ServicePage(
         ),
         BlocksSection(
             eyebrow="Servicios especializados",
-            heading="Para retos concretos",
+            title="Para retos concretos",
             blocks=(
                 ServiceBlock(
                     icon="store",
@@ -142,7 +150,7 @@ PAGE = ServicePage(
         ),
         StepsSection(
             eyebrow="Cómo trabajamos",
-            heading="Un proceso claro de principio a fin",
+            title="Un proceso claro de principio a fin",
             steps=(
                 Step(
                     title="Consulta gratuita",
@@ -182,7 +190,7 @@ PAGE = ServicePage(
         ),
         BenefitsSection(
             eyebrow="Beneficios",
-            heading="Por qué trabajar con nosotros",
+            title="Por qué trabajar con nosotros",
             benefits=(
                 Benefit(
                     icon="compass",
@@ -220,7 +228,7 @@ PAGE = ServicePage(
         ),
         FeaturesSection(
             eyebrow="Qué recibes",
-            heading="Incluido en cada proyecto de consultoría",
+            title="Incluido en cada proyecto de consultoría",
             features=(
                 "Sesión inicial de diagnóstico sin coste",
                 "Informe de conclusiones y prioridades",
@@ -233,8 +241,8 @@ PAGE = ServicePage(
             ),
         ),
     ),
-    cta=CtaBand(
-        heading="¿Tienes dudas antes de empezar?",
+    cta=CallToAction(
+        title="¿Tienes dudas antes de empezar?",
         text=(
             "Cuéntanos tu caso: te explicamos cómo trabajaríamos juntos y qué resultados "
             "puedes esperar."

@@ -1,9 +1,19 @@
 """Copy of the Contact page and the agency's contact methods (also shown on Home and Schedule)."""
 
 from agency_site import paths
-from agency_site.content.base import Content, Hero
+from agency_site.content.base import Content, Hero, PageMeta
 from agency_site.content.sections import Action, SectionHeading
 from agency_site.content.site import SITE
+
+META = PageMeta(
+    name="Contacto",
+    nav_label="Contact",
+    description=(
+        "Contacta con nuestra agencia por e-mail, teléfono o WhatsApp. {response_promise} y "
+        "presupuesto personalizado sin compromiso."
+    ),
+    priority=0.9,
+)
 
 HERO = Hero(
     eyebrow="Contacto",

@@ -1,10 +1,19 @@
 """Copy of the Home page."""
 
 from agency_site import paths
-from agency_site.content.base import Content, Hero, Image
+from agency_site.content.base import Content, Hero, Image, PageMeta
 from agency_site.content.contact import RESPONSE_PROMISE
 from agency_site.content.sections import Action, CallToAction, SectionHeading
 from agency_site.content.site import SITE
+
+META = PageMeta(
+    nav_label="Home",
+    description=(
+        "Agencia de marketing digital y desarrollo web en Agramunt: branding, redes sociales, "
+        "webs, publicidad y automatización para hacer crecer tu negocio."
+    ),
+    priority=1.0,
+)
 
 HERO = Hero(
     eyebrow="Agencia de marketing digital y desarrollo web",

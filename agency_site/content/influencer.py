@@ -1,8 +1,18 @@
 """Copy of the influencer / info-product programme landing (also teased on Home)."""
 
 from agency_site import paths
-from agency_site.content.base import Benefit, Content, Hero, Image, Stat
+from agency_site.content.base import Benefit, Content, Hero, Image, PageMeta, Stat
 from agency_site.content.sections import Action, CallToAction, SectionHeading
+
+META = PageMeta(
+    name="Programa para influencers",
+    nav_label="Influencer Program",
+    description=(
+        "Creamos tu infoproducto sin coste para ti y compartimos los beneficios: cursos, "
+        "ebooks y programas online para influencers, coaches y creadores."
+    ),
+    priority=0.8,
+)
 
 HERO = Hero(
     eyebrow="Programa para influencers",

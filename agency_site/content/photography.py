@@ -1,11 +1,11 @@
 """The Amazon product photography service page: services, packs, claims and portfolio teaser."""
 
 from agency_site.content import service_actions as actions
-from agency_site.content.base import Benefit, Hero, Image, Pack, ServiceBlock, Stat
+from agency_site.content.base import Benefit, Hero, Image, Pack, PageMeta, ServiceBlock, Stat
+from agency_site.content.sections import CallToAction
 from agency_site.content.service_sections import (
     BenefitsSection,
     BlocksSection,
-    CtaBand,
     GallerySection,
     PacksSection,
     ServicePage,
@@ -13,6 +13,14 @@ from agency_site.content.service_sections import (
 
 PAGE = ServicePage(
     id="product-photography",
+    meta=PageMeta(
+        description=(
+            "Fotografía de producto para Amazon con fondo blanco puro y contenido A+. "
+            "Packs desde {price_from}, entrega en {delivery} y un {conversion} más de "
+            "conversión media."
+        ),
+        priority=0.8,
+    ),
     hero=Hero(
         eyebrow="Fotografía de Producto para Amazon",
         heading="Fotos de producto que venden en Amazon",
@@ -23,15 +31,15 @@ PAGE = ServicePage(
     ),
     actions=(actions.REQUEST_QUOTE, actions.SEE_PORTFOLIO),
     stats=(
-        Stat(value="32%", label="aumento medio de conversión"),
+        Stat(value="32%", label="aumento medio de conversión", key="conversion"),
         Stat(value="100%", label="de cumplimiento de los requisitos de Amazon"),
-        Stat(value="48-72 horas", label="para productos estándar"),
+        Stat(value="48-72 horas", label="para productos estándar", key="delivery"),
         Stat(value="Blanco puro", label="fondo de la imagen principal (RGB 255,255,255)"),
     ),
     sections=(
         BlocksSection(
             eyebrow="Servicios principales",
-            heading="Todas las imágenes que necesita tu ficha",
+            title="Todas las imágenes que necesita tu ficha",
             intro=(
                 "Fotografiamos tu producto en nuestro estudio y te entregamos las imágenes "
                 "listas para subir a Seller Central."
@@ -85,7 +93,7 @@ PAGE = ServicePage(
         ),
         BlocksSection(
             eyebrow="Servicios adicionales",
-            heading="Completa tu catálogo",
+            title="Completa tu catálogo",
             blocks=(
                 ServiceBlock(
                     icon="swatch-book",
@@ -107,7 +115,7 @@ PAGE = ServicePage(
         ),
         PacksSection(
             eyebrow="Packs",
-            heading="Elige el pack para tu producto",
+            title="Elige el pack para tu producto",
             intro="Precios por producto, sin IVA. Para catálogos amplios preparamos un presupuesto a medida.",
             highlight_label="El más elegido",
             packs=(
@@ -150,7 +158,7 @@ PAGE = ServicePage(
         ),
         BenefitsSection(
             eyebrow="Beneficios",
-            heading="Por qué confiar tus fotos a especialistas",
+            title="Por qué confiar tus fotos a especialistas",
             benefits=(
                 Benefit(
                     icon="trending-up",
@@ -187,7 +195,7 @@ PAGE = ServicePage(
         ),
         GallerySection(
             eyebrow="Portfolio",
-            heading="Algunos de nuestros trabajos",
+            title="Algunos de nuestros trabajos",
             images=(
                 Image(
                     src="https://images.unsplash.com/photo-1523275335684-37898b6baf30",
@@ -211,8 +219,8 @@ PAGE = ServicePage(
             cta=actions.SEE_PORTFOLIO,
         ),
     ),
-    cta=CtaBand(
-        heading="¿Listo para vender más en Amazon?",
+    cta=CallToAction(
+        title="¿Listo para vender más en Amazon?",
         text=(
             "Envíanos los datos de tu producto y te preparamos un presupuesto con plazos de "
             "entrega, sin compromiso."

@@ -1,7 +1,16 @@
 """Copy of the consultation booking page."""
 
-from agency_site.content.base import Benefit, Content, Hero
+from agency_site.content.base import Benefit, Content, Hero, PageMeta
 from agency_site.content.sections import SectionHeading
+
+META = PageMeta(
+    name="Agendar consulta",
+    description=(
+        "Agenda una consulta gratuita con nuestro equipo: elige día y hora y te llamamos para "
+        "analizar tu proyecto de marketing digital o desarrollo web."
+    ),
+    priority=0.9,
+)
 
 HERO = Hero(
     eyebrow="Consulta gratuita",

@@ -1,8 +1,10 @@
-"""Content models of the generic sections several pages share: headings, actions, CTA bands."""
+"""Content models of the sections every page is built from: headings, buttons, CTA bands."""
 
 from pydantic import Field
 
-from agency_site.content.base import Content, Link
+from agency_site.content.base import Action, Content
+
+__all__ = ["Action", "CallToAction", "SectionHeading"]
 
 
 class SectionHeading(Content):
@@ -11,12 +13,6 @@ class SectionHeading(Content):
     eyebrow: str = ""
     title: str
     intro: str = ""
-
-
-class Action(Link):
-    """A button: a link with an optional lucide icon shown before its label."""
-
-    icon: str = ""
 
 
 class CallToAction(Content):

@@ -4,19 +4,23 @@ The nine service pages differ only in data: each one is a ``ServicePage`` made o
 these sections, rendered by ``components/service_sections.py``.
 """
 
-from collections.abc import Iterator
+from pydantic import Field, model_validator
 
-from pydantic import BaseModel, Field
-
-from agency_site.content.base import Benefit, Content, Hero, Image, Link, Pack, ServiceBlock, Stat
-
-
-class Section(Content):
-    """Heading of a page section, with an optional eyebrow and introduction."""
-
-    eyebrow: str = ""
-    heading: str
-    intro: str = ""
+from agency_site.content.base import (
+    Action,
+    Benefit,
+    Content,
+    Hero,
+    Image,
+    Link,
+    Pack,
+    PageMeta,
+    ServiceBlock,
+    Stat,
+    figures,
+    models_in,
+)
+from agency_site.content.sections import CallToAction, SectionHeading
 
 
 class Step(Content):
@@ -34,55 +38,55 @@ class Programme(Content):
     duration: str = Field(min_length=1)
     description: str
     topics: tuple[str, ...] = Field(min_length=1)
-    cta: Link
+    cta: Action
 
 
-class BlocksSection(Section):
+class BlocksSection(SectionHeading):
     """A grid of service blocks (what the service includes, courses, offerings...)."""
 
     blocks: tuple[ServiceBlock, ...] = Field(min_length=1)
 
 
-class StepsSection(Section):
+class StepsSection(SectionHeading):
     """How the agency works: numbered steps next to a photo."""
 
     steps: tuple[Step, ...] = Field(min_length=2)
     image: Image
 
 
-class BenefitsSection(Section):
+class BenefitsSection(SectionHeading):
     """Benefits with an icon, a title and a description."""
 
     benefits: tuple[Benefit, ...] = Field(min_length=1)
 
 
-class FeaturesSection(Section):
+class FeaturesSection(SectionHeading):
     """A checklist of features, optionally next to a photo."""
 
     features: tuple[str, ...] = Field(min_length=1)
     image: Image | None = None
 
 
-class PacksSection(Section):
+class PacksSection(SectionHeading):
     """Priced packs, with the label of the highlighted one and an optional help line."""
 
     packs: tuple[Pack, ...] = Field(min_length=1)
     highlight_label: str = ""
     help_text: str = ""
-    help_link: Link | None = None
+    help_link: Action | None = None
 
 
-class ProgrammesSection(Section):
+class ProgrammesSection(SectionHeading):
     """Training programme cards."""
 
     programmes: tuple[Programme, ...] = Field(min_length=1)
 
 
-class GallerySection(Section):
+class GallerySection(SectionHeading):
     """A few photos of finished work and a link to see more."""
 
     images: tuple[Image, ...] = Field(min_length=1)
-    cta: Link | None = None
+    cta: Action | None = None
 
 
 PageSection = (
@@ -96,41 +100,32 @@ PageSection = (
 )
 
 
-class CtaBand(Content):
-    """The closing call to action of a page."""
-
-    heading: str
-    text: str
-    actions: tuple[Link, ...] = Field(min_length=1)
-
-
 class ServicePage(Content):
-    """A complete service page: hero with its buttons and claims, sections, closing band."""
+    """A complete service page: its name and description, hero with its buttons and claims,
+    sections and closing band."""
 
     id: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
+    meta: PageMeta
     hero: Hero
-    actions: tuple[Link, ...] = Field(min_length=1)
+    actions: tuple[Action, ...] = Field(min_length=1)
     stats: tuple[Stat, ...] = ()
     highlight: str = ""
     sections: tuple[PageSection, ...] = Field(min_length=2)
-    cta: CtaBand
+    cta: CallToAction
+
+    @model_validator(mode="after")
+    def _description_quotes_known_figures(self) -> "ServicePage":
+        self.description()
+        return self
+
+    def description(self) -> str:
+        """The page's description, its figures filled in from its own stats and packs."""
+        return self.meta.describe(figures(self))
 
     def links(self) -> tuple[Link, ...]:
         """Every button and link of the page, in reading order."""
-        return tuple(_links(self))
+        return tuple(model for model in models_in(self) if isinstance(model, Link))
 
     def targets(self) -> set[str]:
         """The set of paths the page's buttons lead to."""
         return {link.href for link in self.links()}
-
-
-def _links(value: object) -> Iterator[Link]:
-    """Links found anywhere inside a content value."""
-    if isinstance(value, Link):
-        yield value
-    elif isinstance(value, BaseModel):
-        for name in type(value).model_fields:
-            yield from _links(getattr(value, name))
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _links(item)

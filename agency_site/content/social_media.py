@@ -1,11 +1,11 @@
 """The social media management service page."""
 
 from agency_site.content import service_actions as actions
-from agency_site.content.base import Benefit, Hero, Image, ServiceBlock
+from agency_site.content.base import Benefit, Hero, Image, PageMeta, ServiceBlock
+from agency_site.content.sections import CallToAction
 from agency_site.content.service_sections import (
     BenefitsSection,
     BlocksSection,
-    CtaBand,
     ServicePage,
     Step,
     StepsSection,
@@ -13,6 +13,13 @@ from agency_site.content.service_sections import (
 
 PAGE = ServicePage(
     id="social-media",
+    meta=PageMeta(
+        description=(
+            "Gestión profesional de redes sociales: estrategia, calendario editorial, "
+            "diseño de publicaciones, comunidad e informes mensuales de resultados."
+        ),
+        priority=0.8,
+    ),
     hero=Hero(
         eyebrow="Gestión de Redes Sociales",
         heading="Redes sociales que generan negocio",
@@ -25,7 +32,7 @@ PAGE = ServicePage(
     sections=(
         BlocksSection(
             eyebrow="Qué incluye",
-            heading="Nos ocupamos de tus redes de principio a fin",
+            title="Nos ocupamos de tus redes de principio a fin",
             intro=(
                 "Elegimos contigo las redes en las que está tu cliente y trabajamos cada una con "
                 "su propio lenguaje: Instagram, Facebook, LinkedIn o TikTok."
@@ -105,7 +112,7 @@ PAGE = ServicePage(
         ),
         StepsSection(
             eyebrow="Cómo trabajamos",
-            heading="Un método que se mide cada mes",
+            title="Un método que se mide cada mes",
             steps=(
                 Step(
                     title="Auditoría",
@@ -142,7 +149,7 @@ PAGE = ServicePage(
         ),
         BenefitsSection(
             eyebrow="Beneficios",
-            heading="Qué ganas con una gestión profesional",
+            title="Qué ganas con una gestión profesional",
             benefits=(
                 Benefit(
                     icon="clock",
@@ -179,8 +186,8 @@ PAGE = ServicePage(
             ),
         ),
     ),
-    cta=CtaBand(
-        heading="¿Hacemos crecer tus redes sociales?",
+    cta=CallToAction(
+        title="¿Hacemos crecer tus redes sociales?",
         text=(
             "Cuéntanos qué redes usas y qué quieres conseguir; te proponemos un plan adaptado "
             "a tu negocio y a tu presupuesto."

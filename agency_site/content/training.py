@@ -2,11 +2,11 @@
 
 from agency_site import paths
 from agency_site.content import service_actions as actions
-from agency_site.content.base import Benefit, Hero, Image, Link, ServiceBlock, Stat
+from agency_site.content.base import Action, Benefit, Hero, Image, PageMeta, ServiceBlock, Stat
+from agency_site.content.sections import CallToAction
 from agency_site.content.service_sections import (
     BenefitsSection,
     BlocksSection,
-    CtaBand,
     FeaturesSection,
     Programme,
     ProgrammesSection,
@@ -15,6 +15,14 @@ from agency_site.content.service_sections import (
 
 PAGE = ServicePage(
     id="training",
+    meta=PageMeta(
+        description=(
+            "Formación en marketing digital: más de {students} alumnos, un {satisfaction} "
+            "de satisfacción y grupos de 15 personas como máximo. Programas, cursos y "
+            "formación in company."
+        ),
+        priority=0.8,
+    ),
     hero=Hero(
         eyebrow="Formación Profesional",
         heading="Formación práctica en marketing digital",
@@ -24,12 +32,12 @@ PAGE = ServicePage(
         ),
     ),
     actions=(
-        Link(label="Ver programas formativos", href=paths.CONTACT),
-        Link(label="Agendar asesoría gratuita", href=paths.SCHEDULE),
+        Action(label="Ver programas formativos", href=paths.CONTACT),
+        Action(label="Agendar asesoría gratuita", href=paths.SCHEDULE),
     ),
     stats=(
-        Stat(value="+5000", label="alumnos formados"),
-        Stat(value="98%", label="de satisfacción"),
+        Stat(value="+5000", label="alumnos formados", key="students"),
+        Stat(value="98%", label="de satisfacción", key="satisfaction"),
         Stat(value="+20", label="programas formativos"),
         Stat(value="85%", label="de empleabilidad"),
     ),
@@ -37,7 +45,7 @@ PAGE = ServicePage(
     sections=(
         ProgrammesSection(
             eyebrow="Programas principales",
-            heading="Aprende con quien lo hace cada día",
+            title="Aprende con quien lo hace cada día",
             intro=(
                 "Programas completos, con clases prácticas y un proyecto final sobre un caso "
                 "real o sobre tu propio negocio."
@@ -112,7 +120,7 @@ PAGE = ServicePage(
         ),
         BlocksSection(
             eyebrow="Cursos especializados",
-            heading="Profundiza en una disciplina",
+            title="Profundiza en una disciplina",
             intro="Cursos cortos y prácticos para dominar una herramienta o un canal concreto.",
             blocks=(
                 ServiceBlock(
@@ -151,7 +159,7 @@ PAGE = ServicePage(
         ),
         BlocksSection(
             eyebrow="Formación in company",
-            heading="Formación para tu equipo",
+            title="Formación para tu equipo",
             intro="Llevamos la formación a tu empresa, adaptada a tus objetivos y a tu sector.",
             blocks=(
                 ServiceBlock(
@@ -184,7 +192,7 @@ PAGE = ServicePage(
         ),
         BenefitsSection(
             eyebrow="Beneficios",
-            heading="Por qué formarte con nosotros",
+            title="Por qué formarte con nosotros",
             benefits=(
                 Benefit(
                     icon="briefcase",
@@ -222,7 +230,7 @@ PAGE = ServicePage(
         ),
         FeaturesSection(
             eyebrow="Cómo es la formación",
-            heading="Todo lo que incluye cada programa",
+            title="Todo lo que incluye cada programa",
             features=(
                 "Clases presenciales en Agramunt u online en directo",
                 "Grabaciones de todas las sesiones",
@@ -241,8 +249,8 @@ PAGE = ServicePage(
             ),
         ),
     ),
-    cta=CtaBand(
-        heading="¿Qué programa encaja contigo?",
+    cta=CallToAction(
+        title="¿Qué programa encaja contigo?",
         text=(
             "Cuéntanos tu perfil y tus objetivos y te recomendamos la formación que más te "
             "conviene, con fechas y precios."

@@ -1,11 +1,11 @@
 """The visual content service page."""
 
 from agency_site.content import service_actions as actions
-from agency_site.content.base import Benefit, Hero, Image, ServiceBlock
+from agency_site.content.base import Benefit, Hero, Image, PageMeta, ServiceBlock
+from agency_site.content.sections import CallToAction
 from agency_site.content.service_sections import (
     BenefitsSection,
     BlocksSection,
-    CtaBand,
     ServicePage,
     Step,
     StepsSection,
@@ -13,6 +13,13 @@ from agency_site.content.service_sections import (
 
 PAGE = ServicePage(
     id="visual-content",
+    meta=PageMeta(
+        description=(
+            "Fotografía profesional, producción de vídeo, motion graphics y diseño gráfico "
+            "para tu web, tus redes sociales y tus campañas de publicidad."
+        ),
+        priority=0.8,
+    ),
     hero=Hero(
         eyebrow="Contenido Visual",
         heading="Imágenes y vídeos que cuentan tu historia",
@@ -25,7 +32,7 @@ PAGE = ServicePage(
     sections=(
         BlocksSection(
             eyebrow="Qué incluye",
-            heading="Todo el contenido visual de tu marca",
+            title="Todo el contenido visual de tu marca",
             intro=(
                 "Un mismo equipo para la foto, el vídeo y el diseño, para que todo tu contenido "
                 "hable el mismo idioma."
@@ -105,7 +112,7 @@ PAGE = ServicePage(
         ),
         StepsSection(
             eyebrow="Cómo trabajamos",
-            heading="Producción sin complicaciones",
+            title="Producción sin complicaciones",
             steps=(
                 Step(
                     title="Briefing",
@@ -145,7 +152,7 @@ PAGE = ServicePage(
         ),
         BenefitsSection(
             eyebrow="Beneficios",
-            heading="Contenido que se nota",
+            title="Contenido que se nota",
             benefits=(
                 Benefit(
                     icon="eye",
@@ -180,8 +187,8 @@ PAGE = ServicePage(
             ),
         ),
     ),
-    cta=CtaBand(
-        heading="¿Preparamos tu próxima sesión?",
+    cta=CallToAction(
+        title="¿Preparamos tu próxima sesión?",
         text=(
             "Cuéntanos qué necesitas mostrar y te enviaremos una propuesta de producción con "
             "fechas y presupuesto."

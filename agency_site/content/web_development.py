@@ -1,11 +1,11 @@
 """The web development and e-commerce service page."""
 
 from agency_site.content import service_actions as actions
-from agency_site.content.base import Benefit, Hero, Image, ServiceBlock
+from agency_site.content.base import Benefit, Hero, Image, PageMeta, ServiceBlock
+from agency_site.content.sections import CallToAction
 from agency_site.content.service_sections import (
     BenefitsSection,
     BlocksSection,
-    CtaBand,
     ServicePage,
     Step,
     StepsSection,
@@ -13,6 +13,13 @@ from agency_site.content.service_sections import (
 
 PAGE = ServicePage(
     id="web-development",
+    meta=PageMeta(
+        description=(
+            "Desarrollo de webs corporativas, tiendas online y landing pages rápidas, "
+            "seguras y optimizadas para SEO y conversión. Pide tu presupuesto."
+        ),
+        priority=0.8,
+    ),
     hero=Hero(
         eyebrow="Desarrollo Web y E-commerce",
         heading="Webs y tiendas online que venden",
@@ -25,7 +32,7 @@ PAGE = ServicePage(
     sections=(
         BlocksSection(
             eyebrow="Qué incluye",
-            heading="Tu web, lista para crecer",
+            title="Tu web, lista para crecer",
             intro=(
                 "Diseñamos y programamos cada proyecto a partir de tus objetivos de negocio, "
                 "no de una plantilla."
@@ -105,7 +112,7 @@ PAGE = ServicePage(
         ),
         StepsSection(
             eyebrow="Cómo trabajamos",
-            heading="Del primer boceto a la publicación",
+            title="Del primer boceto a la publicación",
             steps=(
                 Step(
                     title="Análisis y arquitectura",
@@ -144,7 +151,7 @@ PAGE = ServicePage(
         ),
         BenefitsSection(
             eyebrow="Beneficios",
-            heading="Una web que trabaja para tu negocio",
+            title="Una web que trabaja para tu negocio",
             benefits=(
                 Benefit(
                     icon="smartphone",
@@ -181,8 +188,8 @@ PAGE = ServicePage(
             ),
         ),
     ),
-    cta=CtaBand(
-        heading="¿Hablamos de tu nueva web?",
+    cta=CallToAction(
+        title="¿Hablamos de tu nueva web?",
         text=(
             "Agenda una llamada con nuestro equipo o pídenos presupuesto: te respondemos con "
             "una propuesta clara y sin compromiso."

@@ -5,7 +5,7 @@ import reflex as rx
 from agency_site.components.layout import layout
 from agency_site.components.media import image
 from agency_site.components.sections import (
-    CARD,
+    card,
     check_list,
     cta_band,
     feature_grid,
@@ -21,16 +21,15 @@ from agency_site.content.base import ServiceBlock
 
 def _approach_step(number: int, block: ServiceBlock) -> rx.Component:
     """One phase of the method: its number, icon, title, description and key points."""
-    return rx.el.li(
+    return card(
         rx.el.div(
             icon_badge(block.icon),
             step_number(number),
             class_name="flex items-center justify-between",
         ),
-        rx.el.h3(block.title, class_name="mt-4 text-lg font-semibold text-slate-900"),
-        rx.el.p(block.description, class_name="mt-2 text-slate-600"),
+        block.title,
+        block.description,
         check_list(block.features, "mt-4 space-y-2 text-sm"),
-        class_name=CARD,
     )
 
 

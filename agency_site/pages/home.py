@@ -53,7 +53,7 @@ def _influencer_spotlight() -> rx.Component:
             ),
             rx.el.div(
                 image(spot.image, class_name="aspect-[4/3] w-full rounded-3xl"),
-                stat_grid(INFLUENCER_STATS, dark=True),
+                stat_grid(INFLUENCER_STATS, "dark"),
             ),
             class_name=styles.CONTAINER + " grid items-center gap-12 lg:grid-cols-2",
         ),

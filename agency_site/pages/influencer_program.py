@@ -7,6 +7,7 @@ from agency_site.components.layout import layout
 from agency_site.components.media import image
 from agency_site.components.sections import (
     CARD,
+    card,
     check_list,
     cta_band,
     feature_grid,
@@ -22,12 +23,7 @@ def _steps() -> rx.Component:
     """How the programme works, step by step."""
     return rx.el.ol(
         *[
-            rx.el.li(
-                step_number(number),
-                rx.el.h3(step.title, class_name="mt-3 text-lg font-semibold text-slate-900"),
-                rx.el.p(step.description, class_name="mt-2 text-slate-600"),
-                class_name=CARD,
-            )
+            card(step_number(number), step.title, step.description)
             for number, step in enumerate(influencer.STEPS, start=1)
         ],
         class_name="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-4",
@@ -61,7 +57,7 @@ def page() -> rx.Component:
         ),
         rx.el.section(
             rx.el.div(
-                stat_grid(influencer.STATS, dark=True),
+                stat_grid(influencer.STATS, "dark"),
                 rx.el.p(
                     influencer.STATS_NOTE, class_name="mt-6 text-center text-sm text-indigo-100"
                 ),

@@ -4,7 +4,9 @@ import reflex as rx
 
 from agency_site import paths
 from agency_site.components import styles
+from agency_site.components.actions import action_link
 from agency_site.components.layout import layout
+from agency_site.content.base import Action
 from agency_site.content.not_found import NOT_FOUND
 
 
@@ -16,10 +18,8 @@ def page() -> rx.Component:
                 rx.el.p("404", class_name=styles.EYEBROW),
                 rx.el.h1(NOT_FOUND.heading, class_name=styles.H1 + " mt-3"),
                 rx.el.p(NOT_FOUND.intro, class_name=styles.LEAD + " mt-6"),
-                rx.el.a(
-                    NOT_FOUND.home_label,
-                    href=paths.HOME,
-                    class_name=styles.BUTTON_PRIMARY + " mt-10",
+                action_link(
+                    Action(label=NOT_FOUND.home_label, href=paths.HOME), class_name="mt-10"
                 ),
                 class_name=styles.CONTAINER + " flex flex-col items-start",
             ),

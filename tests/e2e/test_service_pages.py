@@ -34,7 +34,7 @@ def test_service_page_shows_its_sections_and_figures(page: Page, service_id: str
     main = page.locator("main")
     expect(main.get_by_role("heading", level=1)).to_have_text(content.hero.heading)
     expect(main.locator("h2")).to_have_text(
-        [section.heading for section in content.sections] + [content.cta.heading]
+        [section.title for section in content.sections] + [content.cta.title]
     )
     for text in _key_texts(content):
         expect(main.get_by_text(text, exact=True).first).to_be_visible()
@@ -117,7 +117,7 @@ def test_without_javascript_the_service_page_text_is_visible(
         page.goto(base_url + paths.service(content.id))
         main = page.locator("main")
         expect(main.get_by_role("heading", level=1)).to_have_text(content.hero.heading)
-        for text in (*_key_texts(content), content.cta.heading):
+        for text in (*_key_texts(content), content.cta.title):
             expect(main.get_by_text(text, exact=True).first).to_be_visible()
         last = page.locator(REVEALED).last
         last.scroll_into_view_if_needed()

@@ -1,1 +1,0 @@
-"""The nine service pages."""

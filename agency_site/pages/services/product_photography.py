@@ -1,5 +1,0 @@
-"""The product-photography service page."""
-
-from agency_site.components.service_sections import page_for
-
-page = page_for("product-photography")

@@ -1,5 +1,0 @@
-"""The social-media service page."""
-
-from agency_site.components.service_sections import page_for
-
-page = page_for("social-media")

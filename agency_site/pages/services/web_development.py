@@ -1,5 +1,0 @@
-"""The web-development service page."""
-
-from agency_site.components.service_sections import page_for
-
-page = page_for("web-development")
