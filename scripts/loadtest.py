@@ -53,6 +53,7 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from scripts.loadtest import heap  # noqa: E402
 from scripts.loadtest.ledger import reconcile  # noqa: E402
 from scripts.loadtest.protocol import BuildInfo, Counters, Tab  # noqa: E402
 from scripts.loadtest.topology import (  # noqa: E402
@@ -89,7 +90,8 @@ UNCONFIRMED_FAULTS = ("emailjs-drop", "kill-while-sending", "kill-backend")
 
 # Bounds: the load stays finite whatever the arguments say.
 MAX_READERS, MAX_BOOKINGS, MAX_SECONDS, MAX_STEPS = 5000, 2000, 120.0, 6
-RAISED_LIMITS = {"LEADS_RATE_LIMIT_PER_CLIENT": "1000000", "LEADS_RATE_LIMIT_PER_IP": "1000000"}
+RAISED_LIMITS = {"LEADS_RATE_LIMIT_PER_IP": "1000000"}
+MEMPROBE = ROOT / "scripts" / "loadtest" / "memprobe"
 EMAILJS_IDS = {
     "EMAILJS_SERVICE_ID": "service_loadtest",
     "EMAILJS_PUBLIC_KEY": "public_loadtest",
@@ -134,9 +136,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--backend-pid", type=int, help="backend process for RSS (with --url)")
     parser.add_argument("--web-dir", type=Path, default=ROOT / ".web", help="the site's build")
     parser.add_argument("--py-spy", type=Path, help="record the backend with py-spy to this file")
+    parser.add_argument(
+        "--tracemalloc",
+        action="store_true",
+        help="(single process) where each tab's memory goes: Python's heap before the visitors\n"
+        "and with all connected, by package (slows the backend: not for the targets)",
+    )
     args = parser.parse_args(argv)
     if args.fault and not args.stack:
         parser.error("--fault needs --stack")
+    if args.tracemalloc and (args.stack or args.url):
+        parser.error("--tracemalloc starts its own single-process site")
     if args.stack and (args.url or args.start_single):
         parser.error("--stack excludes --url and --start-single")
     if args.url and args.start_single:
@@ -284,9 +294,19 @@ async def measure_round(args, plan: RoundPlan, build: BuildInfo, ctx: dict) -> d
             inject(args.fault, args.fault_at, ctx["emailjs_port"], fault_log)
         )
     counters = Counters()
+    heap_dir = ctx.get("heap_dir")
+    at_peak = None
+    if heap_dir is not None:
+        await heap.snapshot(heap_dir, f"{plan.run_id}-before")
+        rss_before_heap = sampler.sample()
+
+        async def at_peak(connected: int) -> None:
+            ctx["heap_rss"] = (rss_before_heap, sampler.sample(), connected)
+            await heap.snapshot(heap_dir, f"{plan.run_id}-connected")
+
     cpu0, wall0 = time.process_time(), time.monotonic()
     try:
-        stats = await run_round(plan, build, counters)
+        stats = await run_round(plan, build, counters, at_peak)
         if fault is not None:
             await fault  # e.g. the killed backend is still starting
     finally:
@@ -333,6 +353,18 @@ async def measure_round(args, plan: RoundPlan, build: BuildInfo, ctx: dict) -> d
         if peak and baseline and stats.peak_connected and peak > baseline
         else None
     )
+    heap_growth = None
+    if heap_dir is not None and "heap_rss" in ctx:
+        rss0, rss1, connected = ctx.pop("heap_rss")
+        heap_growth = await asyncio.to_thread(
+            heap.worker_growth,
+            heap_dir,
+            f"{plan.run_id}-before",
+            f"{plan.run_id}-connected",
+            connected,
+        )
+        if heap_growth is not None and rss0 and rss1:
+            heap_growth["rss_kib_per_tab"] = (rss1 - rss0) / max(connected, 1) / 1024
     active = stats.active_s or wall
     not_sent = sum(n for outcome, n in stats.outcomes.items() if outcome != "sent")
     booking = percentiles(stats.booking_s)
@@ -361,6 +393,7 @@ async def measure_round(args, plan: RoundPlan, build: BuildInfo, ctx: dict) -> d
         "backend_rss_baseline": baseline,
         "backend_rss_peak": peak,
         "backend_rss_per_tab": per_tab,
+        "heap": heap_growth,
         "backend_cpu_s": backend_cpu,
         "redis_connections_peak": connections.redis_peak if connections else None,
         "postgres_connections_peak": connections.postgres_peak if connections else None,
@@ -524,6 +557,8 @@ def print_round(r: dict, title: str) -> None:
     for key, value in rows:
         print(f"{key:<{width}}  {value}")
     print("-" * (width + 40))
+    if r.get("heap"):
+        print_heap(r["heap"])
     if r["misses"]:
         print("MISSED: " + "; ".join(r["misses"]))
     elif r.get("fault"):
@@ -552,6 +587,21 @@ def print_round(r: dict, title: str) -> None:
                 else f" (RSS per tab checked from {RSS_CHECK_MIN_TABS} tabs)"
             )
         )
+
+
+def print_heap(h: dict) -> None:
+    """Where the worker's memory per connected tab went (tracemalloc)."""
+    print(
+        f"Worker memory per connected tab ({h['tabs']} tabs): RSS "
+        f"{h.get('rss_kib_per_tab', 0):.0f} KiB, of it Python's traced heap "
+        f"{h['traced_kib_per_tab']:.0f} KiB (RSS here includes tracemalloc's own records);"
+        " by the package that allocated it:"
+    )
+    for name, kib_per_tab in h["by_owner_kib_per_tab"]:
+        print(f"  {kib_per_tab:8.1f} KiB  {name}")
+    print("  biggest single places:")
+    for name, kib_per_tab in h["by_site_kib_per_tab"]:
+        print(f"  {kib_per_tab:8.1f} KiB  {name}")
 
 
 async def run_all(args, ctx: dict, build: BuildInfo) -> list[dict]:
@@ -613,6 +663,12 @@ def main(argv: list[str] | None = None) -> int:
                 **EMAILJS_IDS,
                 **RAISED_LIMITS,
             }
+            if args.tracemalloc:
+                overrides["PYTHONPATH"] = os.pathsep.join(
+                    filter(None, [str(MEMPROBE), os.environ.get("PYTHONPATH")])
+                )
+                overrides["LOADTEST_TRACEMALLOC_DIR"] = str(workdir / "heap")
+                print("tracemalloc on in the backend: latencies of this run are not the targets'")
             print(
                 "Starting the production site (reflex run --env prod --single-port), "
                 "rate limits raised so they are not what is measured: "
@@ -649,6 +705,7 @@ def main(argv: list[str] | None = None) -> int:
             "db_url": db_url,
             "pid": pid,
             "fake_log": fake_log,
+            "heap_dir": workdir / "heap" if args.tracemalloc else None,
             "pages": site_pages(args.web_dir),
             "stack": stack,
             "emailjs_port": port,

@@ -6,7 +6,7 @@ import datetime as dt
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
@@ -143,8 +143,16 @@ class RssSampler:
                 await asyncio.wait_for(stop.wait(), self.every_s)
 
 
-async def run_round(plan: RoundPlan, build: BuildInfo, counters: Counters) -> RoundStats:
-    """Drive the round's readers and bookers; return what they saw."""
+async def run_round(
+    plan: RoundPlan,
+    build: BuildInfo,
+    counters: Counters,
+    at_peak: Callable[[int], Awaitable[None]] | None = None,
+) -> RoundStats:
+    """Drive the round's readers and bookers; return what they saw.
+
+    ``at_peak(connected)`` runs while every visitor is still connected, before they leave.
+    """
     stats = RoundStats()
     rng = random.Random(plan.run_id)
     date = booking_date()
@@ -210,6 +218,8 @@ async def run_round(plan: RoundPlan, build: BuildInfo, counters: Counters) -> Ro
         )
         await asyncio.sleep(plan.hold_s)
         stats.active_s = time.monotonic() - started
+        if at_peak is not None:
+            await at_peak(stats.connected)
     finally:
         await asyncio.gather(*(tab.close() for tab in tabs), return_exceptions=True)
         stats.connected = 0
