@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from scripts.loadtest import heap  # noqa: E402
+from tests.e2e.conftest import free_port  # noqa: E402
 
 sio = socketio.AsyncServer(async_mode="asgi", transports=["websocket"])
 app = socketio.ASGIApp(sio, socketio_path="_event")
@@ -36,12 +37,6 @@ app = socketio.ASGIApp(sio, socketio_path="_event")
 @sio.on("connect", namespace="/_event")
 async def _connect(_sid, _environ, _auth=None) -> bool:
     return True
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def rss(pid: int) -> int:
