@@ -193,3 +193,20 @@ def test_content_files_ship_in_backend_zip(tmp_path: Path, monkeypatch: pytest.M
     zip_app(frontend=False, backend=True, zip_dest_dir=tmp_path)
     names = set(zipfile.ZipFile(tmp_path / "backend.zip").namelist())
     assert set(data) <= names
+
+
+def test_the_committed_schemas_are_the_models() -> None:
+    """make content-schema was run after the last model change (and its files committed)."""
+    assert files.outdated_schemas() == []
+
+
+def test_every_yaml_file_names_its_schema_for_the_editor() -> None:
+    for path in files.locale_dir().rglob("*.yaml"):
+        first = path.read_text(encoding="utf-8").split("\n", 1)[0]
+        schema = (path.parent / first.removeprefix("# yaml-language-server: $schema=")).resolve()
+        assert schema.parent == files.SCHEMA_DIR and schema.is_file(), path
+
+
+def test_a_file_nothing_reads_is_reported(content_dir: Path) -> None:
+    stray = _write(content_dir, "pages/carrers.yaml", "hero: {heading: a, intro: b}\n")
+    assert files.unread_files() == [stray]

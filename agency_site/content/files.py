@@ -46,6 +46,8 @@ _FRONT_MATTER = re.compile(r"\A---\n(.*?\n)---\n", re.DOTALL)
 
 # Every model a content file was loaded into, by schema name: what `schemas` exports.
 _SCHEMAS: dict[str, type[BaseModel]] = {}
+# Every file read, to find files nothing reads (a misspelt name, a leftover).
+_READ: set[Path] = set()
 # Of those, the Markdown files' models: their schema is the front matter's (no `body`).
 _FRONT_MATTERS: set[str] = set()
 
@@ -177,6 +179,7 @@ def load(name: str, model: type[Model], locale: str = DEFAULT_LOCALE) -> Model:
     if not path.is_file():
         raise ContentError(f"{where}: file not found")
     text = path.read_text(encoding="utf-8")
+    _READ.add(path)
     _check_schema_line(text, path, model)
     _SCHEMAS[schema_name(model)] = model
     return validate(model, substitute(_yaml(text, where), site_values(), where), where)
@@ -251,6 +254,7 @@ def load_markdown(
     if not path.is_file():
         raise ContentError(f"{where}: file not found")
     text = path.read_text(encoding="utf-8")
+    _READ.add(path)
     match = _FRONT_MATTER.match(text)
     if match is None:
         raise ContentError(f"{where}: must start with a front matter between two '---' lines")
@@ -326,9 +330,26 @@ def outdated_schemas() -> list[str]:
     )
 
 
+def unread_files() -> list[Path]:
+    """Files under a locale folder that no content module reads."""
+    content_modules()
+    found = {
+        path
+        for folder in CONTENT_DIR.iterdir()
+        if folder.is_dir() and folder != SCHEMA_DIR and not folder.name.startswith(("_", "."))
+        for path in folder.rglob("*")
+        if path.is_file()
+    }
+    return sorted(found - _READ)
+
+
 def check() -> str:
     """Load every content file and compare the schemas; a ``ContentError`` says what is wrong."""
-    content_modules()
+    if unread := unread_files():
+        raise ContentError(
+            f"{', '.join(_shown(path) for path in unread)}: no page reads this file "
+            "(a misspelt name?)"
+        )
     if outdated := outdated_schemas():
         raise ContentError(
             f"{_shown(SCHEMA_DIR)}: {', '.join(outdated)} out of date: run `make content-schema`"
