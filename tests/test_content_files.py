@@ -146,6 +146,11 @@ def test_markdown_values_are_escaped_and_raw_html_stays_text(
         ("## Uno\n\n![foto](https://x.es/a.png)\n", r"page\.md: line 9: .*does not show: image"),
         ("## Uno\n\n```python\nx = 1\n```\n", r"page\.md: line 9: unknown block ```python"),
         ("## Uno\n\n> cita\n", r"page\.md: line 9: .*does not show: blockquote"),
+        (
+            "Texto suelto\n\n## Uno\n",
+            r"page\.md: not a valid LegalPage:\n  body: .*start with a '## '",
+        ),
+        ("## Uno\n\n# Otro título\n", r"page\.md: line 9: headings here start with ## or ###"),
     ],
 )
 def test_bad_markdown_is_an_error_naming_file_and_line(

@@ -134,10 +134,8 @@ def _sections(body: str) -> list[rx.Component]:
     for node in markdown_tree(body).children:
         if node.type == "heading" and node.tag == "h2":
             sections.append((_text_of(node), []))
-        elif sections:
+        else:  # LegalPage made sure a section heading comes first.
             sections[-1][1].append(_block(node))
-        else:
-            raise ValueError(f"legal text before its first '##' heading: {node.type}")
     return [
         rx.el.section(
             rx.el.h2(*_numbered(number, heading), class_name="text-2xl font-bold text-slate-900"),

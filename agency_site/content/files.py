@@ -221,9 +221,11 @@ def check_markdown(
     blocks: Iterable[str],
     where: str,
     first_line: int = 1,
+    headings: Iterable[str] = ("h2", "h3"),
 ) -> None:
-    """Every node of ``tree`` is of a supported type; fenced blocks name a known data block."""
-    supported, blocks = set(supported), set(blocks)
+    """Every node of ``tree`` is of a supported type; fenced blocks name a known data block;
+    headings are of the allowed levels."""
+    supported, blocks, headings = set(supported), set(blocks), set(headings)
     for node in tree.walk():
         if node.is_root:
             continue
@@ -238,6 +240,9 @@ def check_markdown(
             )
         if node.type not in supported | {"fence"}:
             raise ContentError(f"{where}: {line}Markdown the site does not show: {node.type}")
+        if node.type == "heading" and node.tag not in headings:
+            marks = " or ".join("#" * int(tag[1]) for tag in sorted(headings))
+            raise ContentError(f"{where}: {line}headings here start with {marks}")
 
 
 def load_markdown(
@@ -246,6 +251,7 @@ def load_markdown(
     *,
     supported: Iterable[str],
     blocks: Iterable[str] = (),
+    headings: Iterable[str] = ("h2", "h3"),
     locale: str = DEFAULT_LOCALE,
 ) -> Model:
     """``content/<locale>/<name>``: its YAML front matter plus ``body`` (the Markdown), as ``model``."""
@@ -269,7 +275,7 @@ def load_markdown(
         for number, line in enumerate(body.split("\n"), start=first_line)
     ]
     data = substitute(front, values, where) | {"body": "\n".join(lines)}
-    check_markdown(markdown_tree(data["body"]), supported, blocks, where, first_line)
+    check_markdown(markdown_tree(data["body"]), supported, blocks, where, first_line, headings)
     _SCHEMAS[schema_name(model)] = model
     _FRONT_MATTERS.add(schema_name(model))
     return validate(model, data, where)

@@ -7,7 +7,7 @@ identification, ``common.yaml``) or ```` ```storage ```` (what the site stores i
 browser, ``storage.yaml``, checked against the build by ``tests/e2e/test_legal_pages.py``).
 """
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from agency_site.content.base import Content, Hero
 from agency_site.content.files import load, load_markdown, markdown_tree
@@ -28,6 +28,7 @@ MARKDOWN_NODES = (
     "code_inline",
 )
 BLOCKS = ("identity", "storage")
+HEADINGS = ("h2", "h3")  # Sections and their parts: the hero holds the page's h1.
 
 
 class Fact(Content):
@@ -78,6 +79,15 @@ class LegalPage(Content):
     updated: str
     body: str = Field(min_length=1)
 
+    @field_validator("body")
+    @classmethod
+    def _opens_with_a_section(cls, body: str) -> str:
+        """The text opens with a ``##`` section heading."""
+        blocks = markdown_tree(body).children
+        if not blocks or blocks[0].tag != "h2":
+            raise ValueError("the text must start with a '## ' section heading")
+        return body
+
     @property
     def headings(self) -> tuple[str, ...]:
         """The section headings (``##``), in order, without their numbers."""
@@ -89,7 +99,9 @@ class LegalPage(Content):
 
 
 def _legal_page(name: str) -> LegalPage:
-    return load_markdown(f"legal/{name}", LegalPage, supported=MARKDOWN_NODES, blocks=BLOCKS)
+    return load_markdown(
+        f"legal/{name}", LegalPage, supported=MARKDOWN_NODES, blocks=BLOCKS, headings=HEADINGS
+    )
 
 
 COMMON = load("legal/common.yaml", LegalCommon)
