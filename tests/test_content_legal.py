@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 import reflex as rx
 
 from agency_site.components import legal as legal_component
@@ -13,6 +14,7 @@ from agency_site.content.files import markdown_tree
 from agency_site.content.legal import COMMON, COOKIES, PRIVACY, STORAGE, TERMS, LegalPage
 from agency_site.content.site import SITE
 from agency_site.settings import get_settings
+from tests.test_content_links import link_problem
 
 
 def text_of(page: LegalPage) -> str:
@@ -146,6 +148,12 @@ def test_the_policies_link_to_each_other_by_route() -> None:
 
     assert links_of(PRIVACY)["Consultar la política de cookies"] == paths.COOKIES_POLICY
     assert set(links_of(TERMS).values()) == {paths.PRIVACY_POLICY, paths.COOKIES_POLICY}
+
+
+@pytest.mark.parametrize("page", [PRIVACY, TERMS, COOKIES], ids=["privacy", "terms", "cookies"])
+def test_every_link_in_the_legal_text_is_allowed(page: LegalPage) -> None:
+    """The same rules as the content's links: a route, the agency's address, a listed site."""
+    assert [href for href in links_of(page).values() if link_problem(href)] == []
 
 
 def test_the_retention_in_the_policy_is_the_purge_setting() -> None:
