@@ -94,6 +94,15 @@ test-stack: setup-dev
 loadtest: setup-dev
 	$(BIN)/python scripts/loadtest.py $(LOADTEST_ARGS)
 
+## content-check: load every text file under agency_site/content/es/ and say what is wrong, if anything
+.PHONY: content-check content-schema
+content-check: setup
+	$(BIN)/python -m agency_site.content.files check
+
+## content-schema: rewrite agency_site/content/schemas/*.json from the content models (commit them)
+content-schema: setup
+	$(BIN)/python -m agency_site.content.files schemas
+
 ## lint: ruff format check and lint
 lint: setup-dev
 	$(BIN)/ruff format --check .

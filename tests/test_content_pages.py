@@ -133,11 +133,31 @@ def test_a_salary_range_is_written_the_spanish_way() -> None:
     assert job.salary.startswith("1.234.567€ - ")
 
 
-def test_a_position_without_requirements_is_rejected() -> None:
+def test_a_position_without_requirements_or_with_a_reversed_salary_is_rejected() -> None:
     data = careers.POSITIONS[0].model_dump(exclude_computed_fields=True)
     with pytest.raises(ValidationError):
         careers.JobPosting(**(data | {"requirements": ()}))
+    with pytest.raises(ValidationError, match="salary_min is more than salary_max"):
+        careers.JobPosting(**(data | {"salary_min": 70_000}))
     careers.JobPosting(**data)
+
+
+def test_a_positions_location_and_button_read_the_pages_words() -> None:
+    labels = careers.CAREERS.job_labels
+    hybrid, remote, office = careers.POSITIONS  # The spec's order.
+    assert (hybrid.city, hybrid.hybrid, hybrid.location) == (
+        "Madrid",
+        True,
+        f"Madrid {labels.hybrid}",
+    )
+    assert (remote.city, remote.location) == ("", labels.remote)
+    assert (office.location, office.hybrid) == ("Madrid", False)
+    assert {job.apply.label for job in careers.POSITIONS} == {labels.apply}
+    assert [job.date_posted.isoformat() for job in careers.POSITIONS] == [
+        "2026-11-02",
+        "2026-11-02",
+        "2026-11-16",
+    ]
 
 
 def test_three_testimonials_rated_out_of_five() -> None:

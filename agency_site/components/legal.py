@@ -1,37 +1,32 @@
-"""Legal pages: a hero, the date of the last update and numbered sections of text."""
+"""Legal pages: a hero, the date of the last update and the Markdown text as numbered sections.
+
+The Markdown is parsed at build time (markdown-it-py, raw HTML off) and turned into the
+site's own elements here, so the pages are prerendered like every other and no Markdown
+library reaches the browser.
+"""
+
+from collections.abc import Callable
 
 import reflex as rx
+from markdown_it.tree import SyntaxTreeNode
 
 from agency_site.components import styles
+from agency_site.components.actions import link
 from agency_site.components.layout import layout
 from agency_site.components.sections import hero
-from agency_site.content.base import Link
-from agency_site.content.legal import (
-    Block,
-    Bullets,
-    Fact,
-    Facts,
-    LegalDocument,
-    LegalSection,
-    StorageTable,
-)
+from agency_site.content.files import markdown_tree
+from agency_site.content.legal import COMMON, STORAGE, Fact, LegalPage
 
 PARAGRAPH = "leading-7 text-slate-700"
 TEXT_LINK = "font-semibold text-indigo-700 underline underline-offset-4 hover:text-indigo-900 " + (
     styles.FOCUS_RING
 )
-STORAGE_LABELS = ("Tipo", "Finalidad", "Duración", "Titular")
+_LIST = "space-y-2 pl-6 leading-7 text-slate-700 marker:text-indigo-600"
+
+Child = rx.Component | str
 
 
-def _bullets(block: Bullets) -> rx.Component:
-    """A bulleted list."""
-    return rx.el.ul(
-        *[rx.el.li(item) for item in block.items],
-        class_name="list-disc space-y-2 pl-6 leading-7 text-slate-700 marker:text-indigo-600",
-    )
-
-
-def _facts(block: Facts) -> rx.Component:
+def _facts(facts: tuple[Fact, ...]) -> rx.Component:
     """Labelled data, such as the owner's identification."""
     return rx.el.dl(
         *[
@@ -40,74 +35,127 @@ def _facts(block: Facts) -> rx.Component:
                 rx.el.dd(fact.value, class_name="text-slate-700 sm:col-span-2"),
                 class_name="grid gap-1 px-5 py-3 sm:grid-cols-3 sm:gap-4",
             )
-            for fact in block.items
+            for fact in facts
         ],
         class_name="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-slate-50",
     )
 
 
-def _storage_table(block: StorageTable) -> rx.Component:
+def _storage_table() -> rx.Component:
     """What the site stores in the browser: one labelled card per item."""
+    labels = STORAGE.labels
     return rx.el.ul(
         *[
             rx.el.li(
                 rx.el.h3(rx.el.code(item.name), class_name="font-semibold text-indigo-800"),
                 _facts(
-                    Facts(
-                        items=tuple(
-                            Fact(label=label, value=value)
-                            for label, value in zip(
-                                STORAGE_LABELS,
-                                (item.storage, item.purpose, item.duration, item.party),
-                                strict=True,
-                            )
-                        )
+                    tuple(
+                        Fact(label=getattr(labels, field), value=getattr(item, field))
+                        for field in ("storage", "purpose", "duration", "party")
                     )
                 ),
                 class_name="space-y-2",
             )
-            for item in block.items
+            for item in STORAGE.items
         ],
-        aria_label="Datos que guarda el sitio en tu navegador",
+        aria_label=STORAGE.caption,
         class_name="space-y-6",
     )
 
 
-def _link(block: Link) -> rx.Component:
-    """A paragraph that is a link."""
-    return rx.el.p(rx.el.a(block.label, href=block.href, class_name=TEXT_LINK))
+BLOCKS: dict[str, Callable[[], rx.Component]] = {
+    "identity": lambda: _facts(COMMON.identity),
+    "storage": _storage_table,
+}
 
 
-def _block(block: Block) -> rx.Component:
-    """One paragraph, list, data block, table or link."""
-    if isinstance(block, str):
-        return rx.el.p(block, class_name=PARAGRAPH)
-    renderers = {Bullets: _bullets, Facts: _facts, StorageTable: _storage_table, Link: _link}
-    return renderers[type(block)](block)
+def _inline(node: SyntaxTreeNode) -> list[Child]:
+    """The text and inline elements of a paragraph, heading or list item; adjacent text joined."""
+    children: list[Child] = []
+    for child in node.children:
+        if child.type in ("text", "softbreak"):
+            text = child.content if child.type == "text" else " "
+            if children and isinstance(children[-1], str):
+                children[-1] += text
+            else:
+                children.append(text)
+        else:
+            children.append(_INLINE[child.type](child))
+    return children
 
 
-def _section(section: LegalSection, number: int) -> rx.Component:
-    """A numbered section with its heading."""
-    return rx.el.section(
-        rx.el.h2(f"{number}. {section.heading}", class_name="text-2xl font-bold text-slate-900"),
-        rx.el.div(*[_block(block) for block in section.body], class_name="mt-4 space-y-4"),
-    )
+_INLINE: dict[str, Callable[[SyntaxTreeNode], rx.Component]] = {
+    "link": lambda node: link(str(node.attrs["href"]), *_inline(node), class_name=TEXT_LINK),
+    "strong": lambda node: rx.el.strong(*_inline(node), class_name="font-semibold"),
+    "em": lambda node: rx.el.em(*_inline(node)),
+    "code_inline": lambda node: rx.el.code(node.content),
+}
 
 
-def legal_page(document: LegalDocument) -> rx.Component:
+def _text_of(node: SyntaxTreeNode) -> list[Child]:
+    """The inline content of a block node (its ``inline`` child)."""
+    return _inline(node.children[0]) if node.children else []
+
+
+def _list_item(node: SyntaxTreeNode) -> rx.Component:
+    """One list item: its text (tight lists) or its paragraphs and nested lists."""
+    children: list[Child] = []
+    for child in node.children:
+        if child.type == "paragraph" and child.hidden:
+            children += _text_of(child)
+        else:
+            children.append(_block(child))
+    return rx.el.li(*children)
+
+
+def _block(node: SyntaxTreeNode) -> rx.Component:
+    """One paragraph, list, sub-heading or data block."""
+    if node.type == "paragraph":
+        return rx.el.p(*_text_of(node), class_name=PARAGRAPH)
+    if node.type in ("bullet_list", "ordered_list"):
+        tag = rx.el.ul if node.type == "bullet_list" else rx.el.ol
+        marker = "list-disc" if node.type == "bullet_list" else "list-decimal"
+        return tag(*[_list_item(item) for item in node.children], class_name=f"{marker} {_LIST}")
+    if node.type == "heading":
+        return rx.el.h3(*_text_of(node), class_name="text-lg font-semibold text-slate-900")
+    return BLOCKS[node.info.strip()]()  # A fence: the loader let only known blocks through.
+
+
+def _numbered(number: int, heading: list[Child]) -> list[Child]:
+    """A section heading's text after its number: '1. Responsable del tratamiento'."""
+    if heading and isinstance(heading[0], str):
+        return [f"{number}. {heading[0]}", *heading[1:]]
+    return [f"{number}. ", *heading]
+
+
+def _sections(body: str) -> list[rx.Component]:
+    """Each ``##`` heading, numbered, with the blocks up to the next one."""
+    sections: list[tuple[list[Child], list[rx.Component]]] = []
+    for node in markdown_tree(body).children:
+        if node.type == "heading" and node.tag == "h2":
+            sections.append((_text_of(node), []))
+        else:  # LegalPage made sure a section heading comes first.
+            sections[-1][1].append(_block(node))
+    return [
+        rx.el.section(
+            rx.el.h2(*_numbered(number, heading), class_name="text-2xl font-bold text-slate-900"),
+            rx.el.div(*blocks, class_name="mt-4 space-y-4"),
+        )
+        for number, (heading, blocks) in enumerate(sections, start=1)
+    ]
+
+
+def legal_page(page: LegalPage) -> rx.Component:
     """A complete legal page."""
     return layout(
-        hero(document.hero),
+        hero(page.hero),
         rx.el.div(
             rx.el.div(
                 rx.el.p(
-                    f"Última actualización: {document.updated}",
+                    f"{COMMON.updated_label}: {page.updated}",
                     class_name="text-sm font-medium text-slate-600",
                 ),
-                *[
-                    _section(section, number)
-                    for number, section in enumerate(document.sections, start=1)
-                ],
+                *_sections(page.body),
                 # Shorter lines than the page container: long text reads better.
                 class_name="max-w-3xl space-y-12",
             ),

@@ -1,13 +1,34 @@
-"""The shape of the legal pages and what they share: the owner's identification block.
+"""The legal pages: Markdown files in ``content/es/legal/`` and the data they show as blocks.
 
-The three documents live in ``legal_privacy.py``, ``legal_terms.py`` and
-``legal_cookies.py``; the identity itself comes from ``content/site.py``.
+``privacy.md``, ``terms.md`` and ``cookies.md`` each have a front matter (hero, date of
+the last update) and Markdown text whose ``##`` headings are the numbered sections. A
+fenced block names data kept in YAML: ```` ```identity ```` (the owner's LSSI-CE art. 10
+identification, ``common.yaml``) or ```` ```storage ```` (what the site stores in the
+browser, ``storage.yaml``, checked against the build by ``tests/e2e/test_legal_pages.py``).
 """
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
-from agency_site.content.base import Content, Hero, Link
-from agency_site.content.site import SITE, Site
+from agency_site.content.base import Content, Hero
+from agency_site.content.files import load, load_markdown, markdown_tree
+
+# The Markdown the legal pages may use (components/legal.py renders each), and their blocks.
+MARKDOWN_NODES = (
+    "heading",
+    "paragraph",
+    "inline",
+    "text",
+    "softbreak",
+    "bullet_list",
+    "ordered_list",
+    "list_item",
+    "link",
+    "strong",
+    "em",
+    "code_inline",
+)
+BLOCKS = ("identity", "storage")
+HEADINGS = ("h2", "h3")  # Sections and their parts: the hero holds the page's h1.
 
 
 class Fact(Content):
@@ -17,16 +38,11 @@ class Fact(Content):
     value: str
 
 
-class Facts(Content):
-    """A block of labelled data, such as the owner's identification."""
+class LegalCommon(Content):
+    """What the three legal pages share: the update label and the owner's identification."""
 
-    items: tuple[Fact, ...] = Field(min_length=1)
-
-
-class Bullets(Content):
-    """A bulleted list."""
-
-    items: tuple[str, ...] = Field(min_length=1)
+    updated_label: str
+    identity: tuple[Fact, ...] = Field(min_length=1)
 
 
 class StorageItem(Content):
@@ -39,51 +55,57 @@ class StorageItem(Content):
     party: str
 
 
-class StorageTable(Content):
-    """The table of everything the site stores in the browser."""
+class StorageLabels(Content):
+    """The labels of a stored item's data."""
 
+    storage: str
+    purpose: str
+    duration: str
+    party: str
+
+
+class StorageTable(Content):
+    """Everything the site stores in the browser, with how the list is labelled."""
+
+    caption: str
+    labels: StorageLabels
     items: tuple[StorageItem, ...] = Field(min_length=1)
 
 
-# A paragraph is a plain string; a Link is a paragraph that is a link.
-Block = str | Bullets | Facts | StorageTable | Link
-
-
-class LegalSection(Content):
-    """A titled section of a legal document."""
-
-    heading: str
-    body: tuple[Block, ...] = Field(min_length=1)
-
-
-class LegalDocument(Content):
-    """A legal page: hero, date of the last update and its sections."""
+class LegalPage(Content):
+    """A legal page: hero, date of the last update (front matter) and its Markdown text."""
 
     hero: Hero
     updated: str
-    sections: tuple[LegalSection, ...] = Field(min_length=1)
+    body: str = Field(min_length=1)
 
+    @field_validator("body")
+    @classmethod
+    def _opens_with_a_section(cls, body: str) -> str:
+        """The text opens with a ``##`` section heading."""
+        blocks = markdown_tree(body).children
+        if not blocks or blocks[0].tag != "h2":
+            raise ValueError("the text must start with a '## ' section heading")
+        return body
 
-UPDATED = "21 de noviembre de 2026"
-
-
-def identity(site: Site) -> Facts:
-    """The LSSI-CE art. 10 identification of the site's owner (placeholders until configured)."""
-    return Facts(
-        items=(
-            Fact(label="Titular", value=site.legal.company_name),
-            Fact(label="Nombre comercial", value=site.name),
-            Fact(label="NIF", value=site.legal.nif),
-            Fact(label="Domicilio", value=site.address.one_line),
-            Fact(label="Datos registrales", value=site.legal.registry),
-            Fact(label="Correo electrónico", value=site.email),
-            Fact(label="Teléfono", value=site.phone),
+    @property
+    def headings(self) -> tuple[str, ...]:
+        """The section headings (``##``), in order, without their numbers."""
+        return tuple(
+            node.children[0].content
+            for node in markdown_tree(self.body).children
+            if node.type == "heading" and node.tag == "h2"
         )
+
+
+def _legal_page(name: str) -> LegalPage:
+    return load_markdown(
+        f"legal/{name}", LegalPage, supported=MARKDOWN_NODES, blocks=BLOCKS, headings=HEADINGS
     )
 
 
-IDENTITY = identity(SITE)
-
-AEPD = Link(
-    label="Agencia Española de Protección de Datos: www.aepd.es", href="https://www.aepd.es"
-)
+COMMON = load("legal/common.yaml", LegalCommon)
+STORAGE = load("legal/storage.yaml", StorageTable)
+PRIVACY = _legal_page("privacy.md")
+TERMS = _legal_page("terms.md")
+COOKIES = _legal_page("cookies.md")

@@ -13,8 +13,9 @@ from agency_site.components.sections import (
     hero,
     section,
 )
-from agency_site.content import careers
-from agency_site.content.careers import JOB_LABELS, JobPosting
+from agency_site.content.careers import CAREERS, POSITIONS_ANCHOR, JobPosting
+
+JOB_LABELS = CAREERS.job_labels
 
 
 def _job_facts(job: JobPosting) -> rx.Component:
@@ -70,18 +71,18 @@ def page() -> rx.Component:
     """The Careers page."""
     return layout(
         hero(
-            careers.HERO,
-            action_row((careers.HERO_ACTION,), class_name="mt-8"),
+            CAREERS.hero,
+            action_row((CAREERS.hero_action,), class_name="mt-8"),
             aside=image(
-                careers.HERO_IMAGE, eager=True, class_name="aspect-[3/2] w-full rounded-3xl"
+                CAREERS.hero_image, eager=True, class_name="aspect-[3/2] w-full rounded-3xl"
             ),
         ),
-        section("beneficios", careers.BENEFITS_HEADING, feature_grid(careers.BENEFITS, 4)),
+        section("beneficios", CAREERS.benefits_heading, feature_grid(CAREERS.benefits, 4)),
         section(
-            careers.POSITIONS_ANCHOR,
-            careers.POSITIONS_HEADING,
-            rx.el.ul(*[_job_card(job) for job in careers.POSITIONS], class_name="mt-10 space-y-8"),
+            POSITIONS_ANCHOR,
+            CAREERS.positions_heading,
+            rx.el.ul(*[_job_card(job) for job in CAREERS.positions], class_name="mt-10 space-y-8"),
             tone="muted",
         ),
-        cta_band("cv-espontaneo", careers.SPONTANEOUS),
+        cta_band("cv-espontaneo", CAREERS.spontaneous.cta),
     )

@@ -3,7 +3,7 @@
 import reflex as rx
 
 from agency_site.components.legal import legal_page
-from agency_site.content.legal_cookies import COOKIES
+from agency_site.content.legal import COOKIES
 
 
 def page() -> rx.Component:

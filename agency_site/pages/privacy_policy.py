@@ -3,7 +3,7 @@
 import reflex as rx
 
 from agency_site.components.legal import legal_page
-from agency_site.content.legal_privacy import PRIVACY
+from agency_site.content.legal import PRIVACY
 
 
 def page() -> rx.Component:

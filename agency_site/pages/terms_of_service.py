@@ -3,7 +3,7 @@
 import reflex as rx
 
 from agency_site.components.legal import legal_page
-from agency_site.content.legal_terms import TERMS
+from agency_site.content.legal import TERMS
 
 
 def page() -> rx.Component:

@@ -4,10 +4,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from agency_site import paths
-from agency_site.content.legal import LegalDocument
-from agency_site.content.legal_cookies import COOKIES, STORAGE
-from agency_site.content.legal_privacy import PRIVACY
-from agency_site.content.legal_terms import TERMS
+from agency_site.content.legal import COMMON, COOKIES, PRIVACY, STORAGE, TERMS, LegalPage
 from agency_site.content.site import SITE
 from tests.e2e.helpers import expect_page, open_page
 
@@ -31,13 +28,13 @@ STORAGE_SCRIPT = """() => ({
 
 @pytest.mark.parametrize("path", DOCUMENTS)
 def test_legal_page_shows_its_numbered_headings(page: Page, path: str) -> None:
-    document: LegalDocument = DOCUMENTS[path]
+    document: LegalPage = DOCUMENTS[path]
     open_page(page, path)
     expect(page.get_by_role("heading", level=1)).to_have_text(document.hero.heading)
     expect(page.locator("main h2")).to_have_text(
-        [f"{n}. {section.heading}" for n, section in enumerate(document.sections, start=1)]
+        [f"{n}. {heading}" for n, heading in enumerate(document.headings, start=1)]
     )
-    expect(page.locator("main")).to_contain_text(f"Última actualización: {document.updated}")
+    expect(page.locator("main")).to_contain_text(f"{COMMON.updated_label}: {document.updated}")
 
 
 def test_privacy_policy_names_the_controller_processor_rights_and_aepd(page: Page) -> None:
@@ -60,9 +57,11 @@ def test_privacy_policy_names_the_controller_processor_rights_and_aepd(page: Pag
         "Portabilidad",
     ):
         expect(main.get_by_role("listitem").filter(has_text=f"{right}:")).to_have_count(1)
-    expect(main.get_by_role("link", name="www.aepd.es")).to_have_attribute(
-        "href", "https://www.aepd.es"
-    )
+    aepd = main.get_by_role("link", name="www.aepd.es")
+    expect(aepd).to_have_attribute("href", "https://www.aepd.es")
+    # Another site: a new tab, said to screen readers (the site's link component).
+    expect(aepd).to_have_attribute("target", "_blank")
+    expect(aepd).to_contain_text("pestaña nueva")
     expect(main.get_by_role("link", name=f"Escribir a {SITE.email}")).to_have_attribute(
         "href", SITE.mailto
     )
