@@ -1,0 +1,6 @@
+"""Every use of Reflex's internals, in one package: a Reflex upgrade is checked here.
+
+- ``internals.py``: the non-public Reflex names (``reflex_base``, ``reflex.utils``, ...).
+- ``app_wraps.py``: Reflex's connection overlay removed.
+- ``event_namespace.py``: a check in front of Reflex's websocket event handler.
+"""
