@@ -4,7 +4,7 @@ import reflex as rx
 
 from agency_site import event_guard, routes
 from agency_site.leads.runtime import lifespan as leads_lifespan
-from agency_site.reflex_ext.app_wraps import drop_connection_overlay
+from agency_site.reflex_ext.connection_overlay import drop_connection_overlay
 from agency_site.seo.head import site_head
 from agency_site.server import SiteMiddleware
 from agency_site.site_api import site_api

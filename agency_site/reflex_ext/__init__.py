@@ -6,6 +6,6 @@
 - ``hydration.py``: each prerendered page's React Router bootstrap deferred after first paint.
 - ``build_plugin.py``: the Reflex build plugin (robots.txt, manifest, prerendered 404,
   deferred hydration, CSP hashes of the inline scripts).
-- ``app_wraps.py``: Reflex's connection overlay removed.
+- ``connection_overlay.py``: Reflex's connection overlay (an app wrap) removed.
 - ``event_namespace.py``: a check in front of Reflex's websocket event handler.
 """

@@ -1,4 +1,4 @@
-"""Reflex's app wraps (the components around every page) that the site does without."""
+"""Reflex's connection overlay, one of its app wraps (components around every page), removed."""
 
 from typing import Any
 
@@ -11,7 +11,7 @@ def drop_connection_overlay(app: Any) -> None:
     if _OVERLAY not in app.app_wraps:
         msg = (
             f"Reflex has no app wrap {_OVERLAY} any more: find how it now shows connection "
-            "errors and drop that instead (agency_site/reflex_ext/app_wraps.py)."
+            "errors and drop that instead (agency_site/reflex_ext/connection_overlay.py)."
         )
         raise RuntimeError(msg)
     del app.app_wraps[_OVERLAY]
