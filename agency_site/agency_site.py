@@ -4,6 +4,7 @@ import reflex as rx
 
 from agency_site import event_guard, routes
 from agency_site.leads.runtime import lifespan as leads_lifespan
+from agency_site.reflex_ext.connection_overlay import drop_connection_overlay
 from agency_site.seo.head import site_head
 from agency_site.server import SiteMiddleware
 from agency_site.site_api import site_api
@@ -21,7 +22,7 @@ app = rx.App(
 # No connection pulser or 'Cannot connect to server' overlay: the pages are static
 # and stay readable and navigable while the backend is away; the forms say so
 # themselves (their [data-offline-note]).
-app.app_wraps.pop((5, "Overlay"))
+drop_connection_overlay(app)
 routes.register(app)
 # Crafted websocket events are refused, in one short log line, before Reflex reads them.
 event_guard.install(app, [HeroCaptureState.submit, BookingState.submit])

@@ -11,14 +11,13 @@ browser's form sends: at most ``MAX_FIELDS`` text names with text values.
 """
 
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from typing import Any
-
-from reflex_base.utils.form import FORM_DATA_ENTRIES_KEY
-from reflex_base.utils.format import format_event_handler
 
 from agency_site.leads.intake import loggable
 from agency_site.leads.validation import MAX_FIELD_NAME, MAX_FIELDS
+from agency_site.reflex_ext.event_namespace import screen_events
+from agency_site.reflex_ext.internals import FORM_DATA_ENTRIES_KEY, format_event_handler
 
 logger = logging.getLogger(__name__)
 
@@ -84,20 +83,11 @@ def event_problem(data: Any, form_handlers: Collection[str]) -> str:
 
 def install(app: Any, form_handlers: Collection[Any]) -> None:
     """Check every event of ``app``'s websocket before Reflex handles it."""
-    namespace = app.event_namespace
-    if namespace is None:
-        msg = "The app has no websocket event namespace to guard (no state?)."
-        raise RuntimeError(msg)
     names = frozenset(format_event_handler(handler) for handler in form_handlers)
-    handle: Callable = namespace.on_event
 
-    async def on_event(sid: str, data: Any = None) -> None:
-        if problem := event_problem(data, names):
-            logger.warning(
-                "Refused a crafted websocket event (session %s): %s.", loggable(sid), problem
-            )
-            return
-        await handle(sid, data)
+    def refused(sid: str, problem: str) -> None:
+        logger.warning(
+            "Refused a crafted websocket event (session %s): %s.", loggable(sid), problem
+        )
 
-    # python-socketio looks handlers up by name on the namespace object.
-    namespace.on_event = on_event
+    screen_events(app, lambda data: event_problem(data, names), refused)

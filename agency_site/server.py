@@ -30,14 +30,12 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from reflex.utils.prerequisites import get_web_dir
-from reflex_base.config import get_config
-from reflex_base.constants import Dirs
 from starlette.datastructures import MutableHeaders
 from starlette.responses import RedirectResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agency_site.paths import SCRIPT_HASHES_FILE
+from agency_site.reflex_ext.internals import get_config, static_dir
 from agency_site.settings import get_settings, origin
 
 # Vite's content-hashed bundles: cached for a year, a new build has new names.
@@ -93,12 +91,6 @@ def load_script_hashes(build_dir: Path) -> tuple[str, ...]:
     if not path.is_file():
         return ()
     return tuple(json.loads(path.read_text()))
-
-
-def static_dir() -> Path:
-    """Where the production build of the frontend lives."""
-    config = get_config()
-    return (get_web_dir() / Dirs.STATIC / config.frontend_path.strip("/")).resolve()
 
 
 class SiteMiddleware:

@@ -312,9 +312,8 @@ def create_app(
 
 def site_api() -> Starlette:
     """The ``/_site/`` endpoints of this backend, from the settings: forms and leads health."""
-    from reflex_base.config import get_config
-
     from agency_site.leads.runtime import health_api, intake
+    from agency_site.reflex_ext.internals import get_config
     from agency_site.settings import get_settings
 
     settings, config = get_settings(), get_config()

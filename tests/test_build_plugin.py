@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from agency_site.build_plugin import (
+from agency_site.reflex_ext.build_plugin import (
     NOT_FOUND_PROBE,
     install_not_found_page,
     prerender_not_found,

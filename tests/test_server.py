@@ -8,7 +8,7 @@ import httpx
 import pytest
 from starlette.staticfiles import StaticFiles
 
-from agency_site.build_plugin import script_hashes, write_script_hashes
+from agency_site.reflex_ext.build_plugin import script_hashes, write_script_hashes
 from agency_site.server import (
     SiteMiddleware,
     content_security_policy,

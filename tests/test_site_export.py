@@ -4,8 +4,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from reflex.utils.build import zip_app
 
+from agency_site.reflex_ext.internals import zip_app
 from agency_site.site_export import export_command, personal_data_files
 
 

@@ -11,13 +11,8 @@ Once hydrated, Reflex's ``onSubmit`` prevents that POST and uses the websocket.
 """
 
 import datetime as dt
-import json
 
 import reflex as rx
-from reflex.components.core.banner import has_connection_errors
-from reflex.vars import VarData
-from reflex_base.config import get_config
-from reflex_base.utils.imports import ImportVar
 
 from agency_site import paths
 from agency_site.components import styles
@@ -42,6 +37,8 @@ from agency_site.leads.calendar import Closure, agency_now, default_calendar
 from agency_site.leads.intake import Result
 from agency_site.leads.kinds import LeadKind
 from agency_site.leads.validation import HONEYPOT_FIELD, one_year_after
+from agency_site.reflex_ext.internals import ImportVar, VarData, get_config, has_connection_errors
+from agency_site.reflex_ext.js import load_js
 from agency_site.state.forms import (
     BOOKING_FORM_ID,
     BOOKING_PREFIX,
@@ -72,23 +69,7 @@ _HONEYPOT = "absolute -left-[10000px] top-auto h-px w-px overflow-hidden"
 
 # Today and a year from today in the agency's time zone, computed in the visitor's
 # browser after hydration: a value prerendered at build time would go stale.
-_DATE_BOUNDS_HOOK = (
-    """
-const [bookingDates, setBookingDates] = useState({});
-useEffect(() => {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone: "%TZ%", year: "numeric", month: "2-digit", day: "2-digit",
-  }).formatToParts(new Date());
-  const part = (type) => parts.find((p) => p.type === type).value;
-  const [year, month, day] = [part("year"), part("month"), part("day")];
-  const nextDay = month === "02" && day === "29" ? "28" : day;
-  setBookingDates({
-    min: `${year}-${month}-${day}`,
-    max: `${Number(year) + 1}-${month}-${nextDay}`,
-  });
-}, []);
-"""
-).replace("%TZ%", AGENCY_TIME_ZONE)
+_DATE_BOUNDS_HOOK = load_js("booking_date_bounds.js", TIME_ZONE=AGENCY_TIME_ZONE)
 _DATE_BOUNDS_DATA = VarData(
     hooks={_DATE_BOUNDS_HOOK: None},
     imports={"react": [ImportVar(tag="useState"), ImportVar(tag="useEffect")]},
@@ -112,84 +93,18 @@ def _slot_filter_hook() -> str:
     closed = {
         day.isoformat(): str(calendar.closure(day)) for day in calendar.non_working_days(start, end)
     }
-    values = {
-        "%CLOSED%": json.dumps(closed),
-        "%MESSAGES%": json.dumps(
-            {str(closure): text for closure, text in _CLOSURE_COPY.items()}, ensure_ascii=False
-        ),
-        "%SLOTS%": json.dumps(list(TIME_SLOTS)),
-        "%NOTICE_MS%": str(int(calendar.min_notice.total_seconds() * 1000)),
-        "%WEEKEND%": str(Closure.WEEKEND),
-        "%TZ%": AGENCY_TIME_ZONE,
-        "%DATE_ID%": field_id(BOOKING_PREFIX, "date"),
-        "%TIME_ID%": field_id(BOOKING_PREFIX, "time"),
-        "%FORM_ID%": BOOKING_FORM_ID,
-    }
-    hook = """
-useEffect(() => {
-  const closed = %CLOSED%;
-  const messages = %MESSAGES%;
-  const slots = %SLOTS%;
-  const dateInput = document.getElementById("%DATE_ID%");
-  const select = document.getElementById("%TIME_ID%");
-  const form = document.getElementById("%FORM_ID%");
-  if (!dateInput || !select) return undefined;
-  const nowInAgency = () => {
-    const parts = new Intl.DateTimeFormat("en-CA", {
-      timeZone: "%TZ%", year: "numeric", month: "2-digit", day: "2-digit",
-      hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23",
-    }).formatToParts(new Date());
-    const part = (type) => parts.find((p) => p.type === type).value;
-    const seconds = Number(part("hour")) * 3600 + Number(part("minute")) * 60 + Number(part("second"));
-    return { day: `${part("year")}-${part("month")}-${part("day")}`, ms: seconds * 1000 };
-  };
-  const closure = (day) => {
-    const [year, month, date] = day.split("-").map(Number);
-    const weekday = new Date(Date.UTC(year, month - 1, date)).getUTCDay();
-    const why = weekday === 0 || weekday === 6 ? "%WEEKEND%" : closed[day];
-    return why ? messages[why] : "";
-  };
-  const openSlots = (day) => {
-    if (!day) return slots;
-    if (closure(day)) return [];
-    const now = nowInAgency();
-    if (day !== now.day) return slots;
-    return slots.filter((slot) => {
-      const [hour, minute] = slot.split(":").map(Number);
-      return (hour * 3600 + minute * 60) * 1000 - now.ms >= %NOTICE_MS%;
-    });
-  };
-  const update = () => {
-    const day = dateInput.value;
-    const open = new Set(openSlots(day));
-    for (const option of select.options) {
-      if (!option.value) continue;
-      const off = !open.has(option.value);
-      option.disabled = off;
-      option.hidden = off;
-    }
-    if (select.value && !open.has(select.value)) select.value = "";
-    dateInput.setCustomValidity(day ? closure(day) : "");
-  };
-  const afterReset = () => setTimeout(update, 0);
-  update();
-  dateInput.addEventListener("input", update);
-  dateInput.addEventListener("change", update);
-  select.addEventListener("focus", update);
-  select.addEventListener("pointerdown", update);
-  form?.addEventListener("reset", afterReset);
-  return () => {
-    dateInput.removeEventListener("input", update);
-    dateInput.removeEventListener("change", update);
-    select.removeEventListener("focus", update);
-    select.removeEventListener("pointerdown", update);
-    form?.removeEventListener("reset", afterReset);
-  };
-}, []);
-"""
-    for key, value in values.items():
-        hook = hook.replace(key, value)
-    return hook
+    return load_js(
+        "booking_slot_filter.js",
+        CLOSED=closed,
+        MESSAGES={str(closure): text for closure, text in _CLOSURE_COPY.items()},
+        SLOTS=list(TIME_SLOTS),
+        NOTICE_MS=int(calendar.min_notice.total_seconds() * 1000),
+        WEEKEND=str(Closure.WEEKEND),
+        TIME_ZONE=AGENCY_TIME_ZONE,
+        DATE_ID=field_id(BOOKING_PREFIX, "date"),
+        TIME_ID=field_id(BOOKING_PREFIX, "time"),
+        FORM_ID=BOOKING_FORM_ID,
+    )
 
 
 _CLOSURE_COPY = {

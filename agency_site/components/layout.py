@@ -1,10 +1,10 @@
 """The page layout every route shares: skip link, header, animated main area, footer."""
 
 import reflex as rx
-from reflex_components_core.el.elements.inline import A
 
 from agency_site.components.footer import footer
 from agency_site.components.navbar import navbar
+from agency_site.reflex_ext.internals import PlainAnchor as A
 from agency_site.state import ui
 
 MAIN_ID = "main"

@@ -44,7 +44,7 @@ def configure_logging() -> None:
 
 def database_engine() -> sa.Engine:
     """The engine of the database in ``rxconfig.py`` (``REFLEX_DB_URL``)."""
-    from reflex.model import get_engine
+    from agency_site.reflex_ext.internals import get_engine
 
     return get_engine()
 

@@ -4,12 +4,10 @@ Written in Python with ``ClientStateVar`` and small hooks, it sends no websocket
 frames: opening a menu or scrolling never talks to the backend.
 """
 
-import json
-
 import reflex as rx
-from reflex.experimental.client_state import ClientStateVar
-from reflex.vars import VarData
-from reflex_base.utils.imports import ImportVar
+
+from agency_site.reflex_ext.client_state import ClientStateVar, browser_event, hook_var, refs_keys
+from agency_site.reflex_ext.js import JsName, load_js
 
 # The navbar scroll threshold of SPEC §9: above it the bar turns white with a shadow.
 NAV_SCROLL_THRESHOLD_PX = 10
@@ -36,123 +34,53 @@ MENUS: tuple[tuple[ClientStateVar, str], ...] = (
 )
 
 
-def _refs(var: ClientStateVar) -> tuple[str, str]:
-    """Keys of ``refs`` holding the value and the setter of a client state var."""
-    return f"_client_state_{var._getter_name}", f"_client_state_{var._setter_name}"
-
-
-def _menu_refs() -> str:
-    """JS array of [value key, setter key, toggle id] for every menu."""
-    return json.dumps([[*_refs(var), toggle_id] for var, toggle_id in MENUS])
+def _menu_refs() -> list[list[str]]:
+    """[value key, setter key, toggle id] of every menu, for the browser code."""
+    return [[*refs_keys(var), toggle_id] for var, toggle_id in MENUS]
 
 
 def close_menus() -> rx.Var:
     """Event chain that closes every menu (used by links inside the menus)."""
-    return rx.Var(
-        f"(() => {{ for (const [, setter] of {_menu_refs()}) refs[setter]?.(false); }})",
-        _var_data=VarData(imports={"$/utils/state": [ImportVar(tag="refs")]}),
-    ).to(rx.vars.FunctionVar, rx.EventChain)
+    return browser_event(load_js("close_menus.js", MENUS=_menu_refs()))
 
 
 # Set once the first page has hydrated: every page mounted after it came from a
 # client-side navigation.
 _NAVIGATED_FLAG = "__agencySitePageShown"
 
-_SERVICES_OPEN, _SET_SERVICES_OPEN = _refs(services_open)
-_MOBILE_OPEN, _ = _refs(mobile_menu_open)
+_SERVICES_OPEN, _SET_SERVICES_OPEN = refs_keys(services_open)
+_MOBILE_OPEN, _ = refs_keys(mobile_menu_open)
 _FOCUSABLE = (
     "a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex='-1'])"
 )
-
-# Closes the menus when the route changes and on Escape (focus returns to the
-# toggle of the menu that was open); keeps Tab inside the open mobile menu;
-# closes the dropdown when focus or a click lands outside it; marks
-# <html data-hydrated> once React runs, and from then on pages fade in (page_fades).
-_MENU_EFFECTS = f"""
-const menuLocation = useLocation();
-useEffect(() => {{
-  document.documentElement.dataset.hydrated = "true";
-  window.{_NAVIGATED_FLAG} = true;
-}}, []);
-useEffect(() => {{
-  for (const [, setter] of {_menu_refs()}) refs[setter]?.(false);
-}}, [menuLocation.pathname]);
-useEffect(() => {{
-  const trapFocus = (event) => {{
-    const dialog = document.getElementById("{MOBILE_NAV_ID}");
-    if (!refs["{_MOBILE_OPEN}"] || !dialog) return;
-    const items = [...dialog.querySelectorAll("{_FOCUSABLE}")].filter(
-      (el) => el.getClientRects().length > 0
-    );
-    if (items.length === 0) return;
-    const first = items[0];
-    const last = items[items.length - 1];
-    const inside = dialog.contains(document.activeElement);
-    if (event.shiftKey && (!inside || document.activeElement === first)) {{
-      event.preventDefault();
-      last.focus();
-    }} else if (!event.shiftKey && (!inside || document.activeElement === last)) {{
-      event.preventDefault();
-      first.focus();
-    }}
-  }};
-  const onKey = (event) => {{
-    if (event.key === "Tab") return trapFocus(event);
-    if (event.key !== "Escape") return;
-    let focusId = null;
-    for (const [value, setter, toggleId] of {_menu_refs()}) {{
-      if (refs[value]) {{
-        refs[setter]?.(false);
-        focusId = toggleId;
-      }}
-    }}
-    if (focusId) document.getElementById(focusId)?.focus();
-  }};
-  const closeDropdownOutside = (event) => {{
-    const dropdown = document.getElementById("{SERVICES_NAV_ID}");
-    if (refs["{_SERVICES_OPEN}"] && dropdown && !dropdown.contains(event.target)) {{
-      refs["{_SET_SERVICES_OPEN}"]?.(false);
-    }}
-  }};
-  window.addEventListener("keydown", onKey);
-  document.addEventListener("focusin", closeDropdownOutside);
-  document.addEventListener("pointerdown", closeDropdownOutside);
-  return () => {{
-    window.removeEventListener("keydown", onKey);
-    document.removeEventListener("focusin", closeDropdownOutside);
-    document.removeEventListener("pointerdown", closeDropdownOutside);
-  }};
-}}, []);
-"""
+_REACT = {"react": ["useState", "useEffect"]}
 
 # True once the page has scrolled more than the threshold; computed in the browser.
-_NAV_SCROLLED_HOOK = f"""
-const [navScrolled, setNavScrolled] = useState(false);
-useEffect(() => {{
-  const onScroll = () => setNavScrolled(window.scrollY > {NAV_SCROLL_THRESHOLD_PX});
-  onScroll();
-  window.addEventListener("scroll", onScroll, {{ passive: true }});
-  return () => window.removeEventListener("scroll", onScroll);
-}}, []);
-"""
-
-_REACT_IMPORTS = {"react": [ImportVar(tag="useState"), ImportVar(tag="useEffect")]}
-
-nav_scrolled: rx.Var = rx.Var(
+nav_scrolled: rx.Var = hook_var(
     "navScrolled",
-    _var_data=VarData(hooks={_NAV_SCROLLED_HOOK: None}, imports=_REACT_IMPORTS),
+    [load_js("nav_scrolled.js", THRESHOLD_PX=NAV_SCROLL_THRESHOLD_PX)],
+    _REACT,
 ).to(bool)
 
-menu_effects: rx.Var = rx.Var(
+# Closes the menus on route changes and Escape, traps Tab in the mobile menu, closes the
+# dropdown on focus or a click outside it, marks <html data-hydrated> (js/menu_effects.js).
+menu_effects: rx.Var = hook_var(
     "null",
-    _var_data=VarData(
-        hooks={_MENU_EFFECTS: None},
-        imports={
-            **_REACT_IMPORTS,
-            "react-router": [ImportVar(tag="useLocation")],
-            "$/utils/state": [ImportVar(tag="refs")],
-        },
-    ),
+    [
+        load_js(
+            "menu_effects.js",
+            MENUS=_menu_refs(),
+            NAVIGATED_FLAG=JsName(_NAVIGATED_FLAG),
+            MOBILE_NAV_ID=MOBILE_NAV_ID,
+            MOBILE_OPEN=_MOBILE_OPEN,
+            FOCUSABLE=_FOCUSABLE,
+            SERVICES_NAV_ID=SERVICES_NAV_ID,
+            SERVICES_OPEN=_SERVICES_OPEN,
+            SET_SERVICES_OPEN=_SET_SERVICES_OPEN,
+        )
+    ],
+    {**_REACT, "react-router": ["useLocation"]},
+    refs=True,
 )
 
 # The Home service card whose included services are shown ("" while every card is closed):
@@ -163,13 +91,6 @@ expanded_service = ClientStateVar.create("expanded_service", "")
 # §9's 0.3 s transition between pages). The first page a visitor opens is prerendered
 # and shows at once, so its text is also its largest contentful paint. Read once per
 # mount, so re-renders (a menu opening) never replay the fade.
-page_fades: rx.Var = rx.Var(
-    "pageFades",
-    _var_data=VarData(
-        hooks={
-            "const [pageFades] = useState(() => typeof window !== 'undefined' "
-            f"&& window.{_NAVIGATED_FLAG} === true);": None
-        },
-        imports=_REACT_IMPORTS,
-    ),
+page_fades: rx.Var = hook_var(
+    "pageFades", [load_js("page_fades.js", NAVIGATED_FLAG=JsName(_NAVIGATED_FLAG))], _REACT
 ).to(bool)

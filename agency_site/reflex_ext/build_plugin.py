@@ -10,7 +10,7 @@
   nginx/Caddy with ``error_page 404 /404.html``. This is only right while every
   route is prerendered (no dynamic ``[param]`` routes), which the plugin checks.
 - The prerendered pages start their JavaScript after the first paint
-  (``deferred_hydration.py``).
+  (``hydration.py``).
 - Then, over the final HTML of every page, the SHA-256 of each inline
   ``<script>`` goes into ``csp-script-hashes.json`` in the build, from which the
   server (and the proxy configurations) build the Content-Security-Policy: no
@@ -25,10 +25,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from reflex_base.plugins.base import Plugin
-
-from agency_site.deferred_hydration import defer_hydration
 from agency_site.paths import SCRIPT_HASHES_FILE
+from agency_site.reflex_ext.hydration import defer_hydration
+from agency_site.reflex_ext.internals import Plugin
 from agency_site.seo.files import robots_txt, web_manifest
 from agency_site.seo.urls import MANIFEST_PATH, ROBOTS_PATH
 
@@ -61,7 +60,7 @@ def install_not_found_page(static_dir: Path, routes: list[str]) -> None:
     if dynamic:
         msg = (
             f"Dynamic routes {dynamic} need the SPA fallback: serve them before "
-            "replacing it with the not-found page (agency_site/build_plugin.py)."
+            "replacing it with the not-found page (agency_site/reflex_ext/build_plugin.py)."
         )
         raise RuntimeError(msg)
     probe_dir = static_dir / NOT_FOUND_PROBE

@@ -1,0 +1,33 @@
+"""Every use of Reflex's internals, in one package: a Reflex upgrade is checked here.
+
+Outside this package the site uses Reflex's public ``rx.`` API only; the rest is here:
+
+- ``internals.py``: the non-public Reflex names (``reflex_base``, ``reflex.utils``, ...).
+- ``client_state.py``: ClientStateVar's slots in Reflex's ``refs``; Vars carrying React hooks.
+- ``js.py`` and ``js/*.js``: the site's browser code, as real JavaScript files.
+- ``hydration.py``: each prerendered page's React Router bootstrap deferred after first paint.
+- ``build_plugin.py``: the Reflex build plugin (robots.txt, manifest, prerendered 404,
+  deferred hydration, CSP hashes of the inline scripts).
+- ``connection_overlay.py``: Reflex's connection overlay (an app wrap) removed.
+- ``event_namespace.py``: a check in front of Reflex's websocket event handler.
+
+Upgrade checklist: what to re-check after a Reflex (or React Router) upgrade, and the test
+that guards it (``test_reflex_ext.py::…`` is ``tests/test_reflex_ext.py::test_…``; ``e2e/``
+tests need ``make test-e2e``).
+
+- Every name of ``internals.py`` imports: any unit test, first ``test_reflex_ext.py``.
+- React Router's bootstrap lines (unknown ones fail the build): ``test_deferred_hydration.py``.
+- Pages hydrate after the deferred boot: every ``e2e/`` test (``helpers.open_page`` waits).
+- ``"prerender": true``, ``routes.json``, ``__spa-fallback.html``: ``test_build_plugin.py``.
+- The prerendered 404: ``e2e/test_seo.py::test_unknown_paths_answer_404_with_the_…``.
+- Plugin context (``add_save_task``, ``static_dir``): ``e2e/test_seo.py::test_robots_txt_…``.
+- CSP hashes match the served inline scripts: ``e2e/test_lead_safety.py::test_the_pages_…``.
+- ClientStateVar's ``refs`` keys: ``test_reflex_ext.py::…client_state_keys_are_where_…``.
+- Hook text pasted as written: ``test_reflex_ext.py::…browser_code_is_valid_javascript_…``.
+- Menus, scroll and date hooks at work: ``e2e/test_a11y.py``, ``e2e/test_ui_traffic.py``.
+- The ``(5, "Overlay")`` app wrap: ``test_reflex_ext.py::…connection_overlay…``.
+- No overlay while the backend is away: ``e2e/test_backend_down.py``.
+- ``EventNamespace.on_event`` is socket.io's handler: ``test_reflex_ext.py::…socketio_routes…``.
+- The form-entries key of ``state.js``: ``test_reflex_ext.py::…form_s_entries_travel…``.
+- The build's folder (``.web/build/client``): ``test_reflex_ext.py::…frontend_build_is_…``.
+"""

@@ -1,0 +1,17 @@
+// React hook of the booking form (agency_site/components/forms.py): today and a year from
+// today in the agency's time zone ($TIME_ZONE), computed in the visitor's browser after
+// hydration (a value prerendered at build time would go stale): bookingDates.min and .max.
+
+const [bookingDates, setBookingDates] = useState({});
+useEffect(() => {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone: $TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit",
+  }).formatToParts(new Date());
+  const part = (type) => parts.find((p) => p.type === type).value;
+  const [year, month, day] = [part("year"), part("month"), part("day")];
+  const nextDay = month === "02" && day === "29" ? "28" : day;
+  setBookingDates({
+    min: `${year}-${month}-${day}`,
+    max: `${Number(year) + 1}-${month}-${nextDay}`,
+  });
+}, []);
