@@ -1,7 +1,7 @@
 """Texts of the files crawlers and browsers fetch by name: robots.txt and the web manifest.
 
 They carry absolute URLs and the agency's name, so they are generated at build
-time from the settings (see ``agency_site/build_plugin.py``), not kept in assets/.
+time from the settings (see ``agency_site/reflex_ext/build_plugin.py``), not kept in assets/.
 """
 
 import json
