@@ -75,3 +75,15 @@ def test_on_postgres_a_migration_waits_for_the_lock_held_by_another_process(
     assert _head(postgres_url)
     engine.dispose()
     holder.dispose()
+
+
+def test_a_sqlite_database_is_left_in_write_ahead_log_mode(tmp_path) -> None:
+    """One synced append per commit instead of journal + database; set once, kept in the file."""
+    url = f"sqlite:///{tmp_path / 'leads.db'}"
+    migrations.upgrade(new_engine(url))
+    engine = new_engine(url)
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        # A committed lead must survive a power cut: SQLite's default FULL sync stays.
+        assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2
+    engine.dispose()
