@@ -61,6 +61,7 @@ def site_values() -> dict[str, str]:
     settings = get_settings()
     values = {
         "agency.name": SITE.name,
+        "agency.tagline": SITE.tagline,
         "agency.email": SITE.email,
         "agency.mailto": SITE.mailto,
         "agency.phone": SITE.phone,
@@ -69,6 +70,7 @@ def site_values() -> dict[str, str]:
         "agency.whatsapp_url": SITE.whatsapp_url,
         "agency.address": SITE.address.one_line,
         "agency.opening_hours": SITE.opening_hours,
+        "agency.opening_hours_lower": SITE.opening_hours.lower(),  # Inside a sentence.
         "agency.legal_name": SITE.legal.company_name,
         "agency.nif": SITE.legal.nif,
         "agency.registry": SITE.legal.registry,
@@ -172,8 +174,17 @@ def _depth(path: Path) -> int:
     return len(path.relative_to(CONTENT_DIR).parts) - 1
 
 
-def load(name: str, model: type[Model], locale: str = DEFAULT_LOCALE) -> Model:
-    """The YAML file ``content/<locale>/<name>`` validated as ``model``."""
+def load(
+    name: str,
+    model: type[Model],
+    locale: str = DEFAULT_LOCALE,
+    values: Mapping[str, str] | None = None,
+) -> Model:
+    """The YAML file ``content/<locale>/<name>`` validated as ``model``.
+
+    ``values`` adds names the file may use besides the site's (``{forms.name_max}``: a
+    figure the code owns, such as a form's limit).
+    """
     path = locale_dir(locale) / name
     where = _shown(path)
     if not path.is_file():
@@ -182,7 +193,8 @@ def load(name: str, model: type[Model], locale: str = DEFAULT_LOCALE) -> Model:
     _READ.add(path)
     _check_schema_line(text, path, model)
     _SCHEMAS[schema_name(model)] = model
-    return validate(model, substitute(_yaml(text, where), site_values(), where), where)
+    known = site_values() | dict(values or {})
+    return validate(model, substitute(_yaml(text, where), known, where), where)
 
 
 def load_folder(
