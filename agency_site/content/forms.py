@@ -1,6 +1,8 @@
 """Constants of the two lead forms (the Home e-mail capture and the booking form) and the
 models of their copy, ``content/es/forms.yaml``."""
 
+from pydantic import Field as PydanticField
+
 from agency_site.content.base import Content, Link
 from agency_site.content.files import load
 
@@ -103,6 +105,25 @@ class BookingCopy(Content):
     success: str
 
 
+class AnswerPageCopy(Content):
+    """The plain page after a form sent without JavaScript, and the refusals of the endpoint."""
+
+    sent: str  # Title when the lead was taken (sent or queued).
+    review: str  # Title when something must be corrected.
+    back: str  # The link back to the site.
+    refused: str  # Title of a refused request (origin, content type).
+    too_large: str
+    refused_text: str
+
+
+class DateWords(Content):
+    """A date in words: ``format`` with ``{weekday}``, ``{day}``, ``{month}``, ``{year}``."""
+
+    format: str
+    weekdays: tuple[str, ...] = PydanticField(min_length=7, max_length=7)  # Monday first.
+    months: tuple[str, ...] = PydanticField(min_length=12, max_length=12)
+
+
 class FormsCopy(Content):
     """Everything the two forms say: ``content/es/forms.yaml``."""
 
@@ -116,6 +137,9 @@ class FormsCopy(Content):
     # (EmailJS never answered, or the worker sending it stopped): the agency may get it
     # twice. {lead_id} is the lead's number.
     resend_note: str
+    honeypot_label: str
+    answer_page: AnswerPageCopy
+    dates: DateWords
 
 
 # The error messages quote the limits by name ({forms.name_max}): the code owns them.
@@ -142,5 +166,6 @@ def _privacy_notice(purpose: str) -> PrivacyNotice:
 # The names other modules read.
 ALTERNATIVES, NOTICES = COPY.alternatives, COPY.notices
 HERO_CAPTURE, BOOKING, RESEND_NOTE = COPY.hero_capture, COPY.booking, COPY.resend_note
+HONEYPOT_LABEL, ANSWER_PAGE, DATES = COPY.honeypot_label, COPY.answer_page, COPY.dates
 HERO_PRIVACY = _privacy_notice(COPY.privacy_purposes.hero)
 BOOKING_PRIVACY = _privacy_notice(COPY.privacy_purposes.booking)
