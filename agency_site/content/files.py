@@ -29,7 +29,6 @@ from markdown_it.tree import SyntaxTreeNode
 from pydantic import BaseModel, ValidationError
 
 from agency_site import paths
-from agency_site.content.site import SITE
 from agency_site.settings import get_settings
 
 CONTENT_DIR = Path(__file__).parent
@@ -58,6 +57,9 @@ class ContentError(ValueError):
 
 def site_values() -> dict[str, str]:
     """The values a content file may name as ``{name}``, read from where they live."""
+    # Imported here: site.py reads its own words (site.yaml) through this module.
+    from agency_site.content.site import SITE
+
     settings = get_settings()
     values = {
         "agency.name": SITE.name,
@@ -179,11 +181,14 @@ def load(
     model: type[Model],
     locale: str = DEFAULT_LOCALE,
     values: Mapping[str, str] | None = None,
+    *,
+    site: bool = True,
 ) -> Model:
     """The YAML file ``content/<locale>/<name>`` validated as ``model``.
 
     ``values`` adds names the file may use besides the site's (``{forms.name_max}``: a
-    figure the code owns, such as a form's limit).
+    figure the code owns, such as a form's limit). ``site=False``: without the site's
+    values, for the file those are made of (``site.yaml``).
     """
     path = locale_dir(locale) / name
     where = _shown(path)
@@ -193,7 +198,7 @@ def load(
     _READ.add(path)
     _check_schema_line(text, path, model)
     _SCHEMAS[schema_name(model)] = model
-    known = site_values() | dict(values or {})
+    known = (site_values() if site else {}) | dict(values or {})
     return validate(model, substitute(_yaml(text, where), known, where), where)
 
 
