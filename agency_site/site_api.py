@@ -32,15 +32,18 @@ from starlette.routing import Route
 from agency_site import paths
 from agency_site.content.forms import (
     ALTERNATIVES,
+    ANSWER_PAGE,
     BOOKING,
     EMAIL_MAX,
     HERO_CAPTURE,
+    HONEYPOT_LABEL,
     MESSAGE_MAX,
     NAME_MAX,
     NOTICES,
     PHONE_MAX,
     TIME_SLOTS,
 )
+from agency_site.content.not_found import NOT_FOUND
 from agency_site.content.site import SITE
 from agency_site.leads.intake import LeadIntake, Result, Submission
 from agency_site.leads.kinds import LeadKind
@@ -196,7 +199,7 @@ class _Form:
             submit = BOOKING.submit
         honeypot = (
             f'<div class="hp" aria-hidden="true"><label for="{self.prefix}-{HONEYPOT_FIELD}">'
-            f'Deja este campo vacío</label><input id="{self.prefix}-{HONEYPOT_FIELD}" '
+            f'{escape(HONEYPOT_LABEL)}</label><input id="{self.prefix}-{HONEYPOT_FIELD}" '
             f'name="{HONEYPOT_FIELD}" type="text" tabindex="-1" autocomplete="off"></div>'
         )
         return (
@@ -216,9 +219,7 @@ def answer_page(
     """The page a visitor without JavaScript gets after submitting the ``kind`` form."""
     success = HERO_CAPTURE.success if kind is LeadKind.CONTACT else BOOKING.success
     result = submission.result
-    title = (
-        "Solicitud enviada" if result in (Result.SENT, Result.QUEUED) else "Revisa el formulario"
-    )
+    title = ANSWER_PAGE.sent if result in (Result.SENT, Result.QUEUED) else ANSWER_PAGE.review
     if result is Result.SENT:
         body = f'<p class="box ok" role="status">{escape(success)}</p>'
     elif result is Result.QUEUED:
@@ -242,7 +243,7 @@ def _page(title: str, body: str, back: str) -> str:
         f"<title>{escape(title)} · {escape(SITE.name)}</title><style>{_CSS}</style></head>"
         f"<body><main><h1>{escape(title)}</h1>{body}"
         f'<p class="back"><a href="{escape(back, quote=True)}">'
-        f"Volver a la web de {escape(SITE.name)}</a></p></main></body></html>"
+        f"{escape(ANSWER_PAGE.back)}</a></p></main></body></html>"
     )
 
 
@@ -278,24 +279,21 @@ def create_app(
 ) -> Starlette:
     """The Starlette app of the ``/_site/`` endpoints (mounted before Reflex's own)."""
     allowed = tuple(allowed_origins)
-    refused_text = (
-        "No hemos podido aceptar este envío. Vuelve a la página del formulario e inténtalo "
-        "de nuevo, o contacta directamente con nosotros:"
-    )
+    refused_text = ANSWER_PAGE.refused_text
 
     async def post_form(request: Request) -> HTMLResponse:
         try:
             kind = LeadKind(request.path_params["kind"])
         except ValueError:
-            return _short_page(404, "Página no encontrada", refused_text, site_url)
+            return _short_page(404, NOT_FOUND.heading, refused_text, site_url)
         if not origin_allowed(request.headers, allowed):
-            return _short_page(403, "Envío no aceptado", refused_text, site_url)
+            return _short_page(403, ANSWER_PAGE.refused, refused_text, site_url)
         content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if content_type != _FORM_TYPE:
-            return _short_page(415, "Envío no aceptado", refused_text, site_url)
+            return _short_page(415, ANSWER_PAGE.refused, refused_text, site_url)
         body = await _read_body(request, max_body_bytes)
         if body is None:
-            return _short_page(413, "Envío demasiado grande", refused_text, site_url)
+            return _short_page(413, ANSWER_PAGE.too_large, refused_text, site_url)
         # The body is capped, so parsing it is cheap; the intake refuses too many fields.
         values = dict(parse_qsl(body.decode("utf-8", errors="replace"), keep_blank_values=True))
         peer = request.client.host if request.client else ""

@@ -116,7 +116,7 @@ def test_a_folder_loads_in_the_listed_order_and_ids_are_file_names(content_dir: 
 
 
 def _legal(content_dir: Path, body: str) -> LegalPage:
-    front = "---\nhero:\n  heading: Legal\n  intro: Texto\nupdated: hoy\n---\n"
+    front = "---\nmeta:\n  description: Texto\nhero: {heading: Legal, intro: Texto}\nupdated: hoy\n---\n"
     _write(content_dir, "legal/page.md", front + body)
     return files.load_markdown("legal/page.md", LegalPage, supported=MARKDOWN_NODES, blocks=BLOCKS)
 

@@ -209,7 +209,12 @@ def test_every_markdown_node_the_pages_may_use_is_rendered() -> None:
         legal.MARKDOWN_NODES
     )
     page = LegalPage.model_validate(
-        {"hero": {"heading": "Prueba", "intro": "Una página"}, "updated": "hoy", "body": SAMPLE}
+        {
+            "meta": {"description": "Una página"},
+            "hero": {"heading": "Prueba", "intro": "Una página"},
+            "updated": "hoy",
+            "body": SAMPLE,
+        }
     )
     rendered = str(legal_component.legal_page(page))
     for expected in (

@@ -6,6 +6,7 @@ from typing import Literal
 import reflex as rx
 
 from agency_site.components import styles
+from agency_site.content.layout import LAYOUT
 from agency_site.content.sections import Action
 
 Variant = Literal["primary", "secondary", "on_dark", "outline_on_dark"]
@@ -24,7 +25,7 @@ _VARIANTS: dict[str, str] = {
     "on_dark": BUTTON_ON_DARK,
     "outline_on_dark": BUTTON_OUTLINE_ON_DARK,
 }
-NEW_TAB_NOTE = " (se abre en una pestaña nueva)"
+NEW_TAB_NOTE = f" ({LAYOUT.new_tab_note})"
 
 
 def link(href: str, *children: rx.Component | str, class_name: str = "") -> rx.Component:

@@ -4,6 +4,7 @@ import reflex as rx
 
 from agency_site.components import styles
 from agency_site.content.base import Link
+from agency_site.content.layout import FOOTER
 from agency_site.content.page_index import FOOTER_COMPANY, FOOTER_LEGAL, SERVICES_MENU, menu
 from agency_site.content.site import SITE
 
@@ -27,7 +28,7 @@ def _contact_column() -> rx.Component:
     """Address, e-mail and phone of the agency."""
     return rx.el.div(
         rx.el.h2(
-            "Contacto", class_name="text-sm font-semibold uppercase tracking-wider text-white"
+            FOOTER.contact, class_name="text-sm font-semibold uppercase tracking-wider text-white"
         ),
         rx.el.address(
             rx.el.p(SITE.address.one_line, class_name="text-sm text-slate-300"),
@@ -52,7 +53,7 @@ def footer() -> rx.Component:
                                 rx.el.a(
                                     s.network,
                                     href=s.href,
-                                    aria_label=f"{SITE.name} en {s.network}",
+                                    aria_label=FOOTER.social_label.format(network=s.network),
                                     rel="noopener",
                                     target="_blank",
                                     class_name="block rounded-full border border-slate-700 px-3 py-1 text-xs text-slate-300 hover:text-white "
@@ -65,10 +66,10 @@ def footer() -> rx.Component:
                     ),
                     class_name="lg:col-span-2",
                 ),
-                _link_list("Servicios", menu(SERVICES_MENU)),
-                _link_list("Empresa", menu(FOOTER_COMPANY)),
+                _link_list(FOOTER.services, menu(SERVICES_MENU)),
+                _link_list(FOOTER.company, menu(FOOTER_COMPANY)),
                 rx.el.div(
-                    _link_list("Legal", menu(FOOTER_LEGAL)),
+                    _link_list(FOOTER.legal, menu(FOOTER_LEGAL)),
                     _contact_column(),
                     class_name="space-y-8",
                 ),
@@ -83,12 +84,12 @@ def footer() -> rx.Component:
                         # A build of last year hydrates with this year's number.
                         custom_attrs={"suppressHydrationWarning": True},
                     ),
-                    f" {SITE.name}. Todos los derechos reservados.",
+                    f" {FOOTER.rights}",
                     class_name="text-sm text-slate-400",
                 ),
                 rx.el.button(
                     rx.icon("arrow-up", size=20, aria_hidden="true"),
-                    rx.el.span("Volver arriba", class_name="sr-only"),
+                    rx.el.span(FOOTER.back_to_top, class_name="sr-only"),
                     id="scroll-to-top",
                     type="button",
                     # run_script compiles to a JS function (call_script would be eval-ed: CSP).

@@ -24,6 +24,7 @@ from agency_site.content.forms import (
     EMAIL_MAX,
     HERO_CAPTURE,
     HERO_PRIVACY,
+    HONEYPOT_LABEL,
     MESSAGE_MAX,
     NAME_MAX,
     NAME_MIN,
@@ -177,7 +178,7 @@ def _honeypot(prefix: str) -> rx.Component:
     """A field people never see or reach; whoever fills it is a bot."""
     control_id = field_id(prefix, HONEYPOT_FIELD)
     return rx.el.div(
-        rx.el.label("Deja este campo vacío", html_for=control_id),
+        rx.el.label(HONEYPOT_LABEL, html_for=control_id),
         rx.el.input(
             id=control_id,
             name=HONEYPOT_FIELD,

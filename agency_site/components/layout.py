@@ -4,6 +4,7 @@ import reflex as rx
 
 from agency_site.components.footer import footer
 from agency_site.components.navbar import navbar
+from agency_site.content.layout import LAYOUT
 from agency_site.reflex_ext.internals import PlainAnchor as A
 from agency_site.state import ui
 
@@ -16,7 +17,7 @@ def layout(*children: rx.Component) -> rx.Component:
         # A plain <a>, not rx.el.a (a React Router link that would resolve "#main"
         # against the route and navigate): the browser moves focus to <main>.
         A.create(
-            "Saltar al contenido principal",
+            LAYOUT.skip_link,
             href=f"#{MAIN_ID}",
             class_name="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 "
             "focus:z-[70] focus:rounded-md focus:bg-white focus:px-4 focus:py-2 "

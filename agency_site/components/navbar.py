@@ -4,6 +4,7 @@ import reflex as rx
 
 from agency_site import paths
 from agency_site.components import styles
+from agency_site.content.layout import LAYOUT
 from agency_site.content.page_index import NAVBAR, PAGES, SERVICES_MENU, menu, nav_menu
 from agency_site.content.site import SITE
 from agency_site.state import ui
@@ -11,9 +12,9 @@ from agency_site.state import ui
 # Top-level links of SPEC §2 (Services is the dropdown, Contact the button).
 NAV_LINKS: tuple[tuple[str, str], ...] = tuple((link.label, link.href) for link in nav_menu(NAVBAR))
 CONTACT_LABEL = PAGES[paths.CONTACT].nav_label
-SERVICES_LABEL = "Services"
+SERVICES_LABEL = LAYOUT.navbar.services
 
-MOBILE_MENU_LABEL = "Menú de navegación"
+MOBILE_MENU_LABEL = LAYOUT.navbar.mobile_menu
 
 SERVICES_MENU_ID = "services-menu"
 MOBILE_MENU_ID = "mobile-menu"
@@ -109,7 +110,9 @@ def _mobile_nav() -> rx.Component:
                 rx.icon("menu", size=28, aria_hidden="true"),
             ),
             rx.el.span(
-                rx.cond(ui.mobile_menu_open.value, "Cerrar menú", "Abrir menú"),
+                rx.cond(
+                    ui.mobile_menu_open.value, LAYOUT.navbar.close_menu, LAYOUT.navbar.open_menu
+                ),
                 class_name="sr-only",
             ),
             id=ui.MOBILE_MENU_TOGGLE_ID,
@@ -177,7 +180,7 @@ def navbar() -> rx.Component:
             _desktop_nav(),
             _mobile_nav(),
             ui.menu_effects,
-            aria_label="Principal",
+            aria_label=LAYOUT.navbar.label,
             class_name=styles.CONTAINER + " flex h-16 items-center justify-between",
         ),
         id="site-header",

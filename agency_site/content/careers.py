@@ -6,7 +6,7 @@ from urllib.parse import quote
 
 from pydantic import Field, computed_field, model_validator
 
-from agency_site.content.base import Benefit, Content, Hero, Image, euros
+from agency_site.content.base import Benefit, Content, Hero, Image, PageMeta, euros
 from agency_site.content.files import load
 from agency_site.content.sections import Action, CallToAction, SectionHeading
 from agency_site.content.site import SITE
@@ -107,6 +107,7 @@ class SpontaneousApplication(Content):
 class CareersPage(Content):
     """The whole Careers page."""
 
+    meta: PageMeta
     hero: Hero
     hero_image: Image
     positions_button: Button

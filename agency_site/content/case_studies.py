@@ -9,7 +9,7 @@ is written twice.
 
 from pydantic import Field
 
-from agency_site.content.base import Content, Hero, Image
+from agency_site.content.base import Content, Hero, Image, PageMeta
 from agency_site.content.files import load, load_folder
 from agency_site.content.sections import CallToAction
 
@@ -71,8 +71,13 @@ class CaseStudyLabels(Content):
 
 class CaseStudiesPage(Content):
     """The case study list's copy, the labels and closing bands of every case page, and the
-    order of the cases (one file each in ``case-studies/``)."""
+    order of the cases (one file each in ``case-studies/``).
 
+    ``meta`` is the list's; ``case_meta`` every case page's, named by the case's title, its
+    description quoting the case's ``{subtitle}``."""
+
+    meta: PageMeta
+    case_meta: PageMeta
     hero: Hero
     labels: CaseStudyLabels
     list_cta: CallToAction

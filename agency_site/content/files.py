@@ -29,7 +29,6 @@ from markdown_it.tree import SyntaxTreeNode
 from pydantic import BaseModel, ValidationError
 
 from agency_site import paths
-from agency_site.content.site import SITE
 from agency_site.settings import get_settings
 
 CONTENT_DIR = Path(__file__).parent
@@ -58,9 +57,13 @@ class ContentError(ValueError):
 
 def site_values() -> dict[str, str]:
     """The values a content file may name as ``{name}``, read from where they live."""
+    # Imported here: site.py reads its own words (site.yaml) through this module.
+    from agency_site.content.site import SITE
+
     settings = get_settings()
     values = {
         "agency.name": SITE.name,
+        "agency.tagline": SITE.tagline,
         "agency.email": SITE.email,
         "agency.mailto": SITE.mailto,
         "agency.phone": SITE.phone,
@@ -69,6 +72,7 @@ def site_values() -> dict[str, str]:
         "agency.whatsapp_url": SITE.whatsapp_url,
         "agency.address": SITE.address.one_line,
         "agency.opening_hours": SITE.opening_hours,
+        "agency.opening_hours_lower": SITE.opening_hours.lower(),  # Inside a sentence.
         "agency.legal_name": SITE.legal.company_name,
         "agency.nif": SITE.legal.nif,
         "agency.registry": SITE.legal.registry,
@@ -172,8 +176,20 @@ def _depth(path: Path) -> int:
     return len(path.relative_to(CONTENT_DIR).parts) - 1
 
 
-def load(name: str, model: type[Model], locale: str = DEFAULT_LOCALE) -> Model:
-    """The YAML file ``content/<locale>/<name>`` validated as ``model``."""
+def load(
+    name: str,
+    model: type[Model],
+    locale: str = DEFAULT_LOCALE,
+    values: Mapping[str, str] | None = None,
+    *,
+    site: bool = True,
+) -> Model:
+    """The YAML file ``content/<locale>/<name>`` validated as ``model``.
+
+    ``values`` adds names the file may use besides the site's (``{forms.name_max}``: a
+    figure the code owns, such as a form's limit). ``site=False``: without the site's
+    values, for the file those are made of (``site.yaml``).
+    """
     path = locale_dir(locale) / name
     where = _shown(path)
     if not path.is_file():
@@ -182,7 +198,8 @@ def load(name: str, model: type[Model], locale: str = DEFAULT_LOCALE) -> Model:
     _READ.add(path)
     _check_schema_line(text, path, model)
     _SCHEMAS[schema_name(model)] = model
-    return validate(model, substitute(_yaml(text, where), site_values(), where), where)
+    known = (site_values() if site else {}) | dict(values or {})
+    return validate(model, substitute(_yaml(text, where), known, where), where)
 
 
 def load_folder(

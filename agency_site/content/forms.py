@@ -1,8 +1,10 @@
-"""Copy and constants of the two lead forms: the Home e-mail capture and the booking form."""
+"""Constants of the two lead forms (the Home e-mail capture and the booking form) and the
+models of their copy, ``content/es/forms.yaml``."""
 
-from agency_site import paths
+from pydantic import Field as PydanticField
+
 from agency_site.content.base import Content, Link
-from agency_site.content.site import SITE
+from agency_site.content.files import load
 
 # SPEC §9: how long a success message stays on screen.
 SUCCESS_MESSAGE_MS = 5000
@@ -56,6 +58,13 @@ class Notices(Content):
     control_chars: str  # A field carries invisible control characters.
 
 
+class PrivacyPurposes(Content):
+    """What each form's data serve, for its privacy notice."""
+
+    hero: str
+    booking: str
+
+
 class ContactAlternatives(Content):
     """The agency's direct channels, offered whenever a form cannot deliver."""
 
@@ -71,14 +80,6 @@ class HeroCaptureCopy(Content):
     submit: str
     success: str
     email_message: str  # Body of the e-mail the agency receives; {email} is the visitor's.
-
-
-# Put before the message of an e-mail sent again after a send whose outcome is unknown
-# (EmailJS never answered, or the worker sending it stopped): the agency may get it twice.
-RESEND_NOTE = (
-    "[Reenvío del aviso n.º {lead_id}: no se pudo confirmar el envío anterior. "
-    "Si ya lo recibiste, este es un duplicado.]"
-)
 
 
 class BookingCopy(Content):
@@ -104,118 +105,67 @@ class BookingCopy(Content):
     success: str
 
 
-ALTERNATIVES = ContactAlternatives(
-    email=Link(label=SITE.email, href=SITE.mailto),
-    phone=Link(label=SITE.phone, href=SITE.tel),
-    whatsapp=Link(label="WhatsApp", href=SITE.whatsapp_url),
-)
+class AnswerPageCopy(Content):
+    """The plain page after a form sent without JavaScript, and the refusals of the endpoint."""
 
-NOTICES = Notices(
-    queued=(
-        "Hemos recibido tu solicitud y te responderemos lo antes posible. Si te corre prisa, "
-        "también puedes contactarnos directamente:"
-    ),
-    store_failed=(
-        "Lo sentimos: por un problema técnico no hemos podido registrar tu solicitud. "
-        "Escríbenos por correo electrónico o WhatsApp y te atenderemos enseguida:"
-    ),
-    rate_limited=(
-        "Has enviado varias solicitudes en poco tiempo. Espera unos minutos antes de volver a "
-        "intentarlo o contacta directamente con nosotros:"
-    ),
-    offline=(
-        "Ahora mismo no podemos conectar con nuestro servidor, así que el formulario está en "
-        "pausa; se reactivará solo en cuanto vuelva la conexión. Mientras tanto, puedes "
-        "contactarnos directamente:"
-    ),
-    sending="Enviando…",
-    control_chars="El texto contiene caracteres no permitidos. Revísalo y vuelve a intentarlo.",
-)
+    sent: str  # Title when the lead was taken (sent or queued).
+    review: str  # Title when something must be corrected.
+    back: str  # The link back to the site.
+    refused: str  # Title of a refused request (origin, content type).
+    too_large: str
+    refused_text: str
 
-_EMAIL = Field(
-    label="Correo electrónico",
-    placeholder="tu@email.com",
-    error="Introduce un correo electrónico válido, por ejemplo nombre@empresa.com.",
-)
 
-HERO_CAPTURE = HeroCaptureCopy(
-    email=_EMAIL.model_copy(update={"label": "Tu correo electrónico"}),
-    submit="Quiero más información",
-    success=("Gracias por contactar con nosotros. En breve nos pondremos en contacto contigo."),
-    email_message=(
-        "Un visitante de la web ha pedido más información desde el formulario de la página "
-        "de inicio. Su correo electrónico es {email}: escríbele para conocer su proyecto."
-    ),
-)
+class DateWords(Content):
+    """A date in words: ``format`` with ``{weekday}``, ``{day}``, ``{month}``, ``{year}``."""
 
-BOOKING = BookingCopy(
-    name=Field(
-        label="Nombre",
-        placeholder="Tu nombre y apellidos",
-        error=f"Escribe tu nombre (entre {NAME_MIN} y {NAME_MAX} caracteres).",
-    ),
-    email=_EMAIL,
-    phone=Field(
-        label="Teléfono",
-        placeholder="+34 600 00 00 00",
-        error=(
-            f"Introduce un teléfono válido: al menos {PHONE_MIN} cifras y como máximo "
-            f"{PHONE_MAX} caracteres, solo con números, espacios y los signos + - ( )."
-        ),
-    ),
-    date=Field(label="Fecha preferida", error="Elige la fecha que prefieres para la consulta."),
-    date_hint="Atendemos de lunes a viernes, excepto festivos.",
-    date_past="Elige una fecha a partir de hoy.",
-    date_too_far="Elige una fecha dentro de los próximos doce meses.",
-    date_weekend="Los fines de semana no atendemos consultas: elige un día de lunes a viernes.",
-    date_holiday="Ese día es festivo y no atendemos consultas: elige otro día laborable.",
-    date_closed="Ese día la agencia está cerrada: elige otro día laborable.",
-    time=Field(label="Hora preferida", error="Elige una de las horas disponibles."),
-    time_passed=("Esa hora ya no se puede reservar para hoy: elige una hora más tarde u otro día."),
-    time_placeholder="Selecciona una hora",
-    message=Field(
-        label="Cuéntanos tu proyecto",
-        placeholder="¿Qué quieres conseguir? Objetivos, plazos, presupuesto aproximado…",
-        error=f"El mensaje no puede superar los {MESSAGE_MAX} caracteres.",
-    ),
-    optional="(opcional)",
-    required_hint="Los campos sin la indicación «opcional» son obligatorios.",
-    submit="Agendar consulta",
-    success=(
-        "Gracias por agendar tu consulta. En breve nos pondremos en contacto contigo para "
-        "confirmar la cita."
-    ),
+    format: str
+    weekdays: tuple[str, ...] = PydanticField(min_length=7, max_length=7)  # Monday first.
+    months: tuple[str, ...] = PydanticField(min_length=12, max_length=12)
+
+
+class FormsCopy(Content):
+    """Everything the two forms say: ``content/es/forms.yaml``."""
+
+    alternatives: ContactAlternatives
+    notices: Notices
+    hero_capture: HeroCaptureCopy
+    booking: BookingCopy
+    privacy_notice: PrivacyNotice  # The "Finalidad" item says {purpose}: each form's own.
+    privacy_purposes: PrivacyPurposes
+    # Put before the message of an e-mail sent again after a send whose outcome is unknown
+    # (EmailJS never answered, or the worker sending it stopped): the agency may get it
+    # twice. {lead_id} is the lead's number.
+    resend_note: str
+    honeypot_label: str
+    answer_page: AnswerPageCopy
+    dates: DateWords
+
+
+# The error messages quote the limits by name ({forms.name_max}): the code owns them.
+COPY = load(
+    "forms.yaml",
+    FormsCopy,
+    values={
+        "forms.name_min": str(NAME_MIN),
+        "forms.name_max": str(NAME_MAX),
+        "forms.phone_min": str(PHONE_MIN),
+        "forms.phone_max": str(PHONE_MAX),
+        "forms.message_max": str(MESSAGE_MAX),
+    },
 )
 
 
 def _privacy_notice(purpose: str) -> PrivacyNotice:
     """The first-layer notice of a form whose data serve ``purpose``."""
-    return PrivacyNotice(
-        heading="Información básica sobre protección de datos",
-        items=(
-            ("Responsable", SITE.name + "."),
-            ("Finalidad", purpose),
-            (
-                "Legitimación",
-                "tu solicitud, al enviarnos el formulario (aplicación de medidas "
-                "precontractuales, art. 6.1.b RGPD).",
-            ),
-            (
-                "Destinatarios",
-                "no cedemos tus datos a terceros salvo obligación legal. Los recibimos a "
-                "través de EmailJS, nuestro proveedor de envío de correo electrónico.",
-            ),
-            (
-                "Derechos",
-                f"puedes acceder, rectificar y suprimir tus datos, y ejercer el resto de tus "
-                f"derechos, escribiendo a {SITE.email}.",
-            ),
-        ),
-        more=Link(label="Política de privacidad", href=paths.PRIVACY_POLICY),
-    )
+    notice = COPY.privacy_notice
+    items = tuple((label, text.replace("{purpose}", purpose)) for label, text in notice.items)
+    return notice.model_copy(update={"items": items})
 
 
-HERO_PRIVACY = _privacy_notice("responder a tu petición de información.")
-BOOKING_PRIVACY = _privacy_notice(
-    "gestionar la consulta que reservas y contactarte para confirmarla."
-)
+# The names other modules read.
+ALTERNATIVES, NOTICES = COPY.alternatives, COPY.notices
+HERO_CAPTURE, BOOKING, RESEND_NOTE = COPY.hero_capture, COPY.booking, COPY.resend_note
+HONEYPOT_LABEL, ANSWER_PAGE, DATES = COPY.honeypot_label, COPY.answer_page, COPY.dates
+HERO_PRIVACY = _privacy_notice(COPY.privacy_purposes.hero)
+BOOKING_PRIVACY = _privacy_notice(COPY.privacy_purposes.booking)

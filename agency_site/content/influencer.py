@@ -1,48 +1,11 @@
-"""Copy of the influencer / info-product programme landing (also teased on Home)."""
+"""The influencer / info-product programme landing (also teased on Home):
+``content/es/pages/influencer-program.yaml``, validated by the models below."""
 
-from agency_site import paths
+from pydantic import computed_field
+
 from agency_site.content.base import Benefit, Content, Hero, Image, PageMeta, Stat
+from agency_site.content.files import load
 from agency_site.content.sections import Action, CallToAction, SectionHeading
-
-META = PageMeta(
-    name="Programa para influencers",
-    nav_label="Influencer Program",
-    description=(
-        "Creamos tu infoproducto sin coste para ti y compartimos los beneficios: cursos, "
-        "ebooks y programas online para influencers, coaches y creadores."
-    ),
-    priority=0.8,
-)
-
-HERO = Hero(
-    eyebrow="Programa para influencers",
-    heading="Convierte tu comunidad en un infoproducto rentable",
-    intro=(
-        "Creamos tu curso, ebook o programa online sin coste para ti: nos encargamos de la "
-        "estrategia, la producción, la tecnología y la venta, y compartimos los beneficios."
-    ),
-)
-
-HERO_ACTIONS: tuple[Action, ...] = (
-    Action(label="Quiero mi infoproducto", href=paths.CONTACT, icon="send"),
-    Action(label="Ver casos de éxito", href=paths.CASE_STUDIES),
-)
-
-HERO_IMAGE = Image(
-    src="https://images.unsplash.com/photo-1611162616475-46b635cb6868",
-    alt="Creadora de contenido grabando un vídeo para su comunidad con el móvil",
-    width=1200,
-    height=900,
-)
-
-STATS: tuple[Stat, ...] = (
-    Stat(value="+300%", label="ROI"),
-    Stat(value="45%", label="conversión"),
-    Stat(value="90%", label="satisfacción"),
-)
-STATS_NOTE = (
-    "Resultados medios de los lanzamientos de infoproductos que hemos creado con creadores."
-)
 
 
 class Step(Content):
@@ -59,143 +22,45 @@ class Deal(Content):
     points: tuple[str, ...]
 
 
-HOW_HEADING = SectionHeading(
-    eyebrow="Cómo funciona",
-    title="De tu conocimiento a un producto que se vende solo",
-    intro=(
-        "Un proceso probado en cuatro pasos. Tú decides el tema y el tono; nosotros ponemos "
-        "el equipo, la inversión y la experiencia en lanzamientos."
-    ),
-)
-STEPS: tuple[Step, ...] = (
-    Step(
-        title="Analizamos tu comunidad",
-        description=(
-            "Estudiamos tu audiencia, sus preguntas y lo que ya valora de ti para encontrar el "
-            "infoproducto con más potencial de venta."
-        ),
-    ),
-    Step(
-        title="Diseñamos el producto contigo",
-        description=(
-            "Definimos juntos el formato (curso, ebook, membresía o mentoría), el temario y "
-            "el precio, siempre con tu estilo y tu voz."
-        ),
-    ),
-    Step(
-        title="Producimos y lanzamos",
-        description=(
-            "Grabamos y editamos el contenido, montamos la plataforma y los pagos, y "
-            "preparamos la campaña de lanzamiento para tu comunidad."
-        ),
-    ),
-    Step(
-        title="Compartimos los beneficios",
-        description=(
-            "Cada mes recibes tu parte de las ventas con informes transparentes. Si el "
-            "producto no vende, tú no pierdes dinero: la inversión es nuestra."
-        ),
-    ),
-)
+class ClosingBand(Content):
+    """The closing band's words; its buttons are the hero's."""
 
-DEAL_HEADING = SectionHeading(
-    eyebrow="Un acuerdo sin riesgo",
-    title="Sin coste para ti, beneficios compartidos",
-    intro=(
-        "Asumimos la inversión de crear y lanzar el infoproducto. Solo ganamos si tú ganas, "
-        "así que trabajamos para que se venda desde el primer día."
-    ),
-)
-DEALS: tuple[Deal, Deal] = (
-    Deal(
-        title="Tú aportas",
-        points=(
-            "Tu conocimiento y experiencia",
-            "Tu comunidad y tu credibilidad",
-            "Unas horas para grabar y revisar el contenido",
-        ),
-    ),
-    Deal(
-        title="Nosotros aportamos",
-        points=(
-            "Estrategia y diseño del infoproducto",
-            "Guion, grabación y edición profesional",
-            "Plataforma de venta, pagos y atención al alumno",
-            "Campañas de lanzamiento y publicidad",
-            "Toda la inversión inicial",
-        ),
-    ),
-)
+    title: str
+    text: str
 
-SERVICES_HEADING = SectionHeading(
-    eyebrow="Qué hacemos por ti",
-    title="Un equipo completo trabajando en tu lanzamiento",
-)
-SERVICES: tuple[Benefit, ...] = (
-    Benefit(
-        icon="lightbulb",
-        title="Estrategia de producto",
-        description="Validamos la idea con tu audiencia antes de producir nada.",
-    ),
-    Benefit(
-        icon="video",
-        title="Producción de contenido",
-        description="Guion, grabación, edición y materiales descargables de calidad.",
-    ),
-    Benefit(
-        icon="monitor-smartphone",
-        title="Tecnología y plataforma",
-        description="Área de alumnos, pasarela de pago y automatizaciones listas para vender.",
-    ),
-    Benefit(
-        icon="megaphone",
-        title="Marketing y ventas",
-        description="Embudos, email marketing y publicidad para cada lanzamiento.",
-    ),
-    Benefit(
-        icon="headset",
-        title="Atención al alumno",
-        description="Resolvemos las dudas técnicas y de pago para que tú te centres en crear.",
-    ),
-    Benefit(
-        icon="chart-no-axes-combined",
-        title="Informes transparentes",
-        description="Ves en todo momento las ventas, los ingresos y tu parte de los beneficios.",
-    ),
-)
 
-AUDIENCE_HEADING = SectionHeading(
-    eyebrow="Para quién es",
-    title="Pensado para quien ya tiene una comunidad que confía en él",
-)
-AUDIENCES: tuple[Benefit, ...] = (
-    Benefit(
-        icon="sparkles",
-        title="Influencers",
-        description="Con una audiencia fiel en Instagram, TikTok o YouTube que te pide más.",
-    ),
-    Benefit(
-        icon="target",
-        title="Coaches y mentores",
-        description="Que quieren llegar a más personas sin multiplicar sus horas de sesión.",
-    ),
-    Benefit(
-        icon="graduation-cap",
-        title="Expertos y formadores",
-        description="Que dominan una materia y quieren convertirla en un curso de referencia.",
-    ),
-    Benefit(
-        icon="pen-tool",
-        title="Creadores de contenido",
-        description="Que buscan ingresos estables más allá de las colaboraciones con marcas.",
-    ),
-)
+class InfluencerPage(Content):
+    """The whole influencer programme page, section by section."""
 
-CTA = CallToAction(
-    title="¿Tienes una comunidad y algo que enseñar?",
-    text=(
-        "Cuéntanos quién eres y a quién te diriges. Analizamos tu caso sin compromiso y te "
-        "decimos qué infoproducto podríamos crear juntos."
-    ),
-    actions=HERO_ACTIONS,
-)
+    meta: PageMeta
+    hero: Hero
+    hero_actions: tuple[Action, ...]
+    hero_image: Image
+    stats: tuple[Stat, ...]
+    stats_note: str
+    how_heading: SectionHeading
+    steps: tuple[Step, ...]
+    deal_heading: SectionHeading
+    deals: tuple[Deal, Deal]
+    services_heading: SectionHeading
+    services: tuple[Benefit, ...]
+    audience_heading: SectionHeading
+    audiences: tuple[Benefit, ...]
+    cta: ClosingBand
+
+    @computed_field
+    @property
+    def closing(self) -> CallToAction:
+        """The closing band with the hero's buttons."""
+        return CallToAction(title=self.cta.title, text=self.cta.text, actions=self.hero_actions)
+
+
+PAGE = load("pages/influencer-program.yaml", InfluencerPage)
+# The names other modules read.
+META, HERO, HERO_ACTIONS, HERO_IMAGE = PAGE.meta, PAGE.hero, PAGE.hero_actions, PAGE.hero_image
+STATS, STATS_NOTE = PAGE.stats, PAGE.stats_note
+HOW_HEADING, STEPS = PAGE.how_heading, PAGE.steps
+DEAL_HEADING, DEALS = PAGE.deal_heading, PAGE.deals
+SERVICES_HEADING, SERVICES = PAGE.services_heading, PAGE.services
+AUDIENCE_HEADING, AUDIENCES = PAGE.audience_heading, PAGE.audiences
+CTA = PAGE.closing

@@ -9,7 +9,7 @@ browser, ``storage.yaml``, checked against the build by ``tests/e2e/test_legal_p
 
 from pydantic import Field, field_validator
 
-from agency_site.content.base import Content, Hero
+from agency_site.content.base import Content, Hero, PageMeta
 from agency_site.content.files import load, load_markdown, markdown_tree
 
 # The Markdown the legal pages may use (components/legal.py renders each), and their blocks.
@@ -73,8 +73,10 @@ class StorageTable(Content):
 
 
 class LegalPage(Content):
-    """A legal page: hero, date of the last update (front matter) and its Markdown text."""
+    """A legal page: its name and description, hero, date of the last update (front matter)
+    and its Markdown text."""
 
+    meta: PageMeta
     hero: Hero
     updated: str
     body: str = Field(min_length=1)

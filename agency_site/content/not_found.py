@@ -1,6 +1,7 @@
-"""Copy of the not-found page (SPEC §2)."""
+"""The not-found page (SPEC §2): ``content/es/pages/not-found.yaml``."""
 
 from agency_site.content.base import Content
+from agency_site.content.files import load
 
 
 class NotFoundCopy(Content):
@@ -12,9 +13,4 @@ class NotFoundCopy(Content):
     description: str  # Of the page, for browsers; its title is the heading.
 
 
-NOT_FOUND = NotFoundCopy(
-    heading="Página no encontrada",
-    intro="Esta página está en construcción.",
-    home_label="Volver al inicio",
-    description="La página que buscas no existe o está en construcción.",
-)
+NOT_FOUND = load("pages/not-found.yaml", NotFoundCopy)

@@ -1,31 +1,9 @@
-"""Copy of the consultation booking page."""
+"""The consultation booking page: ``content/es/pages/schedule.yaml``, validated by the models
+below (the form's own copy is in ``forms.yaml``)."""
 
 from agency_site.content.base import Benefit, Content, Hero, PageMeta
+from agency_site.content.files import load
 from agency_site.content.sections import SectionHeading
-
-META = PageMeta(
-    name="Agendar consulta",
-    description=(
-        "Agenda una consulta gratuita con nuestro equipo: elige día y hora y te llamamos para "
-        "analizar tu proyecto de marketing digital o desarrollo web."
-    ),
-    priority=0.9,
-)
-
-HERO = Hero(
-    eyebrow="Consulta gratuita",
-    heading="Agenda tu consulta gratuita",
-    intro=(
-        "Elige el día y la hora que mejor te vengan y un especialista de nuestro equipo te "
-        "llamará para analizar tu proyecto y proponerte los siguientes pasos."
-    ),
-)
-
-ASIDE_LABEL = "Detalles de la consulta"
-FORM_HEADING = SectionHeading(
-    title="Reserva tu cita",
-    intro="Rellena el formulario y te confirmaremos la cita por teléfono o por correo electrónico.",
-)
 
 
 class Fact(Content):
@@ -36,34 +14,21 @@ class Fact(Content):
     value: str
 
 
-FACTS: tuple[Fact, ...] = (
-    Fact(icon="clock", label="Duración", value="30 minutos"),
-    Fact(icon="video", label="Formato", value="Por teléfono o videollamada, como prefieras"),
-    Fact(icon="badge-check", label="Precio", value="Gratuita y sin compromiso"),
-)
+class SchedulePage(Content):
+    """The whole booking page around the form."""
 
-AGENDA_HEADING = SectionHeading(title="Qué haremos en la consulta")
-AGENDA: tuple[Benefit, ...] = (
-    Benefit(
-        icon="messages-square",
-        title="Escuchamos tu proyecto",
-        description="Nos cuentas tu negocio, tus objetivos y lo que has probado hasta ahora.",
-    ),
-    Benefit(
-        icon="search",
-        title="Revisamos tu presencia digital",
-        description="Echamos un vistazo a tu web, tus redes y tus campañas para detectar mejoras.",
-    ),
-    Benefit(
-        icon="list-checks",
-        title="Te proponemos los siguientes pasos",
-        description=(
-            "Te damos recomendaciones concretas y, si lo necesitas, un presupuesto a medida."
-        ),
-    ),
-)
+    meta: PageMeta
+    hero: Hero
+    aside_label: str
+    form_heading: SectionHeading
+    facts: tuple[Fact, ...]
+    agenda_heading: SectionHeading
+    agenda: tuple[Benefit, ...]
+    alternatives_heading: SectionHeading
 
-ALTERNATIVES_HEADING = SectionHeading(
-    title="¿Prefieres otro canal?",
-    intro="También puedes escribirnos o llamarnos directamente.",
-)
+
+PAGE = load("pages/schedule.yaml", SchedulePage)
+# The names other modules read.
+META, HERO, ASIDE_LABEL, FORM_HEADING = PAGE.meta, PAGE.hero, PAGE.aside_label, PAGE.form_heading
+FACTS, AGENDA_HEADING, AGENDA = PAGE.facts, PAGE.agenda_heading, PAGE.agenda
+ALTERNATIVES_HEADING = PAGE.alternatives_heading

@@ -1,7 +1,8 @@
-"""Copy that search engines and sharing previews show: breadcrumb root, social image alt."""
+"""Copy that search engines and sharing previews show (breadcrumb root, social image alt):
+``content/es/seo.yaml``."""
 
 from agency_site.content.base import Content
-from agency_site.content.site import SITE
+from agency_site.content.files import load
 
 
 class SeoCopy(Content):
@@ -11,7 +12,4 @@ class SeoCopy(Content):
     social_image_alt: str
 
 
-SEO = SeoCopy(
-    home_crumb="Inicio",
-    social_image_alt=f"{SITE.name}: {SITE.tagline}",
-)
+SEO = load("seo.yaml", SeoCopy)

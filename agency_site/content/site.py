@@ -3,7 +3,7 @@
 Every value a deployer may need to change comes from the ``AGENCY_*`` settings
 (``agency_site/settings.py``, documented in ``.env.example``); the defaults let the
 site run with no setup. They are read when the app is built, so a change needs a
-rebuild/restart.
+rebuild/restart. Its words (tagline, blurb, opening hours) are in ``content/es/site.yaml``.
 """
 
 import re
@@ -11,6 +11,7 @@ import re
 from pydantic import computed_field
 
 from agency_site.content.base import Content
+from agency_site.content.files import load
 from agency_site.settings import get_settings
 
 
@@ -84,16 +85,23 @@ class Site(Content):
         return f"{page_name} | {self.fixed_title}" if page_name else self.fixed_title
 
 
+class SiteWords(Content):
+    """How the agency describes itself and when it answers: ``content/es/site.yaml``."""
+
+    tagline: str
+    blurb: str
+    opening_hours: str
+
+
 _agency = get_settings().agency
+# Read without the site's {names}: they are made of this file.
+_words = load("site.yaml", SiteWords, site=False)
 
 SITE = Site(
     name=_agency.name,
     fixed_title=_agency.title,
-    tagline="Marketing digital y desarrollo web que hacen crecer tu negocio",
-    blurb=(
-        "Agencia de marketing digital y desarrollo web con sede en Agramunt. "
-        "Creamos marcas, webs y campañas que convierten visitas en clientes."
-    ),
+    tagline=_words.tagline,
+    blurb=_words.blurb,
     email=_agency.email,
     phone=_agency.phone,
     whatsapp=_agency.whatsapp,
@@ -116,5 +124,5 @@ SITE = Site(
         SocialLink(network="Facebook", href="https://www.facebook.com/"),
         SocialLink(network="X", href="https://x.com/"),
     ),
-    opening_hours="Lunes a viernes, de 9:00 a 14:00 y de 15:00 a 19:00",
+    opening_hours=_words.opening_hours,
 )

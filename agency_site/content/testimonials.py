@@ -1,8 +1,9 @@
-"""What clients say about the agency (Home)."""
+"""What clients say about the agency (Home): ``content/es/testimonials.yaml``."""
 
 from pydantic import Field, computed_field
 
 from agency_site.content.base import Content, Image
+from agency_site.content.files import load
 
 MAX_RATING = 5
 
@@ -18,66 +19,20 @@ class Testimonial(Content):
     rating: int = Field(ge=1, le=MAX_RATING)
     image: Image
 
+    # The words come from the file's `rating_label` (read once COPY is loaded, below).
     @computed_field
     @property
     def rating_label(self) -> str:
         """The rating as text, for every reader (the stars are decorative)."""
-        return f"Valoración: {self.rating} de {MAX_RATING}"
+        return COPY.rating_label.format(rating=self.rating, max=MAX_RATING)
 
 
-TESTIMONIALS: tuple[Testimonial, ...] = (
-    Testimonial(
-        id="laura-martinez",
-        name="Laura Martínez",
-        company="Moda Viva",
-        role="Fundadora y CEO",
-        quote=(
-            "Rediseñaron nuestra tienda online y se encargan de la publicidad desde hace dos "
-            "años. Las ventas no han dejado de crecer y siempre sabemos qué se está haciendo "
-            "y por qué."
-        ),
-        rating=5,
-        image=Image(
-            src="https://images.unsplash.com/photo-1494790108377-be9c29b29330",
-            alt="Retrato de Laura Martínez, fundadora de Moda Viva",
-            width=400,
-            height=400,
-        ),
-    ),
-    Testimonial(
-        id="jordi-puig",
-        name="Jordi Puig",
-        company="Puig Industrial",
-        role="Director comercial",
-        quote=(
-            "Necesitábamos contactos de calidad, no más visitas. Con la automatización y las "
-            "campañas en LinkedIn, el equipo comercial trabaja cada semana con oportunidades "
-            "reales."
-        ),
-        rating=5,
-        image=Image(
-            src="https://images.unsplash.com/photo-1507003211169-0a1dd7228f2d",
-            alt="Retrato de Jordi Puig, director comercial de Puig Industrial",
-            width=400,
-            height=400,
-        ),
-    ),
-    Testimonial(
-        id="marta-soler",
-        name="Marta Soler",
-        company="Marta Soler Coaching",
-        role="Coach y creadora de contenido",
-        quote=(
-            "Yo tenía la comunidad y ellos la experiencia para convertirla en un curso online. "
-            "Se ocuparon de todo, desde la grabación hasta las ventas, y el lanzamiento superó "
-            "lo que esperábamos."
-        ),
-        rating=4,
-        image=Image(
-            src="https://images.unsplash.com/photo-1438761681033-6461ffad8d80",
-            alt="Retrato de Marta Soler, coach y creadora de contenido",
-            width=400,
-            height=400,
-        ),
-    ),
-)
+class TestimonialsCopy(Content):
+    """The testimonials and how a rating is read out (``{rating}``, ``{max}``)."""
+
+    rating_label: str
+    testimonials: tuple[Testimonial, ...] = Field(min_length=1)
+
+
+COPY = load("testimonials.yaml", TestimonialsCopy)
+TESTIMONIALS = COPY.testimonials

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from agency_site.content.forms import HERO_CAPTURE, RESEND_NOTE
+from agency_site.content.forms import DATES, HERO_CAPTURE, RESEND_NOTE
 from agency_site.emailjs import EmailJSClient, Outcome, SendResult
 from agency_site.leads.kinds import LeadKind
 from agency_site.leads.store import LeadStore
@@ -40,27 +40,15 @@ class RetryPolicy:
         return max(wait, self.unconfirmed) if unconfirmed else wait
 
 
-_WEEKDAYS_ES = ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo")
-_MONTHS_ES = (
-    "enero",
-    "febrero",
-    "marzo",
-    "abril",
-    "mayo",
-    "junio",
-    "julio",
-    "agosto",
-    "septiembre",
-    "octubre",
-    "noviembre",
-    "diciembre",
-)
-
-
 def date_es(iso_date: str) -> str:
     """A date in Spanish, whatever the machine's locale: "lunes, 14 de diciembre de 2026"."""
     day = dt.date.fromisoformat(iso_date)
-    return f"{_WEEKDAYS_ES[day.weekday()]}, {day.day} de {_MONTHS_ES[day.month - 1]} de {day.year}"
+    return DATES.format.format(
+        weekday=DATES.weekdays[day.weekday()],
+        day=day.day,
+        month=DATES.months[day.month - 1],
+        year=day.year,
+    )
 
 
 def template_params(

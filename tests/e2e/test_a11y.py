@@ -8,6 +8,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from agency_site import paths
 from agency_site.content.about import HERO as ABOUT_HERO
+from agency_site.content.layout import LAYOUT
 from agency_site.routes import ROUTES
 from agency_site.state import ui
 from scripts import node_tools
@@ -114,7 +115,7 @@ def test_not_found_page_has_no_axe_violations(page: Page, axe_source: str) -> No
 def test_skip_link_is_the_first_stop_and_moves_focus_to_main(page: Page) -> None:
     open_page(page, "/")
     page.keyboard.press("Tab")
-    skip = page.get_by_role("link", name="Saltar al contenido principal")
+    skip = page.get_by_role("link", name=LAYOUT.skip_link)
     expect(skip).to_be_focused()
     box = skip.bounding_box()
     assert box is not None and box["width"] > 50 and box["y"] >= 0  # shown on focus
@@ -199,9 +200,7 @@ def test_every_keyboard_stop_shows_a_focus_indicator(page: Page, viewport: dict)
                       visible: outline || style.boxShadow !== "none"};
             }"""
         )
-        if element["tag"] == "BODY" or (
-            seen and element["text"] == "Saltar al contenido principal"
-        ):
+        if element["tag"] == "BODY" or (seen and element["text"] == LAYOUT.skip_link[:40]):
             break
         assert element["visible"], f"no visible focus on {element}"
         seen += 1

@@ -24,6 +24,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from agency_site import paths
+from agency_site.content.page_index import PAGES
 from agency_site.routes import ROUTES
 from tests.e2e.conftest import ROOT, SiteServer, free_port, stop_site, wait_until_up
 from tests.e2e.helpers import expect_page
@@ -163,7 +164,7 @@ def test_navigation_works_without_backend(page: Page, split_site: SplitSite) -> 
     page.locator("header").get_by_role("link", name="About").click()
     expect_page(page, paths.ABOUT)
     assert_readable(page)
-    page.locator("footer").get_by_role("link", name="Política de privacidad").click()
+    page.locator("footer").get_by_role("link", name=PAGES[paths.PRIVACY_POLICY].name).click()
     expect_page(page, paths.PRIVACY_POLICY)
     assert_readable(page)
     page.go_back()

@@ -7,7 +7,7 @@ import threading
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
-from agency_site.content.forms import RESEND_NOTE
+from agency_site.content.forms import DATES, RESEND_NOTE
 from agency_site.emailjs import SEND_PATH
 from agency_site.leads.delivery import RetryPolicy, date_es, new_claim_token, template_params
 from agency_site.leads.kinds import LeadKind, LeadStatus
@@ -52,9 +52,15 @@ def test_template_params_follow_the_spec() -> None:
 
 
 def test_dates_in_spanish_for_the_visitor_confirmation() -> None:
-    assert date_es("2026-12-14") == "lunes, 14 de diciembre de 2026"
-    assert date_es("2027-08-01") == "domingo, 1 de agosto de 2027"
-    assert date_es("2026-09-16") == "miércoles, 16 de septiembre de 2026"
+    # The words are forms.yaml's; the weekday (Monday = 0) and month are the facts.
+    def spelled(weekday: int, day: int, month: int, year: int) -> str:
+        return DATES.format.format(
+            weekday=DATES.weekdays[weekday], day=day, month=DATES.months[month - 1], year=year
+        )
+
+    assert date_es("2026-12-14") == spelled(0, 14, 12, 2026)
+    assert date_es("2027-08-01") == spelled(6, 1, 8, 2027)
+    assert date_es("2026-09-16") == spelled(2, 16, 9, 2026)
 
 
 def test_backoff_doubles_from_the_first_retry_up_to_the_cap() -> None:
@@ -92,7 +98,8 @@ def test_a_failed_lead_stays_queued_and_is_delivered_once_the_provider_recovers(
     assert len(sent_payloads(emailjs)) == 2
     # A refusal is an answer: the e-mail was not sent, so the retry is not a resend.
     assert lead.unconfirmed_sends == 0
-    assert not any("Reenvío" in p["template_params"]["message"] for p in sent_payloads(emailjs))
+    note = RESEND_NOTE.split("{", 1)[0]  # The note's words before the lead's number.
+    assert not any(note in p["template_params"]["message"] for p in sent_payloads(emailjs))
 
 
 def test_a_failed_lead_waits_for_its_backoff(store: LeadStore, emailjs: HTTPServer) -> None:
