@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import httpx
 
-from agency_site.content.site import SITE
+from agency_site.content.owner_alerts import ALERTS
 from agency_site.leads.delivery import Delivery, new_claim_token
 from agency_site.leads.kinds import LeadKind, LeadStatus
 from agency_site.leads.models import utcnow
@@ -51,33 +51,22 @@ def retention_cutoff(months: int, now: dt.datetime | None = None) -> dt.datetime
     return months_before(now or utcnow(), months)
 
 
-def plural(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
-
-
 def held_text(summary: LeadSummary, error: str, canary_every: dt.timedelta, site: str) -> str:
-    """The alert when leads become held: what happened and what to do, in Spanish."""
-    minutes = max(1, round(canary_every.total_seconds() / 60))
-    return (
-        f"⚠️ {SITE.name}: {plural(summary.held, 'solicitud', 'solicitudes')} de los "
-        f"formularios de la web {'está retenida' if summary.held == 1 else 'están retenidas'} "
-        f"y no llega{'' if summary.held == 1 else 'n'} a tu correo: EmailJS rechaza la "
-        f"configuración ({error or 'sin detalle'}). Qué hacer: en el panel de EmailJS "
-        "(Account > Security) activa «Allow EmailJS API for non-browser applications» si el "
-        "error es 403, o vuelve a conectar el buzón del servicio (Email Services) si es 412. "
-        f"La web lo reintenta sola cada {minutes} min y entrega todas las retenidas en cuanto "
-        "EmailJS acepte; para no esperar, ejecuta `python -m agency_site.leads retry`. "
-        f"Estado: {site}{HEALTH_PATH}"
+    """The alert when leads become held: what happened and what to do (content/es)."""
+    text = ALERTS.held_one if summary.held == 1 else ALERTS.held_many
+    return text.format(
+        count=summary.held,
+        error=error or ALERTS.no_detail,
+        minutes=max(1, round(canary_every.total_seconds() / 60)),
+        status_url=f"{site}{HEALTH_PATH}",
     )
 
 
 def recovered_text(summary: LeadSummary, site: str) -> str:
     """The alert when no lead is held any longer."""
-    return (
-        f"✅ {SITE.name}: EmailJS vuelve a aceptar los envíos; ya no hay solicitudes "
-        f"retenidas ({plural(summary.queued + summary.sending, 'pendiente', 'pendientes')} "
-        f"de entrega en cola). Estado: {site}{HEALTH_PATH}"
-    )
+    waiting = summary.queued + summary.sending
+    pending = ALERTS.pending_one if waiting == 1 else ALERTS.pending_many.format(count=waiting)
+    return ALERTS.recovered.format(pending=pending, status_url=f"{site}{HEALTH_PATH}")
 
 
 @dataclass

@@ -1,0 +1,20 @@
+"""The alerts the owner gets when leads are held and when they flow again:
+``content/es/owner-alerts.yaml``."""
+
+from agency_site.content.base import Content
+from agency_site.content.files import load
+
+
+class OwnerAlerts(Content):
+    """The owner's alert texts; ``{count}``, ``{error}``, ``{minutes}``, ``{pending}`` and
+    ``{status_url}`` are filled in when one is sent."""
+
+    held_one: str
+    held_many: str
+    recovered: str
+    pending_one: str
+    pending_many: str
+    no_detail: str  # In place of ``{error}`` when EmailJS gave no text.
+
+
+ALERTS = load("owner-alerts.yaml", OwnerAlerts)
