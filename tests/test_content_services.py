@@ -262,3 +262,10 @@ def test_a_section_is_told_by_exactly_one_list(change: str) -> None:
         first["features"] = ("Una cosa",)
     with pytest.raises(ValidationError, match="exactly one of the lists"):
         ServicePage(**(data | {"sections": (first, *data["sections"][1:])}))
+
+
+def test_the_hero_eyebrow_is_the_service_name_unless_written() -> None:
+    data = _branding_data()
+    hero = {key: value for key, value in data["hero"].items() if key != "eyebrow"}
+    assert ServicePage(**(data | {"hero": hero})).hero.eyebrow == data["listing"]["title"]
+    assert ServicePage(**(data | {"hero": hero | {"eyebrow": "Otra"}})).hero.eyebrow == "Otra"

@@ -166,6 +166,19 @@ class ServicePage(Content):
     sections: tuple[PageSection, ...] = Field(min_length=2)
     cta: ServiceCallToAction
 
+    @model_validator(mode="before")
+    @classmethod
+    def _hero_eyebrow_is_the_name(cls, data: Any) -> Any:
+        """The hero's eyebrow, unless written, is the service's name (``listing.title``)."""
+        if isinstance(data, dict) and isinstance(data.get("hero"), dict):
+            listing = data.get("listing")
+            title = (
+                listing.get("title") if isinstance(listing, dict) else getattr(listing, "title", "")
+            )
+            if title and "eyebrow" not in data["hero"]:
+                data = data | {"hero": data["hero"] | {"eyebrow": title}}
+        return data
+
     @model_validator(mode="after")
     def _description_quotes_known_figures(self) -> "ServicePage":
         self.description()
