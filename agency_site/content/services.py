@@ -1,8 +1,7 @@
 """The nine services the agency sells, as shown in the menu and the Home grid: each service
 page's ``listing`` (``content/es/services/<id>.yaml``), in the services' order."""
 
-from pydantic import Field
-
+from agency_site.content.service_actions import Id
 from agency_site.content.service_pages import SERVICE_PAGES
 from agency_site.content.service_sections import ServiceListing
 
@@ -10,7 +9,7 @@ from agency_site.content.service_sections import ServiceListing
 class Service(ServiceListing):
     """A service line: its page id, name, icon, card gradient, summary and what it includes."""
 
-    id: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
+    id: Id
 
 
 SERVICES: tuple[Service, ...] = tuple(
