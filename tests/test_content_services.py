@@ -1,12 +1,14 @@
-"""Content of the nine service pages: valid, faithful to the spec's figures, buttons and targets."""
+"""Content of the nine service pages (``content/es/services/``): valid, faithful to the spec's
+figures, buttons and targets."""
 
 import re
 
 import pytest
 from pydantic import ValidationError
 
-from agency_site.content.base import Action, Image, Pack, ServiceBlock
+from agency_site.content.base import Action, Image, Pack, ServiceBlock, euros
 from agency_site.content.sections import CallToAction
+from agency_site.content.service_actions import BUTTONS, COMMON
 from agency_site.content.service_pages import SERVICE_PAGES
 from agency_site.content.service_sections import (
     BenefitsSection,
@@ -21,7 +23,20 @@ from agency_site.content.service_sections import (
 from agency_site.content.services import SERVICES
 from agency_site.reflex_ext.internals import LUCIDE_ICON_LIST
 from agency_site.reflex_ext.internals import reflex_format as format
-from tests.spec_service_buttons import SPEC_TARGETS
+from tests.spec_service_buttons import (
+    MAX_STUDENTS_PER_CLASS,
+    PHOTOGRAPHY_CLAIMS,
+    PHOTOGRAPHY_PACK_FIGURES,
+    PURE_WHITE,
+    SPEC_BUTTONS,
+    SPEC_CLAIMS,
+    SPEC_COURSES,
+    SPEC_HERO_BUTTONS,
+    SPEC_IN_COMPANY,
+    SPEC_PACK_PRICES,
+    SPEC_PROGRAMMES,
+    SPEC_TARGETS,
+)
 
 
 def sections(page: ServicePage, kind: type) -> list:
@@ -32,6 +47,11 @@ def sections(page: ServicePage, kind: type) -> list:
 def buttons(page: ServicePage) -> set[tuple[str, str]]:
     """Every (label, target) pair of the page's buttons."""
     return {(link.label, link.href) for link in page.links()}
+
+
+def _hero_buttons(page: ServicePage) -> tuple[tuple[str, str], ...]:
+    """The hero's (label, target) pairs, in order."""
+    return tuple((action.label, action.href) for action in page.actions)
 
 
 def test_every_service_has_exactly_one_page_under_its_id() -> None:
@@ -46,123 +66,68 @@ def test_buttons_lead_exactly_to_the_spec_targets(service_id: str) -> None:
 
 def test_consulting_claims_content_and_buttons() -> None:
     page = SERVICE_PAGES["consulting"]
-    assert [(s.value, s.label) for s in page.stats] == [
-        ("+500", "proyectos de éxito"),
-        ("+45%", "ROI medio"),
-        ("98%", "clientes satisfechos"),
-        ("15+", "años de experiencia"),
-    ]
+    assert tuple(s.value for s in page.stats) == SPEC_CLAIMS["consulting"]
+    assert all(s.label for s in page.stats)
     main, specialised = sections(page, BlocksSection)
     assert len(main.blocks) >= 6
     assert len(specialised.blocks) >= 2
     assert sections(page, BenefitsSection) and sections(page, FeaturesSection)
-    assert buttons(page) == {
-        ("Solicitar consulta gratuita", "/contact"),
-        ("Ver casos de éxito", "/case-studies"),
-        ("Consultar dudas", "/contact"),
-    }
-    assert page.actions[0].label == "Solicitar consulta gratuita"
+    assert buttons(page) == SPEC_BUTTONS["consulting"]
+    assert _hero_buttons(page) == SPEC_HERO_BUTTONS["consulting"]
 
 
 def test_training_claims_programmes_courses_and_buttons() -> None:
     page = SERVICE_PAGES["training"]
-    assert [(s.value, s.label) for s in page.stats] == [
-        ("+5000", "alumnos formados"),
-        ("98%", "de satisfacción"),
-        ("+20", "programas formativos"),
-        ("85%", "de empleabilidad"),
-    ]
-    assert "máximo 15 alumnos por clase" in page.highlight
+    assert tuple(s.value for s in page.stats) == SPEC_CLAIMS["training"]
+    assert str(MAX_STUDENTS_PER_CLASS) in page.highlight
     (programmes,) = sections(page, ProgrammesSection)
-    assert [(p.title, p.duration) for p in programmes.programmes] == [
-        ("Marketing Digital Avanzado", "40 horas"),
-        ("Analítica Digital", "30 horas"),
-        ("Growth Hacking", "35 horas"),
-        ("Personal Branding", "25 horas"),
-    ]
+    assert tuple((p.title, p.duration) for p in programmes.programmes) == SPEC_PROGRAMMES
     assert all(p.icon and p.description and p.topics for p in programmes.programmes)
     courses, in_company = sections(page, BlocksSection)
-    assert [b.title for b in courses.blocks] == [
-        "E-commerce & Amazon",
-        "Diseño UX/UI",
-        "Producción Audiovisual",
-        "Automatización",
-    ]
-    assert [b.title for b in in_company.blocks] == ["Formación a Medida", "Consultoría y Mentoring"]
+    assert tuple(b.title for b in courses.blocks) == SPEC_COURSES
+    assert tuple(b.title for b in in_company.blocks) == SPEC_IN_COMPANY
     assert sections(page, BenefitsSection) and sections(page, FeaturesSection)
 
-    assert [(a.label, a.href) for a in page.actions] == [
-        ("Ver programas formativos", "/contact"),
-        ("Agendar asesoría gratuita", "/schedule"),
-    ]
-    for programme in programmes.programmes:
-        assert programme.cta.label in {"Más información", "Solicitar información"}
-        assert programme.cta.href == "/contact"
+    assert _hero_buttons(page) == SPEC_HERO_BUTTONS["training"]
+    assert buttons(page) <= SPEC_BUTTONS["training"]
+    programme_buttons = {("Más información", "/contact"), ("Solicitar información", "/contact")}
+    assert all((p.cta.label, p.cta.href) in programme_buttons for p in programmes.programmes)
     assert [(a.label, a.href) for a in page.cta.actions] == [("Solicitar información", "/contact")]
 
 
 def test_photography_claims_services_packs_and_buttons() -> None:
     page = SERVICE_PAGES["product-photography"]
-    stats = [(s.value, s.label) for s in page.stats]
-    assert ("32%", "aumento medio de conversión") in stats
-    assert ("100%", "de cumplimiento de los requisitos de Amazon") in stats
-    assert ("48-72 horas", "para productos estándar") in stats
-    assert any("RGB 255,255,255" in label and value == "Blanco puro" for value, label in stats)
+    values = [s.value for s in page.stats]
+    assert all(any(claim in value for value in values) for claim in PHOTOGRAPHY_CLAIMS)
+    assert any(PURE_WHITE in s.label for s in page.stats)
 
     main, additional = sections(page, BlocksSection)
     assert len(main.blocks) == 4
-    assert [b.title for b in additional.blocks] == ["Variantes de producto", "Contenido A+"]
+    assert len(additional.blocks) == 2 and "A+" in additional.blocks[1].title
     (benefits,) = sections(page, BenefitsSection)
     assert len(benefits.benefits) == 4
     (gallery,) = sections(page, GallerySection)
     assert len(gallery.images) == 3
-    assert gallery.cta == Action(label="Ver portfolio", href="/portfolio")
+    assert (gallery.cta.label, gallery.cta.href) == ("Ver portfolio", "/portfolio")
 
     (packs,) = sections(page, PacksSection)
-    assert [(p.title, p.price, p.features) for p in packs.packs] == [
-        ("Pack Básico", "Desde 99€", ("1 foto principal", "3 fotos de detalle", "Entrega en 72h")),
-        (
-            "Pack Premium",
-            "Desde 199€",
-            (
-                "1 foto principal",
-                "5 fotos de detalle",
-                "2 fotos lifestyle",
-                "Vista 360°",
-                "Entrega en 48h",
-            ),
-        ),
-        (
-            "Pack Profesional",
-            "Desde 399€",
-            (
-                "Todo lo del Pack Premium",
-                "Contenido A+ completo",
-                "Vídeo de producto",
-                "Fotos de variantes",
-                "Infografías",
-                "Entrega en 24h",
-                "Soporte prioritario",
-            ),
-        ),
-    ]
-    assert all(p.cta == Action(label="Solicitar información", href="/contact") for p in packs.packs)
-    assert packs.help_link == Action(label="Consultar dudas", href="/contact")
-    assert buttons(page) == {
-        ("Solicitar presupuesto", "/contact"),
-        ("Ver portfolio", "/portfolio"),
-        ("Solicitar información", "/contact"),
-        ("Consultar dudas", "/contact"),
-    }
+    assert tuple(p.price_from for p in packs.packs) == SPEC_PACK_PRICES["product-photography"]
+    for pack, pack_figures in zip(packs.packs, PHOTOGRAPHY_PACK_FIGURES, strict=True):
+        assert all(any(f in feature for feature in pack.features) for f in pack_figures), pack
+    assert all(
+        (p.cta.label, p.cta.href) == ("Solicitar información", "/contact") for p in packs.packs
+    )
+    assert (packs.help_link.label, packs.help_link.href) == ("Consultar dudas", "/contact")
+    assert buttons(page) == SPEC_BUTTONS["product-photography"]
+    assert _hero_buttons(page) == SPEC_HERO_BUTTONS["product-photography"]
 
 
-def test_branding_has_the_three_priced_packs() -> None:
-    (packs,) = sections(SERVICE_PAGES["branding"], PacksSection)
-    assert [(p.title, p.price) for p in packs.packs] == [
-        ("Esencial", "Desde 99€"),
-        ("Profesional", "Desde 499€"),
-        ("Empresarial", "Desde 999€"),
-    ]
+@pytest.mark.parametrize("service_id", SPEC_PACK_PRICES)
+def test_packs_have_the_spec_prices_shown_from_the_figure(service_id: str) -> None:
+    (packs,) = sections(SERVICE_PAGES[service_id], PacksSection)
+    assert tuple(p.price_from for p in packs.packs) == SPEC_PACK_PRICES[service_id]
+    for pack, price in zip(packs.packs, SPEC_PACK_PRICES[service_id], strict=True):
+        assert pack.price.endswith(f" {euros(price)}")
     assert all(len(p.features) >= 3 for p in packs.packs)
 
 
@@ -260,3 +225,47 @@ def test_a_page_without_buttons_or_with_an_unknown_field_is_rejected() -> None:
     with pytest.raises(ValidationError):
         ServicePage(**(data | {"precio": "99€"}))
     assert ServicePage(**data) == SERVICE_PAGES["branding"]
+
+
+def _branding_data() -> dict:
+    """The branding page as plain data, as a file would hold it."""
+    return SERVICE_PAGES["branding"].model_dump(exclude_computed_fields=True)
+
+
+def test_services_are_the_pages_listings_in_the_shared_order() -> None:
+    assert tuple(service.id for service in SERVICES) == COMMON.order
+    for service in SERVICES:
+        listing = SERVICE_PAGES[service.id].listing
+        assert service.model_dump(exclude={"id"}) == listing.model_dump()
+
+
+def test_a_button_named_in_a_file_is_the_shared_one() -> None:
+    own = {"label": "Otro botón", "href": "/contact"}
+    page = ServicePage(**(_branding_data() | {"actions": ["request_quote", own]}))
+    assert page.actions == (BUTTONS["request_quote"], Action(**own))
+    with pytest.raises(ValidationError, match="no shared button 'presupuesto'"):
+        ServicePage(**(_branding_data() | {"actions": ["presupuesto"]}))
+
+
+def test_every_shared_button_is_used() -> None:
+    used = {link for page in SERVICE_PAGES.values() for link in page.links()}
+    assert set(BUTTONS.values()) <= used
+
+
+@pytest.mark.parametrize("change", ["no list", "two lists"])
+def test_a_section_is_told_by_exactly_one_list(change: str) -> None:
+    data = _branding_data()
+    first = dict(data["sections"][0])
+    if change == "no list":
+        del first["blocks"]
+    else:
+        first["features"] = ("Una cosa",)
+    with pytest.raises(ValidationError, match="exactly one of the lists"):
+        ServicePage(**(data | {"sections": (first, *data["sections"][1:])}))
+
+
+def test_the_hero_eyebrow_is_the_service_name_unless_written() -> None:
+    data = _branding_data()
+    hero = {key: value for key, value in data["hero"].items() if key != "eyebrow"}
+    assert ServicePage(**(data | {"hero": hero})).hero.eyebrow == data["listing"]["title"]
+    assert ServicePage(**(data | {"hero": hero | {"eyebrow": "Otra"}})).hero.eyebrow == "Otra"

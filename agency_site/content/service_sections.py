@@ -1,13 +1,16 @@
 """The shape of a service page: hero, claims, the sections it is built from and its closing band.
 
 The nine service pages differ only in data: each one is a ``ServicePage`` made of
-these sections, rendered by ``components/service_sections.py``.
+these sections (a file of ``content/es/services/``), rendered by
+``components/service_sections.py``. A section's kind is told by its list: ``blocks``,
+``steps``, ``benefits``, ``features``, ``packs``, ``programmes`` or ``images``.
 """
 
-from pydantic import Field, model_validator
+from typing import Annotated, Any
+
+from pydantic import Discriminator, Field, Tag, model_validator
 
 from agency_site.content.base import (
-    Action,
     Benefit,
     Content,
     Hero,
@@ -21,6 +24,30 @@ from agency_site.content.base import (
     models_in,
 )
 from agency_site.content.sections import CallToAction, SectionHeading
+from agency_site.content.service_actions import Button, Id
+
+
+class ServiceListing(Content):
+    """How a service is listed (menus, the Home grid): name, icon, card gradient, summary and
+    what it includes."""
+
+    title: str
+    icon: str
+    gradient: str
+    description: str
+    features: tuple[str, ...] = Field(min_length=6, max_length=6)
+
+
+class ServicePack(Pack):
+    """A priced pack whose button may be a shared one, by name."""
+
+    cta: Button
+
+
+class ServiceCallToAction(CallToAction):
+    """The closing band, whose buttons may be shared ones, by name."""
+
+    actions: tuple[Button, ...] = Field(min_length=1)
 
 
 class Step(Content):
@@ -38,7 +65,7 @@ class Programme(Content):
     duration: str = Field(min_length=1)
     description: str
     topics: tuple[str, ...] = Field(min_length=1)
-    cta: Action
+    cta: Button
 
 
 class BlocksSection(SectionHeading):
@@ -70,10 +97,10 @@ class FeaturesSection(SectionHeading):
 class PacksSection(SectionHeading):
     """Priced packs, with the label of the highlighted one and an optional help line."""
 
-    packs: tuple[Pack, ...] = Field(min_length=1)
+    packs: tuple[ServicePack, ...] = Field(min_length=1)
     highlight_label: str = ""
     help_text: str = ""
-    help_link: Action | None = None
+    help_link: Button | None = None
 
 
 class ProgrammesSection(SectionHeading):
@@ -86,32 +113,71 @@ class GallerySection(SectionHeading):
     """A few photos of finished work and a link to see more."""
 
     images: tuple[Image, ...] = Field(min_length=1)
-    cta: Action | None = None
+    cta: Button | None = None
 
 
-PageSection = (
-    BlocksSection
-    | StepsSection
-    | BenefitsSection
-    | FeaturesSection
-    | PacksSection
-    | ProgrammesSection
-    | GallerySection
-)
+# Each kind of section by the list that only it has.
+_SECTION_LISTS: dict[str, type[SectionHeading]] = {
+    "blocks": BlocksSection,
+    "steps": StepsSection,
+    "benefits": BenefitsSection,
+    "features": FeaturesSection,
+    "packs": PacksSection,
+    "programmes": ProgrammesSection,
+    "images": GallerySection,
+}
+
+
+def _section_kind(value: Any) -> str | None:
+    """The section model's name for a section (data or model): told by its list."""
+    if isinstance(value, dict):
+        kinds = [model.__name__ for key, model in _SECTION_LISTS.items() if key in value]
+        return kinds[0] if len(kinds) == 1 else None
+    return type(value).__name__
+
+
+PageSection = Annotated[
+    Annotated[BlocksSection, Tag("BlocksSection")]
+    | Annotated[StepsSection, Tag("StepsSection")]
+    | Annotated[BenefitsSection, Tag("BenefitsSection")]
+    | Annotated[FeaturesSection, Tag("FeaturesSection")]
+    | Annotated[PacksSection, Tag("PacksSection")]
+    | Annotated[ProgrammesSection, Tag("ProgrammesSection")]
+    | Annotated[GallerySection, Tag("GallerySection")],
+    Discriminator(
+        _section_kind,
+        custom_error_type="section_kind",
+        custom_error_message=f"a section has exactly one of the lists {', '.join(_SECTION_LISTS)}",
+    ),
+]
 
 
 class ServicePage(Content):
-    """A complete service page: its name and description, hero with its buttons and claims,
-    sections and closing band."""
+    """A complete service page: its id (the file's name), how it is listed, its description,
+    hero with its buttons and claims, sections and closing band."""
 
-    id: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
+    id: Id
+    listing: ServiceListing
     meta: PageMeta
     hero: Hero
-    actions: tuple[Action, ...] = Field(min_length=1)
+    actions: tuple[Button, ...] = Field(min_length=1)
     stats: tuple[Stat, ...] = ()
     highlight: str = ""
     sections: tuple[PageSection, ...] = Field(min_length=2)
-    cta: CallToAction
+    cta: ServiceCallToAction
+
+    @model_validator(mode="before")
+    @classmethod
+    def _hero_eyebrow_is_the_name(cls, data: Any) -> Any:
+        """The hero's eyebrow, unless written, is the service's name (``listing.title``)."""
+        if isinstance(data, dict) and isinstance(data.get("hero"), dict):
+            listing = data.get("listing")
+            title = (
+                listing.get("title") if isinstance(listing, dict) else getattr(listing, "title", "")
+            )
+            if title and "eyebrow" not in data["hero"]:
+                data = data | {"hero": data["hero"] | {"eyebrow": title}}
+        return data
 
     @model_validator(mode="after")
     def _description_quotes_known_figures(self) -> "ServicePage":

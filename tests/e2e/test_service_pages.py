@@ -9,8 +9,9 @@ from agency_site import paths
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.content.service_pages import SERVICE_PAGES
 from agency_site.content.service_sections import PacksSection, ProgrammesSection, ServicePage
+from agency_site.content.services import service_by_id
 from tests.e2e.helpers import expect_page, open_page
-from tests.spec_service_buttons import SPEC_TARGETS
+from tests.spec_service_buttons import SPEC_HERO_BUTTONS, SPEC_TARGETS
 
 REVEALED = "main [data-reveal]"
 
@@ -62,8 +63,8 @@ def test_every_button_leads_where_the_spec_says(page: Page, service_id: str) -> 
 
 def test_named_buttons_of_training_consulting_and_photography(page: Page) -> None:
     for service_id, label, target in (
-        ("training", "Ver programas formativos", paths.CONTACT),
-        ("training", "Agendar asesoría gratuita", paths.SCHEDULE),
+        ("training", *SPEC_HERO_BUTTONS["training"][0]),
+        ("training", *SPEC_HERO_BUTTONS["training"][1]),
         ("consulting", "Ver casos de éxito", paths.CASE_STUDIES),
         ("consulting", "Consultar dudas", paths.CONTACT),
         ("product-photography", "Ver portfolio", paths.PORTFOLIO),
@@ -89,7 +90,8 @@ def test_sections_fade_in_when_scrolled_into_view(page: Page) -> None:
 def test_reveal_restarts_after_client_side_navigation(page: Page) -> None:
     open_page(page, paths.service("branding"))
     page.locator("#services-toggle").click()
-    page.locator("#services-menu").get_by_role("link", name="Formación Profesional").click()
+    training = service_by_id("training").title
+    page.locator("#services-menu").get_by_role("link", name=training).click()
     expect_page(page, paths.service("training"))
     last = page.locator(REVEALED).last
     expect(last).to_have_css("opacity", "0")
