@@ -141,6 +141,12 @@ def test_a_position_without_requirements_or_with_a_reversed_salary_is_rejected()
     careers.JobPosting(**data)
 
 
+def test_a_contract_type_without_its_schema_org_name_is_rejected() -> None:
+    page = careers.CAREERS.model_dump(exclude_computed_fields=True)
+    with pytest.raises(ValidationError, match="employment_types lacks"):
+        careers.CareersPage(**(page | {"employment_types": {}}))
+
+
 def test_a_positions_location_and_button_read_the_pages_words() -> None:
     labels = careers.CAREERS.job_labels
     hybrid, remote, office = careers.POSITIONS  # The spec's order.

@@ -87,8 +87,10 @@ class Pack(Content):
     @computed_field
     @property
     def price(self) -> str:
-        """The price as shown: 'Desde 99€'."""
-        return f"Desde {euros(self.price_from)}"
+        """The price as shown, worded in ``services/common/services.yaml``: 'Desde 99€'."""
+        from agency_site.content.service_actions import COMMON  # Loaded after the models.
+
+        return COMMON.price_from.format(price=euros(self.price_from))
 
 
 class Image(Content):

@@ -2,6 +2,7 @@
 spontaneous application), validated by the models below."""
 
 import datetime as dt
+from typing import Literal
 from urllib.parse import quote
 
 from pydantic import Field, computed_field, model_validator
@@ -115,8 +116,17 @@ class CareersPage(Content):
     benefits: tuple[Benefit, ...] = Field(min_length=1)
     positions_heading: SectionHeading
     job_labels: JobLabels
+    # schema.org's employmentType of each contract type the positions name (JSON-LD).
+    employment_types: dict[str, Literal["FULL_TIME", "PART_TIME", "TEMPORARY", "INTERN"]]
     positions: tuple[JobPosting, ...] = Field(min_length=1)
     spontaneous: SpontaneousApplication
+
+    @model_validator(mode="after")
+    def _every_type_has_its_schema_org_name(self) -> "CareersPage":
+        unknown = {job.type for job in self.positions} - set(self.employment_types)
+        if unknown:
+            raise ValueError(f"employment_types lacks {sorted(unknown)}")
+        return self
 
     @computed_field
     @property

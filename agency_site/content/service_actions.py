@@ -19,6 +19,7 @@ class ServicesCommon(Content):
     """The services' order (one file each in ``services/``) and their shared buttons by name."""
 
     order: tuple[Id, ...] = Field(min_length=1)
+    price_from: str = Field(pattern=r"\{price\}")  # A pack's price as shown: "Desde {price}".
     buttons: dict[Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")], Action]
 
 

@@ -91,6 +91,10 @@ class SiteWords(Content):
     tagline: str
     blurb: str
     opening_hours: str
+    # The office's town, province and country as written in the address.
+    city: str
+    region: str
+    country: str
 
 
 _agency = get_settings().agency
@@ -108,9 +112,9 @@ SITE = Site(
     address=Address(
         street=_agency.street,
         postal_code=_agency.postal_code,
-        city="Agramunt",
-        region="Lleida",
-        country="España",
+        city=_words.city,
+        region=_words.region,
+        country=_words.country,
         country_code="ES",
     ),
     legal=LegalIdentity(

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from agency_site import paths
-from agency_site.content.careers import POSITIONS, JobPosting
+from agency_site.content.careers import CAREERS, POSITIONS, JobPosting
 from agency_site.content.contact import FAQ
 from agency_site.content.service_pages import SERVICE_PAGES
 from agency_site.content.service_sections import PacksSection
@@ -73,10 +73,6 @@ def to_script_text(document: JsonLd) -> str:
     return json.dumps(document, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
 
-# schema.org employmentType of the contract types the careers content uses.
-EMPLOYMENT_TYPES = {"Jornada completa": "FULL_TIME", "Media jornada": "PART_TIME"}
-
-
 def job_posting(job: JobPosting) -> JsonLd:
     """A position of /careers as a ``JobPosting`` (remote or in its city, salary in EUR/year)."""
     entry: JsonLd = {
@@ -84,7 +80,7 @@ def job_posting(job: JobPosting) -> JsonLd:
         "title": job.title,
         "description": job.description,
         "datePosted": job.date_posted.isoformat(),
-        "employmentType": EMPLOYMENT_TYPES[job.type],
+        "employmentType": CAREERS.employment_types[job.type],
         "hiringOrganization": {"@id": organization_id()},
         "baseSalary": {
             "@type": "MonetaryAmount",
