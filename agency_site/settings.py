@@ -79,12 +79,11 @@ class AgencySettings(BaseSettings):
     whatsapp: str = ""  # Defaults to the phone.
     street: str = "Plaça del Mercadal, 1"
     postal_code: str = "25310"
-    # LSSI-CE art. 10 identification: marked placeholders until the owner fills them in.
-    legal_name: str = "[Razón social pendiente de completar]"
-    nif: str = "[NIF pendiente de completar]"
-    registry: str = (
-        "[Datos registrales pendientes de completar: Registro Mercantil, tomo, folio, hoja]"
-    )
+    # LSSI-CE art. 10 identification; empty until the owner fills them in, and the legal
+    # pages then show the marked placeholders of content/es/site.yaml.
+    legal_name: str = ""
+    nif: str = ""
+    registry: str = ""
 
     @model_validator(mode="after")
     def _whatsapp_defaults_to_phone(self) -> "AgencySettings":

@@ -95,6 +95,11 @@ class SiteWords(Content):
     city: str
     region: str
     country: str
+    # Shown in the legal pages' identification until AGENCY_LEGAL_NAME, AGENCY_NIF and
+    # AGENCY_REGISTRY are set.
+    pending_legal_name: str
+    pending_nif: str
+    pending_registry: str
 
 
 _agency = get_settings().agency
@@ -118,9 +123,9 @@ SITE = Site(
         country_code="ES",
     ),
     legal=LegalIdentity(
-        company_name=_agency.legal_name,
-        nif=_agency.nif,
-        registry=_agency.registry,
+        company_name=_agency.legal_name or _words.pending_legal_name,
+        nif=_agency.nif or _words.pending_nif,
+        registry=_agency.registry or _words.pending_registry,
     ),
     social=(
         SocialLink(network="Instagram", href="https://www.instagram.com/"),
