@@ -7,10 +7,11 @@ from agency_site.content.base import Link
 from agency_site.content.layout import FOOTER
 from agency_site.content.page_index import FOOTER_COMPANY, FOOTER_LEGAL, SERVICES_MENU, menu
 from agency_site.content.site import SITE
+from agency_site.reflex_ext.js import load_js
 
 _LINK = "text-sm text-slate-300 hover:text-white " + styles.FOCUS_RING
 # The year is computed in the visitor's browser, so a build from last year still says this one.
-_CURRENT_YEAR = rx.Var("new Date().getFullYear()").to(int)
+_CURRENT_YEAR = rx.Var(load_js("current_year.js")).to(int)
 
 
 def _link_list(heading: str, links: tuple[Link, ...]) -> rx.Component:
@@ -93,10 +94,7 @@ def footer() -> rx.Component:
                     id="scroll-to-top",
                     type="button",
                     # run_script compiles to a JS function (call_script would be eval-ed: CSP).
-                    on_click=rx.run_script(
-                        "window.scrollTo({top: 0, behavior: "
-                        "window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth'})"
-                    ),
+                    on_click=rx.run_script(load_js("scroll_to_top.js")),
                     class_name="rounded-full bg-indigo-600 p-3 text-white hover:bg-indigo-500 "
                     + styles.FOCUS_RING,
                 ),

@@ -8,30 +8,13 @@ without JavaScript, and nothing is hidden under ``prefers-reduced-motion``.
 
 import reflex as rx
 
+from agency_site.reflex_ext.js import load_js
+
 # Spread into a component's props to make it fade in when scrolled into view.
 REVEAL = {"data_reveal": "true"}
 JS_CLASS = "reveal-js"
 
-_HOOK = f"""
-useEffect(() => {{
-  if (!("IntersectionObserver" in window)) return;
-  if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
-  const root = document.documentElement;
-  const observer = new IntersectionObserver((entries) => {{
-    for (const entry of entries) {{
-      if (!entry.isIntersecting) continue;
-      entry.target.dataset.revealed = "true";
-      observer.unobserve(entry.target);
-    }}
-  }}, {{ rootMargin: "0px 0px -10% 0px" }});
-  document.querySelectorAll("[data-reveal]").forEach((el) => observer.observe(el));
-  root.classList.add("{JS_CLASS}");
-  return () => {{
-    observer.disconnect();
-    root.classList.remove("{JS_CLASS}");
-  }};
-}}, []);
-"""
+_HOOK = load_js("reveal_on_scroll.js", JS_CLASS=JS_CLASS)
 
 
 class RevealObserver(rx.Fragment):
