@@ -79,7 +79,7 @@ def test_consulting_claims_content_and_buttons() -> None:
 def test_training_claims_programmes_courses_and_buttons() -> None:
     page = SERVICE_PAGES["training"]
     assert tuple(s.value for s in page.stats) == SPEC_CLAIMS["training"]
-    assert str(MAX_STUDENTS_PER_CLASS) in page.highlight
+    assert str(MAX_STUDENTS_PER_CLASS) in page.highlighted_fact
     (programmes,) = sections(page, ProgrammesSection)
     assert tuple((p.title, p.duration) for p in programmes.programmes) == SPEC_PROGRAMMES
     assert all(p.icon and p.description and p.topics for p in programmes.programmes)
@@ -269,3 +269,13 @@ def test_the_hero_eyebrow_is_the_service_name_unless_written() -> None:
     hero = {key: value for key, value in data["hero"].items() if key != "eyebrow"}
     assert ServicePage(**(data | {"hero": hero})).hero.eyebrow == data["listing"]["title"]
     assert ServicePage(**(data | {"hero": hero | {"eyebrow": "Otra"}})).hero.eyebrow == "Otra"
+
+
+def test_a_figure_the_training_page_quotes_twice_is_written_once() -> None:
+    page = SERVICE_PAGES["training"]
+    assert page.facts == {"group_max": str(MAX_STUDENTS_PER_CLASS)}
+    assert "{group_max}" in page.highlight and "{group_max}" in page.meta.description
+    assert str(MAX_STUDENTS_PER_CLASS) in page.description()
+    data = page.model_dump(exclude_computed_fields=True)
+    with pytest.raises(ValidationError, match="unknown figure"):
+        ServicePage(**(data | {"highlight": "máximo {nope} alumnos"}))

@@ -54,7 +54,7 @@ def _hero(content: ServicePage) -> rx.Component:
     return hero(
         content.hero,
         action_row(content.actions, class_name="mt-10"),
-        _highlight(content.highlight) if content.highlight else rx.fragment(),
+        _highlight(content.highlighted_fact) if content.highlight else rx.fragment(),
         stat_grid(content.stats, "boxed") if content.stats else rx.fragment(),
     )
 

@@ -162,7 +162,12 @@ class ServicePage(Content):
     hero: Hero
     actions: tuple[Button, ...] = Field(min_length=1)
     stats: tuple[Stat, ...] = ()
-    highlight: str = ""
+    # Figures the page's text quotes by name besides its stats and packs ({group_max}),
+    # each written once.
+    facts: dict[Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")], str] = Field(
+        default_factory=dict
+    )
+    highlight: str = ""  # As written, with its {figures}: shown as ``highlighted_fact``.
     sections: tuple[PageSection, ...] = Field(min_length=2)
     cta: ServiceCallToAction
 
@@ -182,11 +187,24 @@ class ServicePage(Content):
     @model_validator(mode="after")
     def _description_quotes_known_figures(self) -> "ServicePage":
         self.description()
+        _ = self.highlighted_fact
         return self
 
+    def figures(self) -> dict[str, str]:
+        """Every figure the page's text may quote: its stats, packs and facts."""
+        return figures(self) | self.facts
+
+    @property
+    def highlighted_fact(self) -> str:
+        """The highlighted fact under the hero's buttons, its figures filled in."""
+        try:
+            return self.highlight.format_map(self.figures())
+        except KeyError as error:
+            raise ValueError(f"highlight: unknown figure {error}") from error
+
     def description(self) -> str:
-        """The page's description, its figures filled in from its own stats and packs."""
-        return self.meta.describe(figures(self))
+        """The page's description, its figures filled in from its own stats, packs and facts."""
+        return self.meta.describe(self.figures())
 
     def links(self) -> tuple[Link, ...]:
         """Every button and link of the page, in reading order."""

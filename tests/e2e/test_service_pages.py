@@ -19,7 +19,7 @@ REVEALED = "main [data-reveal]"
 def _key_texts(content: ServicePage) -> list[str]:
     """Figures, prices and durations a visitor must find on the page."""
     texts = [stat.value for stat in content.stats]
-    texts += [content.highlight] if content.highlight else []
+    texts += [content.highlighted_fact] if content.highlight else []
     for section in content.sections:
         if isinstance(section, PacksSection):
             texts += [pack.price for pack in section.packs]
