@@ -176,6 +176,17 @@ def _depth(path: Path) -> int:
     return len(path.relative_to(CONTENT_DIR).parts) - 1
 
 
+def _read(name: str, locale: str) -> tuple[Path, str, str]:
+    """The path of ``content/<locale>/<name>``, its name as shown in errors, and its text
+    (the file is then counted as read by ``check``)."""
+    path = locale_dir(locale) / name
+    where = _shown(path)
+    if not path.is_file():
+        raise ContentError(f"{where}: file not found")
+    _READ.add(path)
+    return path, where, path.read_text(encoding="utf-8")
+
+
 def load(
     name: str,
     model: type[Model],
@@ -190,12 +201,7 @@ def load(
     figure the code owns, such as a form's limit). ``site=False``: without the site's
     values, for the file those are made of (``site.yaml``).
     """
-    path = locale_dir(locale) / name
-    where = _shown(path)
-    if not path.is_file():
-        raise ContentError(f"{where}: file not found")
-    text = path.read_text(encoding="utf-8")
-    _READ.add(path)
+    path, where, text = _read(name, locale)
     _check_schema_line(text, path, model)
     _SCHEMAS[schema_name(model)] = model
     known = (site_values() if site else {}) | dict(values or {})
@@ -272,12 +278,7 @@ def load_markdown(
     locale: str = DEFAULT_LOCALE,
 ) -> Model:
     """``content/<locale>/<name>``: its YAML front matter plus ``body`` (the Markdown), as ``model``."""
-    path = locale_dir(locale) / name
-    where = _shown(path)
-    if not path.is_file():
-        raise ContentError(f"{where}: file not found")
-    text = path.read_text(encoding="utf-8")
-    _READ.add(path)
+    _path, where, text = _read(name, locale)
     match = _FRONT_MATTER.match(text)
     if match is None:
         raise ContentError(f"{where}: must start with a front matter between two '---' lines")
