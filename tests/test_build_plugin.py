@@ -48,3 +48,13 @@ def test_dynamic_routes_refuse_to_lose_the_spa_fallback(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="Dynamic routes"):
         install_not_found_page(static, ["index", "blog/[slug]"])
     assert (static / "__spa-fallback.html").read_text() == "<body></body>"
+
+
+def test_the_icons_go_into_one_chunk_beside_reflex_s_group() -> None:
+    from agency_site.reflex_ext.build_plugin import _SPLIT_GROUPS, bundle_icons
+
+    config = "output: {\n  codeSplitting: {\n" + _SPLIT_GROUPS + "          ],\n"
+    bundled = bundle_icons(config)
+    assert 'name: "icons"' in bundled and bundled.index("reflex-env") < bundled.index("icons")
+    with pytest.raises(RuntimeError, match="bundle_icons"):
+        bundle_icons(config.replace("reflex-env", "env"))

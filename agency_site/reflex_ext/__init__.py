@@ -8,6 +8,7 @@ Outside this package the site uses Reflex's public ``rx.`` API only; the rest is
 - ``hydration.py``: each prerendered page's React Router bootstrap deferred after first paint.
 - ``build_plugin.py``: the Reflex build plugin (robots.txt, manifest, prerendered 404,
   deferred hydration, CSP hashes of the inline scripts).
+- ``lazy_socket.py`` and ``js/lazy_socket.js``: the websocket opens only when a form is used.
 - ``connection_overlay.py``: Reflex's connection overlay (an app wrap) removed.
 - ``event_namespace.py``: a check in front of Reflex's websocket event handler.
 
@@ -25,6 +26,9 @@ tests need ``make test-e2e``).
 - ClientStateVar's ``refs`` keys: ``test_reflex_ext.py::…client_state_keys_are_where_…``.
 - Hook text pasted as written: ``test_reflex_ext.py::…browser_code_is_valid_javascript_…``.
 - Menus, scroll and date hooks at work: ``e2e/test_a11y.py``, ``e2e/test_ui_traffic.py``.
+- ``state.js``'s anchors and its connect paths (``CONNECT_PATHS``; a mismatch fails the
+  build): ``test_lazy_socket.py::…connect_path…``; readers open no socket, a form user one:
+  ``e2e/test_lazy_socket.py``.
 - The ``(5, "Overlay")`` app wrap: ``test_reflex_ext.py::…connection_overlay…``.
 - No overlay while the backend is away: ``e2e/test_backend_down.py``.
 - ``EventNamespace.on_event`` is socket.io's handler: ``test_reflex_ext.py::…socketio_routes…``.

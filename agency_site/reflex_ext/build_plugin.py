@@ -9,6 +9,9 @@
   production server answers unknown paths with it and status 404, and so does
   nginx/Caddy with ``error_page 404 /404.html``. This is only right while every
   route is prerendered (no dynamic ``[param]`` routes), which the plugin checks.
+- Vite bundles the lucide icons into one chunk (``bundle_icons``).
+- ``utils/state.js`` opens the websocket only for a visitor who uses a form
+  (``lazy_socket.py``), written from Reflex's pristine template on every build.
 - The prerendered pages start their JavaScript after the first paint
   (``hydration.py``).
 - Then, over the final HTML of every page, the SHA-256 of each inline
@@ -28,12 +31,26 @@ from pathlib import Path
 from agency_site.paths import SCRIPT_HASHES_FILE
 from agency_site.reflex_ext.hydration import defer_hydration
 from agency_site.reflex_ext.internals import Plugin
+from agency_site.reflex_ext.lazy_socket import lazy_state_js
 from agency_site.seo.files import robots_txt, web_manifest
 from agency_site.seo.urls import MANIFEST_PATH, ROBOTS_PATH
 
 # Any path no page is declared at: React Router renders the catch-all 404 route there.
 NOT_FOUND_PROBE = "__not-found"
 _ROUTER_CONFIG = "react-router.config.js"
+_VITE_CONFIG = "vite.config.js"
+# Reflex's one code-splitting group; the icons' group goes beside it.
+_SPLIT_GROUPS = """          groups: [
+            {
+              test: /env.json/,
+              name: "reflex-env",
+            },
+"""
+_ICON_GROUP = """            {
+              test: /[\\\\/]node_modules[\\\\/]lucide-react[\\\\/]/,
+              name: "icons",
+            },
+"""
 _PRERENDER_ALL = '"prerender": true'
 _SPA_FALLBACK = "__spa-fallback.html"
 _ROUTES_MANIFEST = "routes.json"
@@ -52,6 +69,20 @@ def prerender_not_found(router_config: str) -> str:
         _PRERENDER_ALL,
         f'"prerender": async ({{ getStaticPaths }}) => [...getStaticPaths(), "/{NOT_FOUND_PROBE}"]',
     )
+
+
+def bundle_icons(vite_config: str) -> str:
+    """Vite config that puts every lucide icon in one chunk instead of one chunk each.
+
+    A page used to load up to 18 icon modules of 150-500 bytes each, one request apiece.
+    """
+    if vite_config.count(_SPLIT_GROUPS) != 1:
+        msg = (
+            f"{_VITE_CONFIG}: Reflex's code-splitting groups are not where "
+            "agency_site/reflex_ext/build_plugin.py expects them; update bundle_icons()."
+        )
+        raise RuntimeError(msg)
+    return vite_config.replace(_SPLIT_GROUPS, _SPLIT_GROUPS + _ICON_GROUP)
 
 
 def install_not_found_page(static_dir: Path, routes: list[str]) -> None:
@@ -93,13 +124,15 @@ def write_script_hashes(static_dir: Path) -> list[str]:
 
 @dataclass(kw_only=True, frozen=True)
 class SiteBuildPlugin(Plugin):
-    """Generates robots.txt and the manifest; a prerendered 404 page; deferred hydration."""
+    """robots.txt, the manifest, the lazy socket; a prerendered 404 page; deferred hydration."""
 
     def pre_compile(self, **context) -> None:
         """Queue the generated files and the router config change."""
         context["add_save_task"](_public_file, ROBOTS_PATH, robots_txt())
         context["add_save_task"](_public_file, MANIFEST_PATH, web_manifest())
+        context["add_save_task"](lazy_state_js)
         context["add_modify_task"](_ROUTER_CONFIG, prerender_not_found)
+        context["add_modify_task"](_VITE_CONFIG, bundle_icons)
 
     def post_build(self, **context) -> None:
         """Swap the SPA fallback for the prerendered not-found page; defer hydration."""

@@ -6,6 +6,7 @@ first sign that one of them moved; ``tests/test_reflex_ext.py`` checks what they
 
 from pathlib import Path
 
+from reflex.compiler.utils import compile_client_storage
 from reflex.components.core.banner import has_connection_errors
 from reflex.experimental.client_state import ClientStateVar
 from reflex.model import get_engine
@@ -26,7 +27,8 @@ from reflex_components_lucide.icon import LUCIDE_ICON_LIST
 # Who uses what: event_guard.py (FORM_DATA_ENTRIES_KEY, format_event_handler), state/ui.py
 # and components/forms.py (ClientStateVar, VarData, ImportVar, has_connection_errors),
 # components/layout.py (PlainAnchor: an <a> that is not a React Router link), server.py
-# (static_dir), leads/runtime.py (get_engine), site_api.py (get_config); the tests check
+# (static_dir), leads/runtime.py (get_engine), site_api.py (get_config), lazy_socket.py
+# (WEB_TEMPLATE_DIR); the tests check
 # the site against Reflex's own rules with the rest.
 __all__ = [
     "FORM_DATA_ENTRIES_KEY",
@@ -37,6 +39,7 @@ __all__ = [
     "PlainAnchor",
     "Plugin",
     "VarData",
+    "compile_client_storage",
     "format_event_handler",
     "generate_links_for_sitemap",
     "get_config",

@@ -105,6 +105,10 @@ def test_cookie_policy_matches_what_the_site_really_stores(
     expect_page(page, paths.service("branding"))
     page.reload()
     open_page(page, paths.SCHEDULE)
+    # A reader gets no token: it is created when a form is used, as the policy says.
+    assert "token" not in page.evaluate(STORAGE_SCRIPT)["session"]
+    page.locator("#booking-form input:not([type=hidden])").first.focus()
+    page.wait_for_function("() => window.sessionStorage.getItem('token') !== null")
     stored = page.evaluate(STORAGE_SCRIPT)
 
     assert stored["cookie"] == ""
