@@ -41,14 +41,15 @@ def create_engine(url: str, connect_timeout_s: float, statement_timeout_s: float
     """An engine on ``url`` whose every connect and statement is bounded in time."""
     parsed = sa.make_url(url)
     backend = parsed.get_backend_name()
+    options: dict = {"pool_pre_ping": True}
     if backend == "sqlite":
         private_sqlite_file(parsed.database or "")
-        connect_args = {"check_same_thread": False, "timeout": statement_timeout_s}
+        options["connect_args"] = {"check_same_thread": False, "timeout": statement_timeout_s}
     elif backend == "postgresql":
-        connect_args = {
+        options["connect_args"] = {
             "connect_timeout": max(2, math.ceil(connect_timeout_s)),  # libpq's least.
             "options": f"-c statement_timeout={int(statement_timeout_s * 1000)}",
         }
-    else:
-        connect_args = {}
-    return sa.create_engine(parsed, pool_pre_ping=True, connect_args=connect_args)
+        # Waiting for a pooled connection is bounded too (SQLAlchemy's default is 30 s).
+        options["pool_timeout"] = connect_timeout_s
+    return sa.create_engine(parsed, **options)

@@ -16,8 +16,10 @@ import asyncio
 import datetime as dt
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -39,6 +41,11 @@ _RETRY_FIRST_S, _RETRY_MAX_S = 0.2, 2.0
 # After a failed store, later submissions try once before spooling, for this long: while
 # the database is down, visitors do not each wait out the whole retry budget.
 _DOWN_FOR_S = 10.0
+# Threads of their own: inserts hanging on a dead database (up to the connect timeout
+# each) never queue in front of other work, and the spool's appends never queue
+# behind them (a process-wide pool of each, like asyncio's default executor).
+_DB_THREADS = ThreadPoolExecutor(max_workers=16, thread_name_prefix="leads-db")
+_SPOOL_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="leads-spool")
 
 logger = logging.getLogger(__name__)
 
@@ -194,17 +201,23 @@ class LeadIntake:
         budget = 0.0 if time.monotonic() < self._down_until else self.deadline_s / 2
         give_up_at = loop.time() + budget
         wait = _RETRY_FIRST_S
+        insert = partial(
+            self.store.add_lead,
+            kind,
+            fields,
+            claim_token=token,
+            lease=self.delivery.policy.lease,
+            idempotency_key=key,
+            autoreply_day=autoreply_day,
+        )
         while True:
             try:
-                lead = await asyncio.to_thread(
-                    self.store.add_lead,
-                    kind,
-                    fields,
-                    claim_token=token,
-                    lease=self.delivery.policy.lease,
-                    idempotency_key=key,
-                    autoreply_day=autoreply_day,
-                )
+                # However long a try hangs, the spool still gets its half of the deadline.
+                # A try that succeeds after this gave up leaves a row whose key the
+                # drain then finds: stored once; its claim expires and the retry loop sends.
+                one_try = min(_RETRY_MAX_S, self.deadline_s / 4)
+                async with asyncio.timeout_at(max(give_up_at, loop.time() + one_try)):
+                    lead = await loop.run_in_executor(_DB_THREADS, insert)
             except DuplicateSubmission:
                 raise
             except Exception as error:
@@ -236,7 +249,9 @@ class LeadIntake:
             return Submission(Result.STORE_FAILED)
         lead = SpooledLead(key, kind, fields, utcnow(), autoreply_day)
         try:
-            await asyncio.to_thread(self.spool.append, lead)
+            await asyncio.get_running_loop().run_in_executor(
+                _SPOOL_THREADS, self.spool.append, lead
+            )
         except Exception:
             logger.exception(
                 "A %s lead could NOT be stored nor spooled; the visitor was asked to write.", kind

@@ -107,6 +107,20 @@ def test_a_down_database_spools_the_lead_and_the_visitor_is_told_received(
     assert len(list(spool.leads())) == 2
 
 
+def test_a_hanging_database_still_leaves_the_spool_its_time(db_url: str, tmp_path: Path) -> None:
+    from tests.leads.test_safety import SlowStore
+
+    store = SlowStore(new_engine(db_url), delay_s=3)
+    spool = Spool(tmp_path / "spool", "w1")
+    intake = intake_on(store, spool, deadline_s=2)
+    started = time.monotonic()
+    result = run(intake.submit(LeadKind.CONTACT, contact(), "127.0.0.2", idempotency_key=KEY))
+    assert result.result is Result.QUEUED and time.monotonic() - started < 2
+    time.sleep(3)  # The hung insert went through after all...
+    assert intake.drain_spool() == 0  # ...so the spooled copy is the same lead: kept once.
+    assert [lead.idempotency_key for lead in store.all()] == [KEY]
+
+
 def test_spooled_leads_are_drained_into_the_database_exactly_once(
     store: LeadStore, tmp_path: Path, emailjs: HTTPServer
 ) -> None:
