@@ -16,6 +16,7 @@ import asyncio
 import datetime as dt
 import logging
 import time
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -113,8 +114,12 @@ class LeadIntake:
         ``idempotency_key``: made by the page once per submission (16 to 64 characters of
         ``A-Z a-z 0-9 _ -``, e.g. ``crypto.randomUUID()``) and sent on every path it tries;
         the same key again returns the first one's outcome (``sent`` or ``queued``) without
-        storing or sending anything. Without one (or a malformed one) the server makes one.
+        storing or sending anything. When not given, the ``idempotency_key`` field of
+        ``form_data`` is used (a hidden input of the form: so the websocket's form data
+        carries it too). Without one (or a malformed one) the server makes one.
         """
+        if idempotency_key is None and isinstance(form_data, Mapping):
+            idempotency_key = form_data.get(IDEMPOTENCY_FIELD)
         stored = asyncio.Event()
         try:
             async with asyncio.timeout(self.deadline_s):
