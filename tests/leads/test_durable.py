@@ -7,6 +7,8 @@ stopped and started again.
 """
 
 import asyncio
+import contextlib
+import dataclasses
 import datetime as dt
 import os
 import shutil
@@ -260,6 +262,43 @@ def test_the_backend_prepares_the_database_once_it_answers(tmp_path: Path) -> No
 
     [lead] = run(scenario())
     assert lead.fields == contact() and lead.status == LeadStatus.QUEUED
+
+
+def test_a_backend_started_while_the_database_is_down_delivers_once_it_is_back(
+    tmp_path: Path, emailjs: HTTPServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole lifespan's loops: spool at once, migrate, drain and send when it returns."""
+    from agency_site.leads import runtime
+
+    monkeypatch.setattr(runtime, "SPOOL_POLL_S", 0.05)
+    accept_all(emailjs)
+    folder = tmp_path / "later"
+    store = LeadStore(sa.create_engine(f"sqlite:///{folder / 'leads.db'}"))
+    spool = Spool(tmp_path / "spool", "w1")
+    intake = intake_on(store, spool, make_client(emailjs))
+    intake.delivery.policy = dataclasses.replace(
+        intake.delivery.policy, poll=dt.timedelta(seconds=0.1)
+    )
+    monitor = _monitor(intake, spool, "")
+
+    async def scenario() -> None:
+        loops = asyncio.create_task(runtime.keep_leads_moving(intake, monitor))
+        result = await intake.submit(LeadKind.BOOKING, _booking(), "127.0.0.2")
+        assert result.result is Result.QUEUED  # Served and spooled while down.
+        await asyncio.sleep(0.3)
+        folder.mkdir()  # The database is back.
+        for _ in range(200):
+            if sent_payloads(emailjs):
+                break
+            await asyncio.sleep(0.05)
+        loops.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await loops
+
+    run(scenario())
+    [lead] = store.all()
+    assert lead.status == LeadStatus.SENT and len(sent_payloads(emailjs)) == 1
+    assert spool.files() == []
 
 
 def test_a_real_postgresql_stopped_and_started_again(tmp_path: Path, emailjs: HTTPServer) -> None:
@@ -566,6 +605,15 @@ class _Out:
 
     def flush(self) -> None:
         pass
+
+
+def _booking() -> dict:
+    """A valid booking form for the next working day."""
+    from agency_site.leads.calendar import default_calendar
+    from agency_site.leads.intake import agency_today
+
+    day = default_calendar().next_working_day(agency_today() + dt.timedelta(days=1))
+    return {**BOOKING_FIELDS, "date": day.isoformat(), "time": "16:00"}
 
 
 def _now() -> dt.datetime:
