@@ -242,10 +242,14 @@ class LeadStore:
         )
 
     def make_due(self, ids: Sequence[int] = ()) -> int:
-        """Operator retry: queued and held leads (all, or only ``ids``) become due now."""
+        """Operator retry: queued and held leads (all, or only ``ids``) become due now.
+
+        A lead refused for its content is retried only when named by its id.
+        """
         condition = col(Lead.status).in_((LeadStatus.QUEUED, LeadStatus.HELD))
         if ids:
-            condition = sa.and_(condition, col(Lead.id).in_(ids))
+            named = (LeadStatus.QUEUED, LeadStatus.HELD, LeadStatus.REJECTED)
+            condition = sa.and_(col(Lead.status).in_(named), col(Lead.id).in_(ids))
         return self._update(
             condition, status=LeadStatus.QUEUED, next_attempt_at=utcnow(), held_config=None
         )

@@ -394,12 +394,15 @@ def test_a_lead_refused_for_its_content_is_set_aside_for_the_owner(
     assert lead.status == LeadStatus.REJECTED and "size limit" in lead.last_error
     assert run(intake.delivery.retry_due()) == 0  # Never retried.
     assert store.summary().rejected == 1 and store.summary().held == 0
+    assert store.make_due() == 0  # `leads retry` leaves it alone...
     # The owner is told once.
     texts = _webhook(httpserver)
     monitor = _monitor(intake, None, httpserver.url_for("/hook"))
     run(monitor.watch_late())
     run(monitor.watch_late())
     assert len(texts) == 1 and "por su contenido" in texts[0]
+    assert store.make_due([lead.id]) == 1  # ...unless the owner names it.
+    assert store.get(lead.id).status == LeadStatus.QUEUED
 
 
 def test_content_and_configuration_refusals_are_told_apart() -> None:
