@@ -30,6 +30,18 @@ DEFAULT_TIMEOUT_S = 10.0
 
 # Statuses that mean the account, ids or template are wrong: retrying will not help.
 CONFIGURATION_STATUSES = frozenset({400, 401, 403, 404, 412, 422})
+# Among those, EmailJS answers that are about one e-mail's own content (its variables or
+# the recipient taken from them), not the account: this lead can never go out, the others
+# can. Anything not recognised here stays a configuration error (held, not dropped).
+CONTENT_STATUSES = frozenset({413})
+CONTENT_ERRORS = (
+    "size limit",
+    "too large",
+    "too big",
+    "address is corrupted",
+    "recipients address is invalid",
+    "recipient address is invalid",
+)
 # Status reported for a failure without an HTTP answer (as the browser SDK does).
 NO_RESPONSE_STATUS = 0
 
@@ -39,6 +51,7 @@ class Outcome(StrEnum):
 
     SENT = "sent"
     CONFIGURATION = "configuration"  # Fix the settings; retrying will not help.
+    CONTENT = "content"  # This e-mail's content is refused: never retried, shown to the owner.
     TRANSIENT = "transient"  # Rate limit, outage, no connection: not sent, retry later.
     # The request went out but no answer came back (read timeout, connection dropped):
     # EmailJS may have sent it. A retry may deliver it twice, so it is marked as a resend.
@@ -59,10 +72,14 @@ class SendResult:
         return self.outcome is Outcome.SENT
 
 
-def classify(status: int) -> Outcome:
-    """Verdict for an HTTP status of the send endpoint."""
+def classify(status: int, text: str = "") -> Outcome:
+    """Verdict for an HTTP status (and the answer's text) of the send endpoint."""
     if status == 200:
         return Outcome.SENT
+    if status in CONTENT_STATUSES or (
+        status in CONFIGURATION_STATUSES and any(part in text.lower() for part in CONTENT_ERRORS)
+    ):
+        return Outcome.CONTENT
     if status in CONFIGURATION_STATUSES:
         return Outcome.CONFIGURATION
     return Outcome.TRANSIENT
@@ -132,9 +149,8 @@ class EmailJSClient:
         except httpx.HTTPError as error:
             result = SendResult(NO_RESPONSE_STATUS, _no_answer(error), Outcome.TRANSIENT)
         else:
-            result = SendResult(
-                response.status_code, response.text[:500], classify(response.status_code)
-            )
+            text = response.text[:500]
+            result = SendResult(response.status_code, text, classify(response.status_code, text))
         _log(template_id, result)
         return result
 
@@ -148,7 +164,15 @@ def _no_answer(error: httpx.HTTPError) -> str:
 
 def _log(template_id: str, result: SendResult) -> None:
     """Log a failed send: configuration errors loudly, transient ones as warnings."""
-    if result.outcome is Outcome.CONFIGURATION:
+    if result.outcome is Outcome.CONTENT:
+        logger.error(
+            "EmailJS refused one e-mail of template %s for its content (HTTP %s: %s); it is "
+            "set aside for the owner and not retried.",
+            template_id,
+            result.status,
+            result.text,
+        )
+    elif result.outcome is Outcome.CONFIGURATION:
         logger.error(
             "EmailJS refused template %s (HTTP %s: %s). Check the EMAILJS_* settings and the "
             "EmailJS account; these e-mails wait until the configuration changes.",

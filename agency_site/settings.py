@@ -41,7 +41,8 @@ ENV_FILE = ROOT / ".env"
 # Public URL of the site when REFLEX_DEPLOY_URL is unset (the dev server).
 DEFAULT_SITE_URL = "http://localhost:3000"
 DEFAULT_API_URL = "http://localhost:8000"
-DEFAULT_DB_URL = "sqlite:///reflex.db"
+# In the git-ignored data folder, never packed into backend.zip (site_export.py).
+DEFAULT_DB_URL = "sqlite:///data/reflex.db"
 
 
 def load_env_file(path: Path = ENV_FILE) -> None:
@@ -175,6 +176,29 @@ class LeadsSettings(BaseSettings):
         """``export_dir`` with ``~`` expanded, absolute."""
         return Path(self.export_dir).expanduser().resolve()
 
+    # Durable intake and RGPD (issue 20): a lead is kept whatever the database does.
+    # Each try to reach the database gives up after these (PostgreSQL and SQLite).
+    db_connect_timeout_seconds: PositiveFloat = 3.0
+    db_statement_timeout_seconds: PositiveFloat = 5.0
+    # Where a lead waits when the database does not answer (this host's disk, 0700).
+    spool_dir: str = "data/spool"
+    # The owner is alerted when a lead has waited in the spool longer than this.
+    spool_alert_seconds: PositiveFloat = 300.0
+    # ...and when a queued lead has waited for its e-mail longer than this.
+    alert_queued_age_seconds: PositiveFloat = 3600.0
+    # The hashes of erased addresses, re-applied after a restore (`leads restore`).
+    erasure_log: str = "data/erasures.log"
+
+    @property
+    def spool_path(self) -> Path:
+        """``spool_dir``, absolute (relative to the site folder)."""
+        return (ROOT / Path(self.spool_dir).expanduser()).resolve()
+
+    @property
+    def erasure_log_path(self) -> Path:
+        """``erasure_log``, absolute (relative to the site folder)."""
+        return (ROOT / Path(self.erasure_log).expanduser()).resolve()
+
 
 def _iso_days(value: str) -> str:
     """A comma-separated list of ISO dates (YYYY-MM-DD), checked and normalised."""
@@ -214,7 +238,8 @@ class DeploySettings(BaseSettings):
     # Where the site's code and .env live on the backend hosts, and who runs it (systemd).
     app_dir: str = "/srv/agency_site/app"
     user: str = "agency"
-    # Nightly backups of the leads kept (the privacy policy states this many days).
+    # Days a nightly backup of the leads is kept (the privacy policy states this many days):
+    # older ones are deleted every night, whether or not that night's backup worked.
     backup_keep: PositiveInt = 14
     # nginx only (Caddy gets its certificate by itself): default Let's Encrypt paths.
     tls_certificate: str = ""

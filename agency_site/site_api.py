@@ -18,15 +18,29 @@ Personal data never goes into a URL.
 Only the site's own origins may post (``Origin``, else ``Referer``, when sent).
 The visitor's address is computed like Reflex's ``router.session.client_ip``:
 ``X-Forwarded-For`` is used only through ``REFLEX_TRUSTED_PROXY_HOPS`` proxies.
+
+The same endpoint is the page's fallback when the websocket is down (a ``fetch``):
+- **Idempotency**: the page's key for this submission, as the ``Idempotency-Key``
+  header or the ``idempotency_key`` form field (a hidden input of the no-JavaScript
+  form), goes to ``LeadIntake.submit``; the same submission tried over the websocket
+  and here is stored and sent once.
+- **JSON answer**: with ``Accept: application/json`` the answer is
+  ``{"result": "sent"|"queued"|"invalid"|"rate_limited"|"store_failed", "errors":
+  {field: message}}`` with the same HTTP status as the page, for the form to show
+  in place; refusals that are no submission (origin, type, size, slow body) answer
+  ``{"result": "refused"}``.
+- **Slow clients**: the body must arrive within ``BODY_TIMEOUT_S`` (408 otherwise), so a
+  client trickling bytes cannot hold a request open.
 """
 
+import asyncio
 from collections.abc import Callable, Iterable, Mapping
 from html import escape
 from urllib.parse import parse_qsl, urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from agency_site import paths
@@ -45,7 +59,7 @@ from agency_site.content.forms import (
 )
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.content.site import SITE
-from agency_site.leads.intake import LeadIntake, Result, Submission
+from agency_site.leads.intake import IDEMPOTENCY_FIELD, LeadIntake, Result, Submission
 from agency_site.leads.kinds import LeadKind
 from agency_site.leads.validation import HONEYPOT_FIELD, MAX_FIELDS
 from agency_site.settings import origin
@@ -60,6 +74,13 @@ _STATUS = {
     Result.STORE_FAILED: 503,
 }
 _FORM_TYPE = "application/x-www-form-urlencoded"
+# Longest a client may take to send a form's body (a few KB at most).
+BODY_TIMEOUT_S = 10.0
+IDEMPOTENCY_HEADER = "idempotency-key"
+
+
+class SlowBody(Exception):
+    """The client did not send its body in time."""
 
 
 def client_address(peer: str, forwarded_for: Iterable[str], trusted_hops: int) -> str:
@@ -255,17 +276,30 @@ def _short_page(status: int, title: str, text: str, site_url: str) -> HTMLRespon
 # --- The endpoint ------------------------------------------------------------------------
 
 
-async def _read_body(request: Request, limit: int) -> bytes | None:
-    """The request body, or None when it is longer than ``limit`` bytes."""
+async def _read_body(
+    request: Request, limit: int, timeout_s: float = BODY_TIMEOUT_S
+) -> bytes | None:
+    """The request body, or None when it is longer than ``limit`` bytes.
+
+    Raises ``SlowBody`` when the whole body has not arrived within ``timeout_s``.
+    """
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         return None
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            return None
+    try:
+        async with asyncio.timeout(timeout_s):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > limit:
+                    return None
+    except TimeoutError:
+        raise SlowBody from None
     return bytes(body)
+
+
+def _wants_json(request: Request) -> bool:
+    return "application/json" in request.headers.get("accept", "")
 
 
 def create_app(
@@ -276,32 +310,48 @@ def create_app(
     allowed_origins: Iterable[str],
     trusted_hops: int,
     max_body_bytes: int,
+    body_timeout_s: float = BODY_TIMEOUT_S,
 ) -> Starlette:
     """The Starlette app of the ``/_site/`` endpoints (mounted before Reflex's own)."""
     allowed = tuple(allowed_origins)
     refused_text = ANSWER_PAGE.refused_text
 
-    async def post_form(request: Request) -> HTMLResponse:
+    def refuse(request: Request, status: int, title: str) -> Response:
+        if _wants_json(request):
+            return JSONResponse({"result": "refused"}, status_code=status)
+        return _short_page(status, title, refused_text, site_url)
+
+    async def post_form(request: Request) -> Response:
         try:
             kind = LeadKind(request.path_params["kind"])
         except ValueError:
-            return _short_page(404, NOT_FOUND.heading, refused_text, site_url)
+            return refuse(request, 404, NOT_FOUND.heading)
         if not origin_allowed(request.headers, allowed):
-            return _short_page(403, ANSWER_PAGE.refused, refused_text, site_url)
+            return refuse(request, 403, ANSWER_PAGE.refused)
         content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if content_type != _FORM_TYPE:
-            return _short_page(415, ANSWER_PAGE.refused, refused_text, site_url)
-        body = await _read_body(request, max_body_bytes)
+            return refuse(request, 415, ANSWER_PAGE.refused)
+        try:
+            body = await _read_body(request, max_body_bytes, body_timeout_s)
+        except SlowBody:
+            return refuse(request, 408, ANSWER_PAGE.refused)
         if body is None:
-            return _short_page(413, ANSWER_PAGE.too_large, refused_text, site_url)
+            return refuse(request, 413, ANSWER_PAGE.too_large)
         # The body is capped, so parsing it is cheap; the intake refuses too many fields.
         values = dict(parse_qsl(body.decode("utf-8", errors="replace"), keep_blank_values=True))
+        key = values.pop(IDEMPOTENCY_FIELD, None) or request.headers.get(IDEMPOTENCY_HEADER)
         peer = request.client.host if request.client else ""
         client_ip = client_address(peer, request.headers.getlist("x-forwarded-for"), trusted_hops)
-        submission = await get_intake().submit(kind, values, client_ip)
+        submission = await get_intake().submit(kind, values, client_ip, idempotency_key=key)
+        status = _STATUS[submission.result]
+        if _wants_json(request):
+            body_json = {"result": str(submission.result), "errors": submission.errors}
+            return JSONResponse(
+                body_json, status_code=status, headers={"Cache-Control": "no-store"}
+            )
         shown = values if len(values) <= MAX_FIELDS else {}
         html = answer_page(kind, submission, shown, api_url + paths.form_post(kind), site_url)
-        return HTMLResponse(html, status_code=_STATUS[submission.result])
+        return HTMLResponse(html, status_code=status)
 
     return Starlette(
         routes=[Route(paths.form_post("{kind}"), post_form, methods=["POST"])],

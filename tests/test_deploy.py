@@ -1,5 +1,6 @@
 """The generated deploy files: valid for the real Caddy and nginx, same headers as the Python server."""
 
+import datetime as dt
 import sqlite3
 import subprocess
 
@@ -137,7 +138,9 @@ def test_a_postgres_backup_restores_every_lead(postgres_url: str, tmp_path) -> N
 def test_old_backups_are_pruned(tmp_path) -> None:
     for day in range(1, 6):
         (tmp_path / f"leads-202611{day:02d}T033000Z.dump").write_text("x")
-    removed = backup.prune(tmp_path, keep=2)
+    # Kept 2 days: on the 6th at 03:00, the backups of the 4th and 5th stay.
+    now = dt.datetime(2026, 11, 6, 3, 0, tzinfo=dt.UTC)
+    removed = backup.prune(tmp_path, 2, now=now)
     assert len(removed) == 3
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "leads-20261104T033000Z.dump",

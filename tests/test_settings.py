@@ -24,7 +24,7 @@ def test_defaults_let_the_site_run_with_nothing_set(monkeypatch: pytest.MonkeyPa
             monkeypatch.delenv(name)
     emailjs = EmailJSSettings(_env_file=None)
     assert not emailjs.configured
-    assert ReflexSettings(_env_file=None).db_url.get_secret_value() == "sqlite:///reflex.db"
+    assert ReflexSettings(_env_file=None).db_url.get_secret_value() == "sqlite:///data/reflex.db"
     assert LeadsSettings(_env_file=None).rate_limit_window_seconds == 600
 
 

@@ -15,6 +15,13 @@ class OwnerAlerts(Content):
     pending_one: str
     pending_many: str
     no_detail: str  # In place of ``{error}`` when EmailJS gave no text.
+    # Leads kept whatever is down (issue 20): the spool, late and refused leads, backups.
+    spool_waiting: str
+    spool_drained: str
+    queued_late: str
+    queued_recovered: str
+    rejected: str
+    backup_failed: str
 
 
 ALERTS = load("owner-alerts.yaml", OwnerAlerts)

@@ -32,7 +32,8 @@ def _parser() -> argparse.ArgumentParser:
         "--keep",
         type=int,
         default=get_settings().deploy.backup_keep,
-        help="how many backups to keep (default: DEPLOY_BACKUP_KEEP)",
+        help="days a backup is kept; older ones are deleted even when this backup fails "
+        "(default: DEPLOY_BACKUP_KEEP)",
     )
     return parser
 
@@ -72,10 +73,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "render":
         render(args.out, args.static_root, args.listen_port, args.nginx_prefix)
         return 0
-    db_url = get_settings().reflex.db_url.get_secret_value()
-    path = backups.backup(db_url, args.out)
-    removed = backups.prune(args.out, args.keep)
-    print(f"Backup written to {path}; {len(removed)} older backup(s) removed.")
+    settings = get_settings()
+    result = backups.nightly(
+        settings.reflex.db_url.get_secret_value(),
+        args.out,
+        args.keep,
+        webhook_url=settings.leads.alert_webhook_url.get_secret_value(),
+    )
+    if result.error:
+        print(f"Backup FAILED ({result.error}); {len(result.removed)} old backup(s) removed.")
+        return 1
+    print(f"Backup written to {result.path}; {len(result.removed)} older backup(s) removed.")
     return 0
 
 

@@ -2,7 +2,9 @@
 
 ``list``, ``retry`` and ``export`` for the daily work; ``purge``, ``find`` and
 ``erase`` for the RGPD: the retention period of the privacy policy and the rights of
-access and erasure. It uses the same environment as the site (``REFLEX_DB_URL``,
+access and erasure (each erasure is also written to the erasure log, which
+``restore`` re-applies after putting a backup back); ``spool`` shows the leads
+waiting on this host's disk for the database. It uses the same environment as the site (``REFLEX_DB_URL``,
 ``EMAILJS_*``, ``LEADS_*``) and is safe to run next to live backend workers: leads are
 claimed atomically.
 
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from agency_site.leads import erasures
 from agency_site.leads.delivery import Delivery
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, utcnow
@@ -81,6 +84,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     erase.add_argument("--email", required=True, help="matched without regard to case")
     erase.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    restore = commands.add_parser(
+        "restore",
+        help="put a backup back (backends stopped), then re-apply the erasure log",
+    )
+    restore.add_argument("backup", type=Path, help="a leads-*.sqlite3 or leads-*.dump file")
+    restore.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    commands.add_parser(
+        "spool", help="the leads waiting on this host's disk for the database (LEADS_SPOOL_DIR)"
+    )
     return parser
 
 
@@ -227,18 +239,63 @@ def _erase(delivery: Delivery, email: str, yes: bool, ops: "Options") -> int:
         return 0
     ids = ", ".join(str(lead.id) for lead in leads)
     print(f"{len(leads)} lead(s) of {email}: {ids}.", file=ops.out)
-    if not yes:
-        print("Delete them for good? Type 'yes' to confirm: ", end="", file=ops.out)
-        ops.out.flush()
-        if ops.ask().strip().lower() not in ("yes", "y", "si", "sí", "s"):
-            print("Nothing deleted.", file=ops.out)
-            return 1
+    if not yes and not _confirm("Delete them for good?", ops):
+        print("Nothing deleted.", file=ops.out)
+        return 1
+    # Logged first: if the delete fails, a later restore still honours the request.
+    erasures.record(ops.erasure_log, email)
     deleted = delivery.store.erase_email(email)
     print(
         f"{deleted} lead(s) deleted. Delete also the e-mails they produced in the agency's "
         "inbox and any CSV exported earlier.",
         file=ops.out,
     )
+    return 0
+
+
+def _confirm(question: str, ops: "Options") -> bool:
+    print(f"{question} Type 'yes' to confirm: ", end="", file=ops.out)
+    ops.out.flush()
+    return ops.ask().strip().lower() in ("yes", "y", "si", "sí", "s")
+
+
+def _restore(delivery: Delivery, backup: Path, yes: bool, ops: "Options") -> int:
+    from agency_site.deploy.backup import restore
+    from agency_site.leads import migrations
+
+    if not backup.is_file():
+        print(f"No backup file {backup}.", file=ops.out)
+        return 2
+    url = delivery.store.engine.url.render_as_string(hide_password=False)
+    if not yes and not _confirm(
+        f"Replace every lead in the database with {backup.name}? Stop the backends first.", ops
+    ):
+        print("Nothing restored.", file=ops.out)
+        return 1
+    delivery.store.engine.dispose()
+    restore(url, backup)
+    migrations.upgrade(delivery.store.engine)
+    logged = erasures.digests(ops.erasure_log)
+    deleted = delivery.store.erase_digests(logged)
+    print(
+        f"Restored {backup.name}; the erasure log ({len(logged)} address(es), "
+        f"{ops.erasure_log}) deleted {deleted} lead(s) again.",
+        file=ops.out,
+    )
+    return 0
+
+
+def _spool(ops: "Options") -> int:
+    from agency_site.leads.spool import Spool
+
+    leads = list(Spool(ops.spool_dir).leads())
+    if not leads:
+        print(f"The spool is empty ({ops.spool_dir}).", file=ops.out)
+        return 0
+    print(f"{len(leads)} lead(s) wait for the database in {ops.spool_dir}:", file=ops.out)
+    for lead in leads:
+        contact = lead.fields.get("email", "")
+        print(f"  {_when(lead.created_at):23}  {lead.kind:8} {contact}", file=ops.out)
     return 0
 
 
@@ -250,6 +307,8 @@ class Options:
     retention_months: int
     export_dir: Path
     ask: Callable[[], str]
+    erasure_log: Path = Path("data/erasures.log")
+    spool_dir: Path = Path("data/spool")
 
 
 def run(
@@ -260,6 +319,8 @@ def run(
     retention_months: int | None = None,
     export_dir: Path | None = None,
     ask: Callable[[], str] | None = None,
+    erasure_log: Path | None = None,
+    spool_dir: Path | None = None,
 ) -> int:
     """Run one operator command against ``delivery`` (its store and EmailJS client).
 
@@ -273,6 +334,8 @@ def run(
         retention_months=retention_months or leads_settings.retention_months,
         export_dir=export_dir or leads_settings.export_path,
         ask=ask or sys.stdin.readline,
+        erasure_log=erasure_log or leads_settings.erasure_log_path,
+        spool_dir=spool_dir or leads_settings.spool_path,
     )
     if args.command == "list":
         return _list(delivery, args.status, out)
@@ -284,6 +347,10 @@ def run(
         return _find(delivery, args.email, args.format, args.output, ops)
     if args.command == "erase":
         return _erase(delivery, args.email, args.yes, ops)
+    if args.command == "restore":
+        return _restore(delivery, args.backup, args.yes, ops)
+    if args.command == "spool":
+        return _spool(ops)
     return _export(delivery, args.status, args.output, ops)
 
 
@@ -293,6 +360,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from agency_site.leads.runtime import configure_logging, intake
 
     configure_logging()
+    argv = sys.argv[1:] if argv is None else list(argv)
     delivery = intake().delivery
-    migrations.upgrade(delivery.store.engine)
-    return run(sys.argv[1:] if argv is None else argv, delivery, sys.stdout)
+    if not argv or argv[0] not in ("spool", "restore"):  # These work on a down or old database.
+        migrations.upgrade(delivery.store.engine)
+    return run(argv, delivery, sys.stdout)

@@ -8,6 +8,8 @@ the monitor's canary gets one through (``monitor.py``).
 import asyncio
 import datetime as dt
 import logging
+import re
+import unicodedata
 import uuid
 from dataclasses import dataclass
 from functools import partial
@@ -16,6 +18,7 @@ from typing import Any
 from agency_site.content.forms import DATES, HERO_CAPTURE, RESEND_NOTE
 from agency_site.emailjs import EmailJSClient, Outcome, SendResult
 from agency_site.leads.kinds import LeadKind
+from agency_site.leads.models import Lead
 from agency_site.leads.store import LeadStore
 
 logger = logging.getLogger(__name__)
@@ -51,18 +54,45 @@ def date_es(iso_date: str) -> str:
     )
 
 
+# Longest visitor name an e-mail carries (the auto-reply greets the visitor with it).
+SHORT_NAME_MAX = 40
+_NOT_NAME = re.compile(r"[^\w .'’-]|_|\d")
+
+
+def short_name(name: str) -> str:
+    """The visitor's name as the auto-reply may show it: letters, spaces and . ' - only,
+    at most ``SHORT_NAME_MAX`` characters, cut at a word. Whatever else a submitter typed
+    (links, digits, symbols, a sentence) never reaches a stranger's inbox through it."""
+    letters = _NOT_NAME.sub(" ", unicodedata.normalize("NFC", name))
+    words = " ".join(letters.split())
+    if len(words) <= SHORT_NAME_MAX:
+        return words
+    return words[: SHORT_NAME_MAX + 1].rsplit(" ", 1)[0][:SHORT_NAME_MAX]
+
+
 def template_params(
-    kind: LeadKind, fields: dict[str, Any], to_email: str, *, resend_of: int | None = None
+    kind: LeadKind,
+    fields: dict[str, Any],
+    to_email: str,
+    *,
+    resend_of: int | None = None,
+    autoreply: bool = False,
 ) -> dict[str, str]:
     """The EmailJS template variables of a lead (SPEC §7).
 
     A booking also carries ``reply_to`` (the visitor's address, where the template's
     Auto-Reply sends the confirmation) and ``date_es`` (the date in Spanish) for it.
+    The auto-reply cannot be turned into a mailer: ``reply_to`` is empty unless
+    ``autoreply`` (the lead won its address's one auto-reply of the day, see
+    ``LeadStore.add``), and ``from_name``, the only text of the submitter the documented
+    auto-reply shows, is ``short_name``.
     ``resend_of``: the lead's id when an earlier send of it may have arrived; the
     message then starts with a note saying so (EmailJS has no idempotency key, so a
     duplicate cannot be prevented, only announced).
     """
     params = _params(kind, fields, to_email)
+    if kind is LeadKind.BOOKING and not autoreply:
+        params["reply_to"] = ""
     if resend_of is not None:
         note = RESEND_NOTE.format(lead_id=resend_of)
         params["message"] = f"{note}\n\n{params['message']}".rstrip()
@@ -78,7 +108,7 @@ def _params(kind: LeadKind, fields: dict[str, Any], to_email: str) -> dict[str, 
         }
     return {
         "to_email": to_email,
-        "from_name": fields["name"],
+        "from_name": short_name(fields["name"]),
         "from_email": fields["email"],
         "phone": fields["phone"],
         "date": fields["date"],
@@ -126,21 +156,36 @@ class Delivery:
         attempts: int,
         token: str,
         unconfirmed_sends: int = 0,
+        *,
+        autoreply: bool = False,
     ) -> SendResult:
         """Send a lead claimed with ``token`` and record the outcome in the store.
 
         ``unconfirmed_sends``: earlier sends of it whose outcome is unknown; if any, this
-        e-mail is marked as a possible duplicate.
+        e-mail is marked as a possible duplicate. ``autoreply``: the lead's own flag.
         """
         assert self.client is not None, "delivery is not configured"
         params = template_params(
-            kind, fields, self.to_email, resend_of=lead_id if unconfirmed_sends else None
+            kind,
+            fields,
+            self.to_email,
+            resend_of=lead_id if unconfirmed_sends else None,
+            autoreply=autoreply,
         )
         result = await self.client.send(self.templates[kind], params)
         error = f"HTTP {result.status}: {result.text}" if result.status else result.text
         if result.outcome is Outcome.SENT:
             recorded = await asyncio.to_thread(self.store.mark_sent, lead_id, token)
             logger.info("Lead %s (%s) delivered to %s.", lead_id, kind, self.to_email)
+        elif result.outcome is Outcome.CONTENT:
+            recorded = await asyncio.to_thread(self.store.mark_rejected, lead_id, token, error)
+            logger.error(
+                "Lead %s (%s) is stored but REJECTED: EmailJS refuses its content (%s). It is "
+                "not retried; see it with `python -m agency_site.leads list --status rejected`.",
+                lead_id,
+                kind,
+                error,
+            )
         elif result.outcome is Outcome.CONFIGURATION:
             recorded = await asyncio.to_thread(
                 self.store.mark_held, lead_id, token, error, self.config
@@ -174,6 +219,19 @@ class Delivery:
             logger.error("Lead %s: its claim expired before the outcome was recorded.", lead_id)
         return result
 
+    async def attempt_claimed(self, lead: Lead, token: str) -> SendResult:
+        """``attempt`` for a stored lead claimed with ``token``."""
+        assert lead.id is not None
+        return await self.attempt(
+            lead.id,
+            LeadKind(lead.kind),
+            lead.fields,
+            lead.attempts,
+            token,
+            lead.unconfirmed_sends,
+            autoreply=lead.autoreply,
+        )
+
     async def retry_due(self, limit: int = 100) -> int:
         """Claim and send, one at a time, up to ``limit`` leads that are due; the number delivered."""
         if not self.configured:
@@ -187,16 +245,7 @@ class Delivery:
                 break
             if index:
                 await asyncio.sleep(self.policy.pause_s)
-            lead = claimed[0]
-            assert lead.id is not None
-            result = await self.attempt(
-                lead.id,
-                LeadKind(lead.kind),
-                lead.fields,
-                lead.attempts,
-                token,
-                lead.unconfirmed_sends,
-            )
+            result = await self.attempt_claimed(claimed[0], token)
             delivered += result.ok
         return delivered
 

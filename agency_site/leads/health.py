@@ -43,6 +43,7 @@ def health_report(
         "status": status,
         "queued": summary.queued + summary.sending,
         "held": summary.held,
+        "rejected": summary.rejected,  # Refused by EmailJS for their content: read them.
         "oldest_queued_age_seconds": None if age is None else int(age),
         "max_queued_age_seconds": int(max_age.total_seconds()),
         "last_delivery_at": summary.last_sent_at.isoformat() if summary.last_sent_at else None,

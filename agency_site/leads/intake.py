@@ -3,25 +3,50 @@
 The form states (websocket) and the plain HTML form endpoint (``agency_site.site_api``)
 both delegate here, so every rule holds on both paths and can be tested without a
 browser. Every attempt counts toward the address's rate limit, invalid ones too.
+
+A valid lead is stored whatever the database does: the insert is retried with backoff
+for up to half the submit deadline (each try bounded by the engine's connect and
+statement timeouts, ``runtime.database_engine``); if the database still does not
+answer, the lead goes to this host's durable spool (``spool.py``) and the visitor is
+told it was received. The page's idempotency key makes one submission tried over both
+paths (websocket, then the HTTP fallback) a single lead.
 """
 
 import asyncio
 import datetime as dt
 import logging
+import time
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from agency_site.content.forms import AGENCY_TIME_ZONE
 from agency_site.leads.delivery import Delivery, new_claim_token
-from agency_site.leads.kinds import LeadKind
+from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.ratelimit import RateLimiter
-from agency_site.leads.store import LeadStore
+from agency_site.leads.spool import Spool, SpooledLead, new_key, valid_key
+from agency_site.leads.store import DuplicateSubmission, LeadStore
 from agency_site.leads.validation import HONEYPOT_FIELD, validate
 
 # Longest client-supplied text written into one log line.
 _LOG_VALUE_MAX = 64
+# The form field (HTTP path) that may carry the page's idempotency key.
+IDEMPOTENCY_FIELD = "idempotency_key"
+# Waits between insert tries: doubling from the first up to the last.
+_RETRY_FIRST_S, _RETRY_MAX_S = 0.2, 2.0
+# After a failed store, later submissions try once before spooling, for this long: while
+# the database is down, visitors do not each wait out the whole retry budget.
+_DOWN_FOR_S = 10.0
+# Threads of their own: inserts hanging on a dead database (up to the connect timeout
+# each) never queue in front of other work, and the spool's appends never queue
+# behind them (a process-wide pool of each, like asyncio's default executor).
+_DB_THREADS = ThreadPoolExecutor(max_workers=16, thread_name_prefix="leads-db")
+_SPOOL_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="leads-spool")
 
 logger = logging.getLogger(__name__)
 
@@ -59,24 +84,46 @@ class LeadIntake:
     """Takes form submissions in, stores the valid ones and tries to deliver them."""
 
     def __init__(
-        self, store: LeadStore, delivery: Delivery, limiter: RateLimiter, deadline_s: float = 30.0
+        self,
+        store: LeadStore,
+        delivery: Delivery,
+        limiter: RateLimiter,
+        deadline_s: float = 30.0,
+        spool: Spool | None = None,
     ) -> None:
         self.store = store
         self.delivery = delivery
         self.limiter = limiter
         self.deadline_s = deadline_s
+        self.spool = spool  # None: a lead the database does not take is not stored.
+        self._down_until = 0.0  # time.monotonic() until which the database counts as down.
 
-    async def submit(self, kind: LeadKind, form_data: Any, client_ip: str) -> Submission:
+    async def submit(
+        self,
+        kind: LeadKind,
+        form_data: Any,
+        client_ip: str,
+        idempotency_key: str | None = None,
+    ) -> Submission:
         """Handle one submission of the ``kind`` form from the visitor at ``client_ip``.
 
         Never raises and never takes longer than ``deadline_s``: past the deadline the
         visitor is told the lead was received if it is stored (the retry loop sends it),
         else asked to write to us.
+
+        ``idempotency_key``: made by the page once per submission (16 to 64 characters of
+        ``A-Z a-z 0-9 _ -``, e.g. ``crypto.randomUUID()``) and sent on every path it tries;
+        the same key again returns the first one's outcome (``sent`` or ``queued``) without
+        storing or sending anything. When not given, the ``idempotency_key`` field of
+        ``form_data`` is used (a hidden input of the form: so the websocket's form data
+        carries it too). Without one (or a malformed one) the server makes one.
         """
+        if idempotency_key is None and isinstance(form_data, Mapping):
+            idempotency_key = form_data.get(IDEMPOTENCY_FIELD)
         stored = asyncio.Event()
         try:
             async with asyncio.timeout(self.deadline_s):
-                return await self._submit(kind, form_data, client_ip, stored)
+                return await self._submit(kind, form_data, client_ip, stored, idempotency_key)
         except TimeoutError:
             if stored.is_set():
                 logger.error("A %s submission passed its deadline; the lead is stored.", kind)
@@ -88,7 +135,12 @@ class LeadIntake:
             return Submission(Result.QUEUED if stored.is_set() else Result.STORE_FAILED)
 
     async def _submit(
-        self, kind: LeadKind, form_data: Any, client_ip: str, stored: asyncio.Event
+        self,
+        kind: LeadKind,
+        form_data: Any,
+        client_ip: str,
+        stored: asyncio.Event,
+        idempotency_key: str | None,
     ) -> Submission:
         """``submit`` without its deadline; sets ``stored`` once the lead is in the database."""
         checked = validate(kind, form_data, agency_today())  # Bounded work, never raises.
@@ -110,27 +162,150 @@ class LeadIntake:
         if not checked.valid:
             return Submission(Result.INVALID, checked.errors)
 
+        key = idempotency_key if valid_key(idempotency_key) else new_key()
+        autoreply_day = agency_today() if kind is LeadKind.BOOKING else None
         token = new_claim_token() if self.delivery.configured else None
         try:
-            lead_id = await asyncio.to_thread(
-                self.store.add,
-                kind,
-                checked.fields,
-                claim_token=token,
-                lease=self.delivery.policy.lease,
-            )
+            lead = await self._store(kind, checked.fields, token, key, autoreply_day)
+        except DuplicateSubmission as duplicate:
+            logger.info("A %s submission arrived again (lead %s).", kind, duplicate.lead_id)
+            sent = duplicate.status == LeadStatus.SENT
+            return Submission(Result.SENT if sent else Result.QUEUED)
         except Exception:
-            logger.exception("A %s lead could NOT be stored; the visitor was asked to write.", kind)
-            return Submission(Result.STORE_FAILED)
+            return await self._spool(kind, checked.fields, key, autoreply_day, stored)
         stored.set()
+        lead_id = lead.id
 
         if token is None:
             logger.warning("Lead %s (%s) stored; delivery is not configured.", lead_id, kind)
             return Submission(Result.QUEUED)
         try:
-            sent = await self.delivery.attempt(lead_id, kind, checked.fields, 0, token)
+            sent = await self.delivery.attempt(
+                lead_id, kind, checked.fields, 0, token, autoreply=lead.autoreply
+            )
         except Exception:
             # Stored and claimed: the retry loop picks it up once the claim expires.
             logger.exception("Lead %s (%s): the first delivery attempt failed.", lead_id, kind)
             return Submission(Result.QUEUED)
         return Submission(Result.SENT if sent.ok else Result.QUEUED)
+
+    async def _store(
+        self,
+        kind: LeadKind,
+        fields: dict[str, Any],
+        token: str | None,
+        key: str,
+        autoreply_day: dt.date | None,
+    ) -> Lead:
+        """Insert the lead, retrying with backoff for half the deadline; the last error if not.
+
+        While the database is known to be down (a store failed in the last few seconds)
+        one try only: the spool takes the lead at once.
+        """
+        loop = asyncio.get_running_loop()
+        budget = 0.0 if time.monotonic() < self._down_until else self.deadline_s / 2
+        give_up_at = loop.time() + budget
+        wait = _RETRY_FIRST_S
+        insert = partial(
+            self.store.add_lead,
+            kind,
+            fields,
+            claim_token=token,
+            lease=self.delivery.policy.lease,
+            idempotency_key=key,
+            autoreply_day=autoreply_day,
+        )
+        while True:
+            try:
+                # However long a try hangs, the spool still gets its half of the deadline.
+                # A try that succeeds after this gave up leaves a row whose key the
+                # drain then finds: stored once; its claim expires and the retry loop sends.
+                one_try = min(_RETRY_MAX_S, self.deadline_s / 4)
+                async with asyncio.timeout_at(max(give_up_at, loop.time() + one_try)):
+                    lead = await loop.run_in_executor(_DB_THREADS, insert)
+            except DuplicateSubmission:
+                raise
+            except Exception as error:
+                if loop.time() + wait > give_up_at:
+                    self._down_until = time.monotonic() + _DOWN_FOR_S
+                    logger.error(
+                        "A %s lead could not be stored in the database (%s).",
+                        kind,
+                        loggable(str(error).splitlines()[0] if str(error) else repr(error)),
+                    )
+                    raise
+                await asyncio.sleep(wait)
+                wait = min(2 * wait, _RETRY_MAX_S)
+            else:
+                self._down_until = 0.0
+                return lead
+
+    async def _spool(
+        self,
+        kind: LeadKind,
+        fields: dict[str, Any],
+        key: str,
+        autoreply_day: dt.date | None,
+        stored: asyncio.Event,
+    ) -> Submission:
+        """Keep a lead the database did not take in the local spool; the visitor's answer."""
+        if self.spool is None:
+            logger.error("A %s lead could NOT be stored; the visitor was asked to write.", kind)
+            return Submission(Result.STORE_FAILED)
+        lead = SpooledLead(key, kind, fields, utcnow(), autoreply_day)
+        try:
+            await asyncio.get_running_loop().run_in_executor(
+                _SPOOL_THREADS, self.spool.append, lead
+            )
+        except Exception:
+            logger.exception(
+                "A %s lead could NOT be stored nor spooled; the visitor was asked to write.", kind
+            )
+            return Submission(Result.STORE_FAILED)
+        stored.set()
+        logger.warning(
+            "A %s lead was spooled to %s (database unavailable); it is stored and sent once "
+            "the database answers.",
+            kind,
+            self.spool.path,
+        )
+        return Submission(Result.QUEUED)
+
+    def store_spooled(self, lead: SpooledLead) -> bool:
+        """Insert one drained lead, queued for the retry loop; False if it was already stored."""
+        try:
+            self.store.add_lead(
+                lead.kind,
+                lead.fields,
+                claim_token=None,
+                lease=self.delivery.policy.lease,
+                idempotency_key=lead.key,
+                autoreply_day=lead.autoreply_day,
+                created_at=lead.created_at,
+            )
+        except DuplicateSubmission:
+            return False
+        return True
+
+    def drain_spool(self) -> int:
+        """Move every spooled lead into the database (exactly once); how many were new.
+
+        Raises when the database fails (the spool stays as it was, drained next time).
+        """
+        if self.spool is None or not self.spool.files():
+            return 0
+        added = 0
+
+        def store(lead: SpooledLead) -> None:
+            nonlocal added
+            added += self.store_spooled(lead)
+
+        handed = self.spool.drain(store)
+        if handed:
+            self._down_until = 0.0
+            logger.warning(
+                "%s spooled lead(s) moved into the database (%s new); delivery goes on.",
+                handed,
+                added,
+            )
+        return added

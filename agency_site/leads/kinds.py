@@ -17,3 +17,6 @@ class LeadStatus(StrEnum):
     SENDING = "sending"  # Claimed by one worker until claimed_until.
     HELD = "held"  # EmailJS refused the configuration; waits for a fix (see monitor.py).
     SENT = "sent"
+    # EmailJS refused this lead's own content (not the configuration): retrying cannot
+    # help, so it waits for the owner (alert, `leads list`) instead of blocking the others.
+    REJECTED = "rejected"

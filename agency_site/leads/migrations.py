@@ -7,6 +7,7 @@ alembic skips what is already applied, so it is idempotent.
 import contextlib
 import fcntl
 import logging
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,7 +40,10 @@ def _exclusive(engine: sa.Engine) -> Iterator[None]:
                 )
     elif url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
         lock_path = Path(url.database).with_name(Path(url.database).name + ".migrate.lock")
-        with lock_path.open("a") as lock_file:
+        descriptor = os.open(
+            lock_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600
+        )
+        with open(descriptor, "a") as lock_file:
             fcntl.flock(lock_file, fcntl.LOCK_EX)
             try:
                 yield

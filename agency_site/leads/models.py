@@ -1,6 +1,8 @@
 """The ``leads`` table: every valid submission, written before any e-mail is attempted."""
 
 import datetime as dt
+import hashlib
+import unicodedata
 from typing import Any
 
 import sqlalchemy as sa
@@ -14,11 +16,30 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+def email_key(address: str) -> str:
+    """An e-mail address as the table matches it: NFC, trimmed, case-folded (any script).
+
+    SQLite's ``lower()`` folds ASCII only, so every lookup (find, erase, purge, the
+    auto-reply allowance) compares this value, computed once in Python when stored.
+    """
+    return unicodedata.normalize("NFC", address.strip()).casefold()
+
+
+def email_digest(address: str) -> str:
+    """A one-way digest of ``email_key(address)``: what the erasure log and the
+    auto-reply allowance keep instead of the address itself."""
+    return hashlib.sha256(email_key(address).encode()).hexdigest()
+
+
 class Lead(SQLModel, table=True):
     """A visitor's request and the state of its delivery to the agency's inbox."""
 
     __tablename__ = "leads"
-    __table_args__ = (sa.Index("ix_leads_status_next_attempt_at", "status", "next_attempt_at"),)
+    __table_args__ = (
+        sa.Index("ix_leads_status_next_attempt_at", "status", "next_attempt_at"),
+        sa.Index("ux_leads_idempotency_key", "idempotency_key", unique=True),
+        sa.Index("ix_leads_email_norm", "email_norm"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     kind: str = Field(max_length=20)
@@ -39,6 +60,25 @@ class Lead(SQLModel, table=True):
     claimed_until: dt.datetime | None = None
     # Fingerprint of the EmailJS settings that refused it (status HELD).
     held_config: str | None = Field(default=None, max_length=64)
+    # The key the visitor's page sent (or the server made): one submission tried over the
+    # websocket and the HTTP path, or spooled and drained, is stored once (unique).
+    idempotency_key: str | None = Field(default=None, max_length=64)
+    # ``email_key`` of ``fields["email"]``: what find, erase and purge compare.
+    email_norm: str | None = Field(default=None, max_length=320)
+    # Whether this lead's send may trigger the visitor's auto-reply (one per address and day).
+    autoreply: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
+
+
+class LeadAutoreply(SQLModel, table=True):
+    """One row per address (digest) and agency day that already got the visitor auto-reply.
+
+    Inserted at most once (primary key), so the allowance holds across workers and hosts.
+    """
+
+    __tablename__ = "lead_autoreplies"
+
+    email_hash: str = Field(primary_key=True, max_length=64)
+    day: dt.date = Field(primary_key=True)
 
 
 class LeadMonitor(SQLModel, table=True):

@@ -12,26 +12,37 @@
   again and the normal retry loop delivers each once, one per second.
 - **Purge**: once a day (the ``purge`` row) the leads past the retention period are
   deleted (see ``LeadStore.purge``); deleting is idempotent anyway.
+- **Late leads**: once when a queued lead has waited longer than
+  ``LEADS_ALERT_QUEUED_AGE_SECONDS`` (the ``queued_alert`` row), and once more when none
+  has; once for each lead EmailJS refuses for its content (``rejected_alert`` keeps the
+  count the owner was told).
+- **Spool**: while the database is down the table cannot say what the owner was told,
+  so the spool's alert state is a file of the spool folder (``.alerted``, created with
+  ``O_EXCL`` by exactly one worker of the host), checked by the drain loop.
 """
 
 import asyncio
 import calendar
 import datetime as dt
 import logging
+import os
 from dataclasses import dataclass
 
 import httpx
 
 from agency_site.content.owner_alerts import ALERTS
 from agency_site.leads.delivery import Delivery, new_claim_token
-from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import utcnow
+from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadSummary
 
 logger = logging.getLogger(__name__)
 
 HELD_ALERT, CANARY, PURGE = "held_alert", "canary", "purge"
-OK, HELD = "ok", "held"
+QUEUED_ALERT, REJECTED_ALERT = "queued_alert", "rejected_alert"
+OK, HELD, LATE = "ok", "held", "late"
+SPOOL_ALERTED = ".alerted"
 PURGE_EVERY = dt.timedelta(days=1)
 HEALTH_PATH = "/_site/leads/health"
 WEBHOOK_TRIES = 3
@@ -69,6 +80,32 @@ def recovered_text(summary: LeadSummary, site: str) -> str:
     return ALERTS.recovered.format(pending=pending, status_url=f"{site}{HEALTH_PATH}")
 
 
+def _minutes(delta: dt.timedelta) -> int:
+    return max(1, round(delta.total_seconds() / 60))
+
+
+async def post_alert(webhook_url: str, text: str, timeout_s: float = 10.0) -> bool:
+    """POST ``{"text": text}`` to the owner's webhook (a few tries); True if it took it."""
+    if not webhook_url:
+        logger.error("Owner alert (no LEADS_ALERT_WEBHOOK_URL set): %s", text)
+        return False
+    for attempt in range(WEBHOOK_TRIES):
+        if attempt:
+            await asyncio.sleep(2**attempt)
+        try:
+            async with httpx.AsyncClient(timeout=timeout_s) as client:
+                response = await client.post(webhook_url, json={"text": text})
+        except httpx.HTTPError as error:
+            problem = type(error).__name__
+        else:
+            if response.is_success:
+                return True
+            problem = f"HTTP {response.status_code}"
+        logger.warning("The alert webhook did not take the alert (%s).", problem)
+    logger.error("The alert could not be delivered to LEADS_ALERT_WEBHOOK_URL: %s", text)
+    return False
+
+
 @dataclass
 class Monitor:
     """The owner's side of one backend worker (or of the operator command)."""
@@ -79,6 +116,11 @@ class Monitor:
     retention_months: int
     site_url: str
     webhook_timeout_s: float = 10.0
+    # Alert when a queued lead waits longer than this (None: never).
+    queued_alert_after: dt.timedelta | None = None
+    # This host's spool, and how long a lead may wait in it before the owner is alerted.
+    spool: Spool | None = None
+    spool_alert_after: dt.timedelta = dt.timedelta(minutes=5)
 
     @property
     def store(self):
@@ -100,6 +142,60 @@ class Monitor:
         if await asyncio.to_thread(self.store.claim_job, PURGE, PURGE_EVERY):
             await asyncio.to_thread(self.purge)
         await self.watch_held()
+        await self.watch_late()
+
+    async def watch_late(self) -> None:
+        """Tell the owner when queued leads wait too long, and about leads refused for content."""
+        summary = await asyncio.to_thread(self.store.summary)
+        status_url = f"{self.site_url}{HEALTH_PATH}"
+        if self.queued_alert_after is not None:
+            oldest = summary.oldest_waiting_at
+            late = oldest is not None and utcnow() - oldest > self.queued_alert_after
+            old, new = (OK, LATE) if late else (LATE, OK)
+            if await asyncio.to_thread(self.store.switch_state, QUEUED_ALERT, old, new):
+                text = ALERTS.queued_late if late else ALERTS.queued_recovered
+                waiting = summary.queued + summary.sending
+                await self.alert(
+                    text.format(
+                        count=waiting,
+                        minutes=_minutes(self.queued_alert_after),
+                        status_url=status_url,
+                    )
+                )
+        told = await asyncio.to_thread(self.store.monitor_state, REJECTED_ALERT)
+        if str(summary.rejected) == told:
+            return
+        switched = await asyncio.to_thread(
+            self.store.switch_state, REJECTED_ALERT, told, str(summary.rejected)
+        )
+        if switched and told.isdigit() and summary.rejected > int(told):
+            await self.alert(ALERTS.rejected.format(count=summary.rejected))
+
+    async def watch_spool(self) -> None:
+        """Alert once while this host's spool has held a lead too long, and once when empty."""
+        if self.spool is None:
+            return
+        oldest = await asyncio.to_thread(self.spool.oldest)
+        marker = self.spool.folder / SPOOL_ALERTED
+        if oldest is not None and utcnow() - oldest > self.spool_alert_after:
+            try:
+                self.spool.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+                os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            except FileExistsError:
+                return
+            count = sum(1 for _ in self.spool.leads())
+            logger.error("%s lead(s) wait in the spool: the database does not answer.", count)
+            await self.alert(
+                ALERTS.spool_waiting.format(
+                    count=count, minutes=_minutes(self.spool_alert_after), folder=self.spool.folder
+                )
+            )
+        elif oldest is None:
+            try:
+                marker.unlink()
+            except FileNotFoundError:
+                return
+            await self.alert(ALERTS.spool_drained)
 
     async def watch_held(self) -> None:
         """Tell the owner when leads become held and when they recover; run the canary."""
@@ -134,11 +230,8 @@ class Monitor:
         lead = await asyncio.to_thread(self.store.claim_held, token, self.delivery.policy.lease)
         if lead is None:
             return False
-        assert lead.id is not None
         logger.info("Held lead %s tried again to see whether EmailJS accepts now.", lead.id)
-        result = await self.delivery.attempt(
-            lead.id, LeadKind(lead.kind), lead.fields, lead.attempts, token, lead.unconfirmed_sends
-        )
+        result = await self.delivery.attempt_claimed(lead, token)
         if not result.ok:
             return False
         released = await asyncio.to_thread(self.store.release_all_held)
@@ -150,23 +243,7 @@ class Monitor:
 
     async def alert(self, text: str) -> bool:
         """POST ``{"text": text}`` to the owner's webhook (a few tries); True if it took it."""
-        if not self.webhook_url:
-            return False
-        for attempt in range(WEBHOOK_TRIES):
-            if attempt:
-                await asyncio.sleep(2**attempt)
-            try:
-                async with httpx.AsyncClient(timeout=self.webhook_timeout_s) as client:
-                    response = await client.post(self.webhook_url, json={"text": text})
-            except httpx.HTTPError as error:
-                problem = type(error).__name__
-            else:
-                if response.is_success:
-                    return True
-                problem = f"HTTP {response.status_code}"
-            logger.warning("The alert webhook did not take the alert (%s).", problem)
-        logger.error("The alert could not be delivered to LEADS_ALERT_WEBHOOK_URL: %s", text)
-        return False
+        return await post_alert(self.webhook_url, text, self.webhook_timeout_s)
 
     async def run_forever(self, poll: dt.timedelta) -> None:
         """Every ``poll``: one round (errors are logged and the loop carries on)."""

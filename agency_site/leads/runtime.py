@@ -1,8 +1,12 @@
 """The leads machinery of this backend process, built once from the settings.
 
-``lifespan`` runs in every backend worker: it migrates the database, reports the
-delivery configuration and keeps the retry loop and the monitor (alerts, canary,
-daily purge: ``monitor.py``) running while the app serves.
+``lifespan`` runs in every backend worker. The backend serves at once, even while
+the database is down: submissions then go to the spool (``spool.py``). In the
+background it migrates the database as soon as it answers (retrying with backoff,
+under the migration lock of ``migrations.py``), reports the delivery configuration,
+and then keeps the retry loop and the monitor (alerts, canary, daily purge:
+``monitor.py``) running. The drain loop moves spooled leads into the database once
+it is migrated, and watches the spool's age for the owner's alert all along.
 """
 
 import asyncio
@@ -17,13 +21,14 @@ from starlette.applications import Starlette
 
 from agency_site.content.site import SITE
 from agency_site.emailjs import EmailJSClient, ssl_context
-from agency_site.leads import migrations
+from agency_site.leads import database, migrations
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.health import leads_api
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.kinds import LeadKind, LeadStatus
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter, storage_for
+from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
 from agency_site.settings import Settings, get_settings
 
@@ -42,11 +47,20 @@ def configure_logging() -> None:
     site_logger.propagate = False
 
 
-def database_engine() -> sa.Engine:
-    """The engine of the database in ``rxconfig.py`` (``REFLEX_DB_URL``)."""
-    from agency_site.reflex_ext.internals import get_engine
+# How often the drain loop looks at the spool, and the longest wait between tries to
+# reach a database that is down at start-up.
+SPOOL_POLL_S = 2.0
+PREPARE_RETRY_MAX_S = 30.0
 
-    return get_engine()
+
+def database_engine() -> sa.Engine:
+    """The leads' engine on ``REFLEX_DB_URL``, every connect and statement bounded in time."""
+    settings = get_settings()
+    return database.create_engine(
+        settings.reflex.db_url.get_secret_value(),
+        connect_timeout_s=settings.leads.db_connect_timeout_seconds,
+        statement_timeout_s=settings.leads.db_statement_timeout_seconds,
+    )
 
 
 def build_delivery(settings: Settings, store: LeadStore) -> Delivery:
@@ -82,7 +96,7 @@ def build_delivery(settings: Settings, store: LeadStore) -> Delivery:
     )
 
 
-def build_monitor(settings: Settings, delivery: Delivery) -> Monitor:
+def build_monitor(settings: Settings, delivery: Delivery, spool: Spool | None = None) -> Monitor:
     """Alerts, canary and retention of these settings."""
     return Monitor(
         delivery=delivery,
@@ -90,13 +104,16 @@ def build_monitor(settings: Settings, delivery: Delivery) -> Monitor:
         canary_every=dt.timedelta(seconds=settings.leads.canary_interval_seconds),
         retention_months=settings.leads.retention_months,
         site_url=settings.site_url,
+        queued_alert_after=dt.timedelta(seconds=settings.leads.alert_queued_age_seconds),
+        spool=spool,
+        spool_alert_after=dt.timedelta(seconds=settings.leads.spool_alert_seconds),
     )
 
 
 @lru_cache(maxsize=1)
 def monitor() -> Monitor:
-    """The monitor of this process, on the intake's store and delivery."""
-    return build_monitor(get_settings(), intake().delivery)
+    """The monitor of this process, on the intake's store, delivery and spool."""
+    return build_monitor(get_settings(), intake().delivery, intake().spool)
 
 
 def health_api() -> Starlette:
@@ -123,6 +140,7 @@ def intake() -> LeadIntake:
             window_s=settings.leads.rate_limit_window_seconds,
         ),
         deadline_s=settings.leads.submit_deadline_seconds,
+        spool=Spool(settings.leads.spool_path),
     )
 
 
@@ -148,27 +166,92 @@ def prepare(delivery: Delivery) -> None:
         )
 
 
-@contextlib.asynccontextmanager
-async def lifespan() -> AsyncIterator[None]:
-    """Lifespan task of the app: prepare the leads table, then run the retry and monitor loops."""
-    configure_logging()
-    delivery = intake().delivery
-    await asyncio.to_thread(prepare, delivery)
-    # Load the CA bundle off the event loop, once: every EmailJS connection reuses it.
-    await asyncio.to_thread(ssl_context)
-    # Alerts, canary and the daily purge run even without delivery (purge and health).
+async def prepare_when_reachable(delivery: Delivery, retry_max_s: float = PREPARE_RETRY_MAX_S):
+    """``prepare`` as soon as the database answers: retried with backoff, never raises."""
+    wait = 1.0
+    while True:
+        try:
+            await asyncio.to_thread(prepare, delivery)
+        except Exception as error:
+            logger.error(
+                "The database cannot be prepared (%s); the site serves and spools leads, "
+                "retrying in %s s.",
+                type(error).__name__,
+                int(wait),
+            )
+            await asyncio.sleep(wait)
+            wait = min(2 * wait, retry_max_s)
+        else:
+            return
+
+
+async def drain_forever(
+    the_intake: LeadIntake, the_monitor: Monitor, ready: asyncio.Event, poll_s: float
+) -> None:
+    """Every ``poll_s``: move spooled leads into the (migrated) database; watch the spool."""
+    failing = False
+    while True:
+        if ready.is_set():
+            try:
+                await asyncio.to_thread(the_intake.drain_spool)
+            except Exception as error:
+                if not failing:
+                    logger.warning(
+                        "Spooled leads wait: the database does not take them yet (%s).",
+                        type(error).__name__,
+                    )
+                failing = True
+            else:
+                failing = False
+        try:
+            await the_monitor.watch_spool()
+        except Exception:
+            logger.exception("The spool watch failed; it carries on.")
+        await asyncio.sleep(poll_s)
+
+
+async def keep_leads_moving(the_intake: LeadIntake, the_monitor: Monitor) -> None:
+    """Every loop of the leads, in order: drain watch at once; the others once prepared."""
+    delivery = the_intake.delivery
+    ready = asyncio.Event()
     loops = [
-        asyncio.create_task(monitor().run_forever(delivery.policy.poll), name="leads-monitor-loop")
+        asyncio.create_task(
+            drain_forever(the_intake, the_monitor, ready, SPOOL_POLL_S), name="leads-drain-loop"
+        )
     ]
-    if delivery.configured:
-        loops.append(asyncio.create_task(delivery.run_forever(), name="leads-retry-loop"))
     try:
-        yield
+        await prepare_when_reachable(delivery)
+        ready.set()
+        # Alerts, canary and the daily purge run even without delivery (purge and health).
+        loops.append(
+            asyncio.create_task(
+                the_monitor.run_forever(delivery.policy.poll), name="leads-monitor-loop"
+            )
+        )
+        if delivery.configured:
+            loops.append(asyncio.create_task(delivery.run_forever(), name="leads-retry-loop"))
+        await asyncio.gather(*loops)
     finally:
         for loop in loops:
             loop.cancel()
         for loop in loops:
             with contextlib.suppress(asyncio.CancelledError):
                 await loop
+
+
+@contextlib.asynccontextmanager
+async def lifespan() -> AsyncIterator[None]:
+    """Lifespan task of the app: serve at once; prepare the database and run the loops behind."""
+    configure_logging()
+    delivery = intake().delivery
+    # Load the CA bundle off the event loop, once: every EmailJS connection reuses it.
+    await asyncio.to_thread(ssl_context)
+    task = asyncio.create_task(keep_leads_moving(intake(), monitor()), name="leads-loops")
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
         if delivery.client is not None:
             await delivery.client.aclose()

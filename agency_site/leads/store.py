@@ -12,10 +12,18 @@ from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
 from agency_site.leads.kinds import LeadKind, LeadStatus
-from agency_site.leads.models import Lead, LeadMonitor, utcnow
+from agency_site.leads.models import (
+    Lead,
+    LeadAutoreply,
+    LeadMonitor,
+    email_digest,
+    email_key,
+    utcnow,
+)
 
 # Longest error text kept per lead.
 _ERROR_MAX = 1000
@@ -29,13 +37,18 @@ def _claimable(now: dt.datetime) -> sa.ColumnElement[bool]:
     )
 
 
-def _email_of(lead: Any) -> sa.ColumnElement[str]:
-    """The lowercased e-mail of a lead row (both kinds store it as ``email``)."""
-    return sa.func.lower(lead.fields["email"].as_string())
-
-
 def _email_is(email: str) -> sa.ColumnElement[bool]:
-    return _email_of(Lead) == email.strip().lower()
+    """Leads of this address, whatever its case or script (``email_key``, stored once)."""
+    return Lead.email_norm == email_key(email)
+
+
+class DuplicateSubmission(Exception):
+    """A lead with this idempotency key is already stored (the same submission again)."""
+
+    def __init__(self, lead_id: int, status: str) -> None:
+        super().__init__(f"lead {lead_id} has this idempotency key ({status})")
+        self.lead_id = lead_id
+        self.status = status
 
 
 def _aware(moment: dt.datetime | None) -> dt.datetime | None:
@@ -54,6 +67,7 @@ class LeadSummary:
     held: int
     oldest_waiting_at: dt.datetime | None
     last_sent_at: dt.datetime | None
+    rejected: int = 0  # Refused by EmailJS for their content: for the owner to see.
 
 
 class LeadStore:
@@ -63,33 +77,78 @@ class LeadStore:
         self.engine = engine
 
     def add(
+        self, kind: LeadKind, fields: dict[str, Any], *, claim_token: str | None, **options: Any
+    ) -> int:
+        """Store a new lead and return its id (``add_lead``'s options)."""
+        lead = self.add_lead(kind, fields, claim_token=claim_token, **options)
+        assert lead.id is not None
+        return lead.id
+
+    def add_lead(
         self,
         kind: LeadKind,
         fields: dict[str, Any],
         *,
         claim_token: str | None,
         lease: dt.timedelta,
-    ) -> int:
-        """Store a new lead and return its id.
+        idempotency_key: str | None = None,
+        autoreply_day: dt.date | None = None,
+        created_at: dt.datetime | None = None,
+    ) -> Lead:
+        """Store a new lead and return it.
 
         With ``claim_token`` the caller holds it and sends it right away; without, it
-        waits queued for the retry loop (delivery not configured).
+        waits queued for the retry loop (delivery not configured, or drained from the
+        spool). ``idempotency_key``: raises ``DuplicateSubmission`` when a lead with it
+        is already stored (nothing is written). ``autoreply_day``: the agency's day, for a
+        lead whose send may trigger the visitor's auto-reply; it does only if its address
+        has not had one that day (claimed in the same transaction as the insert).
         """
         now = utcnow()
+        email = fields.get("email")
         lead = Lead(
             kind=kind,
             fields=fields,
-            created_at=now,
+            created_at=created_at or now,
             status=LeadStatus.SENDING if claim_token else LeadStatus.QUEUED,
             next_attempt_at=now,
             claim_token=claim_token,
             claimed_until=now + lease if claim_token else None,
+            idempotency_key=idempotency_key,
+            email_norm=email_key(email) if isinstance(email, str) else None,
         )
+        try:
+            with Session(self.engine, expire_on_commit=False) as session:
+                if autoreply_day is not None and isinstance(email, str):
+                    lead.autoreply = self._claim_autoreply(session, email, autoreply_day)
+                session.add(lead)
+                session.commit()
+                return lead
+        except sa.exc.IntegrityError:
+            existing = self.by_key(idempotency_key) if idempotency_key else None
+            if existing is None or existing.id is None:
+                raise
+            raise DuplicateSubmission(existing.id, existing.status) from None
+
+    @staticmethod
+    def _claim_autoreply(session: Session, email: str, day: dt.date) -> bool:
+        """Take this address's auto-reply of ``day``; False when it was already taken."""
+        values = {"email_hash": email_digest(email), "day": day}
+        dialect = session.get_bind().dialect.name
+        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        statement = (
+            insert(LeadAutoreply)
+            .values(**values)
+            .on_conflict_do_nothing()
+            .returning(col(LeadAutoreply.day))
+        )
+        return session.execute(statement).first() is not None
+
+    def by_key(self, idempotency_key: str) -> Lead | None:
+        """The lead stored with this idempotency key, if any."""
+        query = select(Lead).where(Lead.idempotency_key == idempotency_key)
         with Session(self.engine, expire_on_commit=False) as session:
-            session.add(lead)
-            session.commit()
-            assert lead.id is not None
-            return lead.id
+            return session.exec(query).first()
 
     def get(self, lead_id: int) -> Lead | None:
         """One lead by id."""
@@ -183,17 +242,39 @@ class LeadStore:
         )
 
     def make_due(self, ids: Sequence[int] = ()) -> int:
-        """Operator retry: queued and held leads (all, or only ``ids``) become due now."""
+        """Operator retry: queued and held leads (all, or only ``ids``) become due now.
+
+        A lead refused for its content is retried only when named by its id.
+        """
         condition = col(Lead.status).in_((LeadStatus.QUEUED, LeadStatus.HELD))
         if ids:
-            condition = sa.and_(condition, col(Lead.id).in_(ids))
+            named = (LeadStatus.QUEUED, LeadStatus.HELD, LeadStatus.REJECTED)
+            condition = sa.and_(col(Lead.status).in_(named), col(Lead.id).in_(ids))
         return self._update(
             condition, status=LeadStatus.QUEUED, next_attempt_at=utcnow(), held_config=None
         )
 
+    def mark_rejected(self, lead_id: int, token: str, error: str) -> bool:
+        """Set aside a lead EmailJS refused for its own content: for the owner, never retried."""
+        return self._finish(
+            lead_id,
+            token,
+            status=LeadStatus.REJECTED,
+            last_error=error[:_ERROR_MAX],
+            next_attempt_at=None,
+        )
+
     def claim_held(self, token: str, lease: dt.timedelta) -> Lead | None:
-        """Claim the oldest held lead (the canary's one try), or None if another won it."""
-        query = select(Lead.id).where(Lead.status == LeadStatus.HELD).order_by(col(Lead.id))
+        """Claim the least-tried held lead (the canary's one try), or None if another won it.
+
+        Each try counts in ``attempts``, so the canary rotates among the held leads: one
+        the provider keeps refusing never stands in front of the others.
+        """
+        query = (
+            select(Lead.id)
+            .where(Lead.status == LeadStatus.HELD)
+            .order_by(col(Lead.attempts), col(Lead.id))
+        )
         with Session(self.engine) as session:
             lead_id = session.exec(query.limit(1)).first()
         if lead_id is None or not self._update(
@@ -227,6 +308,7 @@ class LeadStore:
             queued=counts.get(LeadStatus.QUEUED, 0),
             sending=counts.get(LeadStatus.SENDING, 0),
             held=counts.get(LeadStatus.HELD, 0),
+            rejected=counts.get(LeadStatus.REJECTED, 0),
             oldest_waiting_at=_aware(oldest),
             last_sent_at=_aware(last_sent),
         )
@@ -272,9 +354,34 @@ class LeadStore:
             return list(session.exec(query).all())
 
     def erase_email(self, email: str) -> int:
-        """Delete every lead of an e-mail address (case-insensitive); how many."""
+        """Delete every lead of an e-mail address (any case); how many."""
         with self.engine.begin() as connection:
+            connection.execute(
+                sa.delete(LeadAutoreply).where(LeadAutoreply.email_hash == email_digest(email))
+            )
             return connection.execute(sa.delete(Lead).where(_email_is(email))).rowcount
+
+    def erase_digests(self, digests: set[str]) -> int:
+        """Delete every lead whose address has one of these ``email_digest``s; how many.
+
+        Re-applies the erasure log after a restore: the log keeps digests, not addresses.
+        """
+        if not digests:
+            return 0
+        with Session(self.engine) as session:
+            rows = session.exec(select(Lead.id, Lead.email_norm)).all()
+        ids = [lead_id for lead_id, norm in rows if norm and email_digest(norm) in digests]
+        deleted = 0
+        with self.engine.begin() as connection:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                deleted += connection.execute(
+                    sa.delete(Lead).where(col(Lead.id).in_(chunk))
+                ).rowcount
+            connection.execute(
+                sa.delete(LeadAutoreply).where(col(LeadAutoreply.email_hash).in_(digests))
+            )
+        return deleted
 
     def purge(self, cutoff: dt.datetime) -> int:
         """Delete the leads of every person whose last lead was received before ``cutoff``.
@@ -286,10 +393,7 @@ class LeadStore:
         newer = sa.orm.aliased(Lead)
         same_person_recently = (
             select(newer.id)
-            .where(
-                sa.func.lower(newer.fields["email"].as_string()) == _email_of(Lead),
-                col(newer.created_at) >= cutoff,
-            )
+            .where(newer.email_norm == Lead.email_norm, col(newer.created_at) >= cutoff)
             .exists()
         )
         condition = sa.and_(
@@ -298,7 +402,11 @@ class LeadStore:
             ~same_person_recently,
         )
         with self.engine.begin() as connection:
-            return connection.execute(sa.delete(Lead).where(condition)).rowcount
+            deleted = connection.execute(sa.delete(Lead).where(condition)).rowcount
+            # The auto-reply allowance is only ever needed on its own day.
+            yesterday = (utcnow() - dt.timedelta(days=1)).date()
+            connection.execute(sa.delete(LeadAutoreply).where(col(LeadAutoreply.day) < yesterday))
+            return deleted
 
     def count(self, status: LeadStatus) -> int:
         """How many leads have ``status``."""

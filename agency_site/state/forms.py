@@ -55,9 +55,11 @@ class LeadFormState(rx.State, mixin=True):
     field_names: ClassVar[tuple[str, ...]]
 
     sending: bool = False
+    # time.time() when ``sending`` was set: past ``sending_deadline()`` the flag is a
+    # leftover (a worker killed mid-submission) and counts for nothing.
+    sending_since: float = 0.0
     result: str = ""  # A Result value while its message is shown, else "".
     errors: dict[str, str] = rx.field(default_factory=dict)
-    _sending_since: float = 0.0  # time.time() when ``sending`` was set.
     _shown: int = 0  # Counts results, so an old 5-second timer never hides a newer one.
     _accepted_digest: str = ""
     _accepted_at: float = 0.0
@@ -82,11 +84,10 @@ class LeadFormState(rx.State, mixin=True):
                 digest == self._accepted_digest
                 and time.monotonic() - self._accepted_at < DUPLICATE_WINDOW_S
             )
-            stale = time.time() - self._sending_since > _stale_after_s()
-            if (self.sending and not stale) or repeated:
+            if self.busy or repeated:
                 return
             self.sending = True
-            self._sending_since = time.time()
+            self.sending_since = time.time()
             self.result = ""
             self.errors = {}
             client_ip = self.router.session.client_ip
@@ -120,12 +121,32 @@ class LeadFormState(rx.State, mixin=True):
                 if self._shown == shown:
                     self.result = ""
 
+    @rx.var(cache=False)
+    def busy(self) -> bool:
+        """``sending`` while it can still be true: what the button should follow.
+
+        Not cached, so every event of the state (any click, a reconnect's hydrate)
+        recomputes it: a flag a killed worker left behind frees the form at the
+        first event after ``sending_deadline()``, even if nothing clears ``sending``.
+        """
+        return self.sending and not sending_stale(self.sending_since)
+
+    @rx.event
+    def expire_sending(self):
+        """The periodic check (the page may call it every few seconds while ``sending``):
+        clear a leftover flag past its deadline."""
+        if self.sending and sending_stale(self.sending_since):
+            logger.warning("The %s form's sending flag expired (a lost worker?).", self.kind)
+            self.sending = False
+            self.sending_since = 0.0
+
     async def _finish(self, submission: Submission, digest: str) -> int:
         """Clear ``sending`` and show the outcome; the number of the result shown."""
         for attempt in range(3):
             try:
                 async with self:
                     self.sending = False
+                    self.sending_since = 0.0
                     self.result = "" if submission.result is Result.INVALID else submission.result
                     self.errors = submission.errors
                     self._shown += 1
@@ -139,9 +160,14 @@ class LeadFormState(rx.State, mixin=True):
         raise AssertionError  # Unreachable.
 
 
-def _stale_after_s() -> float:
-    """After how long a ``sending`` flag is a leftover: the deadline plus a margin."""
+def sending_deadline() -> float:
+    """Seconds after which a ``sending`` flag is a leftover: the submit deadline plus a margin."""
     return get_settings().leads.submit_deadline_seconds + 30.0
+
+
+def sending_stale(since: float, now: float | None = None) -> bool:
+    """Whether a ``sending`` flag set at ``since`` (time.time()) has passed its deadline."""
+    return (time.time() if now is None else now) - since > sending_deadline()
 
 
 class HeroCaptureState(LeadFormState, rx.State):

@@ -33,7 +33,7 @@ def queue(store: LeadStore, email: str = "ana@example.com") -> int:
 
 
 def test_template_params_follow_the_spec() -> None:
-    assert template_params(LeadKind.BOOKING, BOOKING_FIELDS, AGENCY_INBOX) == {
+    assert template_params(LeadKind.BOOKING, BOOKING_FIELDS, AGENCY_INBOX, autoreply=True) == {
         "to_email": AGENCY_INBOX,
         "from_name": "Ana García",
         "from_email": "ana@example.com",
@@ -45,6 +45,8 @@ def test_template_params_follow_the_spec() -> None:
         "reply_to": "ana@example.com",
         "date_es": "martes, 10 de marzo de 2026",
     }
+    # Without its address's auto-reply of the day: no visitor e-mail (reply_to empty).
+    assert template_params(LeadKind.BOOKING, BOOKING_FIELDS, AGENCY_INBOX)["reply_to"] == ""
     contact = template_params(LeadKind.CONTACT, {"email": "ana@example.com"}, AGENCY_INBOX)
     assert contact["to_email"] == AGENCY_INBOX
     assert contact["from_email"] == "ana@example.com"

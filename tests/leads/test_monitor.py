@@ -100,6 +100,7 @@ def test_health_is_200_with_nothing_waiting(store: LeadStore) -> None:
         "status": "ok",
         "queued": 0,
         "held": 0,
+        "rejected": 0,
         "oldest_queued_age_seconds": None,
         "max_queued_age_seconds": 3600,
         "last_delivery_at": None,

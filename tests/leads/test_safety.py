@@ -194,9 +194,9 @@ class SlowStore(LeadStore):
         super().__init__(engine)
         self.delay_s = delay_s
 
-    def add(self, *args, **kwargs):
+    def add_lead(self, *args, **kwargs):
         time.sleep(self.delay_s)
-        return super().add(*args, **kwargs)
+        return super().add_lead(*args, **kwargs)
 
 
 class HangingDelivery:
