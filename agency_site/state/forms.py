@@ -84,7 +84,8 @@ class LeadFormState(rx.State, mixin=True):
                 digest == self._accepted_digest
                 and time.monotonic() - self._accepted_at < DUPLICATE_WINDOW_S
             )
-            if self.busy or repeated:
+            busy = self.sending and not sending_stale(self.sending_since)
+            if busy or repeated:
                 return
             self.sending = True
             self.sending_since = time.time()

@@ -264,8 +264,9 @@ def test_the_backend_prepares_the_database_once_it_answers(tmp_path: Path) -> No
     assert lead.fields == contact() and lead.status == LeadStatus.QUEUED
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_a_backend_started_while_the_database_is_down_delivers_once_it_is_back(
-    tmp_path: Path, emailjs: HTTPServer, monkeypatch: pytest.MonkeyPatch
+    kind: str, tmp_path: Path, emailjs: HTTPServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The whole lifespan's loops: spool at once, migrate, drain and send when it returns."""
     from agency_site.leads import runtime
@@ -273,7 +274,25 @@ def test_a_backend_started_while_the_database_is_down_delivers_once_it_is_back(
     monkeypatch.setattr(runtime, "SPOOL_POLL_S", 0.05)
     accept_all(emailjs)
     folder = tmp_path / "later"
-    store = LeadStore(sa.create_engine(f"sqlite:///{folder / 'leads.db'}"))
+    pg_folder, port, servers = Path(tempfile.mkdtemp(prefix="agency-pg-late-")), closed_port(), []
+    pg_folder.chmod(0o755)
+    if kind == "postgresql":
+        url = f"postgresql+psycopg://{local_servers.PG_USER}:{local_servers.PG_PASSWORD}"
+        url += f"@127.0.0.1:{port}/{local_servers.PG_DATABASE}"
+        store = LeadStore(database.create_engine(url, connect_timeout_s=1, statement_timeout_s=2))
+    else:
+        store = LeadStore(sa.create_engine(f"sqlite:///{folder / 'leads.db'}"))
+
+    async def database_back() -> None:
+        if kind == "postgresql":
+            servers.append(
+                await asyncio.to_thread(
+                    local_servers.start_postgres, pg_folder / "cluster", port, durable=False
+                )
+            )
+        else:
+            folder.mkdir()
+
     spool = Spool(tmp_path / "spool", "w1")
     intake = intake_on(store, spool, make_client(emailjs))
     intake.delivery.policy = dataclasses.replace(
@@ -286,8 +305,8 @@ def test_a_backend_started_while_the_database_is_down_delivers_once_it_is_back(
         result = await intake.submit(LeadKind.BOOKING, _booking(), "127.0.0.2")
         assert result.result is Result.QUEUED  # Served and spooled while down.
         await asyncio.sleep(0.3)
-        folder.mkdir()  # The database is back.
-        for _ in range(200):
+        await database_back()
+        for _ in range(600):
             if sent_payloads(emailjs):
                 break
             await asyncio.sleep(0.05)
@@ -295,10 +314,16 @@ def test_a_backend_started_while_the_database_is_down_delivers_once_it_is_back(
         with contextlib.suppress(asyncio.CancelledError):
             await loops
 
-    run(scenario())
-    [lead] = store.all()
-    assert lead.status == LeadStatus.SENT and len(sent_payloads(emailjs)) == 1
-    assert spool.files() == []
+    try:
+        run(scenario())
+        [lead] = store.all()
+        assert lead.status == LeadStatus.SENT and len(sent_payloads(emailjs)) == 1
+        assert spool.files() == []
+    finally:
+        store.engine.dispose()
+        for server in servers:
+            local_servers.stop_postgres(server)
+        shutil.rmtree(pg_folder, ignore_errors=True)
 
 
 def test_a_real_postgresql_stopped_and_started_again(tmp_path: Path, emailjs: HTTPServer) -> None:
