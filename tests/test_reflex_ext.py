@@ -23,6 +23,7 @@ SITE_HOOK_VARS = {
     "close_menus": ui.close_menus(),
     "booking_dates": forms._MIN_DATE,
     "slot_filter": forms._SLOT_FILTER,
+    "http_fallback": forms._FALLBACKS[forms.BookingState].hook,
 }
 
 

@@ -7,7 +7,12 @@ receives the whole form on submit and validates it again on the server.
 Each form is also a plain HTML form (``method="post"``, ``action`` = the backend's
 ``/_site/forms/<kind>``, see ``agency_site/site_api.py``): submitted before the
 page's JavaScript runs, or without JavaScript, it still reaches the same intake.
-Once hydrated, Reflex's ``onSubmit`` prevents that POST and uses the websocket.
+Once hydrated, Reflex's ``onSubmit`` prevents that POST and uses the websocket; while
+the websocket is down, or when it drops before the answer, the same submission goes to
+that endpoint with ``fetch`` instead (``js/form_http_fallback.js``) and its answer is
+shown in place. A hidden field carries one key per submission, so a submission tried
+over both paths is stored and sent once. The form is never paused nor disabled for want
+of a websocket.
 """
 
 import datetime as dt
@@ -30,16 +35,19 @@ from agency_site.content.forms import (
     NAME_MIN,
     NOTICES,
     PHONE_MAX,
+    SUCCESS_MESSAGE_MS,
     TIME_SLOTS,
     Field,
     PrivacyNotice,
 )
 from agency_site.leads.calendar import Closure, agency_now, default_calendar
-from agency_site.leads.intake import Result
+from agency_site.leads.intake import IDEMPOTENCY_FIELD, Result
 from agency_site.leads.kinds import LeadKind
 from agency_site.leads.validation import HONEYPOT_FIELD, one_year_after
+from agency_site.reflex_ext.client_state import ClientStateVar, hook_var, refs_keys
 from agency_site.reflex_ext.internals import ImportVar, VarData, get_config, has_connection_errors
 from agency_site.reflex_ext.js import load_js
+from agency_site.settings import get_settings
 from agency_site.state.forms import (
     BOOKING_FORM_ID,
     BOOKING_PREFIX,
@@ -131,6 +139,62 @@ def _post_target(kind: LeadKind) -> dict:
     return {"method": "post", "action": get_config().api_url.rstrip("/") + paths.form_post(kind)}
 
 
+class HttpFallback:
+    """A form's answer when it went over HTTP (``js/form_http_fallback.js``): result, errors."""
+
+    def __init__(self, state: type[LeadFormState]) -> None:
+        self.result = ClientStateVar.create(f"{state.field_prefix}_http_result", "")
+        self.errors = ClientStateVar.create(f"{state.field_prefix}_http_errors", {})
+        self.hook = hook_var(
+            '"on"',
+            [
+                load_js(
+                    "form_http_fallback.js",
+                    FORM_ID=state.form_id,
+                    KEY_FIELD=IDEMPOTENCY_FIELD,
+                    SET_RESULT=refs_keys(self.result)[1],
+                    SET_ERRORS=refs_keys(self.errors)[1],
+                    SUCCESS_MS=SUCCESS_MESSAGE_MS,
+                    WATCH_MS=int(get_settings().leads.submit_deadline_seconds * 1000) + 15_000,
+                )
+            ],
+            {"react": ["useEffect"]},
+            refs=True,
+        ).to(str)
+
+    def shown_result(self, state: type[LeadFormState]) -> rx.Var:
+        """The result to show: the websocket's, else the HTTP path's."""
+        return rx.cond(state.result != "", state.result, self.result.value.to(str))
+
+    def error(self, state: type[LeadFormState], name: str) -> rx.Var:
+        """A field's message: the websocket's, else the HTTP path's."""
+        http_errors = self.errors.value.to(dict[str, str])
+        return rx.cond(
+            state.errors.contains(name),
+            state.errors[name],
+            rx.cond(http_errors.contains(name), http_errors[name], ""),
+        )
+
+    def form_props(self) -> dict:
+        """The form's attributes the browser code reads: offline flag, the hook."""
+        return {
+            "custom_attrs": {
+                "data-offline": rx.cond(has_connection_errors, "true", "false"),
+                "data-http-fallback": self.hook,
+            }
+        }
+
+
+_FALLBACKS = {state: HttpFallback(state) for state in (HeroCaptureState, BookingState)}
+
+
+def _key_field(prefix: str) -> rx.Component:
+    """The submission's key, set by the browser code at each new submission."""
+    return rx.el.input(
+        type="hidden", name=IDEMPOTENCY_FIELD, id=field_id(prefix, IDEMPOTENCY_FIELD)
+    )
+
+
 def _alternatives() -> rx.Component:
     """The agency's e-mail, phone and WhatsApp as links."""
     return rx.el.ul(
@@ -148,10 +212,10 @@ def _notice(text: str, **props) -> rx.Component:
 
 
 def _status(state: type[LeadFormState], success: str) -> rx.Component:
-    """Live region announcing the outcome of the last submission."""
+    """Live region announcing the outcome of the last submission (either path)."""
     return rx.el.div(
         rx.match(
-            state.result,
+            _FALLBACKS[state].shown_result(state),
             (Result.SENT.value, rx.el.p(success, class_name=_SUCCESS_BOX)),
             (Result.QUEUED.value, _notice(NOTICES.queued)),
             (Result.RATE_LIMITED.value, _notice(NOTICES.rate_limited)),
@@ -159,17 +223,6 @@ def _status(state: type[LeadFormState], success: str) -> rx.Component:
             rx.fragment(),
         ),
         role="status",
-        aria_live="polite",
-    )
-
-
-def _offline_note() -> rx.Component:
-    """Shown while the backend cannot be reached: the form waits, here is how to reach us."""
-    return rx.el.div(
-        rx.cond(
-            has_connection_errors,
-            _notice(NOTICES.offline, custom_attrs={"data-offline-note": ""}),
-        ),
         aria_live="polite",
     )
 
@@ -192,11 +245,15 @@ def _honeypot(prefix: str) -> rx.Component:
 
 
 def _submit(state: type[LeadFormState], label: str) -> rx.Component:
-    """Submit button: disabled and saying so while sending, disabled while offline."""
+    """Submit button: disabled and saying so while busy (never for want of a websocket).
+
+    ``busy`` is ``sending`` up to its deadline: a flag a killed worker left behind frees the
+    button at the next event (a reconnect's hydrate), see ``state/forms.py``.
+    """
     return rx.el.button(
-        rx.cond(state.sending, NOTICES.sending, label),
+        rx.cond(state.busy, NOTICES.sending, label),
         type="submit",
-        disabled=state.sending | has_connection_errors,
+        disabled=state.busy,
         class_name=_BUTTON,
     )
 
@@ -220,7 +277,7 @@ def _control(state: type[LeadFormState], prefix: str, name: str) -> dict:
     return {
         "id": control_id,
         "name": name,
-        "aria_invalid": rx.cond(state.errors.contains(name), "true", "false"),
+        "aria_invalid": rx.cond(_FALLBACKS[state].error(state, name) != "", "true", "false"),
         "aria_describedby": f"{control_id}-error",
     }
 
@@ -228,7 +285,7 @@ def _control(state: type[LeadFormState], prefix: str, name: str) -> dict:
 def _error(state: type[LeadFormState], prefix: str, name: str) -> rx.Component:
     """The Spanish message of a wrong field, announced when it appears."""
     return rx.el.p(
-        state.errors[name],
+        _FALLBACKS[state].error(state, name),
         id=f"{field_id(prefix, name)}-error",
         aria_live="polite",
         class_name=_FIELD_ERROR,
@@ -257,13 +314,14 @@ def hero_capture_form() -> rx.Component:
         ),
         _error(state, prefix, "email"),
         _honeypot(prefix),
+        _key_field(prefix),
         _status(state, HERO_CAPTURE.success),
-        _offline_note(),
         _privacy(HERO_PRIVACY),
         id=HERO_FORM_ID,
         on_submit=state.submit,
         **_post_target(LeadKind.CONTACT),
-        aria_busy=state.sending,
+        **_FALLBACKS[state].form_props(),
+        aria_busy=state.busy,
         class_name="relative mt-8 flex max-w-2xl flex-col gap-3",
     )
 
@@ -378,14 +436,15 @@ def booking_form() -> rx.Component:
             optional=True,
         ),
         _honeypot(prefix),
+        _key_field(prefix),
         _status(state, BOOKING.success),
-        _offline_note(),
         rx.el.div(_submit(state, BOOKING.submit)),
         _privacy(BOOKING_PRIVACY),
         id=BOOKING_FORM_ID,
         on_submit=state.submit,
         **_post_target(LeadKind.BOOKING),
-        aria_busy=state.sending,
+        **_FALLBACKS[state].form_props(),
+        aria_busy=state.busy,
         class_name="relative mx-auto max-w-3xl space-y-6 rounded-3xl border border-slate-200 "
         "bg-white p-6 shadow-sm sm:p-10",
     )

@@ -53,7 +53,6 @@ class Notices(Content):
     queued: str  # Stored, but the e-mail could not be sent yet.
     store_failed: str  # Not even stored: the visitor must write to us.
     rate_limited: str
-    offline: str  # The backend cannot be reached; the form waits.
     sending: str  # Label of the submit button while sending.
     control_chars: str  # A field carries invisible control characters.
 

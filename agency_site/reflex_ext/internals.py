@@ -9,7 +9,6 @@ from pathlib import Path
 from reflex.compiler.utils import compile_client_storage
 from reflex.components.core.banner import has_connection_errors
 from reflex.experimental.client_state import ClientStateVar
-from reflex.model import get_engine
 from reflex.utils.build import zip_app
 from reflex.utils.prerequisites import get_web_dir
 from reflex.vars import VarData
@@ -27,7 +26,7 @@ from reflex_components_lucide.icon import LUCIDE_ICON_LIST
 # Who uses what: event_guard.py (FORM_DATA_ENTRIES_KEY, format_event_handler), state/ui.py
 # and components/forms.py (ClientStateVar, VarData, ImportVar, has_connection_errors),
 # components/layout.py (PlainAnchor: an <a> that is not a React Router link), server.py
-# (static_dir), leads/runtime.py (get_engine), site_api.py (get_config), lazy_socket.py
+# (static_dir), site_api.py (get_config), lazy_socket.py
 # (WEB_TEMPLATE_DIR); the tests check
 # the site against Reflex's own rules with the rest.
 __all__ = [
@@ -43,7 +42,6 @@ __all__ = [
     "format_event_handler",
     "generate_links_for_sitemap",
     "get_config",
-    "get_engine",
     "has_connection_errors",
     "reflex_format",
     "static_dir",

@@ -1,0 +1,102 @@
+"""A form never refuses a lead for want of a websocket: it goes over HTTP instead, once.
+
+The websocket is blocked or cut in the browser itself (Playwright's ``route_web_socket``),
+as a proxy or a corporate network that refuses websocket upgrades would.
+"""
+
+import re
+
+from playwright.sync_api import Page, WebSocketRoute, expect
+from pytest_httpserver import HTTPServer
+
+from agency_site import paths
+from agency_site.content.forms import BOOKING, HERO_CAPTURE, NOTICES
+from tests.e2e.conftest import SiteServer
+from tests.e2e.helpers import open_page
+from tests.e2e.test_forms import (
+    SUBMIT,
+    expect_shown_for_about_five_seconds,
+    fill_booking,
+    leads,
+    wait_for_sends,
+    working_day,
+)
+
+EVENT_SOCKET = re.compile(r"/_event")
+
+
+def refuse_websockets(page: Page) -> None:
+    """Every websocket the page opens is closed at once, as a blocking proxy does."""
+    page.route_web_socket(EVENT_SOCKET, lambda socket: socket.close())
+
+
+def test_with_websockets_refused_the_booking_is_delivered_over_http(
+    page: Page, fake: HTTPServer, site: SiteServer
+) -> None:
+    refuse_websockets(page)
+    open_page(page, paths.SCHEDULE)
+    form = page.locator("#booking-form")
+    before = len(leads(site))
+    fill_booking(page, working_day(6), "10:00")
+    expect(form.locator(SUBMIT)).to_be_enabled()
+    form.locator(SUBMIT).click()
+    expect(form.get_by_text(BOOKING.success)).to_be_visible(timeout=15_000)
+    assert len(wait_for_sends(fake, 1)) == 1
+    assert [lead[1:] for lead in leads(site)[before:]] == [("booking", "sent")]
+    expect(form.get_by_label(BOOKING.name.label)).to_have_value("")
+    expect_shown_for_about_five_seconds(page, BOOKING.success)
+
+
+def test_with_websockets_refused_wrong_fields_get_their_messages_in_place(
+    page: Page, fake: HTTPServer, site: SiteServer
+) -> None:
+    refuse_websockets(page)
+    open_page(page, paths.HOME)
+    form = page.locator("#hero-capture-form")
+    field = form.get_by_label(HERO_CAPTURE.email.label)
+    field.fill("no-es-un-correo@")
+    # The browser's own check would stop this address; the server must judge it too.
+    form.evaluate("(form) => { form.noValidate = true; }")
+    page.wait_for_function(
+        "() => document.querySelector('#hero-capture-form').dataset.offline === 'true'"
+    )
+    form.locator(SUBMIT).click()
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(form.locator("#hero-email-error")).not_to_be_empty()
+    assert wait_for_sends(fake, 1, timeout=2) == []
+    expect(page.get_by_text(NOTICES.store_failed)).to_have_count(0)
+
+
+def test_a_booking_whose_socket_drops_before_the_answer_is_stored_and_sent_once(
+    page: Page, fake: HTTPServer, site: SiteServer
+) -> None:
+    cut = []
+
+    def relay(socket: WebSocketRoute) -> None:
+        if cut:
+            socket.close()
+            return
+        server = socket.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            server.send(message)
+            if ".submit" in str(message):
+                # The submission reaches the backend, its answer never reaches the page.
+                cut.append(True)
+                socket.close()
+
+        socket.on_message(from_page)
+        server.on_message(lambda message: None if cut else socket.send(message))
+
+    page.route_web_socket(EVENT_SOCKET, relay)
+    open_page(page, paths.SCHEDULE)
+    form = page.locator("#booking-form")
+    before = len(leads(site))
+    fill_booking(page, working_day(7), "11:00")
+    form.locator(SUBMIT).click()
+    expect(form.get_by_text(BOOKING.success)).to_be_visible(timeout=20_000)
+    assert cut, "the submission never went over the websocket"
+    assert len(wait_for_sends(fake, 1)) == 1
+    page.wait_for_timeout(2_000)  # Nothing else arrives late.
+    assert len(wait_for_sends(fake, 1)) == 1
+    assert [lead[1:] for lead in leads(site)[before:]] == [("booking", "sent")]
