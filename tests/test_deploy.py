@@ -1,15 +1,21 @@
 """The generated deploy files: valid for the real Caddy and nginx, same headers as the Python server."""
 
+import shutil
 import sqlite3
 import subprocess
+import tempfile
+from pathlib import Path
 
+import httpx
 import pytest
 import sqlalchemy as sa
 
 from agency_site.deploy import backup, caddy, nginx, systemd
 from agency_site.deploy.topology import from_settings, page_paths
-from agency_site.server import security_headers
+from agency_site.paths import SCRIPT_HASHES_FILE
+from agency_site.server import asset_headers, document_headers, security_headers
 from agency_site.settings import load_settings
+from scripts import local_servers
 
 
 @pytest.fixture
@@ -25,10 +31,10 @@ def test_the_topology_comes_from_the_settings(settings) -> None:
     topology = from_settings(settings)
     assert topology.backends == ("10.0.0.5:8001", "10.0.0.6:8001", "10.0.0.6:8002")
     assert topology.host == "www.agencia.example" and topology.port == 443
-    assert dict(topology.headers) == security_headers(
-        "https://www.agencia.example", "https://www.agencia.example"
-    )
-    assert "Strict-Transport-Security" in dict(topology.headers)
+    site = "https://www.agencia.example"
+    assert dict(topology.asset_headers) == asset_headers(site)
+    assert dict(topology.document_headers) == document_headers(site, site)
+    assert "Strict-Transport-Security" in dict(topology.asset_headers)
     assert "/about" in topology.pages and "/" not in topology.pages
 
 
@@ -36,7 +42,7 @@ def test_both_servers_carry_every_security_header_of_the_python_server(settings)
     topology = from_settings(settings)
     for text in (caddy.caddyfile(topology), nginx.server_block(topology)):
         for name, value in security_headers(settings.reflex.api_url, settings.site_url).items():
-            assert f'{name} "{value}"' in text
+            assert f'"{value}"' in text and name in text
 
 
 def test_every_backend_is_balanced_and_only_real_pages_redirect(settings) -> None:
@@ -161,3 +167,101 @@ def test_the_csp_names_the_exports_inline_scripts_and_render_refuses_without_the
         "script-src 'self' 'sha256-abc='"
         in (tmp_path / "out" / "nginx-agency_site.conf").read_text()
     )
+
+
+def _static_site(folder) -> None:
+    """A tiny export: two pages, the not-found page, a bundle and the other static files."""
+    folder.chmod(0o755)  # nginx's workers (nobody) read it.
+    (folder / "index.html").write_text("<!doctype html><title>Inicio</title>")
+    (folder / "about.html").write_text("<!doctype html><title>Nosotros</title>")
+    (folder / "404.html").write_text("<!doctype html><title>No encontrada</title>")
+    (folder / "assets").mkdir(mode=0o755)
+    (folder / "assets" / "entry-Ab12.js").write_text("console.log(1)")
+    (folder / "assets" / "font-Ab12.woff2").write_bytes(b"wOF2")
+    (folder / "robots.txt").write_text("User-agent: *")
+    (folder / "sitemap.xml").write_text("<urlset/>")
+    (folder / "manifest.webmanifest").write_text("{}")
+    (folder / "favicon.ico").write_bytes(b"\0")
+    (folder / SCRIPT_HASHES_FILE).write_text('["sha256-abc="]')
+
+
+DOCUMENTS = {"/": 200, "/about": 200, "/no-existe": 404}
+ASSETS = (
+    "/assets/entry-Ab12.js",
+    "/assets/font-Ab12.woff2",
+    "/robots.txt",
+    "/sitemap.xml",
+    "/manifest.webmanifest",
+    "/favicon.ico",
+)
+
+
+def assert_header_sets(
+    url: str, documents: dict, assets: dict, pages: dict[str, int], files: tuple[str, ...]
+) -> None:
+    """``pages`` carry both header sets; ``files`` (status 200) the asset set only."""
+    for path, status in pages.items():
+        response = httpx.get(url + path)
+        assert response.status_code == status, path
+        for name, value in (assets | documents).items():
+            assert response.headers.get(name) == value, (path, name)
+    for path in files:
+        response = httpx.get(url + path)
+        assert response.status_code == 200, path
+        assert response.headers.get("content-type"), path
+        for name, value in assets.items():
+            assert response.headers.get(name) == value, (path, name)
+        for name in documents:
+            assert name not in response.headers, (path, name)
+
+
+@pytest.fixture
+def served_root():
+    """A static root other users can read (nginx's workers run as nobody)."""
+    folder = Path(tempfile.mkdtemp(prefix="agency-deploy-test-"))
+    _static_site(folder)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run_caddy(topology, folder: Path) -> subprocess.Popen:
+    (folder / "Caddyfile").write_text(caddy.caddyfile(topology))
+    return subprocess.Popen(
+        ["caddy", "run", "--config", str(folder / "Caddyfile"), "--adapter", "caddyfile"],
+        env={"HOME": str(folder), "XDG_DATA_HOME": str(folder), "PATH": "/usr/bin:/bin"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def _run_nginx(topology, folder: Path) -> subprocess.Popen:
+    prefix = folder / "nginx"
+    prefix.mkdir()
+    (prefix / "agency_site.conf").write_text(nginx.server_block(topology))
+    (prefix / "nginx.conf").write_text(nginx.standalone_config(topology, str(prefix)))
+    return subprocess.Popen(
+        ["nginx", "-c", str(prefix / "nginx.conf"), "-p", str(prefix), "-g", "daemon off;"],
+        start_new_session=True,
+    )
+
+
+@pytest.mark.parametrize("run_server", [_run_caddy, _run_nginx], ids=["caddy", "nginx"])
+def test_the_proxy_sends_document_headers_on_documents_only(
+    run_server, served_root, monkeypatch
+) -> None:
+    port = local_servers.free_port()
+    monkeypatch.setenv("REFLEX_DEPLOY_URL", f"http://localhost:{port}")
+    monkeypatch.setenv("DEPLOY_BACKENDS", f"127.0.0.1:{local_servers.free_port()}")
+    topology = from_settings(load_settings(), static_root=str(served_root))
+    process = run_server(topology, served_root)
+    try:
+        local_servers.wait_for_port(port)
+        url = f"http://127.0.0.1:{port}"
+        documents, assets = dict(topology.document_headers), dict(topology.asset_headers)
+        assert_header_sets(url, documents, assets, DOCUMENTS, ASSETS)
+        assert "immutable" in httpx.get(url + ASSETS[0]).headers["cache-control"]
+        manifest = httpx.get(url + "/manifest.webmanifest").headers["content-type"]
+        assert manifest.startswith("application/manifest+json")
+    finally:
+        local_servers.stop_pid(process.pid)

@@ -8,14 +8,17 @@ TLS certificate by itself. Validate with ``caddy validate --config Caddyfile``.
 from agency_site.deploy.topology import (
     BACKEND_EXACT_PATHS,
     BACKEND_PREFIXES,
+    FORM_PREFIX,
     GENERATED,
     HASHED_CACHE,
     HASHED_PREFIX,
+    MANIFEST_TYPE,
     NOT_FOUND_PAGE,
     SHORT_CACHE,
     Topology,
     quoted,
 )
+from agency_site.seo.urls import MANIFEST_PATH
 
 
 def _backend_matcher() -> str:
@@ -23,6 +26,14 @@ def _backend_matcher() -> str:
     for prefix in BACKEND_PREFIXES:
         paths += [prefix.rstrip("/"), prefix.rstrip("/") + "/*"]
     return " ".join(paths)
+
+
+def _header(headers: tuple[tuple[str, str], ...], indent: str, matcher: str = "") -> str:
+    """A deferred ``header`` block: applied when the response is written, so it replaces
+    the backend's own copies."""
+    lines = [f"header {matcher}{{".replace("  ", " "), "\tdefer"]
+    lines += [f"\t{name} {quoted(value)}" for name, value in headers]
+    return "\n".join(indent + line for line in [*lines, "}"])
 
 
 def caddyfile(topology: Topology) -> str:
@@ -36,26 +47,32 @@ def caddyfile(topology: Topology) -> str:
         address = f"{topology.scheme}://{topology.host}"
         if topology.listen_port:
             address += f":{topology.listen_port}"
-    headers = "\n".join(f"\t\t{name} {quoted(value)}" for name, value in topology.headers)
+    # Caddy 2.6 (Debian's) has no response matchers in `header`: documents are picked by
+    # request path: the pages (after try_files, *.html), "/", the not-found page and the
+    # no-JavaScript form answers of the backends.
+    document = topology.document_headers
+    asset_lines = "\n".join(f"\t\t{name} {quoted(value)}" for name, value in topology.asset_headers)
     redirects = "\n".join(f"\tredir {path}/ {path} 308" for path in topology.pages)
     backends = " ".join(topology.backends)
-    return f"""{GENERATED}{global_options}# The same security headers as the Python server (agency_site/server.py).
-(security_headers) {{
+    return f"""{GENERATED}{global_options}# The two header sets of the Python server (agency_site/server.py).
+(asset_headers) {{
 \theader {{
-\t\t# Applied when the response is written: they replace the backend's own copies.
 \t\tdefer
-{headers}
+{asset_lines}
 \t\t-Server
 \t}}
 }}
 
 {address} {{
 \troot * {topology.static_root}
-\timport security_headers
+\timport asset_headers
 
 \t# Websocket events, liveness/health and the site's own endpoints: to the backends.
 \t@backend path {_backend_matcher()}
 \thandle @backend {{
+\t\t# The no-JavaScript forms answer with a page.
+\t\t@form_answer path {FORM_PREFIX}*
+{_header(document, chr(9) * 2, "@form_answer ")}
 \t\treverse_proxy {backends} {{
 \t\t\tlb_policy round_robin
 \t\t\t# A dead backend: the request (or websocket reconnect) goes to another.
@@ -77,19 +94,25 @@ def caddyfile(topology: Topology) -> str:
 \t\t@other not path {HASHED_PREFIX}*
 \t\theader @hashed Cache-Control {quoted(HASHED_CACHE)}
 \t\theader @other Cache-Control {quoted(SHORT_CACHE)}
-\t\ttry_files {{path}}.html {{path}}
-\t\tfile_server {{
-\t\t\tprecompressed br gzip
+\t\theader {MANIFEST_PATH} Content-Type {quoted(MANIFEST_TYPE)}
+\t\troute {{
+\t\t\ttry_files {{path}}.html {{path}}
+\t\t\t@document path / *.html
+{_header(document, chr(9) * 3, "@document ")}
+\t\t\tfile_server {{
+\t\t\t\tprecompressed br gzip
+\t\t\t}}
 \t\t}}
 \t}}
 
 \t# Unknown paths: the exported not-found page, with status 404.
 \thandle_errors {{
-\t\timport security_headers
+\t\timport asset_headers
 \t\t@notfound expression {{err.status_code}} == 404
 \t\thandle @notfound {{
 \t\t\trewrite * {NOT_FOUND_PAGE}
 \t\t\theader Cache-Control {quoted(SHORT_CACHE)}
+{_header(document, chr(9) * 3)}
 \t\t\tfile_server {{
 \t\t\t\tprecompressed br gzip
 \t\t\t}}

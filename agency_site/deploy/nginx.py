@@ -12,27 +12,49 @@ from agency_site.deploy.topology import (
     GENERATED,
     HASHED_CACHE,
     HASHED_PREFIX,
+    MANIFEST_TYPE,
     NOT_FOUND_PAGE,
     SHORT_CACHE,
     WEBSOCKET_READ_TIMEOUT_S,
     Topology,
     quoted,
 )
+from agency_site.seo.urls import MANIFEST_PATH
 
 UPSTREAM = "agency_site_backend"
 
 
+def _document_variable(name: str) -> str:
+    """The variable holding a document header's value on HTML answers, else empty."""
+    return "$agency_" + name.lower().replace("-", "_")
+
+
+def _document_maps(topology: Topology) -> str:
+    """One ``map`` per document header: its value when the answer is HTML, else empty
+    (nginx sends no header with an empty value), as the Python server's ``is_document``."""
+    return "\n\n".join(
+        f"map $sent_http_content_type {_document_variable(name)} {{\n"
+        f'    "~*^text/html" {quoted(value)};\n    default "";\n}}'
+        for name, value in topology.document_headers
+    )
+
+
 def _headers(topology: Topology, indent: str, cache: str | None = None) -> str:
     """``add_header`` lines; nginx drops inherited ones in any block that adds its own."""
-    lines = [f"add_header {name} {quoted(value)} always;" for name, value in topology.headers]
+    lines = [f"add_header {name} {quoted(value)} always;" for name, value in topology.asset_headers]
+    lines += [
+        f"add_header {name} {_document_variable(name)} always;"
+        for name, _ in topology.document_headers
+    ]
     if cache:
         lines.append(f"add_header Cache-Control {quoted(cache)} always;")
     return "\n".join(indent + line for line in lines)
 
 
 def _proxy(topology: Topology, *, websocket: bool = False) -> str:
-    # The backend sends the same security headers: keep one copy, ours.
-    lines = [f"proxy_hide_header {name};" for name, _ in topology.headers]
+    # The backend sends the same header sets: keep one copy, ours (the export's CSP).
+    names = [name for name, _ in (*topology.asset_headers, *topology.document_headers)]
+    lines = [f"proxy_hide_header {name};" for name in names]
     lines += [
         f"proxy_pass http://{UPSTREAM};",
         "proxy_http_version 1.1;",
@@ -104,6 +126,9 @@ map $http_upgrade $connection_upgrade {{
     "" close;
 }}
 
+# The document headers of the Python server (agency_site/server.py), on HTML answers only.
+{_document_maps(topology)}
+
 {_http_to_https(topology)}server {{
 {_listen(topology)}    server_name {server_name};
     root {topology.static_root};
@@ -130,6 +155,11 @@ map $http_upgrade $connection_upgrade {{
     location {HASHED_PREFIX} {{
 {_headers(topology, "        ", HASHED_CACHE)}
         try_files $uri =404;
+    }}
+    location = {MANIFEST_PATH} {{
+{_headers(topology, "        ", SHORT_CACHE)}
+        types {{ }}
+        default_type {MANIFEST_TYPE};
     }}
     location = / {{
 {_headers(topology, "        ", SHORT_CACHE)}

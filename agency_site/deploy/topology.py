@@ -4,18 +4,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from agency_site.paths import form_post
 from agency_site.settings import Settings
 
 # Paths the web server hands to the backends: Reflex's websocket, liveness and health,
 # and the site's own HTTP endpoints (forms without JavaScript, leads health).
 BACKEND_EXACT_PATHS = ("/ping", "/_health")
 BACKEND_PREFIXES = ("/_event", "/_site/")
+# The backends' only HTML documents: the answers of the forms without JavaScript.
+FORM_PREFIX = form_post("")
 # Vite's content-hashed bundles: safe to cache for a year, a new build has new names.
 HASHED_PREFIX = "/assets/"
 HASHED_CACHE = "public, max-age=31536000, immutable"
 # Pages and other files: a new release shows within five minutes.
 SHORT_CACHE = "public, max-age=300"
 NOT_FOUND_PAGE = "/404.html"
+# Neither Debian's nginx nor Go (Caddy) knows the manifest's type: named here.
+MANIFEST_TYPE = "application/manifest+json"
 # Every proxy in front of the backends replaces X-Forwarded-For with the visitor's
 # address, so exactly one hop is trusted (REFLEX_TRUSTED_PROXY_HOPS=1).
 TRUSTED_PROXY_HOPS = 1
@@ -37,7 +42,10 @@ class Topology:
     site_url: str  # Public URL, e.g. https://www.example.es
     static_root: str  # The exported frontend (frontend.zip unpacked)
     backends: tuple[str, ...]  # host:port of every backend process
-    headers: tuple[tuple[str, str], ...]  # Security headers, same as the Python server's
+    # The Python server's two header sets (agency_site/server.py): every response gets
+    # the asset set, HTML documents the document set too.
+    asset_headers: tuple[tuple[str, str], ...]
+    document_headers: tuple[tuple[str, str], ...]
     pages: tuple[str, ...]  # Canonical page paths other than "/" (for /page/ → /page)
     listen_port: int | None = None  # Override the port of the public URL (local stacks)
     app_dir: str = "/srv/agency_site/app"
@@ -49,7 +57,7 @@ class Topology:
     @property
     def has_script_hashes(self) -> bool:
         """Whether the CSP names the export's inline scripts (else no page would start)."""
-        return "'sha256-" in dict(self.headers).get("Content-Security-Policy", "")
+        return "'sha256-" in dict(self.document_headers).get("Content-Security-Policy", "")
 
     @property
     def scheme(self) -> str:
@@ -83,7 +91,7 @@ def page_paths() -> tuple[str, ...]:
 
 def from_settings(settings: Settings, *, static_root: str | None = None, **overrides) -> Topology:
     """The topology the settings describe (``static_root`` overrides ``DEPLOY_STATIC_ROOT``)."""
-    from agency_site.server import load_script_hashes, security_headers
+    from agency_site.server import asset_headers, document_headers, load_script_hashes
 
     root = static_root or settings.deploy.static_root
     # The CSP allows exactly the inline scripts of this export (hashed at build time).
@@ -93,8 +101,9 @@ def from_settings(settings: Settings, *, static_root: str | None = None, **overr
         "site_url": settings.site_url,
         "static_root": str(Path(root).resolve()) if static_root else root,
         "backends": settings.deploy.backend_addresses,
-        "headers": tuple(
-            security_headers(settings.reflex.api_url, settings.site_url, hashes).items()
+        "asset_headers": tuple(asset_headers(settings.site_url).items()),
+        "document_headers": tuple(
+            document_headers(settings.reflex.api_url, settings.site_url, hashes).items()
         ),
         "pages": page_paths(),
         "app_dir": settings.deploy.app_dir,

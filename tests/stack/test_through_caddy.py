@@ -1,6 +1,7 @@
 """The production topology as a visitor meets it: every page, the forms, the headers, a dead backend."""
 
 import datetime as dt
+import re
 import time
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -16,10 +17,11 @@ from agency_site.content.forms import AGENCY_TIME_ZONE, BOOKING, HERO_CAPTURE
 from agency_site.emailjs import SEND_PATH
 from agency_site.leads.calendar import default_calendar
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
-from agency_site.server import load_script_hashes, security_headers
+from agency_site.server import asset_headers, document_headers, load_script_hashes
 from tests.e2e.conftest import accept_sends
 from tests.e2e.helpers import open_page
 from tests.stack.conftest import Stack
+from tests.test_deploy import assert_header_sets
 
 SUBMIT = "button[type=submit]"
 
@@ -91,15 +93,26 @@ def test_unknown_paths_get_the_not_found_page_with_404(page: Page) -> None:
     expect(page).to_have_title(NOT_FOUND_TITLE)
 
 
-def test_pages_and_errors_carry_the_python_servers_security_headers(stack: Stack) -> None:
-    expected = security_headers(
-        stack.url, stack.url, load_script_hashes(Path(stack.state()["www"]))
+def check_header_sets(url: str, stack: Stack) -> None:
+    """Documents carry the Python server's two header sets; assets and JSON the asset set."""
+    www = Path(stack.state()["www"])
+    documents = document_headers(stack.url, stack.url, load_script_hashes(www))
+    assets = asset_headers(stack.url)
+    bundle = re.search(r'/assets/[^"]+\.js', httpx.get(url + "/").text)[0]
+    pages = {"/": 200, "/about": 200, "/no-existe": 404}
+    files = (bundle, "/favicon.ico", "/robots.txt", "/sitemap.xml", "/_health", "/ping")
+    assert_header_sets(url, documents, assets, pages, files)
+    # The no-JavaScript form's answer is a page: the export's document headers.
+    answer = httpx.post(
+        url + paths.form_post("contact"), data={"email": "x"}, headers={"Origin": stack.url}
     )
-    for path, status in (("/", 200), ("/about", 200), ("/no-existe", 404), ("/_health", 200)):
-        response = httpx.get(stack.url + path)
-        assert response.status_code == status, path
-        for name, value in expected.items():
-            assert response.headers.get(name) == value, (path, name)
+    assert answer.headers["content-type"].startswith("text/html"), answer.status_code
+    for name, value in documents.items():
+        assert answer.headers.get(name) == value, ("form answer", name)
+
+
+def test_pages_carry_the_document_headers_and_assets_do_not(stack: Stack) -> None:
+    check_header_sets(stack.url, stack)
 
 
 def test_a_trailing_slash_redirects_to_the_page_and_never_off_site(stack: Stack) -> None:
