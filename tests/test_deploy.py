@@ -10,7 +10,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
-from agency_site.deploy import backup, caddy, nginx, systemd
+from agency_site.deploy import backup, caddy, nginx, release, systemd
 from agency_site.deploy.topology import from_settings, page_paths
 from agency_site.paths import SCRIPT_HASHES_FILE
 from agency_site.server import asset_headers, document_headers, security_headers
@@ -102,7 +102,7 @@ def test_nginx_accepts_the_configuration(site_url, monkeypatch, tmp_path) -> Non
     monkeypatch.setenv("DEPLOY_TLS_CERTIFICATE_KEY", str(key))
     topology = from_settings(load_settings(), static_root=str(tmp_path))
     (tmp_path / "agency_site.conf").write_text(nginx.server_block(topology))
-    (tmp_path / "nginx.conf").write_text(nginx.standalone_config(topology, str(tmp_path)))
+    (tmp_path / "nginx.conf").write_text(nginx.standalone_config(str(tmp_path)))
     result = subprocess.run(
         ["nginx", "-t", "-c", str(tmp_path / "nginx.conf"), "-p", str(tmp_path)],
         capture_output=True,
@@ -239,7 +239,7 @@ def _run_nginx(topology, folder: Path) -> subprocess.Popen:
     prefix = folder / "nginx"
     prefix.mkdir()
     (prefix / "agency_site.conf").write_text(nginx.server_block(topology))
-    (prefix / "nginx.conf").write_text(nginx.standalone_config(topology, str(prefix)))
+    (prefix / "nginx.conf").write_text(nginx.standalone_config(str(prefix)))
     return subprocess.Popen(
         ["nginx", "-c", str(prefix / "nginx.conf"), "-p", str(prefix), "-g", "daemon off;"],
         start_new_session=True,
@@ -265,3 +265,80 @@ def test_the_proxy_sends_document_headers_on_documents_only(
         assert manifest.startswith("application/manifest+json")
     finally:
         local_servers.stop_pid(process.pid)
+
+
+class _Recorder:
+    """A release target on a temporary folder: real rendering and `caddy validate`, fake rest."""
+
+    def __init__(self, folder: Path, monkeypatch) -> None:
+        monkeypatch.setenv("REFLEX_DEPLOY_URL", "http://localhost:8080")
+        self.calls: list[str] = []
+        self.broken = False
+        self.target = release.Target(
+            static_root=folder / "www",
+            conf_dir=folder / "conf",
+            server="caddy",
+            public_url="http://localhost:8080",
+            reload=lambda: self.calls.append("reload"),
+            migrate=lambda: self.calls.append("migrate"),
+            backends=(),
+            restart_backend=lambda address: self.calls.append(address),
+            export=self.export,
+            keep=3,
+            smoke=self.smoke,
+        )
+        self.exports = 0
+
+    def export(self, folder: Path) -> None:
+        folder.mkdir()
+        _static_site(folder)
+        self.exports += 1
+        (folder / "assets" / f"entry-{self.exports}.js").write_text("js")
+
+    def smoke(self, folder: Path) -> None:
+        self.calls.append(f"smoke {folder.name}")
+        if self.broken:
+            raise release.ReleaseError("page / did not hydrate")
+
+
+def test_a_release_switches_atomically_keeps_bundles_and_rolls_back(tmp_path, monkeypatch):
+    recorder = _Recorder(tmp_path, monkeypatch)
+    target = recorder.target
+    first = release.release(target)
+    assert target.static_root.resolve() == first
+    assert f"root * {first}" in (target.conf_dir / "Caddyfile").read_text()
+    assert recorder.calls == ["reload", "migrate", f"smoke {first.name}"]
+    second = release.release(target)
+    assert release.current(target) == second
+    # A tab opened on the first release still loads its bundle.
+    assert (second / "assets" / "entry-1.js").is_file()
+
+    recorder.broken = True
+    with pytest.raises(release.ReleaseError, match=f"Switched back to release {second.name}"):
+        release.release(target)
+    assert release.current(target) == second
+    assert release.releases(target) == [first, second]  # The broken one is gone.
+    assert f"root * {second}" in (target.conf_dir / "Caddyfile").read_text()
+
+    recorder.broken = False
+    assert release.rollback(target) == first
+    assert release.current(target) == first
+    assert f"root * {first}" in (target.conf_dir / "Caddyfile").read_text()
+    with pytest.raises(release.ReleaseError, match="no release before"):
+        release.rollback(target)
+
+
+def test_an_invalid_configuration_switches_nothing(tmp_path, monkeypatch) -> None:
+    recorder = _Recorder(tmp_path, monkeypatch)
+    first = release.release(recorder.target)
+    monkeypatch.setattr(caddy, "caddyfile", lambda topology: "not a caddyfile {")
+    with pytest.raises(release.ReleaseError, match="caddy validate failed"):
+        release.release(recorder.target)
+    assert release.current(recorder.target) == first
+    assert release.releases(recorder.target) == [first]
+
+
+def test_old_releases_are_pruned_but_never_the_live_one(tmp_path, monkeypatch) -> None:
+    recorder = _Recorder(tmp_path, monkeypatch)
+    made = [release.release(recorder.target) for _ in range(5)]
+    assert release.releases(recorder.target) == made[-3:]

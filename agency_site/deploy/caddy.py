@@ -40,7 +40,7 @@ def caddyfile(topology: Topology) -> str:
     """The whole Caddyfile of the site."""
     if topology.local:
         # Plain HTTP on a local port: no certificates, no admin endpoint to collide with.
-        global_options = "{\n\tauto_https off\n\tadmin off\n}\n\n"
+        global_options = f"{{\n\tauto_https off\n\tadmin {topology.caddy_admin}\n}}\n\n"
         address = f"http://:{topology.port}"
     else:
         global_options = ""

@@ -173,7 +173,7 @@ map $http_upgrade $connection_upgrade {{
 """
 
 
-def standalone_config(topology: Topology, prefix: str) -> str:
+def standalone_config(prefix: str) -> str:
     """A whole ``nginx.conf`` around the server block, to run it unprivileged in ``prefix``."""
     return f"""{GENERATED}
 load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;

@@ -53,6 +53,8 @@ class Topology:
     backup_keep: int = 14
     tls_certificate: str = ""
     tls_certificate_key: str = ""
+    # Caddy's admin endpoint on a local site (a stack reloads through it); off by default.
+    caddy_admin: str = "off"
 
     @property
     def has_script_hashes(self) -> bool:
