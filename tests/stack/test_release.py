@@ -17,7 +17,7 @@ from agency_site.content.forms import HERO_CAPTURE
 from tests.e2e.conftest import ROOT
 from tests.e2e.helpers import open_page
 from tests.stack.conftest import Stack
-from tests.stack.test_through_caddy import SUBMIT, fake, wait_for_senders  # noqa: F401
+from tests.stack.test_through_caddy import SUBMIT, wait_for_senders
 
 CONTENT_FILE = ROOT / "agency_site" / "content" / "es" / "pages" / "home.yaml"
 OLD_LINE = "  heading: Hacemos crecer tu negocio en el mundo digital\n"

@@ -18,20 +18,11 @@ from agency_site.emailjs import SEND_PATH
 from agency_site.leads.calendar import default_calendar
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
 from agency_site.server import asset_headers, document_headers, load_script_hashes
-from tests.e2e.conftest import accept_sends
 from tests.e2e.helpers import open_page
 from tests.stack.conftest import Stack
 from tests.test_deploy import assert_header_sets
 
 SUBMIT = "button[type=submit]"
-
-
-@pytest.fixture
-def fake(emailjs_fake: HTTPServer):
-    """The EmailJS fake, accepting sends, with an empty log."""
-    accept_sends(emailjs_fake)
-    yield emailjs_fake
-    accept_sends(emailjs_fake)
 
 
 def senders(fake: HTTPServer) -> list[str]:
