@@ -11,7 +11,7 @@ import pytest
 import sqlalchemy as sa
 
 from agency_site.deploy import backup, caddy, nginx, release, systemd
-from agency_site.deploy.topology import from_settings, page_paths
+from agency_site.deploy.topology import BACKEND_EXACT_PATHS, from_settings, page_paths
 from agency_site.paths import SCRIPT_HASHES_FILE
 from agency_site.server import asset_headers, document_headers, security_headers
 from agency_site.settings import load_settings
@@ -342,3 +342,19 @@ def test_old_releases_are_pruned_but_never_the_live_one(tmp_path, monkeypatch) -
     recorder = _Recorder(tmp_path, monkeypatch)
     made = [release.release(recorder.target) for _ in range(5)]
     assert release.releases(recorder.target) == made[-3:]
+
+
+def test_an_answer_never_takes_a_backend_out_and_clients_are_bounded(settings) -> None:
+    """Only connect errors and timeouts count against a backend; per-address limits (nginx),
+    header and body timeouts (both)."""
+    topology = from_settings(settings)
+    server, caddyfile = nginx.server_block(topology), caddy.caddyfile(topology)
+    assert "http_503" not in server and "http_502" not in server
+    assert server.count("proxy_next_upstream error timeout;") == 1 + len(BACKEND_EXACT_PATHS) + 1
+    assert (
+        "limit_conn_zone $binary_remote_addr" in server and "limit_conn agency_site_conn" in server
+    )
+    assert "limit_req zone=agency_site_req" in server
+    assert "client_body_timeout 10s;" in server and "client_header_timeout 10s;" in server
+    assert "\tunhealthy_status" not in caddyfile and "health_uri /ping" in caddyfile
+    assert "read_body 10s" in caddyfile and "read_header 10s" in caddyfile

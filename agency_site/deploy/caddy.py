@@ -8,11 +8,15 @@ TLS certificate by itself. Validate with ``caddy validate --config Caddyfile``.
 from agency_site.deploy.topology import (
     BACKEND_EXACT_PATHS,
     BACKEND_PREFIXES,
+    CLIENT_MAX_BODY,
+    CLIENT_READ_TIMEOUT_S,
+    FAIL_WINDOW_S,
     FORM_PREFIX,
     GENERATED,
     HASHED_CACHE,
     HASHED_PREFIX,
     MANIFEST_TYPE,
+    MAX_FAILS,
     NOT_FOUND_PAGE,
     SHORT_CACHE,
     Topology,
@@ -38,12 +42,21 @@ def _header(headers: tuple[tuple[str, str], ...], indent: str, matcher: str = ""
 
 def caddyfile(topology: Topology) -> str:
     """The whole Caddyfile of the site."""
+    # Slow clients: headers and bodies must arrive in time (a websocket, once upgraded, is
+    # not cut: Go clears the deadlines of a hijacked connection).
+    options = [
+        "\tservers {",
+        "\t\ttimeouts {",
+        f"\t\t\tread_header {CLIENT_READ_TIMEOUT_S}s",
+        f"\t\t\tread_body {CLIENT_READ_TIMEOUT_S}s",
+        "\t\t}",
+        "\t}",
+    ]
     if topology.local:
         # Plain HTTP on a local port: no certificates, no admin endpoint to collide with.
-        global_options = f"{{\n\tauto_https off\n\tadmin {topology.caddy_admin}\n}}\n\n"
+        options = ["\tauto_https off", f"\tadmin {topology.caddy_admin}", *options]
         address = f"http://:{topology.port}"
     else:
-        global_options = ""
         address = f"{topology.scheme}://{topology.host}"
         if topology.listen_port:
             address += f":{topology.listen_port}"
@@ -54,6 +67,7 @@ def caddyfile(topology: Topology) -> str:
     asset_lines = "\n".join(f"\t\t{name} {quoted(value)}" for name, value in topology.asset_headers)
     redirects = "\n".join(f"\tredir {path}/ {path} 308" for path in topology.pages)
     backends = " ".join(topology.backends)
+    global_options = "{\n" + "\n".join(options) + "\n}\n\n"
     return f"""{GENERATED}{global_options}# The two header sets of the Python server (agency_site/server.py).
 (asset_headers) {{
 \theader {{
@@ -73,11 +87,18 @@ def caddyfile(topology: Topology) -> str:
 \t\t# The no-JavaScript forms answer with a page.
 \t\t@form_answer path {FORM_PREFIX}*
 {_header(document, chr(9) * 2, "@form_answer ")}
+\t\trequest_body {{
+\t\t\tmax_size {CLIENT_MAX_BODY.upper()}B
+\t\t}}
 \t\treverse_proxy {backends} {{
 \t\t\tlb_policy round_robin
 \t\t\t# A dead backend: the request (or websocket reconnect) goes to another.
 \t\t\tlb_try_duration 5s
-\t\t\tfail_duration 10s
+\t\t\t# Passive health: only connection failures count (no unhealthy_status, so an
+\t\t\t# answer such as a 503 from /_site/leads/health never takes a backend out).
+\t\t\tfail_duration {FAIL_WINDOW_S}s
+\t\t\tmax_fails {MAX_FAILS}
+\t\t\t# Active health: Reflex's liveness answer.
 \t\t\thealth_uri /ping
 \t\t\thealth_interval 2s
 \t\t\thealth_timeout 2s

@@ -9,10 +9,17 @@ Check with ``nginx -t``.
 from agency_site.deploy.topology import (
     BACKEND_EXACT_PATHS,
     BACKEND_PREFIXES,
+    BACKEND_REQUEST_BURST,
+    BACKEND_REQUESTS_PER_S,
+    CLIENT_MAX_BODY,
+    CLIENT_READ_TIMEOUT_S,
+    CONNECTIONS_PER_ADDRESS,
+    FAIL_WINDOW_S,
     GENERATED,
     HASHED_CACHE,
     HASHED_PREFIX,
     MANIFEST_TYPE,
+    MAX_FAILS,
     NOT_FOUND_PAGE,
     SHORT_CACHE,
     WEBSOCKET_READ_TIMEOUT_S,
@@ -22,6 +29,8 @@ from agency_site.deploy.topology import (
 from agency_site.seo.urls import MANIFEST_PATH
 
 UPSTREAM = "agency_site_backend"
+CONNECTION_ZONE = "agency_site_conn"
+REQUEST_ZONE = "agency_site_req"
 
 
 def _document_variable(name: str) -> str:
@@ -62,7 +71,11 @@ def _proxy(topology: Topology, *, websocket: bool = False) -> str:
         # The visitor's address replaces any X-Forwarded-For it sent (trusted hops: 1).
         "proxy_set_header X-Forwarded-For $remote_addr;",
         "proxy_set_header X-Forwarded-Proto $scheme;",
-        "proxy_next_upstream error timeout http_502 http_503;",
+        # Another backend only when this one cannot be reached or does not answer in
+        # time: an answer (a 503 from a health endpoint, a store failure) is passed on
+        # and never marks the backend down (max_fails counts these same events).
+        "proxy_next_upstream error timeout;",
+        f"limit_req zone={REQUEST_ZONE} burst={BACKEND_REQUEST_BURST} nodelay;",
         # The backend's headers include a CSP of ~3 KB (one hash per inline script).
         "proxy_buffer_size 16k;",
         "proxy_buffers 8 16k;",
@@ -103,7 +116,8 @@ def _http_to_https(topology: Topology) -> str:
 def server_block(topology: Topology) -> str:
     """The upstream, websocket map and server blocks of the site."""
     backends = "\n".join(
-        f"    server {address} max_fails=1 fail_timeout=10s;" for address in topology.backends
+        f"    server {address} max_fails={MAX_FAILS} fail_timeout={FAIL_WINDOW_S}s;"
+        for address in topology.backends
     )
     backend_locations = [f"location = {path}" for path in BACKEND_EXACT_PATHS] + [
         f"location {prefix}" for prefix in BACKEND_PREFIXES if prefix != "/_event"
@@ -121,6 +135,10 @@ upstream {UPSTREAM} {{
     keepalive 16;
 }}
 
+# Per visitor address: open connections, and requests per second to the backends.
+limit_conn_zone $binary_remote_addr zone={CONNECTION_ZONE}:10m;
+limit_req_zone $binary_remote_addr zone={REQUEST_ZONE}:10m rate={BACKEND_REQUESTS_PER_S}r/s;
+
 map $http_upgrade $connection_upgrade {{
     default upgrade;
     "" close;
@@ -137,6 +155,14 @@ map $http_upgrade $connection_upgrade {{
     gzip_static on;
     brotli_static on;
     charset utf-8;
+    # Slow or abusive clients: a refused request is told 429; headers and each read of a
+    # body must arrive in time; bodies are small (forms, the socket's polling transport).
+    limit_conn {CONNECTION_ZONE} {CONNECTIONS_PER_ADDRESS};
+    limit_conn_status 429;
+    limit_req_status 429;
+    client_header_timeout {CLIENT_READ_TIMEOUT_S}s;
+    client_body_timeout {CLIENT_READ_TIMEOUT_S}s;
+    client_max_body_size {CLIENT_MAX_BODY};
     # Unknown paths: the exported not-found page, with status 404.
     error_page 404 {NOT_FOUND_PAGE};
 
