@@ -312,12 +312,17 @@ def test_a_release_switches_atomically_keeps_bundles_and_rolls_back(tmp_path, mo
     assert release.current(target) == second
     # A tab opened on the first release still loads its bundle.
     assert (second / "assets" / "entry-1.js").is_file()
+    # Bundles are carried once: a third release holds the second's, not the first's.
+    third = release.release(target)
+    assert (third / "assets" / "entry-2.js").is_file()
+    assert not (third / "assets" / "entry-1.js").exists()
+    release.rollback(target)
 
     recorder.broken = True
     with pytest.raises(release.ReleaseError, match=f"Switched back to release {second.name}"):
         release.release(target)
     assert release.current(target) == second
-    assert release.releases(target) == [first, second]  # The broken one is gone.
+    assert release.releases(target) == [first, second, third]  # The broken one is gone.
     assert f"root * {second}" in (target.conf_dir / "Caddyfile").read_text()
 
     recorder.broken = False

@@ -145,15 +145,29 @@ def new_release(target: Target) -> Path:
         time.sleep(0.001)
 
 
+def _own_assets_file(release: Path) -> Path:
+    """Beside the release (never served): the bundles its own export wrote."""
+    return release.with_name(f"{release.name}.assets.json")
+
+
 def carry_assets(previous: Path | None, new: Path) -> int:
-    """Copy the previous release's hashed bundles the new one lacks (open tabs still load them)."""
+    """Copy the previous release's own bundles the new one lacks (open tabs still load them).
+
+    Only its own: bundles it carried from the release before are not carried again, so a
+    release holds at most two exports' bundles.
+    """
+    own = sorted(p.name for p in (new / "assets").iterdir()) if (new / "assets").is_dir() else []
+    _own_assets_file(new).write_text(json.dumps(own))
     if previous is None or not (previous / "assets").is_dir():
         return 0
+    record = _own_assets_file(previous)
+    names = json.loads(record.read_text()) if record.is_file() else None
     copied = 0
     (new / "assets").mkdir(exist_ok=True)
     for source in (previous / "assets").iterdir():
         destination = new / "assets" / source.name
-        if source.is_file() and not destination.exists():
+        carried_before = names is not None and source.name not in names
+        if source.is_file() and not destination.exists() and not carried_before:
             shutil.copy2(source, destination)
             copied += 1
     return copied
@@ -371,6 +385,7 @@ def prune(target: Target) -> list[Path]:
     for folder in releases(target)[: -target.keep] if target.keep > 0 else []:
         if folder != live:
             shutil.rmtree(folder)
+            _own_assets_file(folder).unlink(missing_ok=True)
             removed.append(folder)
     return removed
 
@@ -390,6 +405,7 @@ def release(target: Target) -> Path:
         _log(f"{target.server} accepts the rendered configuration")
     except (ReleaseError, OSError) as error:
         shutil.rmtree(new, ignore_errors=True)
+        _own_assets_file(new).unlink(missing_ok=True)
         raise ReleaseError(f"{error}\nNothing was switched: the live site is unchanged.") from error
     try:
         _go_live(target, new, files)
@@ -407,6 +423,7 @@ def release(target: Target) -> Path:
         finally:
             if current(target) != new:
                 shutil.rmtree(new, ignore_errors=True)  # Never served again.
+                _own_assets_file(new).unlink(missing_ok=True)
     removed = prune(target)
     _log(
         f"release {new.name} live in {time.monotonic() - started:.0f} s"

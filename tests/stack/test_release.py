@@ -79,7 +79,7 @@ def test_a_broken_release_switches_back_by_itself(stack: Stack, page: Page) -> N
     live = stack.state()["www"]
     before = os.path.realpath(live)
     result = stack_release(stack, "--fault", "csp")
-    assert result.returncode == 1
+    assert result.returncode != 0
     assert "blocked by the CSP" in result.stderr and "Switched back to release" in result.stderr
     assert os.path.realpath(live) == before
     hydrates_without_csp_violation(page, paths.HOME)
