@@ -363,3 +363,28 @@ def test_an_answer_never_takes_a_backend_out_and_clients_are_bounded(settings) -
     assert "client_body_timeout 10s;" in server and "client_header_timeout 10s;" in server
     assert "\tunhealthy_status" not in caddyfile and "health_uri /ping" in caddyfile
     assert "read_body 10s" in caddyfile and "read_header 10s" in caddyfile
+
+
+def test_the_production_release_runs_systemd_and_bakes_the_public_url(settings, monkeypatch):
+    from agency_site.deploy import __main__ as cli
+
+    commands: list[tuple[list[str], dict]] = []
+    monkeypatch.setattr(release, "run", lambda command, what, **kw: commands.append((command, kw)))
+    monkeypatch.setattr(release, "copy_export", lambda app_dir, folder: None)
+    args = cli._parser().parse_args(["release", "--server", "nginx"])
+    target = cli.production_target(args)
+    assert target.static_root == Path("/srv/agency_site/frontend") and target.server == "nginx"
+    target.reload()
+    for address in target.backends:
+        target.restart_backend(address)
+    target.export(Path("/nonexistent"))
+    assert [command for command, _ in commands[:4]] == [
+        ["systemctl", "reload", "nginx"],
+        ["systemctl", "restart", "agency-backend@8001"],
+        ["systemctl", "restart", "agency-backend@8001"],
+        ["systemctl", "restart", "agency-backend@8002"],
+    ]
+    export, options = commands[4]
+    assert export[-3:] == ["export", "--frontend-only", "--no-zip"]
+    assert options["env"]["REFLEX_DEPLOY_URL"] == "https://www.agencia.example"
+    assert options["env"]["REFLEX_API_URL"] == "https://www.agencia.example"
