@@ -14,7 +14,7 @@ from agency_site.deploy import backup, caddy, nginx, release, systemd
 from agency_site.deploy.topology import BACKEND_EXACT_PATHS, from_settings, page_paths
 from agency_site.paths import SCRIPT_HASHES_FILE
 from agency_site.server import asset_headers, document_headers, security_headers
-from agency_site.settings import load_settings
+from agency_site.settings import get_settings, load_settings
 from scripts import local_servers
 
 
@@ -267,17 +267,26 @@ def test_the_proxy_sends_document_headers_on_documents_only(
         local_servers.stop_pid(process.pid)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_settings():
+    """Each test's environment, not a cached earlier one (``get_settings`` is cached)."""
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
+
+
 class _Recorder:
     """A release target on a temporary folder: real rendering and `caddy validate`, fake rest."""
 
-    def __init__(self, folder: Path, monkeypatch) -> None:
+    def __init__(self, folder: Path, monkeypatch, server: str = "caddy") -> None:
         monkeypatch.setenv("REFLEX_DEPLOY_URL", "http://localhost:8080")
+        get_settings.cache_clear()
         self.calls: list[str] = []
         self.broken = False
         self.target = release.Target(
             static_root=folder / "www",
             conf_dir=folder / "conf",
-            server="caddy",
+            server=server,
             public_url="http://localhost:8080",
             reload=lambda: self.calls.append("reload"),
             migrate=lambda: self.calls.append("migrate"),
@@ -333,11 +342,18 @@ def test_a_release_switches_atomically_keeps_bundles_and_rolls_back(tmp_path, mo
         release.rollback(target)
 
 
-def test_an_invalid_configuration_switches_nothing(tmp_path, monkeypatch) -> None:
-    recorder = _Recorder(tmp_path, monkeypatch)
+@pytest.mark.parametrize(
+    ("server", "module", "function"),
+    [("caddy", caddy, "caddyfile"), ("nginx", nginx, "server_block")],
+)
+def test_an_invalid_configuration_switches_nothing(
+    server, module, function, tmp_path, monkeypatch
+) -> None:
+    tmp_path.chmod(0o755)  # nginx -t reads the release as nobody.
+    recorder = _Recorder(tmp_path, monkeypatch, server)
     first = release.release(recorder.target)
-    monkeypatch.setattr(caddy, "caddyfile", lambda topology: "not a caddyfile {")
-    with pytest.raises(release.ReleaseError, match="caddy validate failed"):
+    monkeypatch.setattr(module, function, lambda topology: "not a configuration {")
+    with pytest.raises(release.ReleaseError, match=f"{server} (validate|-t) failed"):
         release.release(recorder.target)
     assert release.current(recorder.target) == first
     assert release.releases(recorder.target) == [first]

@@ -194,7 +194,8 @@ def rendered_files(target: Target, release: Path) -> dict[str, str]:
 
 
 def validate(target: Target, files: dict[str, str], staging: Path) -> None:
-    """Write ``files`` into ``staging`` and have the web server check its file."""
+    """Write ``files`` into ``staging`` and have the target's web server check its file
+    (not the other one's: it may be installed without the other's certificates)."""
     if staging.exists():
         shutil.rmtree(staging)
     staging.mkdir(parents=True)
@@ -207,17 +208,13 @@ def validate(target: Target, files: dict[str, str], staging: Path) -> None:
             "caddy validate",
             env=env,
         )
-        return
-    # nginx: the server block inside a standalone configuration, tested where it was written.
-    topology_prefix = staging / "nginx"
-    topology_prefix.mkdir()
-    (topology_prefix / "agency_site.conf").write_text(files["nginx-agency_site.conf"])
-    conf = nginx.standalone_config(str(topology_prefix))
-    (topology_prefix / "nginx.conf").write_text(conf)
-    run(
-        ["nginx", "-t", "-c", str(topology_prefix / "nginx.conf"), "-p", str(topology_prefix)],
-        "nginx -t",
-    )
+    else:
+        # The server block inside a standalone configuration, tested where it was written.
+        prefix = staging / "nginx"
+        prefix.mkdir()
+        (prefix / "agency_site.conf").write_text(files["nginx-agency_site.conf"])
+        (prefix / "nginx.conf").write_text(nginx.standalone_config(str(prefix)))
+        run(["nginx", "-t", "-c", str(prefix / "nginx.conf"), "-p", str(prefix)], "nginx -t")
 
 
 def _write_atomically(path: Path, text: str) -> None:

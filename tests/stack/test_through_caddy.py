@@ -8,12 +8,14 @@ from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
+import simple_websocket
 import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 from pytest_httpserver import HTTPServer
 
 from agency_site import paths
 from agency_site.content.forms import AGENCY_TIME_ZONE, BOOKING, HERO_CAPTURE
+from agency_site.deploy.topology import CLIENT_READ_TIMEOUT_S
 from agency_site.emailjs import SEND_PATH
 from agency_site.leads.calendar import default_calendar
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
@@ -147,3 +149,21 @@ def test_a_visitor_keeps_booking_when_their_backend_dies(page: Page, stack: Stac
     for email in emails:
         assert stored(stack, email) == ["sent"]
     print(f"e-mails received by the fake: {senders(fake)}; leads stored once, each 'sent'")
+
+
+def quiet_websocket_survives(url: str, origin: str) -> str:
+    """Open Reflex's websocket through ``url``, stay quiet past the proxy's read timeouts,
+    then connect the socket.io namespace: the answer proves the connection was not cut."""
+    address = url.replace("http", "ws", 1) + "/_event/?EIO=4&transport=websocket"
+    ws = simple_websocket.Client.connect(address, headers={"Origin": origin})
+    try:
+        assert ws.receive(timeout=10).startswith("0")  # engine.io's open packet
+        time.sleep(CLIENT_READ_TIMEOUT_S + 3)
+        ws.send("40")
+        return ws.receive(timeout=10)
+    finally:
+        ws.close()
+
+
+def test_a_quiet_websocket_outlives_the_read_timeouts(stack: Stack) -> None:
+    assert quiet_websocket_survives(stack.url, stack.url).startswith("40")

@@ -18,7 +18,7 @@ from agency_site.leads.models import Lead, LeadStatus
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
 from scripts import local_servers
 from tests.stack.conftest import Stack
-from tests.stack.test_through_caddy import check_header_sets
+from tests.stack.test_through_caddy import check_header_sets, quiet_websocket_survives
 
 
 @pytest.fixture(scope="module")
@@ -80,6 +80,7 @@ def test_headers_caching_and_redirects(nginx_url: str, stack: Stack) -> None:
 
 def test_the_websocket_upgrade_reaches_a_backend(nginx_url: str, stack: Stack) -> None:
     assert _upgrade(nginx_url, stack.url) == b"HTTP/1.1 101 Switching Protocols"
+    assert quiet_websocket_survives(nginx_url, stack.url).startswith("40")
 
 
 def _held_lead(stack: Stack) -> int:
