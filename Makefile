@@ -83,6 +83,13 @@ stack: setup-dev
 stack-down:
 	$(BIN)/python scripts/stack.py down
 
+## stack-release: release the checkout (e.g. an edited content file) to the running `make stack`:
+##                export, render, validate, switch, reload, migrate, restart, check; switched back
+##                on failure (docs/deploy.md). STACK_RELEASE_ARGS=--rollback: the previous release
+.PHONY: stack-release
+stack-release: setup-dev
+	$(BIN)/python scripts/stack.py release $(STACK_RELEASE_ARGS)
+
 ## test-stack: browser smoke tests through Caddy and nginx, and a backend killed mid-visit
 ##             (starts `make stack` with a fake EmailJS, stops it at the end)
 test-stack: setup-dev

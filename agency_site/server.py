@@ -9,10 +9,14 @@ backend (our ``/_site/`` endpoints too) and, with ``reflex run --env prod
   prerendered ``about.html`` and ``/about/`` redirects (308) to ``/about``. The
   redirect target is built from the page the build has, never from the request.
 - Long-lived caching of the content-hashed bundles under ``/assets/``.
-- Security headers on every HTTP response. ``security_headers`` and
-  ``content_security_policy`` are pure functions of (API URL, site URL, script
-  hashes) so the proxy configurations (``deploy/``) serve the very same policy;
-  the hashes come from the build (``load_script_hashes``).
+- Two header sets, declared here once and followed by the proxy configurations
+  (``deploy/``): every response gets ``asset_headers`` (nosniff, HSTS on https);
+  HTML documents also get ``document_headers`` (CSP, frame, referrer, opener and
+  permissions policies). A script, image or font is not a document: a CSP of
+  ~3 KB (one hash per inline script) on each of a page's small bundles would
+  cost more bytes than many of them. ``is_document`` decides by Content-Type.
+  All are pure functions of (API URL, site URL, script hashes); the hashes come
+  from the build (``load_script_hashes``).
 
 The Content-Security-Policy: scripts only from the site itself plus the inline
 scripts of the prerendered pages by their SHA-256 (computed by the build plugin
@@ -68,21 +72,37 @@ def content_security_policy(api_url: str, site_url: str, script_hashes: Iterable
     )
 
 
-def security_headers(
+def asset_headers(site_url: str) -> dict[str, str]:
+    """Headers of every response: no type sniffing, and HSTS when the site is on https."""
+    headers = {"X-Content-Type-Options": "nosniff"}
+    if site_url.startswith("https://"):
+        headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains"
+    return headers
+
+
+def document_headers(
     api_url: str, site_url: str, script_hashes: Iterable[str] = ()
 ) -> dict[str, str]:
-    """Headers added to every HTTP response (HSTS only when the site is served over https)."""
-    headers = {
+    """Headers that only mean something on a document (a page the browser renders)."""
+    return {
         "Content-Security-Policy": content_security_policy(api_url, site_url, script_hashes),
-        "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "strict-origin-when-cross-origin",
         "X-Frame-Options": "SAMEORIGIN",
         "Cross-Origin-Opener-Policy": "same-origin",
         "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
     }
-    if site_url.startswith("https://"):
-        headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains"
-    return headers
+
+
+def security_headers(
+    api_url: str, site_url: str, script_hashes: Iterable[str] = ()
+) -> dict[str, str]:
+    """Every header an HTML document carries: the asset set plus the document set."""
+    return asset_headers(site_url) | document_headers(api_url, site_url, script_hashes)
+
+
+def is_document(content_type: str) -> bool:
+    """Whether a response of this Content-Type is a document (gets ``document_headers``)."""
+    return content_type.split(";", 1)[0].strip().lower() == "text/html"
 
 
 def load_script_hashes(build_dir: Path) -> tuple[str, ...]:
@@ -94,15 +114,17 @@ def load_script_hashes(build_dir: Path) -> tuple[str, ...]:
 
 
 class SiteMiddleware:
-    """Clean page URLs and security headers around the Reflex ASGI app."""
+    """Clean page URLs and the two header sets around the Reflex ASGI app."""
 
     def __init__(self, app: ASGIApp, pages_dir: Path | None = None) -> None:
         """Wrap ``app``; pages are looked up in ``pages_dir`` (the frontend build)."""
         self.app = app
         self.pages_dir = pages_dir or static_dir()
         config = get_config()
-        self.headers = security_headers(
-            config.api_url, get_settings().site_url, load_script_hashes(self.pages_dir)
+        site_url = get_settings().site_url
+        self.asset_headers = asset_headers(site_url)
+        self.document_headers = document_headers(
+            config.api_url, site_url, load_script_hashes(self.pages_dir)
         )
 
     def _page_name(self, path: str) -> str | None:
@@ -133,7 +155,10 @@ class SiteMiddleware:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                for name, value in self.headers.items():
+                added = self.asset_headers
+                if is_document(headers.get("content-type", "")):
+                    added = added | self.document_headers
+                for name, value in added.items():
                     headers.setdefault(name, value)
                 if immutable and message["status"] == 200:
                     headers["Cache-Control"] = "public, max-age=31536000, immutable"

@@ -3,6 +3,8 @@
     make stack                      # Redis, PostgreSQL, 2 backends x 2 workers, Caddy: http://localhost:8080
     make stack STACK_PORT=9080      # beside a dev server
     make stack-down                 # stops everything it started, by pid
+    make stack-release              # release the checkout to the running stack, checked
+    make stack-release STACK_RELEASE_ARGS=--rollback    # back to the previous release
     .venv/bin/python scripts/stack.py kill-backend 1    # fault drills: SIGKILL one backend...
     .venv/bin/python scripts/stack.py start-backend 1   # ...and bring it back
     .venv/bin/python scripts/stack.py restart-redis     # stop by pid, start on the same port
@@ -15,8 +17,9 @@ What runs (ports from STACK_PORT, default 8080):
     PostgreSQL       STACK_PORT+14   the leads
 
 The backends get the caller's EMAILJS_* and LEADS_* variables. Logs, pids and
-configurations live in ``.stack/``; the PostgreSQL cluster, the served export and
-nginx's folders in ``/tmp/agency-stack-<port>/`` (other users' processes read them);
+configurations live in ``.stack/``; the PostgreSQL cluster, the releases (``www`` is a
+symlink to the live one, as on a server) and nginx's folders in
+``/tmp/agency-stack-<port>/`` (other users' processes read them);
 the database starts empty on each ``up``. ``.stack/env`` holds the stack's REFLEX_DB_URL and REFLEX_REDIS_URL for the
 operator command or a load test.
 """
@@ -182,6 +185,93 @@ def restart_postgres(state: dict, down_s: float = 0.0) -> None:
     _save(state)
 
 
+def backend_addresses(base: int) -> list[str]:
+    """host:port of every backend, in order."""
+    return [f"127.0.0.1:{ports(base)[f'backend{n}']}" for n in range(1, BACKENDS + 1)]
+
+
+def _caddy_admin(state: dict) -> str:
+    """Caddy's admin endpoint: a socket only this stack knows (reloads go through it)."""
+    return f"unix/{served_dir(state['port']) / 'caddy-admin.sock'}"
+
+
+def release_target(state: dict):
+    """The release steps of this stack (agency_site/deploy/release.py does them in order)."""
+    from agency_site.deploy import release as releases
+
+    base = state["port"]
+    env = _site_env(state, base)
+    # The release runs in this process: the settings it renders from are the stack's.
+    os.environ.update({**env, "DEPLOY_BACKENDS": ",".join(backend_addresses(base))})
+
+    def export(folder: Path) -> None:
+        _run(
+            [sys.executable, "-m", "reflex", "export", "--frontend-only", "--no-zip"],
+            env,
+            STATE_DIR / "export.log",
+        )
+        releases.copy_export(ROOT, folder)
+
+    def reload() -> None:
+        releases.run(
+            ["caddy", "reload", "--config", str(STATE_DIR / "conf" / "Caddyfile"),
+             "--adapter", "caddyfile", "--address", _caddy_admin(state)],
+            "caddy reload",
+        )  # fmt: skip
+
+    def restart_backend(address: str) -> None:
+        number = backend_addresses(base).index(address) + 1
+        pid = state["pids"].pop(f"backend{number}", None)
+        if pid:
+            local_servers.stop_pid(pid)
+        start_backend(state, number)
+
+    return releases.Target(
+        static_root=Path(state["www"]),
+        conf_dir=STATE_DIR / "conf",
+        server="caddy",
+        public_url=f"http://localhost:{base}",
+        reload=reload,
+        migrate=lambda: _run(
+            [sys.executable, "-m", "reflex", "db", "migrate"], env, STATE_DIR / "migrate.log"
+        ),
+        backends=backend_addresses(base),
+        restart_backend=restart_backend,
+        export=export,
+        keep=3,
+        nginx_prefix=Path(state["nginx_prefix"]),
+        caddy_admin=_caddy_admin(state),
+    )
+
+
+def release(state: dict, rollback: bool, fault: str | None) -> int:
+    """`make stack-release`: the release (or rollback) of the checkout to this stack."""
+    from agency_site.deploy import release as releases
+
+    if not state.get("pids", {}).get("caddy"):
+        raise SystemExit("No stack is running: `make stack` first.")
+    target = release_target(state)
+    if fault == "csp":
+        # A fault drill: an inline script the CSP does not list (what a stale web-server
+        # file did to every page), so the smoke check fails and the release switches back.
+        export = target.export
+
+        def broken_export(folder: Path) -> None:
+            export(folder)
+            page = folder / "index.html"
+            page.write_text(page.read_text().replace("</body>", "<script>1</script></body>", 1))
+
+        target.export = broken_export
+    try:
+        (releases.rollback if rollback else releases.release)(target)
+    except releases.ReleaseError as error:
+        print(f"Release failed: {error}", file=sys.stderr)
+        return 1
+    finally:
+        _save(state)
+    return 0
+
+
 def _wait_ok(url: str, timeout: float, check=None, pid: int | None = None) -> None:
     deadline = time.monotonic() + timeout
     last = ""
@@ -237,17 +327,16 @@ def up(base: int) -> None:
     env = _site_env(state, base)
     _run([sys.executable, "-m", "reflex", "db", "migrate"], env, STATE_DIR / "migrate.log")
     _log("Leads database migrated", started)
-    _run(
-        [sys.executable, "-m", "reflex", "export", "--frontend-only", "--no-zip"],
-        env,
-        STATE_DIR / "export.log",
-    )
-    www = served_dir(base) / "www"
-    shutil.copytree(BUILD_DIR, www)
-    state["www"] = str(www)
+    state["www"] = str(served_dir(base) / "www")
     state["nginx_prefix"] = str(served_dir(base) / "nginx")
     _save(state)
-    _log(f"Site exported with its URL baked in ({www})", started)
+    from agency_site.deploy import release as releases
+
+    target = release_target(state)
+    first = releases.new_release(target)
+    target.export(first)
+    releases.switch(target, first)
+    _log(f"Site exported with its URL baked in ({first})", started)
 
     # One at a time, like a release: `reflex run` clears the disk-state folder as it
     # starts, and two starting at once in the same folder can trip over each other.
@@ -255,23 +344,8 @@ def up(base: int) -> None:
         pid = start_backend(state, number)
         _wait_ok(f"http://127.0.0.1:{port[f'backend{number}']}/ping", START_TIMEOUT_S, pid=pid)
         _log(f"Backend {number} answers on 127.0.0.1:{port[f'backend{number}']}", started)
-    backends = ",".join(f"127.0.0.1:{port[f'backend{n}']}" for n in range(1, BACKENDS + 1))
-    _run(
-        [
-            sys.executable,
-            "-m",
-            "agency_site.deploy",
-            "render",
-            "--out",
-            str(STATE_DIR / "conf"),
-            "--static-root",
-            str(www),
-            "--nginx-prefix",
-            state["nginx_prefix"],
-        ],
-        {**env, "DEPLOY_BACKENDS": backends},
-        STATE_DIR / "render.log",
-    )
+    backends = ",".join(backend_addresses(base))
+    releases.install(target, releases.rendered_files(target, first))
     caddy_env = {**os.environ, "XDG_DATA_HOME": str(STATE_DIR), "XDG_CONFIG_HOME": str(STATE_DIR)}
     with (STATE_DIR / "caddy.log").open("ab") as out:
         caddy = subprocess.Popen(
@@ -328,12 +402,15 @@ def main() -> int:
             "start-backend",
             "restart-redis",
             "restart-postgres",
+            "release",
         ],
     )
     parser.add_argument("number", nargs="?", type=int, default=1, help="backend 1 or 2")
     parser.add_argument(
         "--down-seconds", type=float, default=0.0, help="restart-*: stay stopped this long"
     )
+    parser.add_argument("--rollback", action="store_true", help="release: the previous one")
+    parser.add_argument("--fault", choices=["csp"], help="release: a broken release (drill)")
     parser.add_argument("--port", type=int, default=int(os.environ.get("STACK_PORT", "8080")))
     args = parser.parse_args()
     if args.command == "up":
@@ -344,6 +421,8 @@ def main() -> int:
             raise
     elif args.command == "down":
         down()
+    elif args.command == "release":
+        return release(_load(), args.rollback, args.fault)
     elif args.command == "kill-backend":
         kill_backend(_load(), args.number)
     elif args.command == "restart-redis":

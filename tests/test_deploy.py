@@ -1,16 +1,22 @@
 """The generated deploy files: valid for the real Caddy and nginx, same headers as the Python server."""
 
 import datetime as dt
+import shutil
 import sqlite3
 import subprocess
+import tempfile
+from pathlib import Path
 
+import httpx
 import pytest
 import sqlalchemy as sa
 
-from agency_site.deploy import backup, caddy, nginx, systemd
-from agency_site.deploy.topology import from_settings, page_paths
-from agency_site.server import security_headers
-from agency_site.settings import load_settings
+from agency_site.deploy import backup, caddy, nginx, release, systemd
+from agency_site.deploy.topology import BACKEND_EXACT_PATHS, from_settings, page_paths
+from agency_site.paths import SCRIPT_HASHES_FILE
+from agency_site.server import asset_headers, document_headers, security_headers
+from agency_site.settings import get_settings, load_settings
+from scripts import local_servers
 
 
 @pytest.fixture
@@ -26,10 +32,10 @@ def test_the_topology_comes_from_the_settings(settings) -> None:
     topology = from_settings(settings)
     assert topology.backends == ("10.0.0.5:8001", "10.0.0.6:8001", "10.0.0.6:8002")
     assert topology.host == "www.agencia.example" and topology.port == 443
-    assert dict(topology.headers) == security_headers(
-        "https://www.agencia.example", "https://www.agencia.example"
-    )
-    assert "Strict-Transport-Security" in dict(topology.headers)
+    site = "https://www.agencia.example"
+    assert dict(topology.asset_headers) == asset_headers(site)
+    assert dict(topology.document_headers) == document_headers(site, site)
+    assert "Strict-Transport-Security" in dict(topology.asset_headers)
     assert "/about" in topology.pages and "/" not in topology.pages
 
 
@@ -37,7 +43,7 @@ def test_both_servers_carry_every_security_header_of_the_python_server(settings)
     topology = from_settings(settings)
     for text in (caddy.caddyfile(topology), nginx.server_block(topology)):
         for name, value in security_headers(settings.reflex.api_url, settings.site_url).items():
-            assert f'{name} "{value}"' in text
+            assert f'"{value}"' in text and name in text
 
 
 def test_every_backend_is_balanced_and_only_real_pages_redirect(settings) -> None:
@@ -97,7 +103,7 @@ def test_nginx_accepts_the_configuration(site_url, monkeypatch, tmp_path) -> Non
     monkeypatch.setenv("DEPLOY_TLS_CERTIFICATE_KEY", str(key))
     topology = from_settings(load_settings(), static_root=str(tmp_path))
     (tmp_path / "agency_site.conf").write_text(nginx.server_block(topology))
-    (tmp_path / "nginx.conf").write_text(nginx.standalone_config(topology, str(tmp_path)))
+    (tmp_path / "nginx.conf").write_text(nginx.standalone_config(str(tmp_path)))
     result = subprocess.run(
         ["nginx", "-t", "-c", str(tmp_path / "nginx.conf"), "-p", str(tmp_path)],
         capture_output=True,
@@ -164,3 +170,240 @@ def test_the_csp_names_the_exports_inline_scripts_and_render_refuses_without_the
         "script-src 'self' 'sha256-abc='"
         in (tmp_path / "out" / "nginx-agency_site.conf").read_text()
     )
+
+
+def _static_site(folder) -> None:
+    """A tiny export: two pages, the not-found page, a bundle and the other static files."""
+    folder.chmod(0o755)  # nginx's workers (nobody) read it.
+    (folder / "index.html").write_text("<!doctype html><title>Inicio</title>")
+    (folder / "about.html").write_text("<!doctype html><title>Nosotros</title>")
+    (folder / "404.html").write_text("<!doctype html><title>No encontrada</title>")
+    (folder / "assets").mkdir(mode=0o755)
+    (folder / "assets" / "entry-Ab12.js").write_text("console.log(1)")
+    (folder / "assets" / "font-Ab12.woff2").write_bytes(b"wOF2")
+    (folder / "robots.txt").write_text("User-agent: *")
+    (folder / "sitemap.xml").write_text("<urlset/>")
+    (folder / "manifest.webmanifest").write_text("{}")
+    (folder / "favicon.ico").write_bytes(b"\0")
+    (folder / SCRIPT_HASHES_FILE).write_text('["sha256-abc="]')
+
+
+DOCUMENTS = {"/": 200, "/about": 200, "/no-existe": 404}
+ASSETS = (
+    "/assets/entry-Ab12.js",
+    "/assets/font-Ab12.woff2",
+    "/robots.txt",
+    "/sitemap.xml",
+    "/manifest.webmanifest",
+    "/favicon.ico",
+)
+
+
+def assert_header_sets(
+    url: str, documents: dict, assets: dict, pages: dict[str, int], files: tuple[str, ...]
+) -> None:
+    """``pages`` carry both header sets; ``files`` (status 200) the asset set only."""
+    for path, status in pages.items():
+        response = httpx.get(url + path)
+        assert response.status_code == status, path
+        for name, value in (assets | documents).items():
+            assert response.headers.get(name) == value, (path, name)
+    for path in files:
+        response = httpx.get(url + path)
+        assert response.status_code == 200, path
+        assert response.headers.get("content-type"), path
+        for name, value in assets.items():
+            assert response.headers.get(name) == value, (path, name)
+        for name in documents:
+            assert name not in response.headers, (path, name)
+
+
+@pytest.fixture
+def served_root():
+    """A static root other users can read (nginx's workers run as nobody)."""
+    folder = Path(tempfile.mkdtemp(prefix="agency-deploy-test-"))
+    _static_site(folder)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run_caddy(topology, folder: Path) -> subprocess.Popen:
+    (folder / "Caddyfile").write_text(caddy.caddyfile(topology))
+    return subprocess.Popen(
+        ["caddy", "run", "--config", str(folder / "Caddyfile"), "--adapter", "caddyfile"],
+        env={"HOME": str(folder), "XDG_DATA_HOME": str(folder), "PATH": "/usr/bin:/bin"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def _run_nginx(topology, folder: Path) -> subprocess.Popen:
+    prefix = folder / "nginx"
+    prefix.mkdir()
+    (prefix / "agency_site.conf").write_text(nginx.server_block(topology))
+    (prefix / "nginx.conf").write_text(nginx.standalone_config(str(prefix)))
+    return subprocess.Popen(
+        ["nginx", "-c", str(prefix / "nginx.conf"), "-p", str(prefix), "-g", "daemon off;"],
+        start_new_session=True,
+    )
+
+
+@pytest.mark.parametrize("run_server", [_run_caddy, _run_nginx], ids=["caddy", "nginx"])
+def test_the_proxy_sends_document_headers_on_documents_only(
+    run_server, served_root, monkeypatch
+) -> None:
+    port = local_servers.free_port()
+    monkeypatch.setenv("REFLEX_DEPLOY_URL", f"http://localhost:{port}")
+    monkeypatch.setenv("DEPLOY_BACKENDS", f"127.0.0.1:{local_servers.free_port()}")
+    topology = from_settings(load_settings(), static_root=str(served_root))
+    process = run_server(topology, served_root)
+    try:
+        local_servers.wait_for_port(port)
+        url = f"http://127.0.0.1:{port}"
+        documents, assets = dict(topology.document_headers), dict(topology.asset_headers)
+        assert_header_sets(url, documents, assets, DOCUMENTS, ASSETS)
+        assert "immutable" in httpx.get(url + ASSETS[0]).headers["cache-control"]
+        manifest = httpx.get(url + "/manifest.webmanifest").headers["content-type"]
+        assert manifest.startswith("application/manifest+json")
+    finally:
+        local_servers.stop_pid(process.pid)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_settings():
+    """Each test's environment, not a cached earlier one (``get_settings`` is cached)."""
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
+
+
+class _Recorder:
+    """A release target on a temporary folder: real rendering and `caddy validate`, fake rest."""
+
+    def __init__(self, folder: Path, monkeypatch, server: str = "caddy") -> None:
+        monkeypatch.setenv("REFLEX_DEPLOY_URL", "http://localhost:8080")
+        get_settings.cache_clear()
+        self.calls: list[str] = []
+        self.broken = False
+        self.target = release.Target(
+            static_root=folder / "www",
+            conf_dir=folder / "conf",
+            server=server,
+            public_url="http://localhost:8080",
+            reload=lambda: self.calls.append("reload"),
+            migrate=lambda: self.calls.append("migrate"),
+            backends=(),
+            restart_backend=lambda address: self.calls.append(address),
+            export=self.export,
+            keep=3,
+            smoke=self.smoke,
+        )
+        self.exports = 0
+
+    def export(self, folder: Path) -> None:
+        folder.mkdir()
+        _static_site(folder)
+        self.exports += 1
+        (folder / "assets" / f"entry-{self.exports}.js").write_text("js")
+
+    def smoke(self, folder: Path) -> None:
+        self.calls.append(f"smoke {folder.name}")
+        if self.broken:
+            raise release.ReleaseError("page / did not hydrate")
+
+
+def test_a_release_switches_atomically_keeps_bundles_and_rolls_back(tmp_path, monkeypatch):
+    recorder = _Recorder(tmp_path, monkeypatch)
+    target = recorder.target
+    first = release.release(target)
+    assert target.static_root.resolve() == first
+    assert f"root * {first}" in (target.conf_dir / "Caddyfile").read_text()
+    assert recorder.calls == ["reload", "migrate", f"smoke {first.name}"]
+    second = release.release(target)
+    assert release.current(target) == second
+    # A tab opened on the first release still loads its bundle.
+    assert (second / "assets" / "entry-1.js").is_file()
+    # Bundles are carried once: a third release holds the second's, not the first's.
+    third = release.release(target)
+    assert (third / "assets" / "entry-2.js").is_file()
+    assert not (third / "assets" / "entry-1.js").exists()
+    release.rollback(target)
+
+    recorder.broken = True
+    with pytest.raises(release.ReleaseError, match=f"Switched back to release {second.name}"):
+        release.release(target)
+    assert release.current(target) == second
+    assert release.releases(target) == [first, second, third]  # The broken one is gone.
+    assert f"root * {second}" in (target.conf_dir / "Caddyfile").read_text()
+
+    recorder.broken = False
+    assert release.rollback(target) == first
+    assert release.current(target) == first
+    assert f"root * {first}" in (target.conf_dir / "Caddyfile").read_text()
+    with pytest.raises(release.ReleaseError, match="no release before"):
+        release.rollback(target)
+
+
+@pytest.mark.parametrize(
+    ("server", "module", "function"),
+    [("caddy", caddy, "caddyfile"), ("nginx", nginx, "server_block")],
+)
+def test_an_invalid_configuration_switches_nothing(
+    server, module, function, tmp_path, monkeypatch
+) -> None:
+    tmp_path.chmod(0o755)  # nginx -t reads the release as nobody.
+    recorder = _Recorder(tmp_path, monkeypatch, server)
+    first = release.release(recorder.target)
+    monkeypatch.setattr(module, function, lambda topology: "not a configuration {")
+    with pytest.raises(release.ReleaseError, match=f"{server} (validate|-t) failed"):
+        release.release(recorder.target)
+    assert release.current(recorder.target) == first
+    assert release.releases(recorder.target) == [first]
+
+
+def test_old_releases_are_pruned_but_never_the_live_one(tmp_path, monkeypatch) -> None:
+    recorder = _Recorder(tmp_path, monkeypatch)
+    made = [release.release(recorder.target) for _ in range(5)]
+    assert release.releases(recorder.target) == made[-3:]
+
+
+def test_an_answer_never_takes_a_backend_out_and_clients_are_bounded(settings) -> None:
+    """Only connect errors and timeouts count against a backend; per-address limits (nginx),
+    header and body timeouts (both)."""
+    topology = from_settings(settings)
+    server, caddyfile = nginx.server_block(topology), caddy.caddyfile(topology)
+    assert "http_503" not in server and "http_502" not in server
+    assert server.count("proxy_next_upstream error timeout;") == 1 + len(BACKEND_EXACT_PATHS) + 1
+    assert (
+        "limit_conn_zone $binary_remote_addr" in server and "limit_conn agency_site_conn" in server
+    )
+    assert "limit_req zone=agency_site_req" in server
+    assert "client_body_timeout 10s;" in server and "client_header_timeout 10s;" in server
+    assert "\tunhealthy_status" not in caddyfile and "health_uri /ping" in caddyfile
+    assert "read_body 10s" in caddyfile and "read_header 10s" in caddyfile
+
+
+def test_the_production_release_runs_systemd_and_bakes_the_public_url(settings, monkeypatch):
+    from agency_site.deploy import __main__ as cli
+
+    commands: list[tuple[list[str], dict]] = []
+    monkeypatch.setattr(release, "run", lambda command, what, **kw: commands.append((command, kw)))
+    monkeypatch.setattr(release, "copy_export", lambda app_dir, folder: None)
+    args = cli._parser().parse_args(["release", "--server", "nginx"])
+    target = cli.production_target(args)
+    assert target.static_root == Path("/srv/agency_site/frontend") and target.server == "nginx"
+    target.reload()
+    for address in target.backends:
+        target.restart_backend(address)
+    target.export(Path("/nonexistent"))
+    assert [command for command, _ in commands[:4]] == [
+        ["systemctl", "reload", "nginx"],
+        ["systemctl", "restart", "agency-backend@8001"],
+        ["systemctl", "restart", "agency-backend@8001"],
+        ["systemctl", "restart", "agency-backend@8002"],
+    ]
+    export, options = commands[4]
+    assert export[-3:] == ["export", "--frontend-only", "--no-zip"]
+    assert options["env"]["REFLEX_DEPLOY_URL"] == "https://www.agencia.example"
+    assert options["env"]["REFLEX_API_URL"] == "https://www.agencia.example"

@@ -11,7 +11,10 @@ from starlette.staticfiles import StaticFiles
 from agency_site.reflex_ext.build_plugin import script_hashes, write_script_hashes
 from agency_site.server import (
     SiteMiddleware,
+    asset_headers,
     content_security_policy,
+    document_headers,
+    is_document,
     load_script_hashes,
     security_headers,
 )
@@ -43,6 +46,8 @@ def client(tmp_path: Path) -> Client:
     (tmp_path / "404.html").write_text("Página no encontrada")
     (tmp_path / "assets").mkdir()
     (tmp_path / "assets" / "entry-Ab12.js").write_text("js")
+    (tmp_path / "assets" / "font-Ab12.woff2").write_bytes(b"wOF2")
+    (tmp_path / "robots.txt").write_text("User-agent: *")
     static = StaticFiles(directory=tmp_path, html=True)
     return Client(SiteMiddleware(static, pages_dir=tmp_path))
 
@@ -67,13 +72,30 @@ def test_home_and_unknown_paths_keep_their_answers(client: Client) -> None:
         assert response.text == "Página no encontrada"
 
 
-def test_every_response_carries_the_security_headers(client: Client) -> None:
-    for path in ("/", "/about", "/portfolio", "/about/"):
+def test_documents_carry_both_header_sets(client: Client) -> None:
+    for path in ("/", "/about", "/portfolio"):
         headers = client.get(path).headers
         assert headers["x-content-type-options"] == "nosniff"
         assert headers["referrer-policy"] == "strict-origin-when-cross-origin"
         assert headers["x-frame-options"] == "SAMEORIGIN"
+        assert headers["cross-origin-opener-policy"] == "same-origin"
+        assert "camera=()" in headers["permissions-policy"]
         assert "frame-ancestors 'self'" in headers["content-security-policy"]
+
+
+def test_assets_and_other_answers_carry_the_asset_set_only(client: Client) -> None:
+    """A script, font or JSON answer is no document: ~3 KB of CSP on each would be waste."""
+    for path in ("/assets/entry-Ab12.js", "/assets/font-Ab12.woff2", "/robots.txt", "/about/"):
+        headers = client.get(path).headers
+        assert headers["x-content-type-options"] == "nosniff", path
+        for name in document_headers("http://x", "http://x"):
+            assert name.lower() not in headers, (path, name)
+
+
+def test_a_document_is_told_by_its_content_type() -> None:
+    assert is_document("text/html; charset=utf-8") and is_document("TEXT/HTML")
+    for content_type in ("application/json", "text/javascript", "", "text/htmlx"):
+        assert not is_document(content_type), content_type
 
 
 def test_csp_lets_the_page_reach_the_backend_websocket() -> None:
@@ -103,9 +125,10 @@ def test_the_middleware_serves_the_build_s_script_hashes(tmp_path: Path) -> None
     assert load_script_hashes(tmp_path) == tuple(script_hashes("<script>boot()</script>"))
 
 
-def test_hsts_only_for_an_https_site() -> None:
+def test_hsts_only_for_an_https_site_and_on_every_answer() -> None:
     assert "Strict-Transport-Security" not in security_headers("http://x", "http://x")
     assert "Strict-Transport-Security" in security_headers("https://x", "https://x")
+    assert "Strict-Transport-Security" in asset_headers("https://x")
 
 
 def test_hashed_bundles_are_cached_for_a_year_pages_are_not(client: Client) -> None:

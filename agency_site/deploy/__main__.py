@@ -1,14 +1,17 @@
-"""``python -m agency_site.deploy render|backup``: the deploy files from the settings, and backups."""
+"""``python -m agency_site.deploy render|release|backup``: deploy files, releases, backups."""
 
 import argparse
+import os
+import pwd
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from agency_site.deploy import backup as backups
-from agency_site.deploy import caddy, nginx, systemd
-from agency_site.deploy.topology import from_settings
-from agency_site.settings import get_settings
+from agency_site.deploy import nginx
+from agency_site.deploy import release as releases
+from agency_site.settings import ROOT, get_settings
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -26,6 +29,37 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         help="also write a standalone nginx.conf running in this folder",
     )
+    release = commands.add_parser(
+        "release",
+        help="export, render, validate, switch, reload, migrate, restart, check (docs/deploy.md)",
+    )
+    release.add_argument("--rollback", action="store_true", help="return to the previous release")
+    release.add_argument("--server", choices=("caddy", "nginx"), default="caddy")
+    release.add_argument(
+        "--conf-dir",
+        type=Path,
+        default=Path("/etc/agency_site"),
+        help="where the rendered files go; the web server includes its file from there",
+    )
+    release.add_argument(
+        "--reload-command", help="default: systemctl reload caddy (or nginx)", default=None
+    )
+    release.add_argument(
+        "--restart-command",
+        default="systemctl restart agency-backend@{port}",
+        help="restarts one backend; {host} and {port} are replaced (DEPLOY_BACKENDS)",
+    )
+    release.add_argument(
+        "--units-dir", type=Path, help="also install the systemd units there (daemon-reload)"
+    )
+    release.add_argument("--keep", type=int, default=5, help="releases kept (default 5)")
+    release.add_argument(
+        "--browser",
+        choices=("auto", "yes", "no"),
+        default="auto",
+        help="check hydration in Chromium (auto: when Playwright and Chromium are installed)",
+    )
+    release.add_argument("--public-url", help="checked through the web server (default: the site)")
     backup = commands.add_parser("backup", help="copy the leads database (REFLEX_DB_URL)")
     backup.add_argument("--out", required=True, type=Path, help="folder of the backups")
     backup.add_argument(
@@ -42,29 +76,99 @@ def render(
     out: Path, static_root: str | None, listen_port: int | None, prefix: Path | None
 ) -> None:
     """Write every generated file into ``out``."""
-    topology = from_settings(get_settings(), static_root=static_root, listen_port=listen_port)
-    if not topology.has_script_hashes:
+    root = Path(static_root or get_settings().deploy.static_root)
+    target = releases.Target(
+        static_root=root,
+        conf_dir=out,
+        server="caddy",
+        public_url=get_settings().site_url,
+        reload=lambda: None,
+        migrate=lambda: None,
+        backends=(),
+        restart_backend=lambda _: None,
+        export=lambda _: None,
+        listen_port=listen_port,
+    )
+    try:
+        files = releases.rendered_files(target, root)
+    except releases.ReleaseError:
         raise SystemExit(
-            f"No csp-script-hashes.json in {topology.static_root}: export the site first and "
+            f"No csp-script-hashes.json in {root}: export the site first and "
             "point --static-root (or DEPLOY_STATIC_ROOT) at the unpacked frontend.zip. The "
             "Content-Security-Policy must list its inline scripts, or no page would start."
-        )
+        ) from None
     out.mkdir(parents=True, exist_ok=True)
-    files = {
-        "Caddyfile": caddy.caddyfile(topology),
-        "nginx-agency_site.conf": nginx.server_block(topology),
-        systemd.BACKEND_UNIT: systemd.backend_unit(topology),
-        systemd.BACKUP_SERVICE: systemd.backup_service(topology),
-        systemd.BACKUP_TIMER: systemd.backup_timer(),
-    }
     if prefix is not None:
         prefix = prefix.resolve()
         prefix.mkdir(parents=True, exist_ok=True)
         (prefix / "agency_site.conf").write_text(files["nginx-agency_site.conf"])
-        files["nginx.conf"] = nginx.standalone_config(topology, str(prefix))
+        files["nginx.conf"] = nginx.standalone_config(str(prefix))
     for name, text in files.items():
         (out / name).write_text(text)
         print(out / name)
+
+
+def _as_site_user(command: list[str]) -> list[str]:
+    """As root, run ``command`` as DEPLOY_USER (the files it writes stay the backends')."""
+    user = get_settings().deploy.user
+    if os.geteuid() != 0:
+        return command
+    try:
+        pwd.getpwnam(user)
+    except KeyError:
+        return command
+    return ["runuser", "-u", user, "--", *command]
+
+
+def production_target(args: argparse.Namespace) -> releases.Target:
+    """The release steps of a server set up as docs/deploy.md says (systemd, Caddy or nginx)."""
+    settings = get_settings()
+    app_dir = Path(settings.deploy.app_dir if Path(settings.deploy.app_dir).is_dir() else ROOT)
+    reload_command = args.reload_command or f"systemctl reload {args.server}"
+    python = sys.executable
+
+    def restart(address: str) -> None:
+        host, _, port = address.rpartition(":")
+        command = args.restart_command.format(host=host, port=port)
+        releases.run(shlex.split(command), f"restarting backend {address}")
+
+    def export(folder: Path) -> None:
+        # The public URL baked in: the settings' own (from .env), whatever the shell has.
+        env = {
+            **os.environ,
+            "REFLEX_DEPLOY_URL": settings.site_url,
+            "REFLEX_API_URL": settings.reflex.api_url,
+        }
+        command = _as_site_user([python, "-m", "reflex", "export", "--frontend-only", "--no-zip"])
+        releases.run(command, "reflex export", cwd=app_dir, env=env)
+        releases.copy_export(app_dir, folder)
+
+    return releases.Target(
+        static_root=Path(settings.deploy.static_root),
+        conf_dir=args.conf_dir,
+        server=args.server,
+        public_url=args.public_url or settings.site_url,
+        reload=lambda: releases.run(shlex.split(reload_command), "reloading the web server"),
+        migrate=lambda: releases.run(
+            _as_site_user([python, "-m", "reflex", "db", "migrate"]), "migration", cwd=app_dir
+        ),
+        backends=settings.deploy.backend_addresses,
+        restart_backend=restart,
+        export=export,
+        keep=args.keep,
+        browser=args.browser,
+        units_dir=args.units_dir,
+    )
+
+
+def run_release(target: releases.Target, rollback: bool) -> int:
+    """Release (or roll back); a failure is one clear message and exit status 1."""
+    try:
+        (releases.rollback if rollback else releases.release)(target)
+    except releases.ReleaseError as error:
+        print(f"Release failed: {error}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -73,6 +177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "render":
         render(args.out, args.static_root, args.listen_port, args.nginx_prefix)
         return 0
+    if args.command == "release":
+        return run_release(production_target(args), args.rollback)
     settings = get_settings()
     result = backups.nightly(
         settings.reflex.db_url.get_secret_value(),

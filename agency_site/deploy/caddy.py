@@ -8,14 +8,21 @@ TLS certificate by itself. Validate with ``caddy validate --config Caddyfile``.
 from agency_site.deploy.topology import (
     BACKEND_EXACT_PATHS,
     BACKEND_PREFIXES,
+    CLIENT_MAX_BODY,
+    CLIENT_READ_TIMEOUT_S,
+    FAIL_WINDOW_S,
+    FORM_PREFIX,
     GENERATED,
     HASHED_CACHE,
     HASHED_PREFIX,
+    MANIFEST_TYPE,
+    MAX_FAILS,
     NOT_FOUND_PAGE,
     SHORT_CACHE,
     Topology,
     quoted,
 )
+from agency_site.seo.urls import MANIFEST_PATH
 
 
 def _backend_matcher() -> str:
@@ -25,42 +32,73 @@ def _backend_matcher() -> str:
     return " ".join(paths)
 
 
+def _header(headers: tuple[tuple[str, str], ...], indent: str, matcher: str = "") -> str:
+    """A deferred ``header`` block: applied when the response is written, so it replaces
+    the backend's own copies."""
+    lines = [f"header {matcher}{{".replace("  ", " "), "\tdefer"]
+    lines += [f"\t{name} {quoted(value)}" for name, value in headers]
+    return "\n".join(indent + line for line in [*lines, "}"])
+
+
 def caddyfile(topology: Topology) -> str:
     """The whole Caddyfile of the site."""
+    # Slow clients: headers and bodies must arrive in time (a websocket, once upgraded, is
+    # not cut: Go clears the deadlines of a hijacked connection).
+    options = [
+        "\tservers {",
+        "\t\ttimeouts {",
+        f"\t\t\tread_header {CLIENT_READ_TIMEOUT_S}s",
+        f"\t\t\tread_body {CLIENT_READ_TIMEOUT_S}s",
+        "\t\t}",
+        "\t}",
+    ]
     if topology.local:
         # Plain HTTP on a local port: no certificates, no admin endpoint to collide with.
-        global_options = "{\n\tauto_https off\n\tadmin off\n}\n\n"
+        options = ["\tauto_https off", f"\tadmin {topology.caddy_admin}", *options]
         address = f"http://:{topology.port}"
     else:
-        global_options = ""
         address = f"{topology.scheme}://{topology.host}"
         if topology.listen_port:
             address += f":{topology.listen_port}"
-    headers = "\n".join(f"\t\t{name} {quoted(value)}" for name, value in topology.headers)
+    # Caddy 2.6 (Debian's) has no response matchers in `header`: documents are picked by
+    # request path: the pages (after try_files, *.html), "/", the not-found page and the
+    # no-JavaScript form answers of the backends.
+    document = topology.document_headers
+    asset_lines = "\n".join(f"\t\t{name} {quoted(value)}" for name, value in topology.asset_headers)
     redirects = "\n".join(f"\tredir {path}/ {path} 308" for path in topology.pages)
     backends = " ".join(topology.backends)
-    return f"""{GENERATED}{global_options}# The same security headers as the Python server (agency_site/server.py).
-(security_headers) {{
+    global_options = "{\n" + "\n".join(options) + "\n}\n\n"
+    return f"""{GENERATED}{global_options}# The two header sets of the Python server (agency_site/server.py).
+(asset_headers) {{
 \theader {{
-\t\t# Applied when the response is written: they replace the backend's own copies.
 \t\tdefer
-{headers}
+{asset_lines}
 \t\t-Server
 \t}}
 }}
 
 {address} {{
 \troot * {topology.static_root}
-\timport security_headers
+\timport asset_headers
 
 \t# Websocket events, liveness/health and the site's own endpoints: to the backends.
 \t@backend path {_backend_matcher()}
 \thandle @backend {{
+\t\t# The no-JavaScript forms answer with a page.
+\t\t@form_answer path {FORM_PREFIX}*
+{_header(document, chr(9) * 2, "@form_answer ")}
+\t\trequest_body {{
+\t\t\tmax_size {CLIENT_MAX_BODY.upper()}B
+\t\t}}
 \t\treverse_proxy {backends} {{
 \t\t\tlb_policy round_robin
 \t\t\t# A dead backend: the request (or websocket reconnect) goes to another.
 \t\t\tlb_try_duration 5s
-\t\t\tfail_duration 10s
+\t\t\t# Passive health: only connection failures count (no unhealthy_status, so an
+\t\t\t# answer such as a 503 from /_site/leads/health never takes a backend out).
+\t\t\tfail_duration {FAIL_WINDOW_S}s
+\t\t\tmax_fails {MAX_FAILS}
+\t\t\t# Active health: Reflex's liveness answer.
 \t\t\thealth_uri /ping
 \t\t\thealth_interval 2s
 \t\t\thealth_timeout 2s
@@ -77,19 +115,25 @@ def caddyfile(topology: Topology) -> str:
 \t\t@other not path {HASHED_PREFIX}*
 \t\theader @hashed Cache-Control {quoted(HASHED_CACHE)}
 \t\theader @other Cache-Control {quoted(SHORT_CACHE)}
-\t\ttry_files {{path}}.html {{path}}
-\t\tfile_server {{
-\t\t\tprecompressed br gzip
+\t\theader {MANIFEST_PATH} Content-Type {quoted(MANIFEST_TYPE)}
+\t\troute {{
+\t\t\ttry_files {{path}}.html {{path}}
+\t\t\t@document path / *.html
+{_header(document, chr(9) * 3, "@document ")}
+\t\t\tfile_server {{
+\t\t\t\tprecompressed br gzip
+\t\t\t}}
 \t\t}}
 \t}}
 
 \t# Unknown paths: the exported not-found page, with status 404.
 \thandle_errors {{
-\t\timport security_headers
+\t\timport asset_headers
 \t\t@notfound expression {{err.status_code}} == 404
 \t\thandle @notfound {{
 \t\t\trewrite * {NOT_FOUND_PAGE}
 \t\t\theader Cache-Control {quoted(SHORT_CACHE)}
+{_header(document, chr(9) * 3)}
 \t\t\tfile_server {{
 \t\t\t\tprecompressed br gzip
 \t\t\t}}

@@ -9,30 +9,61 @@ Check with ``nginx -t``.
 from agency_site.deploy.topology import (
     BACKEND_EXACT_PATHS,
     BACKEND_PREFIXES,
+    BACKEND_REQUEST_BURST,
+    BACKEND_REQUESTS_PER_S,
+    CLIENT_MAX_BODY,
+    CLIENT_READ_TIMEOUT_S,
+    CONNECTIONS_PER_ADDRESS,
+    FAIL_WINDOW_S,
     GENERATED,
     HASHED_CACHE,
     HASHED_PREFIX,
+    MANIFEST_TYPE,
+    MAX_FAILS,
     NOT_FOUND_PAGE,
     SHORT_CACHE,
     WEBSOCKET_READ_TIMEOUT_S,
     Topology,
     quoted,
 )
+from agency_site.seo.urls import MANIFEST_PATH
 
 UPSTREAM = "agency_site_backend"
+CONNECTION_ZONE = "agency_site_conn"
+REQUEST_ZONE = "agency_site_req"
+
+
+def _document_variable(name: str) -> str:
+    """The variable holding a document header's value on HTML answers, else empty."""
+    return "$agency_" + name.lower().replace("-", "_")
+
+
+def _document_maps(topology: Topology) -> str:
+    """One ``map`` per document header: its value when the answer is HTML, else empty
+    (nginx sends no header with an empty value), as the Python server's ``is_document``."""
+    return "\n\n".join(
+        f"map $sent_http_content_type {_document_variable(name)} {{\n"
+        f'    "~*^text/html" {quoted(value)};\n    default "";\n}}'
+        for name, value in topology.document_headers
+    )
 
 
 def _headers(topology: Topology, indent: str, cache: str | None = None) -> str:
     """``add_header`` lines; nginx drops inherited ones in any block that adds its own."""
-    lines = [f"add_header {name} {quoted(value)} always;" for name, value in topology.headers]
+    lines = [f"add_header {name} {quoted(value)} always;" for name, value in topology.asset_headers]
+    lines += [
+        f"add_header {name} {_document_variable(name)} always;"
+        for name, _ in topology.document_headers
+    ]
     if cache:
         lines.append(f"add_header Cache-Control {quoted(cache)} always;")
     return "\n".join(indent + line for line in lines)
 
 
 def _proxy(topology: Topology, *, websocket: bool = False) -> str:
-    # The backend sends the same security headers: keep one copy, ours.
-    lines = [f"proxy_hide_header {name};" for name, _ in topology.headers]
+    # The backend sends the same header sets: keep one copy, ours (the export's CSP).
+    names = [name for name, _ in (*topology.asset_headers, *topology.document_headers)]
+    lines = [f"proxy_hide_header {name};" for name in names]
     lines += [
         f"proxy_pass http://{UPSTREAM};",
         "proxy_http_version 1.1;",
@@ -40,7 +71,11 @@ def _proxy(topology: Topology, *, websocket: bool = False) -> str:
         # The visitor's address replaces any X-Forwarded-For it sent (trusted hops: 1).
         "proxy_set_header X-Forwarded-For $remote_addr;",
         "proxy_set_header X-Forwarded-Proto $scheme;",
-        "proxy_next_upstream error timeout http_502 http_503;",
+        # Another backend only when this one cannot be reached or does not answer in
+        # time: an answer (a 503 from a health endpoint, a store failure) is passed on
+        # and never marks the backend down (max_fails counts these same events).
+        "proxy_next_upstream error timeout;",
+        f"limit_req zone={REQUEST_ZONE} burst={BACKEND_REQUEST_BURST} nodelay;",
         # The backend's headers include a CSP of ~3 KB (one hash per inline script).
         "proxy_buffer_size 16k;",
         "proxy_buffers 8 16k;",
@@ -81,7 +116,8 @@ def _http_to_https(topology: Topology) -> str:
 def server_block(topology: Topology) -> str:
     """The upstream, websocket map and server blocks of the site."""
     backends = "\n".join(
-        f"    server {address} max_fails=1 fail_timeout=10s;" for address in topology.backends
+        f"    server {address} max_fails={MAX_FAILS} fail_timeout={FAIL_WINDOW_S}s;"
+        for address in topology.backends
     )
     backend_locations = [f"location = {path}" for path in BACKEND_EXACT_PATHS] + [
         f"location {prefix}" for prefix in BACKEND_PREFIXES if prefix != "/_event"
@@ -99,10 +135,17 @@ upstream {UPSTREAM} {{
     keepalive 16;
 }}
 
+# Per visitor address: open connections, and requests per second to the backends.
+limit_conn_zone $binary_remote_addr zone={CONNECTION_ZONE}:10m;
+limit_req_zone $binary_remote_addr zone={REQUEST_ZONE}:10m rate={BACKEND_REQUESTS_PER_S}r/s;
+
 map $http_upgrade $connection_upgrade {{
     default upgrade;
     "" close;
 }}
+
+# The document headers of the Python server (agency_site/server.py), on HTML answers only.
+{_document_maps(topology)}
 
 {_http_to_https(topology)}server {{
 {_listen(topology)}    server_name {server_name};
@@ -112,6 +155,14 @@ map $http_upgrade $connection_upgrade {{
     gzip_static on;
     brotli_static on;
     charset utf-8;
+    # Slow or abusive clients: a refused request is told 429; headers and each read of a
+    # body must arrive in time; bodies are small (forms, the socket's polling transport).
+    limit_conn {CONNECTION_ZONE} {CONNECTIONS_PER_ADDRESS};
+    limit_conn_status 429;
+    limit_req_status 429;
+    client_header_timeout {CLIENT_READ_TIMEOUT_S}s;
+    client_body_timeout {CLIENT_READ_TIMEOUT_S}s;
+    client_max_body_size {CLIENT_MAX_BODY};
     # Unknown paths: the exported not-found page, with status 404.
     error_page 404 {NOT_FOUND_PAGE};
 
@@ -131,6 +182,11 @@ map $http_upgrade $connection_upgrade {{
 {_headers(topology, "        ", HASHED_CACHE)}
         try_files $uri =404;
     }}
+    location = {MANIFEST_PATH} {{
+{_headers(topology, "        ", SHORT_CACHE)}
+        types {{ }}
+        default_type {MANIFEST_TYPE};
+    }}
     location = / {{
 {_headers(topology, "        ", SHORT_CACHE)}
         try_files /index.html =404;
@@ -143,7 +199,7 @@ map $http_upgrade $connection_upgrade {{
 """
 
 
-def standalone_config(topology: Topology, prefix: str) -> str:
+def standalone_config(prefix: str) -> str:
     """A whole ``nginx.conf`` around the server block, to run it unprivileged in ``prefix``."""
     return f"""{GENERATED}
 load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;

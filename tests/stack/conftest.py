@@ -47,6 +47,14 @@ def emailjs_fake(make_httpserver: HTTPServer) -> HTTPServer:
     return make_httpserver
 
 
+@pytest.fixture
+def fake(emailjs_fake: HTTPServer):
+    """The EmailJS fake, accepting sends, with an empty log."""
+    accept_sends(emailjs_fake)
+    yield emailjs_fake
+    accept_sends(emailjs_fake)
+
+
 @pytest.fixture(scope="session")
 def stack(emailjs_fake: HTTPServer):
     """`make stack` with the fake EmailJS; `make stack-down` at the end of the session."""

@@ -1,35 +1,30 @@
 """The production topology as a visitor meets it: every page, the forms, the headers, a dead backend."""
 
 import datetime as dt
+import re
 import time
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
+import simple_websocket
 import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 from pytest_httpserver import HTTPServer
 
 from agency_site import paths
 from agency_site.content.forms import AGENCY_TIME_ZONE, BOOKING, HERO_CAPTURE
+from agency_site.deploy.topology import CLIENT_READ_TIMEOUT_S
 from agency_site.emailjs import SEND_PATH
 from agency_site.leads.calendar import default_calendar
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
-from agency_site.server import load_script_hashes, security_headers
-from tests.e2e.conftest import accept_sends
+from agency_site.server import asset_headers, document_headers, load_script_hashes
 from tests.e2e.helpers import open_page
 from tests.stack.conftest import Stack
+from tests.test_deploy import assert_header_sets
 
 SUBMIT = "button[type=submit]"
-
-
-@pytest.fixture
-def fake(emailjs_fake: HTTPServer):
-    """The EmailJS fake, accepting sends, with an empty log."""
-    accept_sends(emailjs_fake)
-    yield emailjs_fake
-    accept_sends(emailjs_fake)
 
 
 def senders(fake: HTTPServer) -> list[str]:
@@ -91,15 +86,26 @@ def test_unknown_paths_get_the_not_found_page_with_404(page: Page) -> None:
     expect(page).to_have_title(NOT_FOUND_TITLE)
 
 
-def test_pages_and_errors_carry_the_python_servers_security_headers(stack: Stack) -> None:
-    expected = security_headers(
-        stack.url, stack.url, load_script_hashes(Path(stack.state()["www"]))
+def check_header_sets(url: str, stack: Stack) -> None:
+    """Documents carry the Python server's two header sets; assets and JSON the asset set."""
+    www = Path(stack.state()["www"])
+    documents = document_headers(stack.url, stack.url, load_script_hashes(www))
+    assets = asset_headers(stack.url)
+    bundle = re.search(r'/assets/[^"]+\.js', httpx.get(url + "/").text)[0]
+    pages = {"/": 200, "/about": 200, "/no-existe": 404}
+    files = (bundle, "/favicon.ico", "/robots.txt", "/sitemap.xml", "/_health", "/ping")
+    assert_header_sets(url, documents, assets, pages, files)
+    # The no-JavaScript form's answer is a page: the export's document headers.
+    answer = httpx.post(
+        url + paths.form_post("contact"), data={"email": "x"}, headers={"Origin": stack.url}
     )
-    for path, status in (("/", 200), ("/about", 200), ("/no-existe", 404), ("/_health", 200)):
-        response = httpx.get(stack.url + path)
-        assert response.status_code == status, path
-        for name, value in expected.items():
-            assert response.headers.get(name) == value, (path, name)
+    assert answer.headers["content-type"].startswith("text/html"), answer.status_code
+    for name, value in documents.items():
+        assert answer.headers.get(name) == value, ("form answer", name)
+
+
+def test_pages_carry_the_document_headers_and_assets_do_not(stack: Stack) -> None:
+    check_header_sets(stack.url, stack)
 
 
 def test_a_trailing_slash_redirects_to_the_page_and_never_off_site(stack: Stack) -> None:
@@ -143,3 +149,21 @@ def test_a_visitor_keeps_booking_when_their_backend_dies(page: Page, stack: Stac
     for email in emails:
         assert stored(stack, email) == ["sent"]
     print(f"e-mails received by the fake: {senders(fake)}; leads stored once, each 'sent'")
+
+
+def quiet_websocket_survives(url: str, origin: str) -> str:
+    """Open Reflex's websocket through ``url``, stay quiet past the proxy's read timeouts,
+    then connect the socket.io namespace: the answer proves the connection was not cut."""
+    address = url.replace("http", "ws", 1) + "/_event/?EIO=4&transport=websocket"
+    ws = simple_websocket.Client.connect(address, headers={"Origin": origin})
+    try:
+        assert ws.receive(timeout=10).startswith("0")  # engine.io's open packet
+        time.sleep(CLIENT_READ_TIMEOUT_S + 3)
+        ws.send("40")
+        return ws.receive(timeout=10)
+    finally:
+        ws.close()
+
+
+def test_a_quiet_websocket_outlives_the_read_timeouts(stack: Stack) -> None:
+    assert quiet_websocket_survives(stack.url, stack.url).startswith("40")

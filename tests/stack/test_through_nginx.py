@@ -5,15 +5,20 @@ import os
 import re
 import socket
 import subprocess
+import threading
+import time
 from pathlib import Path
 
 import httpx
 import pytest
+import sqlalchemy as sa
+from sqlmodel import Session
 
+from agency_site.leads.models import Lead, LeadStatus
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
-from agency_site.server import load_script_hashes, security_headers
 from scripts import local_servers
 from tests.stack.conftest import Stack
+from tests.stack.test_through_caddy import check_header_sets, quiet_websocket_survives
 
 
 @pytest.fixture(scope="module")
@@ -60,16 +65,10 @@ def test_unknown_paths_get_the_not_found_page_with_404(nginx_url: str) -> None:
 
 
 def test_headers_caching_and_redirects(nginx_url: str, stack: Stack) -> None:
-    expected = security_headers(
-        stack.url, stack.url, load_script_hashes(Path(stack.state()["www"]))
-    )
+    check_header_sets(nginx_url, stack)
     page = httpx.get(nginx_url + "/about")
-    missing = httpx.get(nginx_url + "/portfolio")
     health = httpx.get(nginx_url + "/_health")
     assert health.status_code == 200 and health.json()["status"] is True
-    for response in (page, missing, health):
-        for name, value in expected.items():
-            assert response.headers.get(name) == value, (response.url, name)
     assert page.headers["cache-control"] == "public, max-age=300"
     bundle = re.search(r'/assets/[^"]+\.js', httpx.get(nginx_url + "/").text)[0]
     cached = httpx.get(nginx_url + bundle, headers={"Accept-Encoding": "br"})
@@ -80,6 +79,31 @@ def test_headers_caching_and_redirects(nginx_url: str, stack: Stack) -> None:
 
 
 def test_the_websocket_upgrade_reaches_a_backend(nginx_url: str, stack: Stack) -> None:
+    assert _upgrade(nginx_url, stack.url) == b"HTTP/1.1 101 Switching Protocols"
+    assert quiet_websocket_survives(nginx_url, stack.url).startswith("40")
+
+
+def _held_lead(stack: Stack) -> int:
+    """A lead held by the provider's refusal: /_site/leads/health answers 503 while it is."""
+    engine = sa.create_engine(stack.state()["db_url"])
+    with Session(engine) as session:
+        lead = Lead(kind="contact", fields={"email": "held@example.com"}, status=LeadStatus.HELD)
+        session.add(lead)
+        session.commit()
+        lead_id = lead.id
+    engine.dispose()
+    return lead_id
+
+
+def _release_lead(stack: Stack, lead_id: int) -> None:
+    engine = sa.create_engine(stack.state()["db_url"])
+    with engine.begin() as connection:
+        connection.execute(sa.text("DELETE FROM leads WHERE id = :id"), {"id": lead_id})
+    engine.dispose()
+
+
+def _upgrade(nginx_url: str, origin: str) -> bytes:
+    """The status line of a websocket upgrade through nginx."""
     host, port = nginx_url.removeprefix("http://").split(":")
     key = base64.b64encode(os.urandom(16)).decode()
     with socket.create_connection((host, int(port)), timeout=10) as sock:
@@ -88,8 +112,57 @@ def test_the_websocket_upgrade_reaches_a_backend(nginx_url: str, stack: Stack) -
                 "GET /_event/?EIO=4&transport=websocket HTTP/1.1\r\n"
                 f"Host: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                 f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-                f"Origin: {stack.url}\r\n\r\n"
+                f"Origin: {origin}\r\n\r\n"
             ).encode()
         )
-        status = sock.recv(1024).split(b"\r\n", 1)[0]
-    assert status == b"HTTP/1.1 101 Switching Protocols"
+        return sock.recv(1024).split(b"\r\n", 1)[0]
+
+
+def test_a_monitor_polling_a_503_never_takes_a_backend_out(nginx_url: str, stack: Stack) -> None:
+    """A monitor polls /_site/leads/health every second while it answers 503 (a held lead):
+    every other visitor's page, health check, form post and websocket still succeed."""
+    lead_id = _held_lead(stack)
+    monitor: list[int] = []
+    errors: list[str] = []
+    stop = threading.Event()
+
+    def poll() -> None:
+        with httpx.Client(base_url=nginx_url) as client:
+            while not stop.is_set():
+                monitor.append(client.get("/_site/leads/health").status_code)
+                stop.wait(1)
+
+    poller = threading.Thread(target=poll)
+    poller.start()
+    visits = 0
+    try:
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            visits += 1
+            address = f"127.0.{visits // 250 + 10}.{visits % 250 + 1}"
+            transport = httpx.HTTPTransport(local_address=address)
+            with httpx.Client(base_url=nginx_url, transport=transport) as visitor:
+                for path, status in (("/about", 200), ("/_health", 200), ("/ping", 200)):
+                    if (code := visitor.get(path).status_code) != status:
+                        errors.append(f"GET {path}: {code}")
+                code = visitor.post(
+                    "/_site/forms/contact",
+                    data={"email": f"monitor-visitor-{visits}@example.com", "website": ""},
+                    headers={"Origin": stack.url},
+                ).status_code
+                if code != 200:
+                    errors.append(f"POST contact: {code}")
+            if (line := _upgrade(nginx_url, stack.url)) != b"HTTP/1.1 101 Switching Protocols":
+                errors.append(f"websocket: {line!r}")
+            time.sleep(0.3)
+    finally:
+        stop.set()
+        poller.join()
+        _release_lead(stack, lead_id)
+    print(
+        f"\nmonitor: {len(monitor)} polls of /_site/leads/health, statuses {sorted(set(monitor))};"
+        f" {visits} other visitors (page, /_health, /ping, a form post, a websocket each):"
+        f" {len(errors)} errors {errors[:5]}"
+    )
+    assert monitor and set(monitor) == {503}
+    assert errors == []
