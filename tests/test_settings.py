@@ -141,3 +141,66 @@ def test_owner_and_booking_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LEADS_RETENTION_MONTHS", "24")
     leads = LeadsSettings(_env_file=None)
     assert "secret" not in repr(leads) and leads.retention_months == 24
+
+
+def _rxconfig_in_a_fresh_process(env: dict[str, str], code: str) -> str:
+    """Import rxconfig.py in a new process with only ``env``'s REFLEX_* variables; its output."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("REFLEX_", "AGENCY_"))}
+    return subprocess.run(
+        [sys.executable, "-c", "import rxconfig; c = rxconfig.config; " + code],
+        cwd=settings_module.ROOT,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
+@pytest.mark.parametrize(
+    ("ports", "api", "site"),
+    [
+        # `reflex run` (development) on Reflex's default ports.
+        ({}, "http://localhost:8000", "http://localhost:3000"),
+        # `make prod` (`reflex run --env prod --single-port`): both on the frontend's port.
+        (
+            {"REFLEX_FRONTEND_PORT": "3000", "REFLEX_BACKEND_PORT": "3000"},
+            "http://localhost:3000",
+            "http://localhost:3000",
+        ),
+        # `reflex run --frontend-port 3917 --backend-port 8001` (development).
+        (
+            {"REFLEX_FRONTEND_PORT": "3917", "REFLEX_BACKEND_PORT": "8001"},
+            "http://localhost:8001",
+            "http://localhost:3917",
+        ),
+    ],
+)
+def test_unset_urls_are_left_to_reflex_which_derives_them_from_its_ports(
+    ports: dict[str, str], api: str, site: str
+) -> None:
+    """`reflex run` puts its ports in REFLEX_*_PORT and loads rxconfig.py again (issue 23)."""
+    out = _rxconfig_in_a_fresh_process(
+        ports,
+        "from agency_site.settings import get_settings as g; s = g();"
+        "print(c.api_url, c.deploy_url, s.reflex.api_url, s.site_url,"
+        " sorted(c._non_default_attributes & {'api_url', 'deploy_url'}), *c.cors_allowed_origins)",
+    )
+    assert out.split() == [api, site, api, site, "[]", *dict.fromkeys((site, api))]
+
+
+def test_configured_urls_win_over_the_ports() -> None:
+    out = _rxconfig_in_a_fresh_process(
+        {
+            "REFLEX_API_URL": "https://api.example.es",
+            "REFLEX_DEPLOY_URL": "https://www.example.es",
+            "REFLEX_FRONTEND_PORT": "3917",
+            "REFLEX_BACKEND_PORT": "3917",
+        },
+        "print(c.api_url, c.deploy_url, *c.cors_allowed_origins)",
+    )
+    assert out.split() == [
+        "https://api.example.es",
+        "https://www.example.es",
+        "https://www.example.es",
+        "https://api.example.es",
+    ]
