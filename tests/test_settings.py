@@ -204,3 +204,74 @@ def test_configured_urls_win_over_the_ports() -> None:
         "https://www.example.es",
         "https://api.example.es",
     ]
+
+
+# Reads a .env, then prints every setting and what Reflex's config and environment took from it.
+_DUMP_SETTINGS = """
+import enum, json, os, sys
+from agency_site import settings as s
+s.load_env_file(s.Path(sys.argv[1]))
+import rxconfig
+loaded, config = s.get_settings(), rxconfig.config
+out = {}
+for section in (loaded.reflex, loaded.agency, loaded.emailjs, loaded.leads, loaded.booking,
+                loaded.deploy, loaded.granian):
+    prefix = type(section).model_config["env_prefix"]
+    for name in type(section).model_fields:
+        value = getattr(section, name)
+        out[prefix + name.upper()] = getattr(value, "get_secret_value", lambda v=value: v)()
+for name in ("state_manager_mode", "redis_token_expiration"):
+    value = getattr(config, name)
+    out["REFLEX_" + name.upper()] = value.value if isinstance(value, enum.Enum) else value
+out["REFLEX_REDIS_MAX_CONNECTIONS"] = os.environ.get("REFLEX_REDIS_MAX_CONNECTIONS")
+print(json.dumps(out))
+"""
+
+
+def test_uncommenting_every_line_of_env_example_loads_the_documented_values(tmp_path) -> None:
+    """What a deployer does: copy .env.example to .env and uncomment lines. Every value
+    after "=" is what the site (and Reflex) then use: no note ever ends up in a value."""
+    import json
+    import re
+
+    from email_validator import validate_email
+    from sqlalchemy.engine import make_url
+
+    example = (settings_module.ROOT / ".env.example").read_text()
+    variable = re.compile(r"^# ([A-Z][A-Z0-9_]*)=(.*)$")
+    documented: dict[str, str] = {}
+    for line in example.splitlines():
+        if found := variable.match(line):
+            documented[found[1]] = found[2]  # A later example line wins, as in the .env.
+    assert len(documented) > 40
+    for name, text in documented.items():
+        # A note on a value's line (two spaces, "(...)") would become part of the value.
+        assert not re.search(r"\s{2,}|\s\(|\s#", text), f"{name}: a note in the value: {text!r}"
+        if name.endswith("_URL") or name.endswith("_URLS"):
+            assert not re.search(r"\s", text), f"{name}: {text!r} is not one URL"
+    validate_email(documented["AGENCY_EMAIL"], check_deliverability=False)
+    make_url(documented["REFLEX_DB_URL"])
+    env_file = tmp_path / ".env"
+    env_file.write_text(
+        "\n".join(line[2:] if variable.match(line) else line for line in example.splitlines())
+    )
+    names = (*documented, "REFLEX_FRONTEND_PORT", "REFLEX_BACKEND_PORT")
+    env = {k: v for k, v in os.environ.items() if k not in names}
+    dump = subprocess.run(
+        [sys.executable, "-c", _DUMP_SETTINGS, str(env_file)],
+        cwd=settings_module.ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    loaded = json.loads(dump)
+    for name, text in documented.items():
+        assert name in loaded, f"{name} is documented in .env.example but read by nothing"
+        value = loaded[name]
+        if text == "":
+            assert value in (None, ""), name  # Blank means unset.
+        elif isinstance(value, bool) or not isinstance(value, int | float):
+            assert str(value) == text, name
+        else:
+            assert value == type(value)(text), name
