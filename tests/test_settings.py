@@ -72,6 +72,18 @@ def test_env_file_reaches_reflex_own_variables_without_overriding(
     assert os.environ["REFLEX_API_URL"] == "http://environment"
 
 
+def python_in_the_site_folder(code: str, *args: str, env: dict[str, str]) -> str:
+    """What ``python -c code args`` prints in a new process in the site folder, with ``env``."""
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=settings_module.ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
 def test_a_dot_env_in_the_site_folder_configures_the_reflex_config(tmp_path) -> None:
     """What a deployer does: copy .env.example to .env, edit, run. Reflex sees it too."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("REFLEX_", "AGENCY_"))}
@@ -85,14 +97,7 @@ def test_a_dot_env_in_the_site_folder_configures_the_reflex_config(tmp_path) -> 
         "REFLEX_DB_URL=sqlite:///from-dotenv.db\nREFLEX_API_URL=https://api.example.es\n"
         "AGENCY_EMAIL=equipo@example.es\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code % str(env_file)],
-        cwd=settings_module.ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    out = python_in_the_site_folder(code % str(env_file), env=env)
     assert out.split() == [
         "sqlite:///from-dotenv.db",
         "https://api.example.es",
@@ -146,14 +151,9 @@ def test_owner_and_booking_settings(monkeypatch: pytest.MonkeyPatch) -> None:
 def _rxconfig_in_a_fresh_process(env: dict[str, str], code: str) -> str:
     """Import rxconfig.py in a new process with only ``env``'s REFLEX_* variables; its output."""
     base = {k: v for k, v in os.environ.items() if not k.startswith(("REFLEX_", "AGENCY_"))}
-    return subprocess.run(
-        [sys.executable, "-c", "import rxconfig; c = rxconfig.config; " + code],
-        cwd=settings_module.ROOT,
-        env={**base, **env},
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    return python_in_the_site_folder(
+        "import rxconfig; c = rxconfig.config; " + code, env={**base, **env}
+    )
 
 
 @pytest.mark.parametrize(
@@ -257,15 +257,7 @@ def test_uncommenting_every_line_of_env_example_loads_the_documented_values(tmp_
     )
     names = (*documented, "REFLEX_FRONTEND_PORT", "REFLEX_BACKEND_PORT")
     env = {k: v for k, v in os.environ.items() if k not in names}
-    dump = subprocess.run(
-        [sys.executable, "-c", _DUMP_SETTINGS, str(env_file)],
-        cwd=settings_module.ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    loaded = json.loads(dump)
+    loaded = json.loads(python_in_the_site_folder(_DUMP_SETTINGS, str(env_file), env=env))
     for name, text in documented.items():
         assert name in loaded, f"{name} is documented in .env.example but read by nothing"
         value = loaded[name]
