@@ -8,8 +8,10 @@ a private address when the web server is on another host) and is restarted when 
 
 Both services are hardened: no privilege gain, a private /tmp and /dev, the whole file
 system read-only but for the data folder (``DEPLOY_DATA_DIR``, a systemd
-``StateDirectory`` when under /var/lib) and, for the backup, ``DEPLOY_BACKUP_DIR``;
-files they create are private to the site's user (``UMask=0077``).
+``StateDirectory`` when under /var/lib), the backend's ``.web/`` (Reflex writes its page
+list there at start) and, for the backup, ``DEPLOY_BACKUP_DIR``; files they create are
+private to the site's user (``UMask=0077``). Checked by running a backend with its site
+folder and home read-only: it serves with only those two folders writable.
 """
 
 from agency_site.deploy.topology import GENERATED, TRUSTED_PROXY_HOPS, Topology
@@ -60,7 +62,8 @@ def hardening(*writable: str) -> str:
 def backend_unit(topology: Topology, deploy: DeploySettings | None = None) -> str:
     """The template unit of a backend process listening on port ``%i``."""
     deploy = _deploy(deploy)
-    venv = f"{topology.app_dir}/.venv/bin"
+    venv, web = f"{topology.app_dir}/.venv/bin", f"{topology.app_dir}/.web"
+    sandbox = hardening(data_folder_lines(deploy.data_dir), f"ReadWritePaths={web}\n")
     return f"""{GENERATED}[Unit]
 Description=agency_site backend (Reflex) on port %i
 After=network-online.target postgresql.service redis-server.service
@@ -75,6 +78,9 @@ Environment=GRANIAN_WORKERS={WORKERS_PER_BACKEND}
 Environment=REFLEX_TRUSTED_PROXY_HOPS={TRUSTED_PROXY_HOPS}
 Environment=PYTHONUNBUFFERED=1
 Environment=PYTHONDONTWRITEBYTECODE=1
+# Reflex's backend writes its compiled page list into .web/ (the only writable folder of
+# the site's code); "+": created with root's rights, for the site's user.
+ExecStartPre=+/usr/bin/install -d -m 0700 -o {topology.user} {web}
 # Bring the leads table to the latest schema before serving (takes a lock: safe in parallel).
 ExecStartPre={venv}/reflex db migrate
 ExecStart={venv}/reflex run --env prod --backend-only --backend-host {deploy.backend_host} --backend-port %i
@@ -83,7 +89,7 @@ RestartSec=5
 # Give open websockets and sends in flight time to finish on restart.
 TimeoutStopSec=30
 KillMode=mixed
-{hardening(data_folder_lines(deploy.data_dir))}
+{sandbox}
 [Install]
 WantedBy=multi-user.target
 """
