@@ -58,8 +58,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         )
 
 
+# Browser tests that build .web/ themselves (Reflex's own commands): they run first, before
+# the session's production site (tests/e2e/conftest.py) builds and serves from .web/.
+BUILDS_ITS_OWN_SITE = "test_reflex_run.py"
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark every test under tests/e2e as a browser test, under tests/stack as a stack test."""
+    items.sort(key=lambda item: item.path.name != BUILDS_ITS_OWN_SITE)  # Stable: else as found.
     for item in items:
         path = str(item.path).replace("\\", "/")
         if "/e2e/" in path:
