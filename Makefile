@@ -53,7 +53,7 @@ run: setup
 	$(BIN)/reflex run
 
 ## prod: set up, migrate and run the production build on one port (http://localhost:3000)
-##       [build 3-5 min]
+##       [build about 1 min; the first one 2-4 min: npm install]
 prod: setup
 	$(BIN)/reflex db migrate
 	$(BIN)/reflex run --env prod --single-port
@@ -65,7 +65,7 @@ leads: setup
 
 ## export: build the static frontend and the backend into frontend.zip and backend.zip
 ##         (any *.csv in the folder is left out of backend.zip: lead exports are personal data)
-##         [3-5 min]
+##         [about 1 min; the first one 2-4 min: npm install]
 export: setup
 	$(BIN)/python -m agency_site.site_export
 
@@ -79,7 +79,7 @@ test: setup-dev
 
 ## test-unit: the fast tests (no browser, no build), without root: the ones needing PostgreSQL,
 ##            Redis, Caddy or nginx run when installed (or TEST_DATABASE_URL / TEST_REDIS_URL
-##            point at running ones) and are skipped otherwise (failed under CI=true) [2-4 min]
+##            point at running ones) and are skipped otherwise (failed under CI=true) [about 2 min]
 test-unit: setup-dev
 	$(BIN)/python scripts/local_servers.py --optional
 	$(BIN)/python -m pytest -m "not e2e and not stack"
@@ -91,7 +91,8 @@ test-e2e: setup-dev
 	$(BIN)/python -m pytest -m e2e
 
 ## bench: Lighthouse over the production build with budgets (not part of `make test`)
-##        e.g. make bench BENCH_ARGS="--routes / /contact --runs 1 --offline" [10-20 min]
+##        e.g. make bench BENCH_ARGS="--routes / /contact --runs 1 --offline"
+##        [about 15 min: 22 routes x 3 runs; one run per route about 5 min]
 bench: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
