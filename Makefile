@@ -1,5 +1,7 @@
-# One-command entry points. Everything installs into ./.venv (Python packages and Node 24).
+# One-command entry points. Everything installs into ./.venv (Python packages and Node 24),
+# from the hash-checked lock files (requirements*.txt, written by `make lock`).
 # `make run` serves the site, `make test` passes the tests, on a fresh machine with Python 3.11+.
+# `make` alone (or `make help`) lists the targets and about how long each takes.
 
 PYTHON ?= python3
 VENV := .venv
@@ -10,57 +12,79 @@ export REFLEX_USE_NPM ?= 1
 export REFLEX_TELEMETRY_ENABLED ?= false
 export REFLEX_CHECK_LATEST_VERSION ?= false
 
-.PHONY: setup setup-dev run prod export leads test test-unit test-e2e test-stack stack stack-down lint format bench loadtest clean
+.DEFAULT_GOAL := help
+.PHONY: help setup setup-dev lock lock-check run prod export leads test test-unit test-e2e test-stack stack stack-down lint format bench loadtest clean
+PIP_INSTALL = $(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes
+
+## help: this list: every target, what it does and about how long it takes on 2 cores
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.installed: requirements.txt | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PIP_INSTALL) -r requirements.txt
 	touch $@
 
 $(VENV)/.installed-dev: requirements.txt requirements-postgres.txt requirements-dev.txt | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(PIP_INSTALL) -r requirements-dev.txt
 	touch $@ $(VENV)/.installed
 
-## setup: create .venv and install the site's dependencies
+## setup: create .venv, install the site's locked dependencies (requirements.txt) [1-2 min]
 setup: $(VENV)/.installed
 
-## setup-dev: setup + test and lint tools
+## setup-dev: setup + PostgreSQL driver, test and lint tools (requirements-dev.txt) [1-2 min]
 setup-dev: $(VENV)/.installed-dev
 
-## run: set up, migrate the leads database and run the site in development mode (http://localhost:3000)
+## lock: after editing a requirements*.in, write the locks requirements*.txt (pins + hashes);
+##       LOCK_ARGS="--upgrade" (or "--upgrade-package reflex") moves pins forward [<1 min]
+lock: setup-dev
+	$(BIN)/python scripts/lock.py update $(LOCK_ARGS)
+
+## lock-check: fail when a requirements*.txt no longer matches its .in (CI runs it) [<1 min]
+lock-check: setup-dev
+	$(BIN)/python scripts/lock.py check
+
+## run: set up, migrate the leads database and run the site in development mode
+##      (http://localhost:3000, backend on :8000) [first start 2-4 min, then seconds]
 run: setup
 	$(BIN)/reflex db migrate
 	$(BIN)/reflex run
 
-## prod: set up, migrate and run the production build on one port (http://localhost:8000)
+## prod: set up, migrate and run the production build on one port (http://localhost:3000)
+##       [build about 1 min; the first one 2-4 min: npm install]
 prod: setup
 	$(BIN)/reflex db migrate
 	$(BIN)/reflex run --env prod --single-port
 
 ## leads: list the stored leads and their delivery status (see `python -m agency_site.leads -h`)
+##        [seconds]
 leads: setup
 	$(BIN)/python -m agency_site.leads list
 
 ## export: build the static frontend and the backend into frontend.zip and backend.zip
 ##         (any *.csv in the folder is left out of backend.zip: lead exports are personal data)
+##         [about 1 min; the first one 2-4 min: npm install]
 export: setup
 	$(BIN)/python -m agency_site.site_export
 
-## test: set up and run the whole test suite (unit + browser tests on Debian's Chromium)
+## test: set up and run the whole test suite (unit + browser tests on Debian's Chromium;
+##       installs Chromium, PostgreSQL, Redis, Caddy, nginx from Debian when root) [20-30 min]
 test: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
 	$(BIN)/python scripts/local_servers.py
 	$(BIN)/python -m pytest -m "not stack"
 
-## test-unit: only the unit tests (no browser, no build)
+## test-unit: the fast tests (no browser, no build), without root: the ones needing PostgreSQL,
+##            Redis, Caddy or nginx run when installed (or TEST_DATABASE_URL / TEST_REDIS_URL
+##            point at running ones) and are skipped otherwise (failed under CI=true) [about 2 min]
 test-unit: setup-dev
-	$(BIN)/python scripts/local_servers.py
+	$(BIN)/python scripts/local_servers.py --optional
 	$(BIN)/python -m pytest -m "not e2e and not stack"
 
-## test-e2e: only the browser tests
+## test-e2e: only the browser tests [15-25 min]
 test-e2e: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
@@ -68,18 +92,20 @@ test-e2e: setup-dev
 
 ## bench: Lighthouse over the production build with budgets (not part of `make test`)
 ##        e.g. make bench BENCH_ARGS="--routes / /contact --runs 1 --offline"
+##        [about 15 min: 22 routes x 3 runs; one run per route about 5 min]
 bench: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
 
 ## stack: the production topology on loopback: Redis, PostgreSQL, 2 backends x 2 workers, Caddy
 ##        (http://localhost:$(STACK_PORT)); returns once it answers. Debian packages installed if root.
+##        [5-8 min: builds the export]
 STACK_PORT ?= 8080
 export STACK_PORT
 stack: setup-dev
 	$(BIN)/python scripts/stack.py up
 
-## stack-down: stop everything `make stack` started (by pid)
+## stack-down: stop everything `make stack` started (by pid) [seconds]
 stack-down:
 	$(BIN)/python scripts/stack.py down
 
@@ -91,34 +117,38 @@ stack-release: setup-dev
 	$(BIN)/python scripts/stack.py release $(STACK_RELEASE_ARGS)
 
 ## test-stack: browser smoke tests through Caddy and nginx, and a backend killed mid-visit
-##             (starts `make stack` with a fake EmailJS, stops it at the end)
+##             (starts `make stack` with a fake EmailJS, stops it at the end) [10-15 min]
 test-stack: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python -m pytest -m stack -rA tests/stack
 
 ## loadtest: simulated visitors over Reflex's websocket against the production build, with a
 ##           fake EmailJS (not part of `make test`); e.g. make loadtest LOADTEST_ARGS="--bookings 1"
+##           [10-20 min]
 loadtest: setup-dev
 	$(BIN)/python scripts/loadtest.py $(LOADTEST_ARGS)
 
-## content-check: load every text file under agency_site/content/es/ and say what is wrong, if anything
+## content-check: load every text file under agency_site/content/es/ and say what is wrong,
+##                if anything [seconds]
 .PHONY: content-check content-schema
 content-check: setup
 	$(BIN)/python -m agency_site.content.files check
 
-## content-schema: rewrite agency_site/content/schemas/*.json from the content models (commit them)
+## content-schema: rewrite agency_site/content/schemas/*.json from the content models
+##                 (commit them) [seconds]
 content-schema: setup
 	$(BIN)/python -m agency_site.content.files schemas
 
-## lint: ruff format check and lint
+## lint: ruff format check and lint [seconds]
 lint: setup-dev
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 
-## format: apply ruff formatting and safe fixes
+## format: apply ruff formatting and safe fixes [seconds]
 format: setup-dev
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+## clean: remove the builds, exports and caches (.web, .stack, *.zip...) [seconds]
 clean:
 	rm -rf .web .states .stack frontend.zip backend.zip .pytest_cache .ruff_cache bench-results

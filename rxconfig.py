@@ -30,6 +30,9 @@ for _name, _value in {
 }.items():
     os.environ.setdefault(_name, _value)
 
+# Reflex loads this file again after applying `reflex run`'s ports (REFLEX_FRONTEND_PORT,
+# REFLEX_BACKEND_PORT): read the settings again too, so URLs and origins follow the ports.
+get_settings.cache_clear()
 _settings = get_settings()
 # Say how many workers a backend process starts (Reflex reads GRANIAN_WORKERS).
 os.environ["GRANIAN_WORKERS"] = str(_settings.backend_workers)
@@ -47,12 +50,13 @@ config = rx.Config(
     # "redis" with REFLEX_REDIS_URL, else "memory" (not Reflex's disk manager: load test);
     # REFLEX_STATE_MANAGER_MODE still overrides it.
     state_manager_mode=_settings.state_manager_mode,
-    api_url=_settings.reflex.api_url,
     trusted_proxy_hops=_settings.reflex.trusted_proxy_hops,
     # Only the site's own pages may open the websocket (Reflex's default is every origin).
     cors_allowed_origins=list(_settings.allowed_origins),
-    # The one public URL setting (REFLEX_DEPLOY_URL): sitemap, canonical, Open Graph, robots.txt.
-    deploy_url=_settings.site_url,
+    # REFLEX_API_URL (where browsers reach the backend) and REFLEX_DEPLOY_URL (the public URL:
+    # sitemap, canonical, Open Graph, robots.txt) only when configured: otherwise Reflex
+    # derives both from the ports it runs on, as the site's settings do (localhost:PORT).
+    **_settings.reflex.configured_urls,
     # Optional dynamic-component libraries load on first use, not on every page.
     frontend_lazy_bundled_libraries=True,
     # Brotli first (~15% smaller JS than gzip for browsers that accept it), gzip siblings too.

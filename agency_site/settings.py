@@ -14,6 +14,8 @@ Secrets are ``SecretStr``: they print as ``**********`` in logs and reprs.
 
 import datetime as dt
 import hashlib
+import ipaddress
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated
@@ -38,9 +40,11 @@ ROOT = Path(__file__).resolve().parents[1]
 # The deployment's own values; never committed (see .env.example).
 ENV_FILE = ROOT / ".env"
 
-# Public URL of the site when REFLEX_DEPLOY_URL is unset (the dev server).
-DEFAULT_SITE_URL = "http://localhost:3000"
-DEFAULT_API_URL = "http://localhost:8000"
+# Reflex's default ports; with REFLEX_DEPLOY_URL / REFLEX_API_URL unset, the URLs are
+# localhost on the ports Reflex runs on (``reflex run --frontend-port/--backend-port`` and
+# ``--single-port`` put them in REFLEX_FRONTEND_PORT / REFLEX_BACKEND_PORT, then reload rxconfig).
+DEFAULT_FRONTEND_PORT = 3000
+DEFAULT_BACKEND_PORT = 8000
 # In the git-ignored data folder, never packed into backend.zip (site_export.py).
 DEFAULT_DB_URL = "sqlite:///data/reflex.db"
 
@@ -235,9 +239,17 @@ class DeploySettings(BaseSettings):
     static_root: str = "/srv/agency_site/frontend"
     # The backend processes the web server balances over: host:port, comma-separated.
     backends: str = "127.0.0.1:8001,127.0.0.1:8002"
+    # The address the backend processes listen on (systemd units): 127.0.0.1 when the web
+    # server runs on the same host; the backend host's private address (e.g. 10.0.0.5) when
+    # it runs on another, with a firewall letting only the web server reach the ports.
+    backend_host: str = "127.0.0.1"
     # Where the site's code and .env live on the backend hosts, and who runs it (systemd).
     app_dir: str = "/srv/agency_site/app"
     user: str = "agency"
+    # The only folders the hardened units may write: the backend host's data (a SQLite
+    # leads database: REFLEX_DB_URL=sqlite:////var/lib/agency_site/reflex.db) and the backups.
+    data_dir: str = "/var/lib/agency_site"
+    backup_dir: str = "/var/backups/agency_site"
     # Days a nightly backup of the leads is kept (the privacy policy states this many days):
     # older ones are deleted every night, whether or not that night's backup worked.
     backup_keep: PositiveInt = 14
@@ -245,10 +257,40 @@ class DeploySettings(BaseSettings):
     tls_certificate: str = ""
     tls_certificate_key: str = ""
 
+    @field_validator("backend_host")
+    @classmethod
+    def _an_ip_address(cls, value: str) -> str:
+        value = value.strip()
+        try:
+            ipaddress.ip_address(value)
+        except ValueError:
+            msg = f"DEPLOY_BACKEND_HOST must be an IP address (127.0.0.1, 10.0.0.5...), not {value!r}."
+            raise ValueError(msg) from None
+        return value
+
+    @field_validator("app_dir", "data_dir", "backup_dir")
+    @classmethod
+    def _an_absolute_folder(cls, value: str) -> str:
+        value = value.strip().rstrip("/")
+        if not value.startswith("/"):
+            msg = f"DEPLOY_APP_DIR, DEPLOY_DATA_DIR and DEPLOY_BACKUP_DIR are absolute paths, not {value!r}."
+            raise ValueError(msg)
+        return value
+
     @property
     def backend_addresses(self) -> tuple[str, ...]:
         """Every backend address, in order."""
         return tuple(part.strip() for part in self.backends.split(",") if part.strip())
+
+
+def local_url(port_variable: str, default_port: int) -> str:
+    """Reflex's own URL when none is configured: localhost on the port it runs on."""
+    port = os.environ.get(port_variable, "").strip() or default_port
+    return f"http://localhost:{port}"
+
+
+# The URL settings Reflex derives from its ports when they are not configured.
+URL_SETTINGS = ("api_url", "deploy_url")
 
 
 class ReflexSettings(BaseSettings):
@@ -256,8 +298,14 @@ class ReflexSettings(BaseSettings):
 
     model_config = _section("REFLEX_")
 
-    deploy_url: str = DEFAULT_SITE_URL  # Public URL: canonical, Open Graph, sitemap.
-    api_url: str = DEFAULT_API_URL  # Where browsers reach the backend; baked in at export.
+    # Public URL: canonical, Open Graph, sitemap. Unset: the frontend's port on localhost.
+    deploy_url: str = Field(
+        default_factory=lambda: local_url("REFLEX_FRONTEND_PORT", DEFAULT_FRONTEND_PORT)
+    )
+    # Where browsers reach the backend; baked in at export. Unset: the backend's port.
+    api_url: str = Field(
+        default_factory=lambda: local_url("REFLEX_BACKEND_PORT", DEFAULT_BACKEND_PORT)
+    )
     db_url: SecretStr = SecretStr(DEFAULT_DB_URL)  # May carry a password.
     redis_url: SecretStr | None = None  # May carry a password.
     trusted_proxy_hops: NonNegativeInt = 0
@@ -266,6 +314,15 @@ class ReflexSettings(BaseSettings):
     socket_max_http_buffer_size: PositiveInt = 32 * 1024
 
     _slash = field_validator("deploy_url", "api_url")(_strip_slash)
+
+    @property
+    def configured_urls(self) -> dict[str, str]:
+        """``api_url``/``deploy_url`` as set in the environment or ``.env``, only those.
+
+        rxconfig.py passes just these to Reflex, which derives the others from the ports
+        it runs on (``reflex run --single-port``, ``--frontend-port``, ``--backend-port``).
+        """
+        return {name: getattr(self, name) for name in URL_SETTINGS if name in self.model_fields_set}
 
 
 class GranianSettings(BaseSettings):

@@ -11,6 +11,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,8 @@ APT_PACKAGES = (
     "nginx-light",
     "libnginx-mod-http-brotli-static",
 )
+# Programs only the tests use, and their Debian packages (`make test` installs them too).
+TEST_TOOLS = {"systemd-analyze": "systemd"}  # Verifies the generated systemd units.
 PG_USER = "agency"
 PG_DATABASE = "agency"
 PG_PASSWORD = "agency-local"  # A throwaway local cluster; never a deployment's.
@@ -44,24 +47,43 @@ def postgres_bin() -> Path | None:
     return Path(found).parent if found else None
 
 
-def missing_programs() -> list[str]:
-    """Server programs not installed on this machine."""
-    missing = [name for name in ("redis-server", "caddy", "nginx") if not shutil.which(name)]
+def missing_programs(*, tests: bool = False) -> list[str]:
+    """Server programs (and with ``tests`` the tests' own tools) not installed here."""
+    programs = ("redis-server", "caddy", "nginx", *(TEST_TOOLS if tests else ()))
+    missing = [name for name in programs if not shutil.which(name)]
     if postgres_bin() is None:
         missing.append("postgresql")
     return missing
 
 
-def ensure_installed() -> None:
-    """Install Debian's server packages when missing and root; else say what to do."""
-    missing = missing_programs()
+def can_install() -> bool:
+    """Whether Debian's packages can be installed here (root with apt-get)."""
+    return os.geteuid() == 0 and shutil.which("apt-get") is not None
+
+
+def ensure_installed(*, optional: bool = False, tests: bool = False) -> None:
+    """Install Debian's server packages when missing and root; else say what to do.
+
+    ``tests``: the tests' own tools too. ``optional`` (``make test-unit``): without root,
+    only say which tests will be skipped.
+    """
+    missing = missing_programs(tests=tests)
     if not missing:
         return
-    if os.geteuid() == 0 and shutil.which("apt-get"):
-        print(f"Installing Debian's {' '.join(APT_PACKAGES)} ...", flush=True)
+    packages = (*APT_PACKAGES, *(TEST_TOOLS.values() if tests else ()))
+    if optional and not can_install():
+        print(
+            f"Not installed here: {', '.join(missing)}. The tests that need them are skipped "
+            "(TEST_DATABASE_URL / TEST_REDIS_URL can point them at running servers; under "
+            f"CI=true they fail). To run them: sudo apt-get install {' '.join(packages)}",
+            flush=True,
+        )
+        return
+    if can_install():
+        print(f"Installing Debian's {' '.join(packages)} ...", flush=True)
         subprocess.run(["apt-get", "update", "-qq"], check=True)
         subprocess.run(
-            ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *APT_PACKAGES],
+            ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages],
             check=True,
             env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
             stdout=subprocess.DEVNULL,
@@ -69,7 +91,7 @@ def ensure_installed() -> None:
         return
     raise SystemExit(
         f"Missing: {', '.join(missing)}. Install them with\n"
-        f"  sudo apt-get install {' '.join(APT_PACKAGES)}\nand run the command again."
+        f"  sudo apt-get install {' '.join(packages)}\nand run the command again."
     )
 
 
@@ -241,4 +263,6 @@ def stop_postgres(server: Server) -> None:
 
 
 if __name__ == "__main__":
-    ensure_installed()  # `make test`: the servers the tests start, installed when root.
+    # `make test`: the servers the tests start, installed when root (else it stops here);
+    # `make test-unit` (--optional): installed when root, else the tests needing them skip.
+    ensure_installed(optional="--optional" in sys.argv[1:], tests=True)

@@ -2,22 +2,70 @@
 tests of the production topology live in tests/stack and are marked ``stack``.
 
 Real servers (PostgreSQL, Redis) come from Debian's packages and run on loopback,
-started here once per session and stopped by pid (``scripts/local_servers.py``).
+started here once per session and stopped by pid (``scripts/local_servers.py``), or are
+the running ones ``TEST_DATABASE_URL`` / ``TEST_REDIS_URL`` point at. A test whose server
+or program (PostgreSQL, Redis, Caddy, nginx) is missing is skipped with the reason, so
+``make test-unit`` runs without root; under ``CI=true`` it fails instead: CI provides them.
 """
 
 import itertools
+import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
+from urllib.parse import urlsplit
 
 import pytest
 import sqlalchemy as sa
 
 from scripts import local_servers
 
+IN_CI = os.environ.get("CI", "").strip().lower() in {"true", "1", "yes"}
+# Programs of the production topology some fast tests run (`caddy validate`, `nginx -t`...):
+# a test failing because one is not installed is skipped (failed under CI).
+SERVER_PROGRAMS = frozenset({"caddy", "nginx", "redis-server", "initdb", "pg_ctl", "openssl"})
+
+
+def unavailable(reason: str) -> NoReturn:
+    """Skip the test: its server is not available here; fail it under CI, which has them all."""
+    if IN_CI:
+        pytest.fail(f"{reason} (CI=true: CI must provide it, so this fails instead of skipping)")
+    pytest.skip(reason)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """A test that stopped because a server program is not installed: skipped, with the reason."""
+    outcome = yield
+    report = outcome.get_result()
+    error = call.excinfo.value if call.excinfo else None
+    if (
+        report.when == "call"
+        and report.failed
+        and not IN_CI
+        and isinstance(error, FileNotFoundError)
+        and Path(str(error.filename)).name in SERVER_PROGRAMS
+    ):
+        program = Path(str(error.filename)).name
+        report.outcome = "skipped"
+        report.longrepr = (
+            str(item.path),
+            item.location[1] or 0,
+            f"Skipped: {program} is not installed or not on PATH (Debian: `sudo apt-get install "
+            f"{' '.join(local_servers.APT_PACKAGES)}`; CI=true fails instead)",
+        )
+
+
+# Browser tests that build .web/ themselves (Reflex's own commands): they run first, before
+# the session's production site (tests/e2e/conftest.py) builds and serves from .web/.
+BUILDS_ITS_OWN_SITE = "test_reflex_run.py"
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark every test under tests/e2e as a browser test, under tests/stack as a stack test."""
+    items.sort(key=lambda item: item.path.name != BUILDS_ITS_OWN_SITE)  # Stable: else as found.
     for item in items:
         path = str(item.path).replace("\\", "/")
         if "/e2e/" in path:
@@ -44,13 +92,31 @@ def browser_context_args(browser_context_args: dict) -> dict:
     return {**browser_context_args, "locale": "es-ES", "viewport": {"width": 1280, "height": 800}}
 
 
+def _external(url: str, name: str) -> local_servers.Server:
+    """A running server the tests were pointed at (``TEST_*_URL``); nobody stops it."""
+    parts = urlsplit(url)
+    return local_servers.Server(name, parts.port or 0, 0, Path(), url)
+
+
 @pytest.fixture(scope="session")
-def postgres_server():
-    """A throwaway PostgreSQL cluster on a free loopback port, for the whole session."""
+def postgres_server() -> Iterator[local_servers.Server]:
+    """A throwaway PostgreSQL cluster on a free loopback port, for the whole session.
+
+    With ``TEST_DATABASE_URL`` (``postgresql+psycopg://user:password@host:port/db`` of a user
+    who may CREATE DATABASE) the tests use that server instead; their databases
+    (``test_N``) are dropped at the end.
+    """
+    if external := os.environ.get("TEST_DATABASE_URL", "").strip():
+        url = external.replace("postgresql://", "postgresql+psycopg://", 1)
+        server = _external(url, "postgres")
+        yield server
+        if _created:
+            _drop_test_databases(server.url)
+        return
     if local_servers.postgres_bin() is None:
-        pytest.fail(
-            "PostgreSQL is not installed: run `make test` (installs it as root) or "
-            "`sudo apt-get install postgresql`."
+        unavailable(
+            "PostgreSQL is not installed (`sudo apt-get install postgresql`, or set "
+            "TEST_DATABASE_URL to a running server)"
         )
     # PostgreSQL refuses to run as root and pytest's folders are private to root.
     folder = Path(tempfile.mkdtemp(prefix="agency-pg-"))
@@ -64,26 +130,45 @@ def postgres_server():
 
 
 _databases = itertools.count(1)
+_created: list[str] = []
+
+
+def _drop_test_databases(admin_url: str) -> None:
+    """Drop the databases this session created on a server it did not start."""
+    admin = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        for name in _created:
+            connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
 
 
 @pytest.fixture
 def postgres_url(postgres_server: local_servers.Server) -> str:
     """The URL of a new, empty database on the session's PostgreSQL."""
-    name = f"test_{next(_databases)}"
+    name = f"test_{os.getpid()}_{next(_databases)}"
     admin = sa.create_engine(postgres_server.url, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
     admin.dispose()
+    _created.append(name)
     return postgres_server.url.rsplit("/", 1)[0] + f"/{name}"
 
 
 @pytest.fixture(scope="session")
-def redis_server(tmp_path_factory: pytest.TempPathFactory):
-    """A Redis on a free loopback port, for the whole session."""
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[local_servers.Server]:
+    """A Redis on a free loopback port, for the whole session.
+
+    With ``TEST_REDIS_URL`` (``redis://[:password@]host:port``, no database number) the
+    tests use that server instead. They empty it (FLUSHALL): point it at a spare Redis.
+    """
+    if external := os.environ.get("TEST_REDIS_URL", "").strip():
+        parts = urlsplit(external)
+        yield _external(f"{parts.scheme}://{parts.netloc}", "redis")
+        return
     if "redis-server" in local_servers.missing_programs():
-        pytest.fail(
-            "redis-server is not installed: run `make test` (installs it as root) or "
-            "`sudo apt-get install redis-server`."
+        unavailable(
+            "redis-server is not installed (`sudo apt-get install redis-server`, or set "
+            "TEST_REDIS_URL to a spare running Redis)"
         )
     server = local_servers.start_redis(tmp_path_factory.mktemp("redis"), local_servers.free_port())
     yield server

@@ -72,6 +72,18 @@ def test_env_file_reaches_reflex_own_variables_without_overriding(
     assert os.environ["REFLEX_API_URL"] == "http://environment"
 
 
+def python_in_the_site_folder(code: str, *args: str, env: dict[str, str]) -> str:
+    """What ``python -c code args`` prints in a new process in the site folder, with ``env``."""
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=settings_module.ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+
+
 def test_a_dot_env_in_the_site_folder_configures_the_reflex_config(tmp_path) -> None:
     """What a deployer does: copy .env.example to .env, edit, run. Reflex sees it too."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("REFLEX_", "AGENCY_"))}
@@ -85,14 +97,7 @@ def test_a_dot_env_in_the_site_folder_configures_the_reflex_config(tmp_path) -> 
         "REFLEX_DB_URL=sqlite:///from-dotenv.db\nREFLEX_API_URL=https://api.example.es\n"
         "AGENCY_EMAIL=equipo@example.es\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code % str(env_file)],
-        cwd=settings_module.ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    out = python_in_the_site_folder(code % str(env_file), env=env)
     assert out.split() == [
         "sqlite:///from-dotenv.db",
         "https://api.example.es",
@@ -141,3 +146,124 @@ def test_owner_and_booking_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LEADS_RETENTION_MONTHS", "24")
     leads = LeadsSettings(_env_file=None)
     assert "secret" not in repr(leads) and leads.retention_months == 24
+
+
+def _rxconfig_in_a_fresh_process(env: dict[str, str], code: str) -> str:
+    """Import rxconfig.py in a new process with only ``env``'s REFLEX_* variables; its output."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("REFLEX_", "AGENCY_"))}
+    return python_in_the_site_folder(
+        "import rxconfig; c = rxconfig.config; " + code, env={**base, **env}
+    )
+
+
+@pytest.mark.parametrize(
+    ("ports", "api", "site"),
+    [
+        # `reflex run` (development) on Reflex's default ports.
+        ({}, "http://localhost:8000", "http://localhost:3000"),
+        # `make prod` (`reflex run --env prod --single-port`): both on the frontend's port.
+        (
+            {"REFLEX_FRONTEND_PORT": "3000", "REFLEX_BACKEND_PORT": "3000"},
+            "http://localhost:3000",
+            "http://localhost:3000",
+        ),
+        # `reflex run --frontend-port 3917 --backend-port 8001` (development).
+        (
+            {"REFLEX_FRONTEND_PORT": "3917", "REFLEX_BACKEND_PORT": "8001"},
+            "http://localhost:8001",
+            "http://localhost:3917",
+        ),
+    ],
+)
+def test_unset_urls_are_left_to_reflex_which_derives_them_from_its_ports(
+    ports: dict[str, str], api: str, site: str
+) -> None:
+    """`reflex run` puts its ports in REFLEX_*_PORT and loads rxconfig.py again (issue 23)."""
+    out = _rxconfig_in_a_fresh_process(
+        ports,
+        "from agency_site.settings import get_settings as g; s = g();"
+        "print(c.api_url, c.deploy_url, s.reflex.api_url, s.site_url,"
+        " sorted(c._non_default_attributes & {'api_url', 'deploy_url'}), *c.cors_allowed_origins)",
+    )
+    assert out.split() == [api, site, api, site, "[]", *dict.fromkeys((site, api))]
+
+
+def test_configured_urls_win_over_the_ports() -> None:
+    out = _rxconfig_in_a_fresh_process(
+        {
+            "REFLEX_API_URL": "https://api.example.es",
+            "REFLEX_DEPLOY_URL": "https://www.example.es",
+            "REFLEX_FRONTEND_PORT": "3917",
+            "REFLEX_BACKEND_PORT": "3917",
+        },
+        "print(c.api_url, c.deploy_url, *c.cors_allowed_origins)",
+    )
+    assert out.split() == [
+        "https://api.example.es",
+        "https://www.example.es",
+        "https://www.example.es",
+        "https://api.example.es",
+    ]
+
+
+# Reads a .env, then prints every setting and what Reflex's config and environment took from it.
+_DUMP_SETTINGS = """
+import enum, json, os, sys
+from agency_site import settings as s
+s.load_env_file(s.Path(sys.argv[1]))
+import rxconfig
+loaded, config = s.get_settings(), rxconfig.config
+out = {}
+for section in (loaded.reflex, loaded.agency, loaded.emailjs, loaded.leads, loaded.booking,
+                loaded.deploy, loaded.granian):
+    prefix = type(section).model_config["env_prefix"]
+    for name in type(section).model_fields:
+        value = getattr(section, name)
+        out[prefix + name.upper()] = getattr(value, "get_secret_value", lambda v=value: v)()
+for name in ("state_manager_mode", "redis_token_expiration"):
+    value = getattr(config, name)
+    out["REFLEX_" + name.upper()] = value.value if isinstance(value, enum.Enum) else value
+out["REFLEX_REDIS_MAX_CONNECTIONS"] = os.environ.get("REFLEX_REDIS_MAX_CONNECTIONS")
+print(json.dumps(out))
+"""
+
+
+def test_uncommenting_every_line_of_env_example_loads_the_documented_values(tmp_path) -> None:
+    """What a deployer does: copy .env.example to .env and uncomment lines. Every value
+    after "=" is what the site (and Reflex) then use: no note ever ends up in a value."""
+    import json
+    import re
+
+    from email_validator import validate_email
+    from sqlalchemy.engine import make_url
+
+    example = (settings_module.ROOT / ".env.example").read_text()
+    variable = re.compile(r"^# ([A-Z][A-Z0-9_]*)=(.*)$")
+    documented: dict[str, str] = {}
+    for line in example.splitlines():
+        if found := variable.match(line):
+            documented[found[1]] = found[2]  # A later example line wins, as in the .env.
+    assert len(documented) > 40
+    for name, text in documented.items():
+        # A note on a value's line (two spaces, "(...)") would become part of the value.
+        assert not re.search(r"\s{2,}|\s\(|\s#", text), f"{name}: a note in the value: {text!r}"
+        if name.endswith("_URL") or name.endswith("_URLS"):
+            assert not re.search(r"\s", text), f"{name}: {text!r} is not one URL"
+    validate_email(documented["AGENCY_EMAIL"], check_deliverability=False)
+    make_url(documented["REFLEX_DB_URL"])
+    env_file = tmp_path / ".env"
+    env_file.write_text(
+        "\n".join(line[2:] if variable.match(line) else line for line in example.splitlines())
+    )
+    names = (*documented, "REFLEX_FRONTEND_PORT", "REFLEX_BACKEND_PORT")
+    env = {k: v for k, v in os.environ.items() if k not in names}
+    loaded = json.loads(python_in_the_site_folder(_DUMP_SETTINGS, str(env_file), env=env))
+    for name, text in documented.items():
+        assert name in loaded, f"{name} is documented in .env.example but read by nothing"
+        value = loaded[name]
+        if text == "":
+            assert value in (None, ""), name  # Blank means unset.
+        elif isinstance(value, bool) or not isinstance(value, int | float):
+            assert str(value) == text, name
+        else:
+            assert value == type(value)(text), name

@@ -3,21 +3,67 @@
 ``agency-backend@.service`` is a template: ``systemctl enable --now
 agency-backend@8001 agency-backend@8002`` starts two backend processes on this
 host. Each migrates the database first (one at a time: the migration takes a
-lock), reads the site's ``.env`` and is restarted when it fails.
+lock), reads the site's ``.env``, listens on ``DEPLOY_BACKEND_HOST`` (127.0.0.1, or
+a private address when the web server is on another host) and is restarted when it fails.
+
+Both services are hardened: no privilege gain, a private /tmp and /dev, the whole file
+system read-only but for the data folder (``DEPLOY_DATA_DIR``, a systemd
+``StateDirectory`` when under /var/lib), the backend's ``.web/`` (Reflex writes its page
+list there at start) and, for the backup, ``DEPLOY_BACKUP_DIR``; files they create are
+private to the site's user (``UMask=0077``). Checked by running a backend with its site
+folder and home read-only: it serves with only those two folders writable.
 """
 
 from agency_site.deploy.topology import GENERATED, TRUSTED_PROXY_HOPS, Topology
+from agency_site.settings import DeploySettings, get_settings
 
 BACKEND_UNIT = "agency-backend@.service"
 BACKUP_SERVICE = "agency-leads-backup.service"
 BACKUP_TIMER = "agency-leads-backup.timer"
 # Workers per backend process; they share visitor state through Redis.
 WORKERS_PER_BACKEND = 2
+# Open files per backend process: every visitor's tab holds a websocket.
+OPEN_FILES = 65536
+STATE_ROOT = "/var/lib/"
 
 
-def backend_unit(topology: Topology) -> str:
+def _deploy(deploy: DeploySettings | None) -> DeploySettings:
+    return deploy if deploy is not None else get_settings().deploy
+
+
+def data_folder_lines(data_dir: str) -> str:
+    """The data folder, writable: created by systemd (owned by User=) when under /var/lib."""
+    if data_dir.startswith(STATE_ROOT) and data_dir != STATE_ROOT.rstrip("/"):
+        return f"StateDirectory={data_dir.removeprefix(STATE_ROOT)}\nStateDirectoryMode=0700\n"
+    return f"ReadWritePaths={data_dir}\n"
+
+
+def hardening(*writable: str) -> str:
+    """The sandbox of both services; ``writable`` are their only writable folders (lines)."""
+    return (
+        "# Sandbox: read-only system and site code, private /tmp and /dev, no privilege gain;\n"
+        "# files the site creates are private to its user.\n"
+        "UMask=0077\n"
+        "NoNewPrivileges=yes\n"
+        "PrivateTmp=yes\n"
+        "PrivateDevices=yes\n"
+        "ProtectSystem=strict\n"
+        "ProtectHome=read-only\n"
+        "ProtectKernelTunables=yes\n"
+        "ProtectKernelModules=yes\n"
+        "ProtectControlGroups=yes\n"
+        "RestrictSUIDSGID=yes\n"
+        "LockPersonality=yes\n"
+        "RestrictRealtime=yes\n"
+        f"LimitNOFILE={OPEN_FILES}\n" + "".join(writable)
+    )
+
+
+def backend_unit(topology: Topology, deploy: DeploySettings | None = None) -> str:
     """The template unit of a backend process listening on port ``%i``."""
-    venv = f"{topology.app_dir}/.venv/bin"
+    deploy = _deploy(deploy)
+    venv, web = f"{topology.app_dir}/.venv/bin", f"{topology.app_dir}/.web"
+    sandbox = hardening(data_folder_lines(deploy.data_dir), f"ReadWritePaths={web}\n")
     return f"""{GENERATED}[Unit]
 Description=agency_site backend (Reflex) on port %i
 After=network-online.target postgresql.service redis-server.service
@@ -31,22 +77,30 @@ EnvironmentFile={topology.app_dir}/.env
 Environment=GRANIAN_WORKERS={WORKERS_PER_BACKEND}
 Environment=REFLEX_TRUSTED_PROXY_HOPS={TRUSTED_PROXY_HOPS}
 Environment=PYTHONUNBUFFERED=1
+Environment=PYTHONDONTWRITEBYTECODE=1
+# Reflex's backend writes its compiled page list into .web/ (the only writable folder of
+# the site's code); "+": created with root's rights, for the site's user.
+ExecStartPre=+/usr/bin/install -d -m 0700 -o {topology.user} {web}
 # Bring the leads table to the latest schema before serving (takes a lock: safe in parallel).
 ExecStartPre={venv}/reflex db migrate
-ExecStart={venv}/reflex run --env prod --backend-only --backend-host 127.0.0.1 --backend-port %i
+ExecStart={venv}/reflex run --env prod --backend-only --backend-host {deploy.backend_host} --backend-port %i
 Restart=on-failure
 RestartSec=5
 # Give open websockets and sends in flight time to finish on restart.
 TimeoutStopSec=30
 KillMode=mixed
-
+{sandbox}
 [Install]
 WantedBy=multi-user.target
 """
 
 
-def backup_service(topology: Topology) -> str:
-    """A one-shot copy of the leads database into /var/backups/agency_site."""
+def backup_service(topology: Topology, deploy: DeploySettings | None = None) -> str:
+    """A one-shot copy of the leads database into ``DEPLOY_BACKUP_DIR``."""
+    deploy = _deploy(deploy)
+    folder = deploy.backup_dir
+    python = f"{topology.app_dir}/.venv/bin/python"
+    sandbox = hardening(data_folder_lines(deploy.data_dir), f"ReadWritePaths={folder}\n")
     return f"""{GENERATED}[Unit]
 Description=Back up the agency_site leads database
 
@@ -55,8 +109,11 @@ Type=oneshot
 User={topology.user}
 WorkingDirectory={topology.app_dir}
 EnvironmentFile={topology.app_dir}/.env
-ExecStart={topology.app_dir}/.venv/bin/python -m agency_site.deploy backup --out /var/backups/agency_site --keep {topology.backup_keep}
-"""
+Environment=PYTHONDONTWRITEBYTECODE=1
+# The backup folder, private to the site's user ("+": created with root's rights).
+ExecStartPre=+/usr/bin/install -d -m 0700 -o {topology.user} {folder}
+ExecStart={python} -m agency_site.deploy backup --out {folder} --keep {topology.backup_keep}
+{sandbox}"""
 
 
 def backup_timer() -> str:

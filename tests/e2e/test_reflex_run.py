@@ -1,0 +1,195 @@
+"""Reflex's own commands serve forms that send (issue 23): with no URL configured, Reflex
+derives the backend URL from the ports it runs on, and the site follows.
+
+Each test starts one command the way a developer types it, from the site folder, with
+no REFLEX_API_URL / REFLEX_DEPLOY_URL and the EmailJS fake, then submits the hero
+capture and the booking form in Chromium and checks that both e-mails reach the fake:
+
+- ``make prod`` (``reflex run --env prod --single-port``), on the port the README states;
+- ``reflex run --env prod --frontend-port P``;
+- ``reflex run --frontend-port F --backend-port B`` (development: Vite and a compile).
+
+They build the frontend in this folder's .web/ one after the other (slow: run them under
+the machine's heavy lock). The session's production site (tests/e2e/conftest.py) is not
+started by these tests: they open their own browser context instead of ``page``.
+"""
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+from pytest_httpserver import HTTPServer
+
+from agency_site import paths
+from agency_site.content.forms import BOOKING, HERO_CAPTURE
+from tests.e2e.conftest import (
+    EMAILJS_E2E,
+    ROOT,
+    START_TIMEOUT_S,
+    SiteServer,
+    accept_sends,
+    free_port,
+    stop_site,
+    wait_until_up,
+    watch_csp,
+)
+from tests.e2e.helpers import open_page
+from tests.e2e.test_forms import SUBMIT, fill_booking, sends, wait_for_sends, working_day
+
+# Each test builds the site (production or development) before it browses.
+pytestmark = pytest.mark.timeout(START_TIMEOUT_S + 600)
+
+# The port `make prod` serves when it is free (the README says so).
+MAKE_PROD_PORT = 3000
+RUNNING_AT = re.compile(r"App running at: (http://[^/\s]+)")
+
+
+def _port_is_free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("0.0.0.0", port))
+        except OSError:
+            return False
+    return True
+
+
+def start(command: list[str], fake: HTTPServer, workdir: Path) -> subprocess.Popen:
+    """Run ``command`` in the site folder with nothing but the fake EmailJS configured."""
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith("REFLEX_")
+        or name in ("REFLEX_USE_NPM", "REFLEX_TELEMETRY_ENABLED", "REFLEX_CHECK_LATEST_VERSION")
+    }
+    env |= {
+        "REFLEX_DB_URL": f"sqlite:///{workdir / 'leads.db'}",
+        "EMAILJS_API_BASE": fake.url_for("").rstrip("/"),
+        **EMAILJS_E2E,
+        "LEADS_RATE_LIMIT_PER_IP": "10000",
+        "PYTHONUNBUFFERED": "1",
+    }
+    log = (workdir / "run.log").open("w")
+    return subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+def served_at(process: subprocess.Popen, log: Path, timeout: float = START_TIMEOUT_S) -> str:
+    """The URL the command says it serves the site on (``App running at: ...``)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and process.poll() is None:
+        found = RUNNING_AT.search(log.read_text(errors="replace"))
+        if found:
+            return found.group(1).replace("0.0.0.0", "localhost")
+        time.sleep(1)
+    pytest.fail(f"No 'App running at' line:\n{log.read_text(errors='replace')[-4000:]}")
+
+
+def running(command: list[str], fake: HTTPServer, tmp_path: Path, url: str | None, ping: str):
+    """Start ``command``; once ``ping`` and the site's home answer, the running server."""
+    process = start(command, fake, tmp_path)
+    log = tmp_path / "run.log"
+    server = SiteServer(url or "", process, log, tmp_path / "leads.db", {})
+    url = url or served_at(process, log)
+    server.url = url
+    ping = ping.replace("{url}", url)
+    if not wait_until_up(ping, process, START_TIMEOUT_S) or not wait_until_up(
+        f"{url}/", process, 300
+    ):
+        stop_site(server)
+        pytest.fail(f"{' '.join(command)} did not start:\n{server.log_tail(80)}")
+    return server
+
+
+def both_forms_deliver(browser: Browser, url: str, fake: HTTPServer) -> None:
+    """The hero capture and the booking form, submitted in Chromium, reach the fake EmailJS."""
+    accept_sends(fake)
+    context = browser.new_context(
+        base_url=url, locale="es-ES", viewport={"width": 1280, "height": 800}
+    )
+    page: Page = context.new_page()
+    violations = watch_csp(page)
+    try:
+        page.set_default_timeout(60_000)
+        open_page(page, paths.HOME)
+        form = page.locator("#hero-capture-form")
+        form.get_by_label(HERO_CAPTURE.email.label).fill("visitante@example.com")
+        form.locator(SUBMIT).click()
+        expect(form.get_by_text(HERO_CAPTURE.success)).to_be_visible(timeout=30_000)
+        assert len(wait_for_sends(fake, 1)) == 1
+
+        open_page(page, paths.SCHEDULE)
+        booking = page.locator("#booking-form")
+        fill_booking(page, working_day(3))
+        booking.locator(SUBMIT).click()
+        expect(booking.get_by_text(BOOKING.success)).to_be_visible(timeout=30_000)
+        delivered = wait_for_sends(fake, 2)
+        assert [send["template_id"] for send in delivered] == [
+            EMAILJS_E2E["EMAILJS_CONTACT_TEMPLATE_ID"],
+            EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"],
+        ], sends(fake)
+        assert violations == []
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def stopped() -> Iterator[list[SiteServer]]:
+    """Servers a test started, stopped at its end (by process group)."""
+    servers: list[SiteServer] = []
+    yield servers
+    for server in servers:
+        stop_site(server)
+
+
+def test_make_prod_serves_working_forms_on_port_3000(
+    browser: Browser, emailjs_fake: HTTPServer, tmp_path: Path, stopped: list
+) -> None:
+    port_was_free = _port_is_free(MAKE_PROD_PORT)
+    server = running(["make", "prod"], emailjs_fake, tmp_path, None, "{url}/ping")
+    stopped.append(server)
+    if port_was_free:
+        assert server.url == f"http://localhost:{MAKE_PROD_PORT}"
+    both_forms_deliver(browser, server.url, emailjs_fake)
+
+
+def test_a_production_run_on_another_frontend_port_serves_working_forms(
+    browser: Browser, emailjs_fake: HTTPServer, tmp_path: Path, stopped: list
+) -> None:
+    port = free_port()
+    url = f"http://localhost:{port}"
+    command = [sys.executable, "-m", "reflex", "run", "--env", "prod", "--frontend-port", str(port)]
+    stopped.append(running(command, emailjs_fake, tmp_path, url, f"{url}/ping"))
+    both_forms_deliver(browser, url, emailjs_fake)
+
+
+def test_a_development_run_on_other_ports_serves_working_forms(
+    browser: Browser, emailjs_fake: HTTPServer, tmp_path: Path, stopped: list
+) -> None:
+    frontend, backend = free_port(), free_port()
+    url = f"http://localhost:{frontend}"
+    command = [
+        sys.executable,
+        "-m",
+        "reflex",
+        "run",
+        "--frontend-port",
+        str(frontend),
+        "--backend-port",
+        str(backend),
+    ]
+    ping = f"http://localhost:{backend}/ping"
+    stopped.append(running(command, emailjs_fake, tmp_path, url, ping))
+    both_forms_deliver(browser, url, emailjs_fake)
