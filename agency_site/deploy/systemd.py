@@ -81,8 +81,9 @@ Environment=PYTHONDONTWRITEBYTECODE=1
 # Reflex's backend writes its compiled page list into .web/ (the only writable folder of
 # the site's code); "+": created with root's rights, for the site's user.
 ExecStartPre=+/usr/bin/install -d -m 0700 -o {topology.user} {web}
-# Bring the leads table to the latest schema before serving (takes a lock: safe in parallel).
-ExecStartPre={venv}/reflex db migrate
+# No migration before serving: a backend must start while the database is down. Each
+# worker migrates (under a lock) as soon as the database answers, and keeps leads in its
+# spool until then (agency_site/leads/runtime.py); a release migrates once beforehand.
 ExecStart={venv}/reflex run --env prod --backend-only --backend-host {deploy.backend_host} --backend-port %i
 Restart=on-failure
 RestartSec=5
