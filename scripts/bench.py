@@ -41,9 +41,12 @@ CHROME_FLAGS = (
 )
 
 # Budgets: category scores (0-100) for every route; bytes and CLS as noted.
-MIN_SCORES = {"performance": 98, "accessibility": 100, "best-practices": 100, "seo": 100}
-HOME_MAX_JS_BYTES = 175 * 1024  # first-load JavaScript, gzip transfer size
-HOME_MAX_CSS_BYTES = 20 * 1024
+MIN_SCORES = {"performance": 100, "accessibility": 100, "best-practices": 100, "seo": 100}
+# Home's first load: JavaScript as Lighthouse counts it (bytes transferred, headers
+# included, brotli where the browser takes it), and how many scripts it requests.
+HOME_MAX_JS_BYTES = 150 * 1024
+HOME_MAX_JS_REQUESTS = 15
+HOME_MAX_CSS_BYTES = 20 * 1024  # gzip size
 MAX_CLS = 0.01
 ATTEMPTS = 3
 
@@ -62,6 +65,7 @@ class Result:
     css_bytes: int
     js_gzip: int
     css_gzip: int
+    js_requests: int
 
     def misses(self) -> list[str]:
         """The budgets this route misses."""
@@ -73,8 +77,10 @@ class Result:
         if self.cls > MAX_CLS:
             missed.append(f"{self.path}: CLS {self.cls:.3f} > {MAX_CLS}")
         if self.path == paths.HOME:
-            if self.js_gzip > HOME_MAX_JS_BYTES:
-                missed.append(f"Home JS {_kb(self.js_gzip)} gzip > {_kb(HOME_MAX_JS_BYTES)}")
+            if self.js_bytes > HOME_MAX_JS_BYTES:
+                missed.append(f"Home JS {_kb(self.js_bytes)} > {_kb(HOME_MAX_JS_BYTES)}")
+            if self.js_requests > HOME_MAX_JS_REQUESTS:
+                missed.append(f"Home {self.js_requests} script requests > {HOME_MAX_JS_REQUESTS}")
             if self.css_gzip > HOME_MAX_CSS_BYTES:
                 missed.append(f"Home CSS {_kb(self.css_gzip)} gzip > {_kb(HOME_MAX_CSS_BYTES)}")
         return missed
@@ -161,12 +167,26 @@ def measure(base_url: str, path: str, runs: int, offline: bool) -> Result:
         css_bytes=int(median(_transfer_bytes(r, "Stylesheet") for r in reports)),
         js_gzip=int(median(_gzip_bytes(r, "Script") for r in reports)),
         css_gzip=int(median(_gzip_bytes(r, "Stylesheet") for r in reports)),
+        js_requests=int(median(len(_requests(r, "Script")) for r in reports)),
     )
 
 
 def table(results: list[Result]) -> str:
     """The results as one aligned text table."""
-    header = ("route", "Perf", "A11y", "BP", "SEO", "FCP", "LCP", "TBT", "CLS", "JS", "CSS")
+    header = (
+        "route",
+        "Perf",
+        "A11y",
+        "BP",
+        "SEO",
+        "FCP",
+        "LCP",
+        "TBT",
+        "CLS",
+        "JS",
+        "scripts",
+        "CSS",
+    )
     rows = [
         (
             r.path,
@@ -176,6 +196,7 @@ def table(results: list[Result]) -> str:
             f"{r.tbt_ms:.0f}ms",
             f"{r.cls:.3f}",
             _kb(r.js_bytes),
+            str(r.js_requests),
             _kb(r.css_bytes),
         )
         for r in results
@@ -226,10 +247,13 @@ def main() -> int:
     print()
     print(table(results))
     print(f"\n{len(results)} routes x {args.runs} runs in {time.monotonic() - started:.0f}s")
-    print("JS/CSS: bytes transferred (brotli); the Home budgets count the gzip size.")
+    print("JS/CSS: bytes transferred, headers included (Lighthouse's transferSize).")
     for r in results:
         if r.path == paths.HOME:
-            print(f"Home first load: JS {_kb(r.js_gzip)} gzip, CSS {_kb(r.css_gzip)} gzip")
+            print(
+                f"Home first load: JS {_kb(r.js_bytes)} in {r.js_requests} scripts "
+                f"({_kb(r.js_gzip)} gzip of code), CSS {_kb(r.css_gzip)} gzip"
+            )
     misses = [miss for r in results for miss in r.misses()]
     for miss in misses:
         print("BUDGET MISSED:", miss)
