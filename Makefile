@@ -70,7 +70,7 @@ export: setup
 	$(BIN)/python -m agency_site.site_export
 
 ## test: set up and run the whole test suite (unit + browser tests on Debian's Chromium;
-##       installs Chromium, PostgreSQL, Redis, Caddy, nginx from Debian when root) [20-30 min]
+##       installs Chromium, PostgreSQL, Redis, Caddy, nginx from Debian when root) [about 10 min]
 test: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
@@ -84,7 +84,7 @@ test-unit: setup-dev
 	$(BIN)/python scripts/local_servers.py --optional
 	$(BIN)/python -m pytest -m "not e2e and not stack"
 
-## test-e2e: only the browser tests [15-25 min]
+## test-e2e: only the browser tests [about 7 min]
 test-e2e: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
