@@ -49,7 +49,8 @@ def test_the_patched_state_js_is_valid_and_gated() -> None:
     assert code.count("socketWanted &&") == 1
     assert code.count("!socketWanted ||") == 1
     assert "lazyEvents(normalizeEvents(events), socket)" in code
-    assert "watchFormFocus(ensureSocketConnected)" in code
+    assert "watchFormFocus(ensureSocketConnected, socket)" in code
+    assert "export const socketConnected = " in code
     assert json.dumps(CLIENT_ERROR_PATH) in code
 
 

@@ -139,6 +139,10 @@ def _post_target(kind: LeadKind) -> dict:
     return {"method": "post", "action": get_config().api_url.rstrip("/") + paths.form_post(kind)}
 
 
+# How long a submit waits for the websocket to connect before it goes over HTTP.
+_CONNECT_MS = 3_000
+
+
 class HttpFallback:
     """A form's answer when it went over HTTP (``js/form_http_fallback.js``): result, errors."""
 
@@ -155,10 +159,11 @@ class HttpFallback:
                     SET_RESULT=refs_keys(self.result)[1],
                     SET_ERRORS=refs_keys(self.errors)[1],
                     SUCCESS_MS=SUCCESS_MESSAGE_MS,
+                    CONNECT_MS=_CONNECT_MS,
                     WATCH_MS=int(get_settings().leads.submit_deadline_seconds * 1000) + 15_000,
                 )
             ],
-            {"react": ["useEffect"]},
+            {"react": ["useEffect"], "$/utils/state": ["socketConnected"]},
             refs=True,
         ).to(str)
 

@@ -84,8 +84,9 @@ def template_params(
     Auto-Reply sends the confirmation) and ``date_es`` (the date in Spanish) for it.
     The auto-reply cannot be turned into a mailer: ``reply_to`` is empty unless
     ``autoreply`` (the lead won its address's one auto-reply of the day, see
-    ``LeadStore.add``), and ``from_name``, the only text of the submitter the documented
-    auto-reply shows, is ``short_name``.
+    ``LeadStore.add``), and ``reply_name``, the only text of the submitter the documented
+    auto-reply shows, is ``short_name``. ``from_name`` keeps the name as typed: it goes
+    to the agency only (EmailJS escapes it).
     ``resend_of``: the lead's id when an earlier send of it may have arrived; the
     message then starts with a note saying so (EmailJS has no idempotency key, so a
     duplicate cannot be prevented, only announced).
@@ -108,7 +109,8 @@ def _params(kind: LeadKind, fields: dict[str, Any], to_email: str) -> dict[str, 
         }
     return {
         "to_email": to_email,
-        "from_name": short_name(fields["name"]),
+        "from_name": fields["name"],
+        "reply_name": short_name(fields["name"]),
         "from_email": fields["email"],
         "phone": fields["phone"],
         "date": fields["date"],

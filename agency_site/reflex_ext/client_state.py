@@ -38,7 +38,9 @@ def hook_var(
     ``imports`` maps a library to the names the hooks use (``{"react": ["useEffect"]}``);
     ``refs`` adds Reflex's ``refs`` object (``refs_keys``).
     """
-    libraries = {**(imports or {}), **(_REFS if refs else {})}
+    libraries = {library: list(tags) for library, tags in (imports or {}).items()}
+    for library, tags in (_REFS if refs else {}).items():
+        libraries[library] = [*libraries.get(library, []), *tags]
     return rx.Var(
         expression,
         _var_data=VarData(hooks=dict.fromkeys(hooks), imports=_imports(libraries)),

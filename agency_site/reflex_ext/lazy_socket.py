@@ -102,7 +102,8 @@ def _edits() -> tuple[Edit, ...]:
             "form focus watch",
             _MAIN_LOOP,
             "  // The socket opens when a form is used (lazy_socket.js).\n"
-            "  useEffect(() => watchFormFocus(ensureSocketConnected), []);\n\n" + _MAIN_LOOP,
+            "  useEffect(() => watchFormFocus(ensureSocketConnected, socket), []);\n\n"
+            + _MAIN_LOOP,
         ),
     )
 

@@ -1,7 +1,9 @@
 """The lead forms as a visitor uses them, against the production build and a fake EmailJS."""
 
 import datetime as dt
+import itertools
 import json
+import os
 import re
 import sqlite3
 import time
@@ -71,28 +73,40 @@ def payload(template: str, params: dict) -> dict:
     }
 
 
-def fill_booking(page: Page, day: dt.date, slot: str = "16:00") -> None:
-    """Fill in every booking field."""
+_ADDRESSES = itertools.count(1)
+
+
+def new_address() -> str:
+    """An address no booking of this test session used: each gets the day's auto-reply."""
+    return f"ana.{next(_ADDRESSES)}.{os.getpid()}@example.com"
+
+
+def fill_booking(page: Page, day: dt.date, slot: str = "16:00", email: str | None = None) -> str:
+    """Fill in every booking field; the address used (a new one unless given)."""
+    email = email or new_address()
     form = page.locator("#booking-form")
     form.get_by_label(BOOKING.name.label).fill("Ana García")
-    form.get_by_label(BOOKING.email.label).fill("ana@example.com")
+    form.get_by_label(BOOKING.email.label).fill(email)
     form.get_by_label(BOOKING.phone.label).fill("+34 600 12 34 56")
     form.get_by_label(BOOKING.date.label).fill(day.isoformat())
     form.get_by_label(BOOKING.time.label).select_option(slot)
     form.get_by_label(BOOKING.message.label).fill("Queremos una tienda online.")
+    return email
 
 
 def book_while_refused(
     page: Page, fake: HTTPServer, status: int, text: str, day: dt.date, slot: str
-) -> Locator:
-    """Make the fake answer every send with ``status``, then book ``day`` at ``slot``."""
+) -> tuple[Locator, str]:
+    """Make the fake answer every send with ``status``, then book ``day`` at ``slot``.
+
+    The form, and the address booked with."""
     fake.clear()
     fake.expect_request(SEND_PATH, method="POST").respond_with_data(text, status=status)
     form = open_schedule(page)
-    fill_booking(page, day, slot)
+    email = fill_booking(page, day, slot)
     form.locator(SUBMIT).click()
     expect(form.get_by_text(NOTICES.queued)).to_be_visible()
-    return form
+    return form, email
 
 
 def wait_until_sent(site: SiteServer, lead_id: int, timeout: float = 30) -> None:
@@ -103,16 +117,18 @@ def wait_until_sent(site: SiteServer, lead_id: int, timeout: float = 30) -> None
     assert leads(site)[-1] == (lead_id, "booking", "sent")
 
 
-def booking_params(day: dt.date, slot: str = "16:00") -> dict:
+def booking_params(day: dt.date, slot: str, email: str) -> dict:
+    """The booking's template variables; the first booking of ``email`` today."""
     return {
         "to_email": SITE.email,
         "from_name": "Ana García",
-        "from_email": "ana@example.com",
+        "reply_name": "Ana García",
+        "from_email": email,
         "phone": "+34 600 12 34 56",
         "date": day.isoformat(),
         "time": slot,
         "message": "Queremos una tienda online.",
-        "reply_to": "ana@example.com",
+        "reply_to": email,
         "date_es": date_es(day.isoformat()),
     }
 
@@ -170,12 +186,12 @@ def test_booking_sends_every_field_thanks_and_resets_the_form(
         "min", madrid_today().isoformat()
     )
     day = working_day(3)
-    fill_booking(page, day)
+    email = fill_booking(page, day)
     form.locator(SUBMIT).click()
 
     expect(form.get_by_text(BOOKING.success)).to_be_visible()
     assert wait_for_sends(fake, 1) == [
-        payload(EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"], booking_params(day))
+        payload(EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"], booking_params(day, "16:00", email))
     ]
     for field in (BOOKING.name, BOOKING.email, BOOKING.phone, BOOKING.date, BOOKING.time):
         expect(form.get_by_label(field.label)).to_have_value("")
@@ -188,7 +204,7 @@ def test_provider_failure_is_honest_and_the_lead_is_delivered_after_recovery(
     page: Page, fake: HTTPServer, site: SiteServer
 ) -> None:
     day = working_day(5)
-    form = book_while_refused(page, fake, 500, "Internal Server Error", day, "09:00")
+    form, email = book_while_refused(page, fake, 500, "Internal Server Error", day, "09:00")
     expect(page.get_by_text(BOOKING.success)).to_have_count(0)
     expect(form.get_by_role("link", name="WhatsApp")).to_have_attribute("href", SITE.whatsapp_url)
     expect(form.get_by_role("link", name=SITE.email)).to_have_attribute("href", SITE.mailto)
@@ -202,7 +218,7 @@ def test_provider_failure_is_honest_and_the_lead_is_delivered_after_recovery(
     accept_sends(fake)  # EmailJS is back: the retry loop delivers the stored lead.
     wait_until_sent(site, lead_id)
     assert sends(fake) == [
-        payload(EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"], booking_params(day, "09:00"))
+        payload(EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"], booking_params(day, "09:00", email))
     ]
 
 
@@ -336,7 +352,7 @@ def test_held_leads_come_back_by_themselves_once_emailjs_is_fixed(
     # The account has "non-browser applications" switched off: a configuration error.
     day = working_day(4)
     refused = "API calls are disabled for non-browser applications"
-    book_while_refused(page, fake, 403, refused, day, "11:00")
+    _, email = book_while_refused(page, fake, 403, refused, day, "11:00")
     lead_id, kind, status = leads(site)[-1]
     assert (kind, status) == ("booking", "held")
     code, health = leads_health(site)
@@ -346,7 +362,7 @@ def test_held_leads_come_back_by_themselves_once_emailjs_is_fixed(
     wait_until_sent(site, lead_id)
     time.sleep(2)  # Another canary round would send it again: it must not.
     assert sends(fake) == [
-        payload(EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"], booking_params(day, "11:00"))
+        payload(EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"], booking_params(day, "11:00", email))
     ]
     code, health = leads_health(site)
     assert (code, health["status"], health["held"]) == (200, "ok", 0)

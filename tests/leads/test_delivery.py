@@ -36,6 +36,7 @@ def test_template_params_follow_the_spec() -> None:
     assert template_params(LeadKind.BOOKING, BOOKING_FIELDS, AGENCY_INBOX, autoreply=True) == {
         "to_email": AGENCY_INBOX,
         "from_name": "Ana García",
+        "reply_name": "Ana García",
         "from_email": "ana@example.com",
         "phone": "+34 600 12 34 56",
         "date": "2026-03-10",

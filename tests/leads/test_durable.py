@@ -503,7 +503,8 @@ def test_the_visitor_e_mail_carries_only_a_short_clean_name() -> None:
     assert len(name) <= 40 and not any(c in name for c in "0123456789:/<>€")
     fields = {**BOOKING_FIELDS, "name": spam}
     params = template_params(LeadKind.BOOKING, fields, AGENCY_INBOX, autoreply=True)
-    assert params["from_name"] == name
+    assert params["reply_name"] == name
+    assert params["from_name"] == spam  # The agency's own copy: as typed.
 
 
 def test_the_owner_is_alerted_once_when_queued_leads_wait_too_long(

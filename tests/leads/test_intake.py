@@ -64,6 +64,7 @@ def test_a_booking_is_stored_then_sent_with_the_spec_payload(
             {
                 "to_email": AGENCY_INBOX,
                 "from_name": "Ana García",
+                "reply_name": "Ana García",
                 "from_email": "ana@example.com",
                 "phone": "+34 600 12 34 56",
                 "date": form["date"],

@@ -3,10 +3,11 @@
 // uses without JavaScript) with `fetch`, and the answer is shown in place through two
 // ClientStateVars (result, field errors). Runs in the capture phase on the form, before
 // React's onSubmit: while the form is offline (its data-offline, from Reflex's connection
-// errors) the submit never reaches the websocket; while it is online, a submission whose
-// answer has not come when the socket drops is sent over HTTP too. The hidden
-// `$KEY_FIELD` carries one key per submission (a new one when the content changes), so a
-// submission tried over both paths is stored and sent once.
+// errors, which come late) the submit never reaches the websocket; otherwise it goes over
+// the websocket and is watched: sent over HTTP too when the socket is still not connected
+// $CONNECT_MS ms after the submit (blocked or refused), or drops before the answer. The
+// hidden `$KEY_FIELD` carries one key per submission (a new one when the content
+// changes), so a submission tried over both paths is stored and sent once.
 useEffect(() => {
   const form = document.getElementById($FORM_ID);
   if (!form) return undefined;
@@ -67,18 +68,21 @@ useEffect(() => {
     show(answer);
   };
 
-  // After a submit over the websocket: until its answer shows (the form was busy, then
-  // is not), send it over HTTP as soon as the socket is found down.
-  const watch = (sawBusy, deadline) => {
+  // After a submit over the websocket, until its answer shows (the form was busy, then is
+  // not): over HTTP as soon as the socket is down after having carried it, or if it has
+  // not connected $CONNECT_MS ms after the submit.
+  const watch = (submitted, sawBusy) => {
     watchTimer = setTimeout(() => {
       const nowBusy = busy();
       if (sawBusy && !nowBusy) return;
-      if (offline()) {
+      const waited = Date.now() - submitted;
+      const down = !socketConnected() && (sawBusy || nowBusy || waited > $CONNECT_MS);
+      if (down || offline()) {
         postOverHttp();
-      } else if (Date.now() < deadline) {
-        watch(sawBusy || nowBusy, deadline);
+      } else if (waited < $WATCH_MS) {
+        watch(submitted, sawBusy || nowBusy);
       }
-    }, 500);
+    }, 250);
   };
 
   const onSubmit = (event) => {
@@ -103,7 +107,7 @@ useEffect(() => {
       postOverHttp();
       return;
     }
-    watch(false, Date.now() + $WATCH_MS);
+    watch(Date.now(), false);
   };
   form.addEventListener("submit", onSubmit, true);
   return () => {

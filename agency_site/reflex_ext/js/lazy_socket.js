@@ -9,6 +9,11 @@
 // the socket is stock Reflex: reconnects, visibility, state_mismatch reload.
 let socketWanted = false;
 let io = null;
+// The event loop's socket ref, once it has mounted.
+let eventSocket = null;
+
+/** Whether the websocket is connected now (the forms' HTTP fallback asks). */
+export const socketConnected = () => eventSocket?.current?.connected === true;
 
 /** Load socket.io-client, once, when the first socket is created. */
 const loadSocketIo = async () => {
@@ -65,9 +70,11 @@ const lazyEvents = (events, socket) => {
 
 /**
  * Connect (with `connectNow`) as soon as the visitor focuses a form field, or at once if
- * the focus is already in a form (a field focused before hydration). Returns the cleanup.
+ * the focus is already in a form (a field focused before hydration); `socket` is the event
+ * loop's socket ref, for `socketConnected`. Returns the cleanup.
  */
-const watchFormFocus = (connectNow) => {
+const watchFormFocus = (connectNow, socket) => {
+  eventSocket = socket;
   const start = () => {
     socketWanted = true;
     connectNow();
