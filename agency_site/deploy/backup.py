@@ -17,6 +17,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -142,9 +143,10 @@ def nightly(
         from agency_site.content.owner_alerts import ALERTS
         from agency_site.leads.monitor import post_alert
 
-        asyncio.run(
-            post_alert(webhook_url, ALERTS.backup_failed.format(error=error, days=keep_days))
-        )
+        alert = post_alert(webhook_url, ALERTS.backup_failed.format(error=error, days=keep_days))
+        # In a thread of its own: the caller may already run an event loop in this one.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(asyncio.run, alert).result()
     return NightlyResult(path, removed, error)
 
 
