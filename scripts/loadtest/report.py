@@ -139,6 +139,8 @@ def print_round(r: dict, title: str) -> None:
     for key, value in rows:
         print(f"{key:<{width}}  {value}")
     print("-" * (width + 40))
+    for kind, examples in r.get("error_examples", {}).items():
+        print(f"{kind}, e.g.: " + " | ".join(examples))
     if r.get("heap"):
         print_heap(r["heap"])
     print(verdict(r))

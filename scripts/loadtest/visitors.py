@@ -29,6 +29,7 @@ from scripts.loadtest.static_load import StaticResult
 
 SCHEDULE = "/schedule"
 BROWSER_CONNECTIONS = 6
+ERROR_EXAMPLES = 3  # messages kept per kind of error
 H2LOAD_VISITS = 4  # distinct visits (Home and 3 other landings) the h2load readers share
 BROWSER_HEADERS = {"Accept-Encoding": ACCEPT_ENCODING}
 
@@ -107,6 +108,7 @@ class RoundStats:
     peak_connected: int = 0
     connect_failures: int = 0
     visitor_errors: dict[str, int] = field(default_factory=dict)
+    error_examples: dict[str, list[str]] = field(default_factory=dict)  # the first few of a kind
     page_load_s: list[float] = field(default_factory=list)  # readers' HTML + its files
     nav_fetch_s: list[float] = field(default_factory=list)  # a navigation's new modules
     booker_page_s: list[float] = field(default_factory=list)  # /schedule's HTML + files
@@ -124,6 +126,9 @@ class RoundStats:
         """Count an error by its kind."""
         kind = what.split(":")[0]
         self.visitor_errors[kind] = self.visitor_errors.get(kind, 0) + 1
+        examples = self.error_examples.setdefault(kind, [])
+        if len(examples) < ERROR_EXAMPLES:
+            examples.append(what[:200])
 
     def reader_errors(self) -> int:
         """Errors of readers: Python ones and h2load's failed or non-2xx requests."""
