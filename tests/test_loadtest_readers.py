@@ -155,17 +155,18 @@ def test_options_per_mode_and_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
             cli.parse_args(bad)
 
 
-def test_stepping_reports_the_knee_and_the_memory_slope() -> None:
+def test_stepping_reports_the_knee_caddy_s_cost_and_the_memory() -> None:
     def step(readers: int, ok: bool, growth_mib: float) -> dict:
         none = {"n": 0, "p95": None}
         return {
             "readers": readers, "step_ok": ok, "page_load_ms": {"n": 1, "p95": 50.0},
             "booking_ms": none, "reader_errors": 0, "caddy_cpu_s": 10.0, "caddy_fds_peak": 900,
             "loadgen_cpu_s": 2.0, "loadgen_wall_s": 20.0, "h2load": {"cpu_s": 3.0},
-            "backend_rss_growth": growth_mib * 1048576,
+            "backend_rss_growth": growth_mib * 1048576, "http_requests": 100000,
         }  # fmt: skip
 
-    knee, lines = report.stepping_summary([step(10000, True, 80), step(20000, False, 81)])
+    knee, lines = report.stepping_summary([step(10000, True, 80), step(20000, False, 2)])
     assert knee == 10000
-    assert lines[-1].endswith("0.10 MiB")
+    assert "≤ 0.10 MiB" in lines[-1]
     assert "generator 5.0 s in 20.0 s (25% of a core)" in lines[1]
+    assert "0.100 ms per request: 10,000/s per core" in lines[1]

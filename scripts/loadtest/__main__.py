@@ -262,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n" + "\n".join(lines))
     out = write_results(args, ctx, rounds, knee)
     print(f"\nResults: {out.relative_to(ROOT)}")
-    return 1 if rounds and rounds[0]["misses"] else 0
+    return 1 if any(r["misses"] for r in rounds[:1] + rounds[-1:]) else 0
 
 
 if __name__ == "__main__":

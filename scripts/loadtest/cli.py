@@ -15,10 +15,9 @@ SINGLE_READERS, SINGLE_BOOKINGS, SINGLE_WINDOW_S = 2000, 200, 10.0
 STACK_READERS, STACK_BOOKINGS, STACK_WINDOW_S = 10000, 400, 20.0
 MAX_BOOKING_P95_MS = 250.0  # a booking's submit → the outcome the page shows
 MAX_PAGE_P95_MS = 300.0  # a reader's full page load: the HTML and the files it names
-MAX_MIB_PER_1000_READERS = 1.0  # backend memory readers cost (stepping: the slope)
+MAX_MIB_PER_1000_READERS = 1.0  # backend memory readers cost (stepping: after round 1)
 MAX_RSS_PER_TAB_KIB = 150.0  # backend memory per socket tab (socket readers, single process)
 RSS_CHECK_MIN_TABS = 100  # fewer tabs make the per-tab figure noise
-STEP_MAX_P95_MS = 1000.0  # stepping stops past this (or at the first error)
 # A fault round: bookings spread so some are in flight during the fault.
 FAULT_BOOKINGS, FAULT_WINDOW_S = 200, 30.0
 FAULT_READERS = {"redis-restart": STACK_READERS}  # readers never touch Redis: the full load
