@@ -78,7 +78,7 @@ class RoundPlan:
     bookings: int
     ramp_s: float  # readers arrive spread over this
     over_s: float  # bookings spread over this
-    hold_s: float  # socket readers stay connected this long after the last action
+    hold_s: float  # tabs with a websocket stay connected this long after the last action
     navs: int  # client-side navigations per reader
     pages: list[str]
     run_id: str
