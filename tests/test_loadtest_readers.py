@@ -163,6 +163,7 @@ def test_stepping_reports_the_knee_caddy_s_cost_and_the_memory() -> None:
             "booking_ms": none, "reader_errors": 0, "caddy_cpu_s": 10.0, "caddy_fds_peak": 900,
             "loadgen_cpu_s": 2.0, "loadgen_wall_s": 20.0, "h2load": {"cpu_s": 3.0},
             "backend_rss_growth": growth_mib * 1048576, "http_requests": 100000,
+            "readers_via": "h2load",
         }  # fmt: skip
 
     knee, lines = report.stepping_summary([step(10000, True, 80), step(20000, False, 2)])

@@ -69,7 +69,7 @@ def _reader_rows(r: dict) -> list[tuple[str, str]]:
         ]
     if r["readers_via"] == "socket":
         rows += [
-            ("Socket readers: hydrate p50/p95/p99/max", fmt_pct(r["hydrate_ms"])),
+            ("Hydrate, readers and bookers p50/p95/p99/max", fmt_pct(r["hydrate_ms"])),
             ("Socket readers: navigation p50/p95/p99/max", fmt_pct(r["navigate_ms"])),
         ]
     return rows
@@ -103,6 +103,8 @@ def _machine_rows(r: dict) -> list[tuple[str, str]]:
     rows = [
         ("Backend RSS baseline → peak",
          f"{kib(r['backend_rss_baseline'])} → {kib(r['backend_rss_peak'])}"),
+        ("Backend RSS per connected tab", kib(r["backend_rss_per_tab"]))
+        if r["readers_via"] == "socket" else
         ("Backend RSS growth per 1,000 readers (at most)",
          "not measured" if per_1000 is None else f"{per_1000:.2f} MiB (bookers' tabs included)"),
         ("Backend CPU (process tree)", cpu(r["backend_cpu_s"], wall)),
@@ -207,8 +209,8 @@ def stepping_summary(rounds: list[dict]) -> tuple[int, list[str]]:
 
 def caddy_cost(r: dict) -> str:
     """Caddy's CPU per request it served, and the requests per second one core allows."""
-    if not r.get("caddy_cpu_s") or not r.get("http_requests"):
-        return ""
+    if not r.get("caddy_cpu_s") or not r.get("http_requests") or r["readers_via"] == "socket":
+        return ""  # socket readers' frames go through Caddy too: not a per-response cost
     ms = 1000 * r["caddy_cpu_s"] / r["http_requests"]
     return f" ({ms:.3f} ms per request: {1000 / ms:,.0f}/s per core)"
 
