@@ -122,11 +122,11 @@ test-stack: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python -m pytest -m stack -rA tests/stack
 
-## loadtest: simulated visitors over Reflex's websocket against the production build, with a
+## loadtest: readers over HTTP and bookers over the websocket against the production build, with a
 ##           fake EmailJS (not part of `make test`); e.g. make loadtest LOADTEST_ARGS="--bookings 1"
 ##           [10-20 min]
 loadtest: setup-dev
-	$(BIN)/python scripts/loadtest.py $(LOADTEST_ARGS)
+	$(BIN)/python -m scripts.loadtest $(LOADTEST_ARGS)
 
 ## content-check: load every text file under agency_site/content/es/ and say what is wrong,
 ##                if anything [seconds]

@@ -1,4 +1,12 @@
-"""One round of the load: readers and bookers as tabs on the site, plus the RSS sampler."""
+"""One round of the load: readers and bookers on the site, plus the RSS sampler.
+
+A reader loads a page over HTTP and follows client-side links (``readers.py``: no
+websocket); with h2load the bulk of them are h2load clients (``static_load.py``) and
+a few Python readers time whole page loads. A booker loads /schedule the same way,
+then connects the websocket and books (``protocol.py``). ``socket_readers`` is the
+worst case of a site whose every tab opens the socket: readers connect, hydrate and
+navigate over it and stay connected.
+"""
 
 import asyncio
 import contextlib
@@ -8,14 +16,22 @@ import statistics
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import aiohttp
 
 from agency_site.content.forms import AGENCY_TIME_ZONE, TIME_SLOTS
+from scripts.loadtest import static_load
 from scripts.loadtest.protocol import BuildInfo, Counters, Tab, VisitorError
+from scripts.loadtest.readers import ACCEPT_ENCODING, ReaderModel
+from scripts.loadtest.static_load import StaticResult
 
 SCHEDULE = "/schedule"
+BROWSER_CONNECTIONS = 6
+ERROR_EXAMPLES = 3  # messages kept per kind of error
+H2LOAD_VISITS = 4  # distinct visits (Home and 3 other landings) the h2load readers share
+BROWSER_HEADERS = {"Accept-Encoding": ACCEPT_ENCODING}
 
 
 def booking_date(now: dt.datetime | None = None) -> str:
@@ -60,13 +76,28 @@ class RoundPlan:
     url: str
     readers: int
     bookings: int
-    ramp_s: float  # readers connect spread over this
+    ramp_s: float  # readers arrive spread over this
     over_s: float  # bookings spread over this
-    hold_s: float  # everyone stays connected this long after the last action
+    hold_s: float  # tabs with a websocket stay connected this long after the last action
     navs: int  # client-side navigations per reader
     pages: list[str]
     run_id: str
+    model: ReaderModel
     timeout_s: float = 30.0
+    socket_readers: bool = False  # the worst case: every reader opens the websocket
+    probes: int = 0  # with h2load: this many of the readers are Python readers that time pages
+    workdir: Path | None = None  # h2load's scripts and logs (h2load drives the rest)
+
+    @staticmethod
+    def visit_of(pages: list[str], navs: int, rng: random.Random, landing: str = "") -> list[str]:
+        """A reader's route paths: where it lands (a page other than the form's), then
+        ``navs`` client-side navigations to any page."""
+        landing = landing or rng.choice([p for p in pages if p != SCHEDULE] or pages)
+        return [landing, *(rng.choice(pages) for _ in range(navs))]
+
+    def visit(self, rng: random.Random) -> list[str]:
+        """A reader's route paths, as ``visit_of``."""
+        return self.visit_of(self.pages, self.navs, rng)
 
 
 @dataclass
@@ -77,6 +108,11 @@ class RoundStats:
     peak_connected: int = 0
     connect_failures: int = 0
     visitor_errors: dict[str, int] = field(default_factory=dict)
+    error_examples: dict[str, list[str]] = field(default_factory=dict)  # the first few of a kind
+    page_load_s: list[float] = field(default_factory=list)  # readers' HTML + its files
+    nav_fetch_s: list[float] = field(default_factory=list)  # a navigation's new modules
+    booker_page_s: list[float] = field(default_factory=list)  # /schedule's HTML + files
+    http_requests: int = 0  # by the Python visitors
     hydrate_s: list[float] = field(default_factory=list)
     navigate_s: list[float] = field(default_factory=list)
     booking_s: list[float] = field(default_factory=list)
@@ -84,15 +120,62 @@ class RoundStats:
     outcome_by_email: dict[str, str] = field(default_factory=dict)
     submitted: list[str] = field(default_factory=list)  # e-mails whose submit was sent
     active_s: float = 0.0
+    static: StaticResult | None = None  # the h2load readers
 
     def error(self, what: str) -> None:
         """Count an error by its kind."""
         kind = what.split(":")[0]
         self.visitor_errors[kind] = self.visitor_errors.get(kind, 0) + 1
+        examples = self.error_examples.setdefault(kind, [])
+        if len(examples) < ERROR_EXAMPLES:
+            examples.append(what[:200])
+
+    def reader_errors(self) -> int:
+        """Errors of readers: Python ones and h2load's failed or non-2xx requests."""
+        mine = sum(n for kind, n in self.visitor_errors.items() if kind.startswith("reader"))
+        return mine + (self.static.failed + self.static.not_2xx if self.static else 0)
+
+
+async def fetch_files(
+    session: aiohttp.ClientSession, url: str, files: list[str], stats: RoundStats
+) -> float:
+    """GET ``files`` in parallel (the session's connector caps it, like a browser's 6 per
+    host); seconds until the last arrived. VisitorError on a failure or a non-200."""
+
+    async def get(path: str) -> None:
+        try:
+            async with session.get(url + path, headers=BROWSER_HEADERS) as response:
+                await response.read()
+                stats.http_requests += 1
+                if response.status != 200:
+                    raise VisitorError(f"HTTP {response.status} for {path}")
+        except (aiohttp.ClientError, OSError, TimeoutError) as error:
+            raise VisitorError(f"fetch failed: {path}: {type(error).__name__}") from error
+
+    started = time.perf_counter()
+    await asyncio.gather(*(get(path) for path in files))
+    return time.perf_counter() - started
+
+
+async def load_page(
+    session: aiohttp.ClientSession, url: str, files: list[str], stats: RoundStats
+) -> float:
+    """A full page load: the HTML (``files[0]``), then the files it names; seconds."""
+    html_s = await fetch_files(session, url, files[:1], stats)
+    return html_s + await fetch_files(session, url, files[1:], stats)
+
+
+def browser_session(timeout_s: float) -> aiohttp.ClientSession:
+    """One visitor's HTTP client: its own connections, at most 6 (Chromium's per host)."""
+    return aiohttp.ClientSession(
+        connector=aiohttp.TCPConnector(limit=BROWSER_CONNECTIONS),
+        auto_decompress=False,
+        timeout=aiohttp.ClientTimeout(total=timeout_s),
+    )
 
 
 class RssSampler:
-    """Peak resident memory of processes and all their descendants (psutil).
+    """Peak resident memory and open files of processes and all their descendants (psutil).
 
     ``pid`` is one process, or a function giving the processes now (the stack's
     backends, whose pids change when one is restarted).
@@ -102,6 +185,7 @@ class RssSampler:
         self.pid = pid
         self.every_s = every_s
         self.peak = 0
+        self.fds_peak = 0
         self.samples: list[tuple[float, int]] = []
 
     def _sum(self, measure) -> float | None:
@@ -131,16 +215,141 @@ class RssSampler:
         """User + system CPU time the tree has used so far."""
         return self._sum(lambda proc: sum(proc.cpu_times()[:2]))
 
+    def fds(self) -> int | None:
+        """Open file descriptors of the tree now."""
+        return self._sum(lambda proc: proc.num_fds())
+
     async def run(self, stop: asyncio.Event) -> None:
         """Sample until ``stop`` is set."""
         start = time.monotonic()
         while not stop.is_set():
-            rss = await asyncio.to_thread(self.sample)
+            rss, fds = await asyncio.to_thread(lambda: (self.sample(), self.fds()))
             if rss is not None:
                 self.peak = max(self.peak, rss)
                 self.samples.append((time.monotonic() - start, rss))
+            self.fds_peak = max(self.fds_peak, fds or 0)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), self.every_s)
+
+
+class Round:
+    """The visitors of one round and what they saw."""
+
+    def __init__(self, plan: RoundPlan, build: BuildInfo, counters: Counters) -> None:
+        self.plan, self.build, self.counters = plan, build, counters
+        self.stats = RoundStats()
+        self.rng = random.Random(plan.run_id)
+        self.date = booking_date()
+        self.tabs: list[Tab] = []
+        self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+
+    async def opened(self, path: str, role: str) -> Tab | None:
+        """A new tab whose websocket is connected and hydrated on ``path`` (or None)."""
+        tab = Tab(self.plan.url, self.build, self.session, self.counters, self.plan.timeout_s)
+        self.tabs.append(tab)
+        try:
+            self.stats.hydrate_s.append(await tab.open(path))
+        except VisitorError as error:
+            if str(error).startswith("connect failed"):
+                self.stats.connect_failures += 1
+            self.stats.error(f"{role} hydrate: {error}")
+            await tab.close()
+            return None
+        self.stats.connected += 1
+        self.stats.peak_connected = max(self.stats.peak_connected, self.stats.connected)
+        return tab
+
+    async def reader(self, i: int) -> None:
+        """A reader over HTTP: a full page load, then client-side navigations; no socket."""
+        plan, stats = self.plan, self.stats
+        await asyncio.sleep(plan.ramp_s * i / max(plan.readers, 1))
+        steps = plan.model.visit(plan.visit(self.rng))
+        async with browser_session(plan.timeout_s) as session:
+            try:
+                stats.page_load_s.append(await load_page(session, plan.url, steps[0], stats))
+            except VisitorError as error:
+                stats.error(f"reader page: {error}")
+                return
+            for files in steps[1:]:
+                await asyncio.sleep(self.rng.uniform(0.5, 2.0))
+                try:
+                    stats.nav_fetch_s.append(await fetch_files(session, plan.url, files, stats))
+                except VisitorError as error:
+                    stats.error(f"reader navigation: {error}")
+                    return
+
+    async def socket_reader(self, i: int) -> None:
+        """The worst case: a reader whose tab connects, hydrates and navigates over the socket."""
+        await asyncio.sleep(self.plan.ramp_s * i / max(self.plan.readers, 1))
+        paths = self.plan.visit(self.rng)
+        tab = await self.opened(paths[0], "reader")
+        for path in paths[1:] if tab else []:
+            await asyncio.sleep(self.rng.uniform(0.5, 2.0))
+            try:
+                self.stats.navigate_s.append(await tab.navigate(path))
+            except VisitorError as error:
+                self.stats.error(f"reader navigate: {error}")
+                break
+
+    async def booker(self, n: int) -> None:
+        """Loads /schedule over HTTP, then connects (as on a form's focus) and books."""
+        plan, stats = self.plan, self.stats
+        await asyncio.sleep(plan.over_s * n / max(plan.bookings, 1))
+        async with browser_session(plan.timeout_s) as session:
+            try:
+                files = plan.model.page(SCHEDULE)
+                stats.booker_page_s.append(await load_page(session, plan.url, files, stats))
+            except VisitorError as error:
+                stats.error(f"booker page: {error}")
+                return
+        tab = await self.opened(SCHEDULE, "booker")
+        if tab is None:
+            return
+        fields = booking_fields(plan.run_id, n, self.date)
+        stats.submitted.append(fields["email"])
+        try:
+            outcome, elapsed = await tab.book(fields)
+        except VisitorError as error:
+            stats.error(f"booking: {error}")
+            outcome = "no answer"
+        else:
+            stats.booking_s.append(elapsed)
+        stats.outcomes[outcome] = stats.outcomes.get(outcome, 0) + 1
+        stats.outcome_by_email[fields["email"]] = outcome
+
+    def visitors(self) -> list[Awaitable[None]]:
+        """Every visitor of the round (the h2load readers apart)."""
+        plan = self.plan
+        if plan.socket_readers:
+            readers = [self.socket_reader(i) for i in range(plan.readers)]
+        else:
+            # With h2load, the probes are spread over the ramp like the readers they sample.
+            python_readers = plan.probes if plan.workdir else plan.readers
+            spread = plan.readers / max(python_readers, 1)
+            readers = [self.reader(round(i * spread)) for i in range(python_readers)]
+        return [*readers, *(self.booker(n) for n in range(plan.bookings))]
+
+    def static_readers(self) -> list[Awaitable[StaticResult]]:
+        """The h2load readers (none without a workdir for them)."""
+        plan = self.plan
+        count = plan.readers - plan.probes
+        if plan.socket_readers or plan.workdir is None or count <= 0:
+            return []
+        rng = random.Random(f"{plan.run_id}-h2load")
+        others = [p for p in plan.pages if p not in ("/", SCHEDULE)]
+        landings = ["/", *rng.sample(others, min(H2LOAD_VISITS - 1, len(others)))]
+        visits = [
+            plan.model.visit(plan.visit_of(plan.pages, plan.navs, rng, landing))
+            for landing in landings
+        ]
+        args = (plan.url, count, plan.ramp_s, plan.timeout_s, plan.workdir)
+        return [static_load.run(visits, *args)]
+
+    async def close(self) -> None:
+        """Every tab leaves; the HTTP session closes."""
+        await asyncio.gather(*(tab.close() for tab in self.tabs), return_exceptions=True)
+        self.stats.connected = 0
+        await self.session.close()
 
 
 async def run_round(
@@ -153,75 +362,17 @@ async def run_round(
 
     ``at_peak(connected)`` runs while every visitor is still connected, before they leave.
     """
-    stats = RoundStats()
-    rng = random.Random(plan.run_id)
-    date = booking_date()
-    tabs: list[Tab] = []
-    connector = aiohttp.TCPConnector(limit=0, force_close=False)
-    session = aiohttp.ClientSession(connector=connector)
-
-    def new_tab() -> Tab:
-        tab = Tab(plan.url, build, session, counters, timeout=plan.timeout_s)
-        tabs.append(tab)
-        return tab
-
-    async def opened(tab: Tab, path: str) -> bool:
-        try:
-            stats.hydrate_s.append(await tab.open(path))
-        except VisitorError as error:
-            if str(error).startswith("connect failed"):
-                stats.connect_failures += 1
-            else:
-                stats.error(f"hydrate: {error}")
-            await tab.close()
-            return False
-        stats.connected += 1
-        stats.peak_connected = max(stats.peak_connected, stats.connected)
-        return True
-
-    async def reader(i: int) -> None:
-        await asyncio.sleep(plan.ramp_s * i / max(plan.readers, 1))
-        tab = new_tab()
-        pages = [p for p in plan.pages if p != SCHEDULE] or plan.pages
-        if not await opened(tab, rng.choice(pages)):
-            return
-        for _ in range(plan.navs):
-            await asyncio.sleep(rng.uniform(0.5, 2.0))
-            try:
-                stats.navigate_s.append(await tab.navigate(rng.choice(plan.pages)))
-            except VisitorError as error:
-                stats.error(f"navigate: {error}")
-                break
-
-    async def booker(n: int) -> None:
-        await asyncio.sleep(plan.over_s * n / max(plan.bookings, 1))
-        tab = new_tab()
-        if not await opened(tab, SCHEDULE):
-            return
-        fields = booking_fields(plan.run_id, n, date)
-        stats.submitted.append(fields["email"])
-        try:
-            outcome, elapsed = await tab.book(fields)
-        except VisitorError as error:
-            stats.error(f"booking: {error}")
-            outcome = "no answer"
-        else:
-            stats.booking_s.append(elapsed)
-        stats.outcomes[outcome] = stats.outcomes.get(outcome, 0) + 1
-        stats.outcome_by_email[fields["email"]] = outcome
-
+    visitors = Round(plan, build, counters)
     started = time.monotonic()
     try:
-        await asyncio.gather(
-            *(reader(i) for i in range(plan.readers)),
-            *(booker(n) for n in range(plan.bookings)),
-        )
+        static = visitors.static_readers()
+        results = await asyncio.gather(*static, *visitors.visitors())
+        if static:
+            visitors.stats.static = results[0]
         await asyncio.sleep(plan.hold_s)
-        stats.active_s = time.monotonic() - started
+        visitors.stats.active_s = time.monotonic() - started
         if at_peak is not None:
-            await at_peak(stats.connected)
+            await at_peak(visitors.stats.connected)
     finally:
-        await asyncio.gather(*(tab.close() for tab in tabs), return_exceptions=True)
-        stats.connected = 0
-        await session.close()
-    return stats
+        await visitors.close()
+    return visitors.stats

@@ -1,6 +1,6 @@
-"""Python's heap of each backend process, for ``loadtest.py --tracemalloc`` (not the site's code).
+"""Python's heap of each backend process, for ``python -m scripts.loadtest --tracemalloc`` (not the site's code).
 
-``loadtest.py`` puts this folder on PYTHONPATH of the backend it starts, so every
+``scripts/loadtest`` puts this folder on PYTHONPATH of the backend it starts, so every
 Python process of it (the ``reflex`` CLI and granian's worker) imports it at
 start-up (or inherit it through a fork). With ``LOADTEST_TRACEMALLOC_DIR`` set it starts ``tracemalloc`` and a
 thread that, for every ``<name>.request`` file appearing in that folder, dumps a
