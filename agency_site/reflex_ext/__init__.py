@@ -29,6 +29,9 @@ tests need ``make test-e2e``).
 - ``state.js``'s anchors and its connect paths (``CONNECT_PATHS``; a mismatch fails the
   build): ``test_lazy_socket.py::…connect_path…``; readers open no socket, a form user one:
   ``e2e/test_lazy_socket.py``.
+- The load test's copy of the websocket protocol (``scripts/loadtest/protocol.py``) and of
+  React Router's manifest and bootstrap (``scripts/loadtest/readers.py``):
+  ``test_loadtest_protocol.py``, ``test_loadtest_readers.py``, ``e2e/test_reader_model.py``.
 - The ``(5, "Overlay")`` app wrap: ``test_reflex_ext.py::…connection_overlay…``.
 - No overlay while the backend is away: ``e2e/test_backend_down.py``.
 - ``EventNamespace.on_event`` is socket.io's handler: ``test_reflex_ext.py::…socketio_routes…``.

@@ -75,11 +75,6 @@ def test_a_browser_reader_fetches_nothing_the_load_test_reader_does_not(
     assert not extra, f"Chromium fetched what the load test's reader does not: {extra}"
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="Reflex 0.10.1 opens the websocket on every page load until the lazy socket "
-    "(issue 18 item 1) is merged",
-)
 @pytest.mark.parametrize("journey", JOURNEYS.values(), ids=JOURNEYS.keys())
 def test_a_browser_reader_opens_no_websocket(page: Page, base_url: str, journey: list[str]) -> None:
     traffic = read(page, base_url, journey)
