@@ -1,6 +1,7 @@
 """The same export behind the generated nginx configuration: pages, 404, headers, the websocket."""
 
 import base64
+import datetime as dt
 import os
 import re
 import socket
@@ -15,6 +16,8 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from agency_site.leads.models import Lead, LeadStatus
+from agency_site.leads.monitor import CANARY
+from agency_site.leads.store import LeadStore
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
 from scripts import local_servers
 from tests.stack.conftest import Stack
@@ -84,13 +87,17 @@ def test_the_websocket_upgrade_reaches_a_backend(nginx_url: str, stack: Stack) -
 
 
 def _held_lead(stack: Stack) -> int:
-    """A lead held by the provider's refusal: /_site/leads/health answers 503 while it is."""
+    """A lead held by the provider's refusal: /_site/leads/health answers 503 while it is.
+
+    As after a real refusal, the canary (which would send it to the stack's accepting fake
+    and so release it) is due only a full interval later."""
     engine = sa.create_engine(stack.state()["db_url"])
     with Session(engine) as session:
         lead = Lead(kind="contact", fields={"email": "held@example.com"}, status=LeadStatus.HELD)
         session.add(lead)
         session.commit()
         lead_id = lead.id
+    LeadStore(engine).postpone_job(CANARY, dt.timedelta(minutes=15))
     engine.dispose()
     return lead_id
 
@@ -99,6 +106,7 @@ def _release_lead(stack: Stack, lead_id: int) -> None:
     engine = sa.create_engine(stack.state()["db_url"])
     with engine.begin() as connection:
         connection.execute(sa.text("DELETE FROM leads WHERE id = :id"), {"id": lead_id})
+    LeadStore(engine).postpone_job(CANARY, dt.timedelta(0))
     engine.dispose()
 
 
