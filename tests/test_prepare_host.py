@@ -1,0 +1,317 @@
+"""docs/deploy.md "Fresh Debian VPS", run on this machine: the doc's own commands, with the
+system paths moved under a temporary folder, a throwaway system user instead of
+``agency``, a local copy of this repository as the one cloned, and no package installed
+(``--no-apt``; the package names are checked with ``apt-get --simulate``).
+
+Needs root (``useradd``, ``runuser``, ``chown``); the user and the folder are removed at
+the end. Takes about a minute: it creates a venv and installs the hash-locked
+requirements-postgres.txt into it as that user.
+"""
+
+import json
+import os
+import pwd
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from scripts import prepare_host
+from tests.conftest import unavailable
+from tests.test_deploy_docs import command, env_values
+
+ROOT = Path(__file__).resolve().parents[1]
+REPOSITORY = "https://git.example.es/agency/agency_site.git"
+SYSTEM_PATHS = ("/srv/agency_site", "/var/lib/agency_site", "/var/backups/agency_site",
+                "/etc/agency_site", "/etc/caddy", "/etc/nginx", "/etc/systemd/system", "/etc/nftables.d",
+                "/root/host-b")  # fmt: skip
+# The test's origin is a folder of root's; git refuses other users' repositories unless told.
+GIT_TRUSTS_ALL = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory",
+                  "GIT_CONFIG_VALUE_0": "*"}  # fmt: skip
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+
+@dataclass
+class Host:
+    base: Path  # stands for "/"
+    user: str
+    origin: Path
+
+    @property
+    def app(self) -> Path:
+        return self.base / "srv/agency_site/app"
+
+    def path(self, system_path: str) -> Path:
+        return self.base / system_path.lstrip("/")
+
+    def localized(self, text: str) -> str:
+        """The doc's command for this folder, user and origin (sudo: we are root already)."""
+        paths = "|".join(map(re.escape, SYSTEM_PATHS))
+        text = re.sub(rf"(?<![\w/])({paths})(?![\w])", lambda m: f"{self.base}{m[1]}", text)
+        text = text.replace(REPOSITORY, str(self.origin))
+        text = text.replace("sudo -u agency ", f"runuser -u {self.user} -- ")
+        if "sudo -u postgres " in text:
+            text = re.sub(r"\bagency\b(?![-_])", self.user, text)
+            text = text.replace("sudo -u postgres ", "runuser -u postgres -- ")
+        text = text.replace("sudo python3 ", f"{SYSTEM_PYTHON} ")
+        text = re.sub(r"sudo ([A-Z_]+=\S+ )", r"env \1", text)
+        text = text.replace("sudo ", "")
+        if "prepare_host.py" in text:
+            text += f" --no-apt --user {self.user} --root {self.base}"
+        return text
+
+    def run(self, first_line: str, env: dict | None = None, **kwargs):
+        """Run the doc's command that starts with ``first_line``; its output."""
+        result = subprocess.run(
+            ["bash", "-euo", "pipefail", "-c", self.localized(command(first_line))],
+            env={**os.environ, **GIT_TRUSTS_ALL, **(env or {})},
+            capture_output=True,
+            text=True,
+            timeout=600,
+            **kwargs,
+        )
+        assert result.returncode == 0, f"{first_line}\n{result.stdout}\n{result.stderr}"
+        return result.stdout
+
+    def as_user(self, *args: str, env: dict | None = None) -> str:
+        result = subprocess.run(
+            ["runuser", "-u", self.user, "--", *args],
+            cwd=self.app,
+            env={**os.environ, **(env or {})},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+
+def _mode_owner(path: Path) -> tuple[str, str]:
+    stat = path.stat()
+    return oct(stat.st_mode & 0o7777), pwd.getpwuid(stat.st_uid).pw_name
+
+
+@pytest.fixture(scope="module")
+def host() -> Iterator[Host]:
+    """A temporary "/" with a bare copy of this repository as the one to clone, and the
+    name of a throwaway system user (removed at the end, with the folder)."""
+    if os.geteuid() != 0 or not shutil.which("useradd") or not shutil.which("runuser"):
+        unavailable("prepares a host: needs root, useradd and runuser (CI runs as root)")
+    base = Path(tempfile.mkdtemp(prefix="agency-host-"))
+    base.chmod(0o755)  # The throwaway user must reach its folders.
+    user = f"agtest{os.getpid()}"
+    origin = base / "origin.git"
+    subprocess.run(["git", "clone", "--quiet", "--bare", str(ROOT), str(origin)], check=True)
+    try:
+        yield Host(base, user, origin)
+    finally:
+        subprocess.run(["userdel", user], capture_output=True)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def prepared(host: Host) -> tuple[Host, str]:
+    """The clone and the first run of prepare_host.py, as the doc says; its output."""
+    host.run(f"sudo git clone {REPOSITORY} /srv/agency_site/app")
+    return host, host.run(
+        "sudo python3 /srv/agency_site/app/scripts/prepare_host.py --server caddy"
+    )
+
+
+def test_a_fresh_host_is_prepared_as_the_doc_says(prepared: tuple[Host, str]) -> None:
+    host, output = prepared
+    user = pwd.getpwnam(host.user)
+    assert user.pw_uid < 1000 and user.pw_shell.endswith("nologin")
+    assert user.pw_dir == str(host.path("/var/lib/agency_site"))
+    assert "useradd --system" in output
+    assert _mode_owner(host.path("/var/lib/agency_site")) == ("0o700", host.user)
+    assert _mode_owner(host.path("/var/backups/agency_site")) == ("0o700", host.user)
+    assert _mode_owner(host.path("/srv/agency_site")) == ("0o755", "root")
+    assert _mode_owner(host.path("/etc/agency_site")) == ("0o755", "root")
+    assert _mode_owner(host.app) == ("0o755", host.user)
+    assert _mode_owner(host.app / "scripts/prepare_host.py")[1] == host.user
+    assert _mode_owner(host.app / ".env") == ("0o600", host.user)
+    assert (host.app / ".env").read_text() == (host.app / ".env.example").read_text()
+    # The venv is the user's and has the locked packages, the PostgreSQL driver included.
+    assert _mode_owner(host.app / ".venv/pyvenv.cfg")[1] == host.user
+    versions = host.as_user(
+        ".venv/bin/python",
+        "-c",
+        "import importlib.metadata as m, agency_site.settings, psycopg; "
+        "print(m.version('reflex'), m.version('psycopg'))",
+    )
+    locked = (host.app / "requirements-postgres.txt").read_text()
+    reflex, psycopg = versions.split()
+    assert f"reflex=={reflex} " in locked and f"psycopg=={psycopg} " in locked
+
+
+def test_a_second_run_changes_nothing_that_is_right(prepared: tuple[Host, str]) -> None:
+    host, _ = prepared
+    env_file = host.app / ".env"
+    env_file.write_text(env_file.read_text() + "AGENCY_NAME=Kept\n")
+    venv = (host.app / ".venv/pyvenv.cfg").stat()
+    output = host.run("sudo python3 /srv/agency_site/app/scripts/prepare_host.py --server caddy")
+    assert "useradd" not in output and "-m venv" not in output
+    assert env_file.read_text().endswith("AGENCY_NAME=Kept\n")
+    assert _mode_owner(env_file) == ("0o600", host.user)
+    assert (host.app / ".venv/pyvenv.cfg").stat().st_mtime_ns == venv.st_mtime_ns
+    assert _mode_owner(host.path("/var/lib/agency_site")) == ("0o700", host.user)
+
+
+def test_the_env_values_of_the_doc_load(prepared: tuple[Host, str]) -> None:
+    host, _ = prepared
+    env_file = host.app / ".env"
+    before = env_file.read_text()
+    values = env_values()
+    env_file.write_text(before + "".join(f"{key}={value}\n" for key, value in values.items()))
+    clean = {key: value for key, value in os.environ.items() if not key.startswith(
+        ("REFLEX_", "DEPLOY_", "EMAILJS_", "AGENCY_", "LEADS_", "GRANIAN_"))}  # fmt: skip
+    try:
+        result = subprocess.run(
+            ["runuser", "-u", host.user, "--", ".venv/bin/python", "-c",
+             "import json, os\n"
+             "from agency_site.settings import get_settings\n"
+             "s = get_settings()\n"
+             f"keys = {sorted(values)!r}\n"
+             "print(json.dumps({'env': {k: os.environ[k] for k in keys}, 'url': s.site_url,"
+             " 'hops': s.reflex.trusted_proxy_hops, 'backends': s.deploy.backend_addresses,"
+             " 'db': s.reflex.db_url.get_secret_value()}))"],
+            cwd=host.app, env=clean, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+    finally:
+        env_file.write_text(before)
+    assert result.returncode == 0, result.stderr
+    loaded = json.loads(result.stdout)
+    assert loaded["env"] == values
+    assert loaded["url"] == "https://www.example.es" and loaded["hops"] == 1
+    assert loaded["backends"] == ["127.0.0.1:8001", "127.0.0.1:8002"]
+    assert loaded["db"] == values["REFLEX_DB_URL"]
+
+
+def test_the_packages_exist() -> None:
+    """The doc's and prepare_host.py's package names, resolved by apt (nothing installed)."""
+    if not shutil.which("apt-get"):
+        pytest.skip("not a Debian machine")
+    lines = ("sudo apt-get install -y git python3-venv", "sudo apt-get install -y nftables")
+    names = [name for line in lines for name in command(line).split()[4:]]
+    for server in prepare_host.WEB_SERVER_PACKAGES:
+        names += prepare_host.packages(server, databases=True)
+    result = subprocess.run(
+        ["apt-get", "install", "--simulate", "-y", *sorted(set(names))],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_database_and_its_user(host: Host, postgres_server) -> None:
+    """`sudo -u postgres createuser/createdb` against the tests' throwaway cluster."""
+    from scripts.local_servers import PG_USER
+
+    if not (postgres_server.folder / "run").is_dir():
+        pytest.skip("an external PostgreSQL (TEST_DATABASE_URL): no local superuser socket")
+    env = {"PGHOST": str(postgres_server.folder / "run"), "PGPORT": str(postgres_server.port),
+           "PGUSER": PG_USER}  # fmt: skip
+    host.run("sudo -u postgres createuser --pwprompt agency", env=env, input="pw-1\npw-1\n")
+    host.run("sudo -u postgres createdb --owner agency agency", env=env)
+    owner = subprocess.run(
+        ["runuser", "-u", "postgres", "--", "psql", "-tAc",
+         f"SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = '{host.user}'"],
+        env={**os.environ, **env}, capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    assert owner == host.user
+    subprocess.run(["runuser", "-u", "postgres", "--", "bash", "-c",
+                    f"dropdb {host.user} && dropuser {host.user}"],
+                   env={**os.environ, **env}, check=True)  # fmt: skip
+
+
+def test_the_web_server_file_points_at_the_rendered_one(host: Host) -> None:
+    host.path("/etc/caddy").mkdir(parents=True, exist_ok=True)  # Debian's caddy package
+    host.run("sudo ln -sf /etc/agency_site/Caddyfile /etc/caddy/Caddyfile")
+    link = host.path("/etc/caddy/Caddyfile")
+    assert os.readlink(link) == str(host.path("/etc/agency_site/Caddyfile"))
+    host.path("/etc/nginx/sites-enabled").mkdir(parents=True, exist_ok=True)  # Debian's nginx
+    host.run(
+        "sudo ln -sf /etc/agency_site/nginx-agency_site.conf /etc/nginx/sites-enabled/agency_site"
+    )
+    link = host.path("/etc/nginx/sites-enabled/agency_site")
+    assert os.readlink(link) == str(host.path("/etc/agency_site/nginx-agency_site.conf"))
+
+
+def test_a_backup_by_hand(prepared: tuple[Host, str]) -> None:
+    host, _ = prepared
+    database = host.path("/var/lib/agency_site") / "reflex.db"
+    host.as_user(".venv/bin/python", "-c",
+                 f"import sqlite3; sqlite3.connect({str(database)!r}).execute('CREATE TABLE t (x)')")  # fmt: skip
+    host.run(
+        "sudo -u agency /srv/agency_site/app/.venv/bin/python -m agency_site.deploy backup "
+        "--out /var/backups/agency_site --keep 14",
+        env={"REFLEX_DB_URL": f"sqlite:///{database}"},
+    )
+    (backup,) = host.path("/var/backups/agency_site").glob("leads-*.sqlite3")
+    assert _mode_owner(backup) == ("0o600", host.user)
+
+
+def test_an_update(prepared: tuple[Host, str]) -> None:
+    host, _ = prepared
+    git = ["git", "-C", str(host.origin)]
+    tree = subprocess.run([*git, "rev-parse", "HEAD^{tree}"], capture_output=True, text=True,
+                          check=True).stdout.strip()  # fmt: skip
+    new = subprocess.run([*git, "commit-tree", tree, "-p", "HEAD", "-m", "an update"],
+                         capture_output=True, text=True, check=True,
+                         env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+                              "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"},
+                         ).stdout.strip()  # fmt: skip
+    branch = subprocess.run([*git, "symbolic-ref", "HEAD"], capture_output=True, text=True,
+                            check=True).stdout.strip()  # fmt: skip
+    subprocess.run([*git, "update-ref", branch, new], check=True)
+    # As on a real server, the repository pulled from is not one of root's (git would
+    # refuse it to another user, and its safe.directory does not reach the serving side).
+    user = pwd.getpwnam(host.user)
+    for folder, dirs, files in os.walk(host.origin):
+        for name in (folder, *(os.path.join(folder, entry) for entry in dirs + files)):
+            os.lchown(name, user.pw_uid, user.pw_gid)
+    host.run("cd /srv/agency_site/app && sudo -u agency git pull --ff-only")
+    head = host.as_user("git", "rev-parse", "HEAD", env=GIT_TRUSTS_ALL).strip()
+    assert head == new
+    host.run("sudo python3 /srv/agency_site/app/scripts/prepare_host.py --no-apt")
+
+
+def test_the_second_hosts_unit(prepared: tuple[Host, str]) -> None:
+    """The backend unit of a second host listens on its private address."""
+    host, _ = prepared
+    static_root = host.path("/srv/agency_site/frontend")
+    static_root.mkdir(exist_ok=True)
+    (static_root / "csp-script-hashes.json").write_text('["sha256-abc="]')
+    host.run(
+        "cd /srv/agency_site/app && sudo DEPLOY_BACKEND_HOST=10.0.0.6 .venv/bin/python -m "
+        "agency_site.deploy render --out /root/host-b",
+        env={"DEPLOY_STATIC_ROOT": str(static_root)},
+    )
+    unit = host.path("/root/host-b/agency-backend@.service").read_text()
+    assert "--backend-host 10.0.0.6 --backend-port %i" in unit
+
+
+def test_the_firewall_rule(host: Host) -> None:
+    """The doc's nftables file, written as it says and checked by nft (not loaded)."""
+    if not shutil.which("nft"):
+        pytest.skip("nft is not installed (apt-get install nftables)")
+    host.run("sudo install -D -m 0644 /dev/stdin /etc/nftables.d/agency-backends.nft <<'NFT'")
+    rules = host.path("/etc/nftables.d/agency-backends.nft")
+    assert _mode_owner(rules) == ("0o644", "root")
+    assert "tcp dport 8001-8002 ip saddr != 10.0.0.5 drop" in rules.read_text()
+    host.run("sudo nft -c -f /etc/nftables.d/agency-backends.nft")
+
+
+def test_the_defaults_are_the_sites() -> None:
+    from agency_site.settings import DeploySettings
+
+    defaults = DeploySettings.model_fields
+    for key, value in prepare_host.DEFAULTS.items():
+        assert defaults[key].default == value, key
