@@ -25,7 +25,10 @@ APT_PACKAGES = (
     "libnginx-mod-http-brotli-static",
 )
 # Programs only the tests use, and their Debian packages (`make test` installs them too).
-TEST_TOOLS = {"systemd-analyze": "systemd"}  # Verifies the generated systemd units.
+TEST_TOOLS = {
+    "systemd-analyze": "systemd",  # Verifies the generated systemd units.
+    "nft": "nftables",  # Checks the deploy guide's firewall rule (nft -c).
+}
 PG_USER = "agency"
 PG_DATABASE = "agency"
 PG_PASSWORD = "agency-local"  # A throwaway local cluster; never a deployment's.
