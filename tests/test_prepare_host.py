@@ -250,7 +250,7 @@ def test_a_backup_by_hand(prepared: tuple[Host, str]) -> None:
     host.as_user(".venv/bin/python", "-c",
                  f"import sqlite3; sqlite3.connect({str(database)!r}).execute('CREATE TABLE t (x)')")  # fmt: skip
     host.run(
-        "sudo -u agency /srv/agency_site/app/.venv/bin/python -m agency_site.deploy backup "
+        "cd /srv/agency_site/app && sudo -u agency .venv/bin/python -m agency_site.deploy backup "
         "--out /var/backups/agency_site --keep 14",
         env={"REFLEX_DB_URL": f"sqlite:///{database}"},
     )
