@@ -100,3 +100,34 @@ def test_a_booking_whose_socket_drops_before_the_answer_is_stored_and_sent_once(
     page.wait_for_timeout(2_000)  # Nothing else arrives late.
     assert len(wait_for_sends(fake, 1)) == 1
     assert [lead[1:] for lead in leads(site)[before:]] == [("booking", "sent")]
+
+
+def test_a_booking_the_backend_never_starts_goes_over_http_once(
+    page: Page, fake: HTTPServer, site: SiteServer
+) -> None:
+    # The socket stays connected but the submission never reaches a handler, as while
+    # the backend's state store (Redis) is down: the form must not wait for ever.
+    swallowed = []
+
+    def relay(socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            if ".submit" in str(message):
+                swallowed.append(True)
+                return
+            server.send(message)
+
+        socket.on_message(from_page)
+        server.on_message(socket.send)
+
+    page.route_web_socket(EVENT_SOCKET, relay)
+    open_page(page, paths.SCHEDULE)
+    form = page.locator("#booking-form")
+    before = len(leads(site))
+    fill_booking(page, working_day(8), "12:00")
+    form.locator(SUBMIT).click()
+    expect(form.get_by_text(BOOKING.success)).to_be_visible(timeout=20_000)
+    assert swallowed, "the submission never went to the websocket"
+    assert len(wait_for_sends(fake, 1)) == 1
+    assert [lead[1:] for lead in leads(site)[before:]] == [("booking", "sent")]

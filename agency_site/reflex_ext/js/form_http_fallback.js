@@ -69,18 +69,32 @@ useEffect(() => {
   };
 
   // After a submit over the websocket, until its answer shows (the form was busy, then is
-  // not): over HTTP as soon as the socket is down after having carried it, or if it has
-  // not connected $CONNECT_MS ms after the submit.
-  const watch = (submitted, sawBusy) => {
+  // not), it goes over HTTP too: as soon as the socket is down after having carried it; if
+  // the socket has not connected $CONNECT_MS ms after the submit; if the backend has not
+  // started it (the form never busy) twice that long after, e.g. its state store (Redis)
+  // is down; and if no answer has come after $WATCH_MS ms.
+  // The form's aria-busy follows the backend's `busy`: seen true, then false, is the
+  // answer. Observed, not polled, so a quick answer is never taken for a stall.
+  let started = false;
+  let answered = false;
+  const progress = new MutationObserver(() => {
+    if (busy()) {
+      started = true;
+    } else if (started) {
+      answered = true;
+    }
+  });
+  progress.observe(form, { attributes: true, attributeFilter: ["aria-busy"] });
+  const watch = (submitted) => {
     watchTimer = setTimeout(() => {
-      const nowBusy = busy();
-      if (sawBusy && !nowBusy) return;
+      if (answered) return;
       const waited = Date.now() - submitted;
-      const down = !socketConnected() && (sawBusy || nowBusy || waited > $CONNECT_MS);
-      if (down || offline()) {
+      const down = !socketConnected() && (started || waited > $CONNECT_MS);
+      const stalled = !started && waited > 2 * $CONNECT_MS;
+      if (down || stalled || offline() || waited >= $WATCH_MS) {
         postOverHttp();
-      } else if (waited < $WATCH_MS) {
-        watch(submitted, sawBusy || nowBusy);
+      } else {
+        watch(submitted);
       }
     }, 250);
   };
@@ -107,10 +121,13 @@ useEffect(() => {
       postOverHttp();
       return;
     }
-    watch(Date.now(), false);
+    started = busy();
+    answered = false;
+    watch(Date.now());
   };
   form.addEventListener("submit", onSubmit, true);
   return () => {
+    progress.disconnect();
     form.removeEventListener("submit", onSubmit, true);
     clearTimeout(watchTimer);
     clearTimeout(hideTimer);
