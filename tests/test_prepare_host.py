@@ -196,7 +196,7 @@ def test_the_env_values_of_the_doc_load(prepared: tuple[Host, str]) -> None:
 def test_the_packages_exist() -> None:
     """The doc's and prepare_host.py's package names, resolved by apt (nothing installed)."""
     if not shutil.which("apt-get"):
-        pytest.skip("not a Debian machine")
+        unavailable("apt-get is not installed (not a Debian machine)")
     lines = ("sudo apt-get install -y git python3-venv", "sudo apt-get install -y nftables")
     names = [name for line in lines for name in command(line).split()[4:]]
     for server in prepare_host.WEB_SERVER_PACKAGES:
@@ -215,7 +215,7 @@ def test_the_database_and_its_user(host: Host, postgres_server) -> None:
     from scripts.local_servers import PG_USER
 
     if not (postgres_server.folder / "run").is_dir():
-        pytest.skip("an external PostgreSQL (TEST_DATABASE_URL): no local superuser socket")
+        unavailable("an external PostgreSQL (TEST_DATABASE_URL): no local superuser socket")
     env = {"PGHOST": str(postgres_server.folder / "run"), "PGPORT": str(postgres_server.port),
            "PGUSER": PG_USER}  # fmt: skip
     host.run("sudo -u postgres createuser --pwprompt agency", env=env, input="pw-1\npw-1\n")
@@ -301,7 +301,7 @@ def test_the_second_hosts_unit(prepared: tuple[Host, str]) -> None:
 def test_the_firewall_rule(host: Host) -> None:
     """The doc's nftables file, written as it says and checked by nft (not loaded)."""
     if not shutil.which("nft"):
-        pytest.skip("nft is not installed (apt-get install nftables)")
+        unavailable("nft is not installed (apt-get install nftables)")
     host.run("sudo install -D -m 0644 /dev/stdin /etc/nftables.d/agency-backends.nft <<'NFT'")
     rules = host.path("/etc/nftables.d/agency-backends.nft")
     assert _mode_owner(rules) == ("0o644", "root")

@@ -67,6 +67,25 @@ def test_with_websockets_refused_wrong_fields_get_their_messages_in_place(
     expect(page.get_by_text(NOTICES.store_failed)).to_have_count(0)
 
 
+def book_through(page: Page, site: SiteServer, relay, day, slot: str) -> int:
+    """Book on /schedule with the page's websockets going through ``relay``; wait for the
+    thanks. The number of leads stored before."""
+    page.route_web_socket(EVENT_SOCKET, relay)
+    open_page(page, paths.SCHEDULE)
+    form = page.locator("#booking-form")
+    before = len(leads(site))
+    fill_booking(page, day, slot)
+    form.locator(SUBMIT).click()
+    expect(form.get_by_text(BOOKING.success)).to_be_visible(timeout=20_000)
+    return before
+
+
+def assert_one_booking_sent(fake: HTTPServer, site: SiteServer, before: int) -> None:
+    """Exactly one e-mail went out, and exactly one lead was stored (and sent)."""
+    assert len(wait_for_sends(fake, 1)) == 1
+    assert [lead[1:] for lead in leads(site)[before:]] == [("booking", "sent")]
+
+
 def test_a_booking_whose_socket_drops_before_the_answer_is_stored_and_sent_once(
     page: Page, fake: HTTPServer, site: SiteServer
 ) -> None:
@@ -88,18 +107,11 @@ def test_a_booking_whose_socket_drops_before_the_answer_is_stored_and_sent_once(
         socket.on_message(from_page)
         server.on_message(lambda message: None if cut else socket.send(message))
 
-    page.route_web_socket(EVENT_SOCKET, relay)
-    open_page(page, paths.SCHEDULE)
-    form = page.locator("#booking-form")
-    before = len(leads(site))
-    fill_booking(page, working_day(7), "11:00")
-    form.locator(SUBMIT).click()
-    expect(form.get_by_text(BOOKING.success)).to_be_visible(timeout=20_000)
+    before = book_through(page, site, relay, working_day(7), "11:00")
     assert cut, "the submission never went over the websocket"
     assert len(wait_for_sends(fake, 1)) == 1
     page.wait_for_timeout(2_000)  # Nothing else arrives late.
-    assert len(wait_for_sends(fake, 1)) == 1
-    assert [lead[1:] for lead in leads(site)[before:]] == [("booking", "sent")]
+    assert_one_booking_sent(fake, site, before)
 
 
 def test_a_booking_the_backend_never_starts_goes_over_http_once(
@@ -121,13 +133,6 @@ def test_a_booking_the_backend_never_starts_goes_over_http_once(
         socket.on_message(from_page)
         server.on_message(socket.send)
 
-    page.route_web_socket(EVENT_SOCKET, relay)
-    open_page(page, paths.SCHEDULE)
-    form = page.locator("#booking-form")
-    before = len(leads(site))
-    fill_booking(page, working_day(8), "12:00")
-    form.locator(SUBMIT).click()
-    expect(form.get_by_text(BOOKING.success)).to_be_visible(timeout=20_000)
+    before = book_through(page, site, relay, working_day(8), "12:00")
     assert swallowed, "the submission never went to the websocket"
-    assert len(wait_for_sends(fake, 1)) == 1
-    assert [lead[1:] for lead in leads(site)[before:]] == [("booking", "sent")]
+    assert_one_booking_sent(fake, site, before)
