@@ -19,6 +19,7 @@ from agency_site.content.sections import CallToAction
 from agency_site.content.site import SITE
 from agency_site.content.testimonials import TESTIMONIALS
 from agency_site.reflex_ext.internals import LUCIDE_ICON_LIST, to_snake_case
+from tests import spec_facts as spec
 from tests.content_walker import content_modules, module_models
 
 UNSPLASH = re.compile(r"^https://images\.unsplash\.com/photo-\d{10,13}-[0-9a-f]{12}$")
@@ -29,12 +30,7 @@ def _figures(stats) -> list[tuple[str, str]]:
 
 
 def test_about_stats_are_the_spec_figures() -> None:
-    assert _figures(about.STATS) == [
-        ("500+", "clientes satisfechos"),
-        ("1000+", "proyectos"),
-        ("300%", "ROI medio"),
-        ("10+", "años"),
-    ]
+    assert tuple(_figures(about.STATS)) == spec.ABOUT_STATS
     assert len(about.VALUES) == 4
     assert len(about.APPROACH) == 4
     assert [a.href for a in about.MISSION.actions] == [paths.CONTACT]
@@ -51,31 +47,19 @@ def test_influencer_stats_and_buttons() -> None:
     assert "sin coste" in influencer.HERO.intro and "beneficios" in influencer.HERO.intro
 
 
-@pytest.mark.parametrize(
-    ("case_id", "metrics"),
-    [
-        (
-            "ecommerce-growth",
-            [("+45%", "ventas"), ("1200+", "nuevos clientes"), ("2,5%", "conversión")],
-        ),
-        (
-            "influencer-success",
-            [("15K€+", "ingresos mensuales"), ("800+", "alumnos"), ("75%", "retención")],
-        ),
-        ("b2b-leads", [("+65%", "leads"), ("15%", "tasa de cierre"), ("180%", "ROI")]),
-    ],
-)
-def test_case_study_metrics_are_the_spec_figures(case_id: str, metrics: list) -> None:
+@pytest.mark.parametrize(("case_id", "metrics"), spec.CASE_METRICS.items())
+def test_case_study_metrics_are_the_spec_figures(case_id: str, metrics: tuple) -> None:
     case = case_study_by_id(case_id)
-    assert [(m.value, m.label) for m in case.results] == metrics
+    assert tuple((m.value, m.label) for m in case.results) == metrics
     assert all(m.icon and m.description for m in case.results)
     assert case.tags and case.solution_points and case.key_achievements
     assert case.testimonial.quote and case.testimonial.author and case.testimonial.role
 
 
-def test_three_cases_in_route_order_and_the_default_exists() -> None:
-    assert [c.id for c in CASE_STUDIES] == ["ecommerce-growth", "influencer-success", "b2b-leads"]
-    assert case_study_by_id(DEFAULT_CASE_ID).id == "ecommerce-growth"
+def test_the_spec_cases_in_order_and_the_default_exists() -> None:
+    ids = [c.id for c in CASE_STUDIES]
+    assert [i for i in ids if i in spec.CASE_IDS] == list(spec.CASE_IDS)
+    assert case_study_by_id(DEFAULT_CASE_ID).id == spec.DEFAULT_CASE_ID
     assert [(a.label, a.href) for a in DETAIL_CTA.actions] == [
         ("Solicitar consulta gratuita", paths.CONTACT)
     ]
@@ -165,8 +149,8 @@ def test_a_positions_location_and_button_read_the_pages_words() -> None:
     ]
 
 
-def test_three_testimonials_rated_out_of_five() -> None:
-    assert len(TESTIMONIALS) == 3
+def test_the_testimonials_are_rated_out_of_five() -> None:
+    assert len(TESTIMONIALS) >= spec.TESTIMONIALS_ON_HOME
     assert all(1 <= t.rating <= 5 for t in TESTIMONIALS)
     # The words are the file's; the figures, the rating and its maximum.
     assert TESTIMONIALS[0].rating_label == testimonials.COPY.rating_label.format(

@@ -23,20 +23,7 @@ from agency_site.content.service_sections import (
 from agency_site.content.services import SERVICES
 from agency_site.reflex_ext.internals import LUCIDE_ICON_LIST
 from agency_site.reflex_ext.internals import reflex_format as format
-from tests.spec_service_buttons import (
-    MAX_STUDENTS_PER_CLASS,
-    PHOTOGRAPHY_CLAIMS,
-    PHOTOGRAPHY_PACK_FIGURES,
-    PURE_WHITE,
-    SPEC_BUTTONS,
-    SPEC_CLAIMS,
-    SPEC_COURSES,
-    SPEC_HERO_BUTTONS,
-    SPEC_IN_COMPANY,
-    SPEC_PACK_PRICES,
-    SPEC_PROGRAMMES,
-    SPEC_TARGETS,
-)
+from tests import spec_facts as spec
 
 
 def sections(page: ServicePage, kind: type) -> list:
@@ -59,37 +46,37 @@ def test_every_service_has_exactly_one_page_under_its_id() -> None:
     assert all(page.id == key for key, page in SERVICE_PAGES.items())
 
 
-@pytest.mark.parametrize("service_id", SPEC_TARGETS)
+@pytest.mark.parametrize("service_id", spec.TARGETS)
 def test_buttons_lead_exactly_to_the_spec_targets(service_id: str) -> None:
-    assert SERVICE_PAGES[service_id].targets() == SPEC_TARGETS[service_id]
+    assert SERVICE_PAGES[service_id].targets() == spec.TARGETS[service_id]
 
 
 def test_consulting_claims_content_and_buttons() -> None:
     page = SERVICE_PAGES["consulting"]
-    assert tuple(s.value for s in page.stats) == SPEC_CLAIMS["consulting"]
+    assert tuple(s.value for s in page.stats) == spec.CLAIMS["consulting"]
     assert all(s.label for s in page.stats)
     main, specialised = sections(page, BlocksSection)
     assert len(main.blocks) >= 6
     assert len(specialised.blocks) >= 2
     assert sections(page, BenefitsSection) and sections(page, FeaturesSection)
-    assert buttons(page) == SPEC_BUTTONS["consulting"]
-    assert _hero_buttons(page) == SPEC_HERO_BUTTONS["consulting"]
+    assert buttons(page) == spec.BUTTONS["consulting"]
+    assert _hero_buttons(page) == spec.HERO_BUTTONS["consulting"]
 
 
 def test_training_claims_programmes_courses_and_buttons() -> None:
     page = SERVICE_PAGES["training"]
-    assert tuple(s.value for s in page.stats) == SPEC_CLAIMS["training"]
-    assert str(MAX_STUDENTS_PER_CLASS) in page.highlighted_fact
+    assert tuple(s.value for s in page.stats) == spec.CLAIMS["training"]
+    assert str(spec.MAX_STUDENTS_PER_CLASS) in page.highlighted_fact
     (programmes,) = sections(page, ProgrammesSection)
-    assert tuple((p.title, p.duration) for p in programmes.programmes) == SPEC_PROGRAMMES
+    assert tuple((p.title, p.duration) for p in programmes.programmes) == spec.PROGRAMMES
     assert all(p.icon and p.description and p.topics for p in programmes.programmes)
     courses, in_company = sections(page, BlocksSection)
-    assert tuple(b.title for b in courses.blocks) == SPEC_COURSES
-    assert tuple(b.title for b in in_company.blocks) == SPEC_IN_COMPANY
+    assert tuple(b.title for b in courses.blocks) == spec.COURSES
+    assert tuple(b.title for b in in_company.blocks) == spec.IN_COMPANY
     assert sections(page, BenefitsSection) and sections(page, FeaturesSection)
 
-    assert _hero_buttons(page) == SPEC_HERO_BUTTONS["training"]
-    assert buttons(page) <= SPEC_BUTTONS["training"]
+    assert _hero_buttons(page) == spec.HERO_BUTTONS["training"]
+    assert buttons(page) <= spec.BUTTONS["training"]
     programme_buttons = {("Más información", "/contact"), ("Solicitar información", "/contact")}
     assert all((p.cta.label, p.cta.href) in programme_buttons for p in programmes.programmes)
     assert [(a.label, a.href) for a in page.cta.actions] == [("Solicitar información", "/contact")]
@@ -98,8 +85,8 @@ def test_training_claims_programmes_courses_and_buttons() -> None:
 def test_photography_claims_services_packs_and_buttons() -> None:
     page = SERVICE_PAGES["product-photography"]
     values = [s.value for s in page.stats]
-    assert all(any(claim in value for value in values) for claim in PHOTOGRAPHY_CLAIMS)
-    assert any(PURE_WHITE in s.label for s in page.stats)
+    assert all(any(claim in value for value in values) for claim in spec.PHOTOGRAPHY_CLAIMS)
+    assert any(spec.PURE_WHITE in s.label for s in page.stats)
 
     main, additional = sections(page, BlocksSection)
     assert len(main.blocks) == 4
@@ -111,27 +98,27 @@ def test_photography_claims_services_packs_and_buttons() -> None:
     assert (gallery.cta.label, gallery.cta.href) == ("Ver portfolio", "/portfolio")
 
     (packs,) = sections(page, PacksSection)
-    assert tuple(p.price_from for p in packs.packs) == SPEC_PACK_PRICES["product-photography"]
-    for pack, pack_figures in zip(packs.packs, PHOTOGRAPHY_PACK_FIGURES, strict=True):
+    assert tuple(p.price_from for p in packs.packs) == spec.PACK_PRICES["product-photography"]
+    for pack, pack_figures in zip(packs.packs, spec.PHOTOGRAPHY_PACK_FIGURES, strict=True):
         assert all(any(f in feature for feature in pack.features) for f in pack_figures), pack
     assert all(
         (p.cta.label, p.cta.href) == ("Solicitar información", "/contact") for p in packs.packs
     )
     assert (packs.help_link.label, packs.help_link.href) == ("Consultar dudas", "/contact")
-    assert buttons(page) == SPEC_BUTTONS["product-photography"]
-    assert _hero_buttons(page) == SPEC_HERO_BUTTONS["product-photography"]
+    assert buttons(page) == spec.BUTTONS["product-photography"]
+    assert _hero_buttons(page) == spec.HERO_BUTTONS["product-photography"]
 
 
-@pytest.mark.parametrize("service_id", SPEC_PACK_PRICES)
+@pytest.mark.parametrize("service_id", spec.PACK_PRICES)
 def test_packs_have_the_spec_prices_shown_from_the_figure(service_id: str) -> None:
     (packs,) = sections(SERVICE_PAGES[service_id], PacksSection)
-    assert tuple(p.price_from for p in packs.packs) == SPEC_PACK_PRICES[service_id]
-    for pack, price in zip(packs.packs, SPEC_PACK_PRICES[service_id], strict=True):
+    assert tuple(p.price_from for p in packs.packs) == spec.PACK_PRICES[service_id]
+    for pack, price in zip(packs.packs, spec.PACK_PRICES[service_id], strict=True):
         assert pack.price.endswith(f" {euros(price)}")
     assert all(len(p.features) >= 3 for p in packs.packs)
 
 
-@pytest.mark.parametrize("service_id", SPEC_TARGETS)
+@pytest.mark.parametrize("service_id", spec.TARGETS)
 def test_every_page_says_what_is_included_and_how_it_helps(service_id: str) -> None:
     page = SERVICE_PAGES[service_id]
     assert sections(page, BlocksSection) or sections(page, ProgrammesSection)
@@ -273,9 +260,9 @@ def test_the_hero_eyebrow_is_the_service_name_unless_written() -> None:
 
 def test_a_figure_the_training_page_quotes_twice_is_written_once() -> None:
     page = SERVICE_PAGES["training"]
-    assert page.facts == {"group_max": str(MAX_STUDENTS_PER_CLASS)}
+    assert page.facts == {"group_max": str(spec.MAX_STUDENTS_PER_CLASS)}
     assert "{group_max}" in page.highlight and "{group_max}" in page.meta.description
-    assert str(MAX_STUDENTS_PER_CLASS) in page.description()
+    assert str(spec.MAX_STUDENTS_PER_CLASS) in page.description()
     data = page.model_dump(exclude_computed_fields=True)
     with pytest.raises(ValidationError, match="unknown figure"):
         ServicePage(**(data | {"highlight": "máximo {nope} alumnos"}))

