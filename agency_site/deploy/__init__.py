@@ -9,5 +9,5 @@ so that a deployer edits ``.env``, never a configuration by hand:
 - ``systemd.py``   the backend unit (migrate, then serve; restart on failure) and the backup timer
 - ``backup.py``    a copy of the leads database (``pg_dump`` or SQLite's online backup)
 
-``python -m agency_site.deploy render --out DIR`` writes them all; see the README's "Deploy".
+``python -m agency_site.deploy render --out DIR`` writes them all; see docs/production.md and docs/deploy.md.
 """
