@@ -108,6 +108,9 @@ class EmailJSSettings(BaseSettings):
     private_key: SecretStr = SecretStr("")
     contact_template_id: str = ""
     booking_template_id: str = ""
+    # The visitor's e-mails about their booking (confirmed, declined, cancelled): optional;
+    # without it the agency answers visitors by hand.
+    visitor_template_id: str = ""
     timeout_seconds: PositiveFloat = 10.0
 
     _slash = field_validator("api_base")(_strip_slash)
@@ -221,6 +224,21 @@ class BookingSettings(BaseSettings):
     closed_days: str = ""
     # Today's slots are offered only if they start at least this many hours from now.
     min_notice_hours: NonNegativeFloat = 2.0
+    # At most this many active (pending or confirmed) bookings a day; 0: no limit.
+    daily_limit: NonNegativeInt = 0
+    # Signs the agency's confirm/decline links and the visitor's cancel and calendar links
+    # (at least 32 characters; `python -c "import secrets; print(secrets.token_urlsafe(32))"`).
+    # Unset: the booking e-mail carries no links and the agency answers by hand.
+    link_secret: SecretStr = SecretStr("")
+    # The agency's confirm/decline links work this many days.
+    link_days: PositiveInt = 14
+
+    @field_validator("link_secret")
+    @classmethod
+    def _long_enough(cls, value: SecretStr) -> SecretStr:
+        if value.get_secret_value() and len(value.get_secret_value()) < 32:
+            raise ValueError("BOOKING_LINK_SECRET needs at least 32 characters")
+        return value
 
     _days = field_validator("closed_days")(_iso_days)
 

@@ -1,0 +1,95 @@
+"""The appointment in the visitor's calendar: an iCalendar file (RFC 5545, through the
+``icalendar`` library) and add-to-calendar links for Google Calendar and Outlook.
+
+Times are the agency's (Europe/Madrid) wall-clock times; the file carries the zone's
+VTIMEZONE, so every calendar shows the right local time wherever the visitor is.
+"""
+
+import datetime as dt
+from dataclasses import dataclass
+from urllib.parse import urlencode
+from zoneinfo import ZoneInfo
+
+import icalendar
+
+from agency_site.content.forms import AGENCY_TIME_ZONE
+
+# How long a consultation lasts in the calendar.
+CONSULTATION_MINUTES = 60
+
+
+@dataclass(frozen=True)
+class Appointment:
+    """A confirmed consultation as calendars see it."""
+
+    uid: str  # Stable per booking: a calendar updates, not duplicates, the event.
+    date: dt.date
+    time: str  # "10:00", the agency's time.
+    title: str
+    description: str
+    location: str
+    organizer_email: str
+
+    @property
+    def start(self) -> dt.datetime:
+        """The start, aware, in the agency's time zone."""
+        zone = ZoneInfo(AGENCY_TIME_ZONE)
+        return dt.datetime.combine(self.date, dt.time.fromisoformat(self.time), zone)
+
+    @property
+    def end(self) -> dt.datetime:
+        return self.start + dt.timedelta(minutes=CONSULTATION_MINUTES)
+
+
+def ics(appointment: Appointment, *, cancelled: bool = False) -> bytes:
+    """The ``.ics`` file of ``appointment`` (``METHOD:PUBLISH``; cancelled: ``STATUS:CANCELLED``)."""
+    calendar = icalendar.Calendar()
+    calendar.add("prodid", "-//agency_site//consultas//ES")
+    calendar.add("version", "2.0")
+    calendar.add("method", "PUBLISH")
+    event = icalendar.Event()
+    event.add("uid", appointment.uid)
+    event.add("dtstamp", dt.datetime.now(dt.UTC))
+    event.add("dtstart", appointment.start)
+    event.add("dtend", appointment.end)
+    event.add("summary", appointment.title)
+    event.add("description", appointment.description)
+    event.add("location", appointment.location)
+    event.add("organizer", f"mailto:{appointment.organizer_email}")
+    event.add("status", "CANCELLED" if cancelled else "CONFIRMED")
+    calendar.add_component(event)
+    # The zone's rules around the appointment only (the whole history is ~3 KB of RDATEs).
+    year = appointment.date.year
+    calendar.add_missing_timezones(dt.date(year - 1, 1, 1), dt.date(year + 1, 12, 31))
+    return calendar.to_ical()
+
+
+def _utc_stamp(moment: dt.datetime) -> str:
+    return moment.astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def google_link(appointment: Appointment) -> str:
+    """Google Calendar's "add event" page, filled in."""
+    query = {
+        "action": "TEMPLATE",
+        "text": appointment.title,
+        "dates": f"{_utc_stamp(appointment.start)}/{_utc_stamp(appointment.end)}",
+        "details": appointment.description,
+        "location": appointment.location,
+        "ctz": AGENCY_TIME_ZONE,
+    }
+    return "https://calendar.google.com/calendar/render?" + urlencode(query)
+
+
+def outlook_link(appointment: Appointment) -> str:
+    """Outlook on the web's "new event" page, filled in."""
+    query = {
+        "path": "/calendar/action/compose",
+        "rru": "addevent",
+        "subject": appointment.title,
+        "startdt": appointment.start.isoformat(),
+        "enddt": appointment.end.isoformat(),
+        "body": appointment.description,
+        "location": appointment.location,
+    }
+    return "https://outlook.live.com/calendar/0/deeplink/compose?" + urlencode(query)

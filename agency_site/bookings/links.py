@@ -1,0 +1,84 @@
+"""Signed links for a booking: the agency's *confirm* and *decline*, the visitor's *cancel*
+and calendar file. No login: the link itself is the permission, so it is
+
+- **signed** (HMAC-SHA256 with ``BOOKING_LINK_SECRET``, through itsdangerous): a changed
+  action, booking or nonce fails the signature;
+- **expiring**: the agency's links after ``BOOKING_LINK_MAX_AGE_DAYS``; the visitor's when
+  the appointment has passed;
+- **single-use** for the actions that change a booking: each carries a random nonce, and
+  using it inserts the nonce's digest into ``booking_link_uses`` (primary key), so a replay
+  finds it taken (``slots.use_link``).
+"""
+
+import enum
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+_SALT = "agency_site.booking-link"
+
+
+class Action(enum.StrEnum):
+    """What a link does."""
+
+    CONFIRM = "confirm"  # The agency confirms the requested slot.
+    DECLINE = "decline"  # The agency declines it (and may propose another time by e-mail).
+    CANCEL = "cancel"  # The visitor cancels a pending or confirmed booking.
+    CALENDAR = "calendar"  # The visitor downloads the .ics (reading only: not single-use).
+
+    @property
+    def single_use(self) -> bool:
+        """Whether using the link changes the booking (so a second use is a replay)."""
+        return self is not Action.CALENDAR
+
+
+class LinkProblem(enum.StrEnum):
+    """Why a link cannot be used: each gets its own clear page."""
+
+    TAMPERED = "tampered"  # Not signed by this site (changed, truncated, another secret).
+    EXPIRED = "expired"
+
+
+@dataclass(frozen=True)
+class Link:
+    """A verified link: what it does, to which booking (its lead's id), and its nonce."""
+
+    action: Action
+    lead_id: int
+    nonce: str
+
+    @property
+    def digest(self) -> str:
+        """What ``booking_link_uses`` keeps of a used link (never the link itself)."""
+        return hashlib.sha256(f"{self.action}:{self.lead_id}:{self.nonce}".encode()).hexdigest()
+
+
+class LinkSigner:
+    """Makes and checks the links of one secret."""
+
+    def __init__(self, secret: str) -> None:
+        if len(secret) < 32:
+            raise ValueError("BOOKING_LINK_SECRET must have at least 32 characters")
+        self._serializer = URLSafeTimedSerializer(secret, salt=_SALT)
+
+    def token(self, action: Action, lead_id: int) -> str:
+        """A new signed token for ``action`` on booking ``lead_id`` (timestamped now)."""
+        return self._serializer.dumps([str(action), lead_id, secrets.token_urlsafe(9)])
+
+    def verify(self, token: str, max_age_s: float) -> Link | LinkProblem:
+        """The link ``token`` stands for, or why it cannot be used."""
+        if not isinstance(token, str) or not 0 < len(token) <= 512:
+            return LinkProblem.TAMPERED
+        try:
+            payload = self._serializer.loads(token, max_age=max_age_s)
+        except SignatureExpired:
+            return LinkProblem.EXPIRED
+        except BadSignature:
+            return LinkProblem.TAMPERED
+        try:
+            action, lead_id, nonce = payload
+            return Link(Action(action), int(lead_id), str(nonce))
+        except (TypeError, ValueError):  # Signed by us, but not a link's shape.
+            return LinkProblem.TAMPERED

@@ -1,0 +1,64 @@
+"""The ``bookings`` table (one row per booking lead: its slot and where it stands) and
+``booking_link_uses`` (the links already used)."""
+
+import datetime as dt
+import enum
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+from agency_site.leads.models import utcnow
+
+
+class BookingState(enum.StrEnum):
+    """Where a consultation booking stands."""
+
+    PENDING = "pending"  # Requested; the agency has not answered yet.
+    CONFIRMED = "confirmed"
+    DECLINED = "declined"  # By the agency; the slot is free again.
+    CANCELLED = "cancelled"  # By the visitor or the operator; the slot is free again.
+
+    @property
+    def active(self) -> bool:
+        """Whether a booking in this state holds its slot."""
+        return self in (BookingState.PENDING, BookingState.CONFIRMED)
+
+
+def slot_key(date: dt.date, time: str) -> str:
+    """The value of ``active_slot`` for a slot: ``2026-12-14T10:00``."""
+    return f"{date.isoformat()}T{time}"
+
+
+class Booking(SQLModel, table=True):
+    """A consultation booking: the slot its lead asked for, and its state.
+
+    ``active_slot`` is the slot while the booking holds it (pending or confirmed) and NULL
+    once declined or cancelled. It is UNIQUE: both SQLite and PostgreSQL let any number of
+    NULLs through, so the database itself allows one active booking per slot, however many
+    workers and hosts insert at the same moment.
+    """
+
+    __tablename__ = "bookings"
+    __table_args__ = (
+        sa.Index("ux_bookings_active_slot", "active_slot", unique=True),
+        sa.Index("ix_bookings_date", "date"),
+    )
+
+    lead_id: int = Field(primary_key=True, foreign_key="leads.id", ondelete="CASCADE")
+    date: dt.date
+    time: str = Field(max_length=5)
+    state: str = Field(default=BookingState.PENDING, max_length=20)
+    active_slot: str | None = Field(default=None, max_length=16)
+    created_at: dt.datetime = Field(default_factory=utcnow)
+    decided_at: dt.datetime | None = None
+    # Set when the owner was alerted that it waits for an answer (once).
+    reminded_at: dt.datetime | None = None
+
+
+class BookingLinkUse(SQLModel, table=True):
+    """A single-use link already used: the digest of its action, booking and nonce."""
+
+    __tablename__ = "booking_link_uses"
+
+    digest: str = Field(primary_key=True, max_length=64)
+    used_at: dt.datetime = Field(default_factory=utcnow)

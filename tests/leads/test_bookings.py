@@ -1,0 +1,156 @@
+"""Bookings on a real database (SQLite and PostgreSQL): one active booking per slot, even
+for simultaneous requests; state changes once; single-use links; the calendar file."""
+
+import datetime as dt
+import threading
+
+import pytest
+from sqlmodel import Session
+
+from agency_site.bookings import slots
+from agency_site.bookings.calendar_file import Appointment, google_link, ics, outlook_link
+from agency_site.bookings.links import Action, LinkProblem, LinkSigner
+from agency_site.bookings.models import Booking, BookingState
+from agency_site.leads.calendar import WorkingCalendar
+from agency_site.leads.kinds import LeadKind
+from agency_site.leads.models import Lead
+from agency_site.leads.store import LeadStore
+from tests.leads.conftest import BOOKING_FIELDS, new_engine
+
+MONDAY = dt.date(2026, 12, 14)
+NOW = dt.datetime(2026, 12, 10, 9, 0, tzinfo=dt.UTC)
+SECRET = "s" * 40
+
+
+def book(store: LeadStore, date: dt.date = MONDAY, time: str = "10:00", limit: int = 0) -> int:
+    """Store a booking lead and claim its slot in one transaction; its lead id."""
+    with Session(store.engine) as session:
+        lead = Lead(kind=LeadKind.BOOKING, fields=BOOKING_FIELDS | {"date": str(date), "time": time})
+        session.add(lead)
+        session.flush()
+        assert lead.id is not None
+        slots.claim(session, lead.id, date, time, limit)
+        session.commit()
+        return lead.id
+
+
+def test_a_slot_is_held_once_and_freed_by_a_decline(store: LeadStore) -> None:
+    first = book(store)
+    with pytest.raises(slots.SlotTaken):
+        book(store)
+    assert slots.taken(store.engine, [MONDAY]) == {MONDAY: {"10:00"}}
+    assert slots.decide(store.engine, first, BookingState.DECLINED)[0] is slots.Decision.DONE
+    assert slots.taken(store.engine, [MONDAY]) == {MONDAY: set()}
+    book(store)  # Free again.
+
+
+def test_a_refused_slot_stores_no_lead(store: LeadStore) -> None:
+    book(store)
+    with pytest.raises(slots.SlotTaken):
+        book(store)
+    assert len(store.all()) == 1
+
+
+def test_two_simultaneous_requests_for_one_slot_give_one_booking(db_url: str) -> None:
+    engines = [new_engine(db_url) for _ in range(2)]
+    start = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def request(engine) -> None:
+        start.wait()
+        try:
+            book(LeadStore(engine))
+            outcomes.append("booked")
+        except slots.SlotTaken:
+            outcomes.append("taken")
+
+    threads = [threading.Thread(target=request, args=(engine,)) for engine in engines]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(outcomes) == ["booked", "taken"]
+    with Session(engines[0]) as session:
+        assert slots.active_on(session, MONDAY) == 1
+    for engine in engines:
+        engine.dispose()
+
+
+def test_the_daily_limit(store: LeadStore) -> None:
+    book(store, time="09:00", limit=2)
+    book(store, time="10:00", limit=2)
+    with pytest.raises(slots.DayFull):
+        book(store, time="11:00", limit=2)
+    calendar = WorkingCalendar()
+    assert slots.availability(store.engine, MONDAY, NOW, calendar, 2) == slots.Availability((), True)
+    free = slots.availability(store.engine, MONDAY, NOW, calendar, 0)
+    assert "10:00" not in free.free and "11:00" in free.free and not free.full
+
+
+def test_the_nearest_free_slots_start_beside_the_asked_one(store: LeadStore) -> None:
+    for time in ("10:00", "11:00", "09:00"):
+        book(store, time=time)
+    nearest = slots.nearest_free(store.engine, MONDAY, "10:00", NOW, WorkingCalendar(), 0)
+    assert nearest == [(MONDAY, "12:00"), (MONDAY, "15:00"), (MONDAY, "16:00")]
+    tuesday_only = slots.nearest_free(store.engine, MONDAY, "10:00", NOW, WorkingCalendar(), 3)
+    assert tuesday_only == [(MONDAY + dt.timedelta(days=1), slot) for slot in ("09:00", "10:00", "11:00")]
+
+
+def test_a_booking_changes_state_once_and_a_link_is_single_use(store: LeadStore) -> None:
+    lead_id = book(store)
+    signer = LinkSigner(SECRET)
+    link = signer.verify(signer.token(Action.CONFIRM, lead_id), 3600)
+    assert not isinstance(link, LinkProblem)
+    decision, booking = slots.decide(store.engine, lead_id, BookingState.CONFIRMED, link.digest)
+    assert decision is slots.Decision.DONE and booking and booking.state == BookingState.CONFIRMED
+    again = slots.decide(store.engine, lead_id, BookingState.CONFIRMED, link.digest)
+    assert again[0] is slots.Decision.REPLAYED
+    assert slots.decide(store.engine, lead_id, BookingState.CONFIRMED)[0] is slots.Decision.NOT_ALLOWED
+    cancelled = slots.decide(store.engine, lead_id, BookingState.CANCELLED)
+    assert cancelled[0] is slots.Decision.DONE and cancelled[1].active_slot is None
+    assert slots.decide(store.engine, 999999, BookingState.CANCELLED)[0] is slots.Decision.UNKNOWN
+
+
+def test_unanswered_bookings_are_reported_once(store: LeadStore) -> None:
+    lead_id = book(store)
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(days=2)
+    assert [b.lead_id for b in slots.unanswered(store.engine, later)] == [lead_id]
+    slots.mark_reminded(store.engine, [lead_id])
+    assert slots.unanswered(store.engine, later) == []
+
+
+def test_links_are_signed_and_expire() -> None:
+    signer = LinkSigner(SECRET)
+    token = signer.token(Action.DECLINE, 42)
+    link = signer.verify(token, 3600)
+    assert not isinstance(link, LinkProblem) and (link.action, link.lead_id) == (Action.DECLINE, 42)
+    assert signer.verify(token, -1) is LinkProblem.EXPIRED
+    assert LinkSigner("t" * 40).verify(token, 3600) is LinkProblem.TAMPERED
+    other = signer.token(Action.DECLINE, 43)
+    swapped = other.rpartition(".")[0] + "." + token.rpartition(".")[2]  # 43 with 42's signature.
+    assert signer.verify(swapped, 3600) is LinkProblem.TAMPERED
+    assert signer.verify("", 3600) is LinkProblem.TAMPERED
+    assert signer.verify("x" * 600, 3600) is LinkProblem.TAMPERED
+    assert signer.token(Action.CANCEL, 42) != signer.token(Action.CANCEL, 42)  # Own nonce each.
+    with pytest.raises(ValueError):
+        LinkSigner("short")
+
+
+def test_the_calendar_file_has_the_appointment_in_madrid_time() -> None:
+    appointment = Appointment(
+        uid="booking-7@agencia.test",
+        date=dt.date(2026, 7, 6),  # Summer time: UTC+2.
+        time="16:00",
+        title="Consulta con la agencia",
+        description="Consulta gratuita",
+        location="Agramunt",
+        organizer_email="hola@agencia.test",
+    )
+    text = ics(appointment).decode()
+    assert "DTSTART;TZID=Europe/Madrid:20260706T160000" in text
+    assert "DTEND;TZID=Europe/Madrid:20260706T170000" in text
+    assert "BEGIN:VTIMEZONE" in text and "TZID:Europe/Madrid" in text
+    assert "UID:booking-7@agencia.test" in text and "STATUS:CONFIRMED" in text
+    assert "STATUS:CANCELLED" in ics(appointment, cancelled=True).decode()
+    assert "dates=20260706T140000Z%2F20260706T150000Z" in google_link(appointment)
+    assert "startdt=2026-07-06T16%3A00%3A00%2B02%3A00" in outlook_link(appointment)
