@@ -38,6 +38,15 @@ def case_study(case_id: str) -> str:
 SITE_API_PREFIX = "/_site"
 
 
+def booking_link(action: str) -> str:
+    """The page a booking link opens, e.g. ``/_site/bookings/confirm``."""
+    return f"{SITE_API_PREFIX}/bookings/{action}"
+
+
+# The booking form asks here for a day's free slots (``?date=YYYY-MM-DD``).
+FREE_SLOTS = f"{SITE_API_PREFIX}/bookings/free-slots"
+
+
 def form_post(kind: str) -> str:
     """Where a form posts without JavaScript, e.g. ``/_site/forms/booking``."""
     return f"{SITE_API_PREFIX}/forms/{kind}"

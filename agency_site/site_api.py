@@ -45,7 +45,6 @@ from starlette.routing import Route
 
 from agency_site import paths
 from agency_site.content.forms import (
-    ALTERNATIVES,
     ANSWER_PAGE,
     BOOKING,
     EMAIL_MAX,
@@ -58,10 +57,10 @@ from agency_site.content.forms import (
     TIME_SLOTS,
 )
 from agency_site.content.not_found import NOT_FOUND
-from agency_site.content.site import SITE
 from agency_site.leads.intake import IDEMPOTENCY_FIELD, LeadIntake, Result, Submission
 from agency_site.leads.kinds import LeadKind
 from agency_site.leads.validation import HONEYPOT_FIELD, MAX_FIELDS
+from agency_site.plain_page import alternatives_notice, page
 from agency_site.settings import origin
 
 # The page each form lives on, to go back to.
@@ -105,45 +104,6 @@ def origin_allowed(headers: Mapping[str, str], allowed: Iterable[str]) -> bool:
 
 
 # --- The answer page ---------------------------------------------------------------------
-
-_CSS = """
-body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#0f172a;
-background:#f8fafc;line-height:1.5}
-main{max-width:40rem;margin:0 auto;padding:2.5rem 1.25rem}
-h1{font-size:1.6rem;margin:0 0 1.25rem}
-a{color:#3730a3}
-a:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,
-button:focus-visible{outline:3px solid #4f46e5;outline-offset:2px}
-.box{border-radius:.75rem;border:1px solid;padding:.75rem 1rem;margin:0 0 1.5rem}
-.ok{border-color:#a7f3d0;background:#ecfdf5;color:#064e3b}
-.note{border-color:#fde68a;background:#fffbeb;color:#451a03}
-.note ul{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;list-style:none;padding:0;margin:.5rem 0 0}
-.note a{font-weight:600}
-form{display:grid;gap:1.1rem;background:#fff;border:1px solid #e2e8f0;border-radius:1.25rem;
-padding:1.5rem}
-label{display:block;font-weight:600;font-size:.9rem}
-input,select,textarea{box-sizing:border-box;width:100%;margin-top:.4rem;padding:.7rem .9rem;
-border:1px solid #cbd5e1;border-radius:.75rem;font:inherit;color:inherit;background:#fff}
-[aria-invalid=true]{border-color:#dc2626}
-.error{margin:.25rem 0 0;color:#b91c1c;font-size:.9rem;font-weight:500}
-.error:empty{display:none}
-button{justify-self:start;border:0;border-radius:999px;background:#4f46e5;color:#fff;
-font:inherit;font-weight:600;padding:.75rem 1.5rem;cursor:pointer}
-.hp{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
-.back{margin-top:1.5rem}
-"""
-
-
-def _alternatives() -> str:
-    links = (ALTERNATIVES.email, ALTERNATIVES.phone, ALTERNATIVES.whatsapp)
-    items = "".join(
-        f'<li><a href="{escape(link.href)}">{escape(link.label)}</a></li>' for link in links
-    )
-    return f"<ul>{items}</ul>"
-
-
-def _notice(text: str) -> str:
-    return f'<div class="box note" role="status"><p>{escape(text)}</p>{_alternatives()}</div>'
 
 
 class _Form:
@@ -244,33 +204,20 @@ def answer_page(
     if result is Result.SENT:
         body = f'<p class="box ok" role="status">{escape(success)}</p>'
     elif result is Result.QUEUED:
-        body = _notice(NOTICES.queued)
+        body = alternatives_notice(NOTICES.queued)
     else:
         notices = {
             Result.RATE_LIMITED: NOTICES.rate_limited,
             Result.STORE_FAILED: NOTICES.store_failed,
         }
-        body = _notice(notices[result]) if result in notices else ""
+        body = alternatives_notice(notices[result]) if result in notices else ""
         body += _Form(kind, values, submission.errors).render(action)
-    return _page(title, body, site_url.rstrip("/") + FORM_PAGES[kind])
-
-
-def _page(title: str, body: str, back: str) -> str:
-    """A whole answer page: ``title``, the ``body`` markup and a link back to the site."""
-    return (
-        '<!DOCTYPE html><html lang="es"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<meta name="robots" content="noindex">'
-        f"<title>{escape(title)} · {escape(SITE.name)}</title><style>{_CSS}</style></head>"
-        f"<body><main><h1>{escape(title)}</h1>{body}"
-        f'<p class="back"><a href="{escape(back, quote=True)}">'
-        f"{escape(ANSWER_PAGE.back)}</a></p></main></body></html>"
-    )
+    return page(title, body, site_url.rstrip("/") + FORM_PAGES[kind])
 
 
 def _short_page(status: int, title: str, text: str, site_url: str) -> HTMLResponse:
     """A refusal that is no submission at all (wrong origin, size or type)."""
-    return HTMLResponse(_page(title, _notice(text), site_url.rstrip("/") + "/"), status)
+    return HTMLResponse(page(title, alternatives_notice(text), site_url.rstrip("/") + "/"), status)
 
 
 # --- The endpoint ------------------------------------------------------------------------

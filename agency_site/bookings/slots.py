@@ -50,7 +50,9 @@ def claim(session: Session, lead_id: int, date: dt.date, time: str, daily_limit:
 
 def active_on(session: Session, date: dt.date) -> int:
     """How many bookings hold a slot on ``date``."""
-    query = select(sa.func.count()).where(Booking.date == date, col(Booking.active_slot).is_not(None))
+    query = select(sa.func.count()).where(
+        Booking.date == date, col(Booking.active_slot).is_not(None)
+    )
     return session.exec(query).one()
 
 

@@ -25,7 +25,9 @@ SECRET = "s" * 40
 def book(store: LeadStore, date: dt.date = MONDAY, time: str = "10:00", limit: int = 0) -> int:
     """Store a booking lead and claim its slot in one transaction; its lead id."""
     with Session(store.engine) as session:
-        lead = Lead(kind=LeadKind.BOOKING, fields=BOOKING_FIELDS | {"date": str(date), "time": time})
+        lead = Lead(
+            kind=LeadKind.BOOKING, fields=BOOKING_FIELDS | {"date": str(date), "time": time}
+        )
         session.add(lead)
         session.flush()
         assert lead.id is not None
@@ -82,7 +84,9 @@ def test_the_daily_limit(store: LeadStore) -> None:
     with pytest.raises(slots.DayFull):
         book(store, time="11:00", limit=2)
     calendar = WorkingCalendar()
-    assert slots.availability(store.engine, MONDAY, NOW, calendar, 2) == slots.Availability((), True)
+    assert slots.availability(store.engine, MONDAY, NOW, calendar, 2) == slots.Availability(
+        (), True
+    )
     free = slots.availability(store.engine, MONDAY, NOW, calendar, 0)
     assert "10:00" not in free.free and "11:00" in free.free and not free.full
 
@@ -93,7 +97,9 @@ def test_the_nearest_free_slots_start_beside_the_asked_one(store: LeadStore) -> 
     nearest = slots.nearest_free(store.engine, MONDAY, "10:00", NOW, WorkingCalendar(), 0)
     assert nearest == [(MONDAY, "12:00"), (MONDAY, "15:00"), (MONDAY, "16:00")]
     tuesday_only = slots.nearest_free(store.engine, MONDAY, "10:00", NOW, WorkingCalendar(), 3)
-    assert tuesday_only == [(MONDAY + dt.timedelta(days=1), slot) for slot in ("09:00", "10:00", "11:00")]
+    assert tuesday_only == [
+        (MONDAY + dt.timedelta(days=1), slot) for slot in ("09:00", "10:00", "11:00")
+    ]
 
 
 def test_a_booking_changes_state_once_and_a_link_is_single_use(store: LeadStore) -> None:
@@ -105,7 +111,9 @@ def test_a_booking_changes_state_once_and_a_link_is_single_use(store: LeadStore)
     assert decision is slots.Decision.DONE and booking and booking.state == BookingState.CONFIRMED
     again = slots.decide(store.engine, lead_id, BookingState.CONFIRMED, link.digest)
     assert again[0] is slots.Decision.REPLAYED
-    assert slots.decide(store.engine, lead_id, BookingState.CONFIRMED)[0] is slots.Decision.NOT_ALLOWED
+    assert (
+        slots.decide(store.engine, lead_id, BookingState.CONFIRMED)[0] is slots.Decision.NOT_ALLOWED
+    )
     cancelled = slots.decide(store.engine, lead_id, BookingState.CANCELLED)
     assert cancelled[0] is slots.Decision.DONE and cancelled[1].active_slot is None
     assert slots.decide(store.engine, 999999, BookingState.CANCELLED)[0] is slots.Decision.UNKNOWN

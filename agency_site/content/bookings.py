@@ -1,0 +1,97 @@
+"""What the booking links' pages and the visitor's booking e-mails say:
+``content/es/bookings.yaml`` (the form's own copy is in ``forms.yaml``)."""
+
+from agency_site.content.base import Content
+from agency_site.content.files import load
+
+
+class BookingAction(Content):
+    """One link's page: its title, the button that acts, and what it says once done."""
+
+    title: str
+    button: str
+    done: str
+
+
+class BookingLabels(Content):
+    """The labels of a booking's summary."""
+
+    date: str
+    time: str
+    name: str
+    email: str
+    phone: str
+    message: str
+    source: str
+    time_zone: str  # After the time: which clock it is.
+
+
+class LinkProblems(Content):
+    """Titles and texts of a link that cannot act."""
+
+    expired: str
+    tampered: str
+    replayed: str
+    unknown: str
+    past: str
+    # The booking is already in this state: {state} is one of ``states``.
+    already: str
+    text: str  # Under any of them: what to do instead.
+
+
+class BookingStates(Content):
+    """A booking's state in words."""
+
+    pending: str
+    confirmed: str
+    declined: str
+    cancelled: str
+
+
+class VisitorMail(Content):
+    """An e-mail to the visitor: its subject and its text (``{date_es}``, ``{time}``...)."""
+
+    subject: str
+    message: str
+
+
+class VisitorMails(Content):
+    """The visitor's e-mails about their booking (the visitor template's ``subject`` and
+    ``message``)."""
+
+    confirmed: VisitorMail
+    declined: VisitorMail
+    cancelled: VisitorMail
+
+
+class SlotMessages(Content):
+    """What the booking form says when its slot cannot be had."""
+
+    taken: str  # {slots}: the nearest free ones, in words.
+    taken_none: str  # No free slot in the next weeks.
+    day_full: str
+    nearest_joiner: str  # Between two of the nearest slots ("10:00 del lunes 14", ...).
+    slot_in_words: str  # {time} del {date_es}
+
+
+class BookingsCopy(Content):
+    """Everything the booking links, their pages and the visitor's e-mails say."""
+
+    confirm: BookingAction
+    decline: BookingAction
+    cancel: BookingAction
+    labels: BookingLabels
+    states: BookingStates
+    problems: LinkProblems
+    mails: VisitorMails
+    slots: SlotMessages
+    notified: str  # After "done": the visitor was sent an e-mail.
+    not_notified: str  # After "done": nobody told the visitor: {email}.
+    event_title: str  # The calendar event's title.
+    event_description: str
+    book_again: str  # The link to /schedule in a decline or cancel.
+    # The agency's e-mail (contact template's ``message``) when a visitor cancels.
+    agency_cancelled: str
+
+
+COPY = load("bookings.yaml", BookingsCopy)
