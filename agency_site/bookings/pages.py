@@ -130,20 +130,27 @@ def _link_problem(pages: BookingPages, problem: LinkProblem) -> HTMLResponse:
 def create_app(pages: BookingPages) -> Starlette:
     """The Starlette app of the booking endpoints."""
 
-    async def show(request: Request) -> Response:
-        action = _action(request)
+    def resolve(action: Action | None, token: str) -> tuple[Link, Booking, Lead] | Response:
+        """The link and its booking and lead, or the page saying why not."""
         if action is None:
             return _problem(pages, COPY.problems.tampered, 404)
-        token = request.query_params.get("t", "")
         link = pages.verify(action, token)
         if isinstance(link, LinkProblem):
             return _link_problem(pages, link)
         found = pages.booking(link.lead_id)
         if found is None:
             return _problem(pages, COPY.problems.unknown, 404)
-        booking, lead = found
-        if refusal := _why_not(pages, action, booking):
+        if action is not Action.CALENDAR and (refusal := _why_not(pages, action, found[0])):
             return refusal
+        return link, *found
+
+    async def show(request: Request) -> Response:
+        action = _action(request)
+        token = request.query_params.get("t", "")
+        resolved = resolve(action, token)
+        if isinstance(resolved, Response):
+            return resolved
+        _, booking, lead = resolved
         copy = getattr(COPY, str(action))
         form = (
             f'<form method="post" action="{escape(paths.booking_link(str(action)), quote=True)}">'
@@ -157,22 +164,14 @@ def create_app(pages: BookingPages) -> Starlette:
 
     async def act(request: Request) -> Response:
         action = _action(request)
-        if action is None:
-            return _problem(pages, COPY.problems.tampered, 404)
-        body = (
-            await request.body()
-            if int(request.headers.get("content-length") or 0) <= _TOKEN_BODY_MAX
-            else b""
-        )
+        small = int(request.headers.get("content-length") or 0) <= _TOKEN_BODY_MAX
+        body = await request.body() if small else b""
         token = dict(parse_qsl(body.decode("utf-8", errors="replace"))).get("t", "")
-        link = pages.verify(action, token)
-        if isinstance(link, LinkProblem):
-            return _link_problem(pages, link)
-        found = pages.booking(link.lead_id)
-        if found is None:
-            return _problem(pages, COPY.problems.unknown, 404)
-        if refusal := _why_not(pages, action, found[0]):
-            return refusal
+        resolved = resolve(action, token)
+        if isinstance(resolved, Response):
+            return resolved
+        link, booking, lead = resolved
+        assert action is not None
         decision, booking = slots.decide(pages.engine, link.lead_id, _TARGET[action], link.digest)
         if decision is slots.Decision.REPLAYED:
             return _problem(pages, COPY.problems.replayed, 409)
@@ -182,7 +181,6 @@ def create_app(pages: BookingPages) -> Starlette:
                 if booking
                 else _problem(pages, COPY.problems.unknown, 404)
             )
-        lead = found[1]
         logger.info("Booking %s %s through its link.", booking.lead_id, booking.state)
         told = await _tell(pages, action, booking, lead)
         copy = getattr(COPY, str(action))
@@ -195,13 +193,10 @@ def create_app(pages: BookingPages) -> Starlette:
         return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
     async def calendar_file(request: Request) -> Response:
-        link = pages.verify(Action.CALENDAR, request.query_params.get("t", ""))
-        if isinstance(link, LinkProblem):
-            return _link_problem(pages, link)
-        found = pages.booking(link.lead_id)
-        if found is None:
-            return _problem(pages, COPY.problems.unknown, 404)
-        booking, lead = found
+        resolved = resolve(Action.CALENDAR, request.query_params.get("t", ""))
+        if isinstance(resolved, Response):
+            return resolved
+        _, booking, lead = resolved
         cancelled = booking.state != BookingState.CONFIRMED
         body = ics(appointment(booking, lead.fields), cancelled=cancelled)
         headers = {

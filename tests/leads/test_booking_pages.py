@@ -3,8 +3,8 @@ once; expired, tampered and replayed links get clear pages; the calendar file; f
 
 import datetime as dt
 
-import pytest
 import httpx
+import pytest
 
 from agency_site import paths
 from agency_site.bookings import slots
@@ -50,20 +50,7 @@ def sent() -> list[tuple[str, dict[str, str]]]:
 
 @pytest.fixture
 def client(store: LeadStore, sent) -> Client:
-    async def send(template: str, params: dict[str, str]) -> bool:
-        sent.append((template, params))
-        return True
-
-    pages = BookingPages(
-        engine=store.engine,
-        signer=LinkSigner(SECRET),
-        send=send,
-        calendar=WorkingCalendar(),
-        api_url="https://api.agencia.test",
-        site_url="https://agencia.test",
-        agency_link_days=14,
-    )
-    return Client(create_app(pages))
+    return Client(create_app(_pages_with(store, 14, sent)))
 
 
 def url(action: Action, lead_id: int) -> str:
@@ -110,8 +97,10 @@ def test_bad_links_get_clear_pages(client: Client, store: LeadStore) -> None:
     assert slots.get(store.engine, lead_id).state == BookingState.PENDING
 
 
-def _pages_with(store: LeadStore, link_days: int) -> BookingPages:
+def _pages_with(store: LeadStore, link_days: int, sent: list | None = None) -> BookingPages:
     async def send(template: str, params: dict[str, str]) -> bool:
+        if sent is not None:
+            sent.append((template, params))
         return True
 
     return BookingPages(

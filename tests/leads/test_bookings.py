@@ -10,7 +10,7 @@ from sqlmodel import Session
 from agency_site.bookings import slots
 from agency_site.bookings.calendar_file import Appointment, google_link, ics, outlook_link
 from agency_site.bookings.links import Action, LinkProblem, LinkSigner
-from agency_site.bookings.models import Booking, BookingState
+from agency_site.bookings.models import BookingState
 from agency_site.leads.calendar import WorkingCalendar
 from agency_site.leads.kinds import LeadKind
 from agency_site.leads.models import Lead
