@@ -11,11 +11,13 @@ import datetime as dt
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
+from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from agency_site.bookings.models import Booking, BookingLinkUse, BookingState, slot_key
+from agency_site.content.forms import AGENCY_TIME_ZONE
 from agency_site.leads.calendar import WorkingCalendar
 from agency_site.leads.models import utcnow
 
@@ -173,15 +175,32 @@ def decide(
         return Decision.DONE, booking
 
 
-def unanswered(engine: sa.Engine, requested_before: dt.datetime) -> list[Booking]:
-    """Pending bookings requested before ``requested_before`` whose owner was not yet told."""
+def answer_due(requested_at: dt.datetime, calendar: WorkingCalendar) -> dt.datetime:
+    """When the agency should have answered a booking requested at ``requested_at``: the
+    same time on the next working day (a Friday-afternoon request: Monday afternoon)."""
+    local = requested_at.astimezone(ZoneInfo(AGENCY_TIME_ZONE))
+    day = calendar.next_working_day(local.date() + dt.timedelta(days=1))
+    return dt.datetime.combine(day, local.timetz())
+
+
+def unanswered(
+    engine: sa.Engine, now: dt.datetime, calendar: WorkingCalendar | None = None
+) -> list[Booking]:
+    """Pending bookings whose answer is overdue at ``now`` and whose owner was not yet told."""
+    calendar = calendar or WorkingCalendar()
     with Session(engine, expire_on_commit=False) as session:
         query = select(Booking).where(
             Booking.state == BookingState.PENDING,
-            col(Booking.created_at) < requested_before,
+            col(Booking.created_at) < now - dt.timedelta(days=1),
             col(Booking.reminded_at).is_(None),
         )
-        return list(session.exec(query.order_by(col(Booking.created_at))))
+        found = session.exec(query.order_by(col(Booking.created_at)))
+        return [b for b in found if answer_due(_utc(b.created_at), calendar) <= now]
+
+
+def _utc(moment: dt.datetime) -> dt.datetime:
+    """SQLite gives stored times back naive: the table stores UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
 
 
 def mark_reminded(engine: sa.Engine, lead_ids: Iterable[int]) -> None:

@@ -22,6 +22,8 @@ class OwnerAlerts(Content):
     queued_recovered: str
     rejected: str
     backup_failed: str
+    # Bookings pending for over a working day: {count}, {bookings} (date and time of each).
+    booking_unanswered: str
 
 
 ALERTS = load("owner-alerts.yaml", OwnerAlerts)

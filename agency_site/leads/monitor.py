@@ -26,11 +26,13 @@ import calendar
 import datetime as dt
 import logging
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import httpx
 
+from agency_site.bookings import slots
 from agency_site.content.owner_alerts import ALERTS
+from agency_site.leads.calendar import WorkingCalendar
 from agency_site.leads.delivery import Delivery, new_claim_token
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import utcnow
@@ -121,6 +123,8 @@ class Monitor:
     # This host's spool, and how long a lead may wait in it before the owner is alerted.
     spool: Spool | None = None
     spool_alert_after: dt.timedelta = dt.timedelta(minutes=5)
+    # The working days a booking's answer is due by (``BOOKING_*``).
+    calendar: WorkingCalendar = field(default_factory=WorkingCalendar)
 
     @property
     def store(self):
@@ -143,6 +147,17 @@ class Monitor:
             await asyncio.to_thread(self.purge)
         await self.watch_held()
         await self.watch_late()
+        await self.watch_unanswered()
+
+    async def watch_unanswered(self) -> None:
+        """Tell the owner, once per booking, of bookings unanswered after a working day."""
+        engine = self.store.engine
+        late = await asyncio.to_thread(slots.unanswered, engine, utcnow(), self.calendar)
+        if not late:
+            return
+        await asyncio.to_thread(slots.mark_reminded, engine, [b.lead_id for b in late])
+        listed = ", ".join(f"n.º {b.lead_id}: {b.date.isoformat()} {b.time}" for b in late)
+        await self.alert(ALERTS.booking_unanswered.format(count=len(late), bookings=listed))
 
     async def watch_late(self) -> None:
         """Tell the owner when queued leads wait too long, and about leads refused for content."""

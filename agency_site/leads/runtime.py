@@ -22,6 +22,7 @@ from starlette.applications import Starlette
 from agency_site.content.site import SITE
 from agency_site.emailjs import EmailJSClient, ssl_context
 from agency_site.leads import database, migrations
+from agency_site.leads.calendar import default_calendar
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.health import leads_api
 from agency_site.leads.intake import LeadIntake
@@ -107,6 +108,7 @@ def build_monitor(settings: Settings, delivery: Delivery, spool: Spool | None = 
         queued_alert_after=dt.timedelta(seconds=settings.leads.alert_queued_age_seconds),
         spool=spool,
         spool_alert_after=dt.timedelta(seconds=settings.leads.spool_alert_seconds),
+        calendar=default_calendar(),
     )
 
 

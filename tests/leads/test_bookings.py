@@ -3,6 +3,7 @@ for simultaneous requests; state changes once; single-use links; the calendar fi
 
 import datetime as dt
 import threading
+from zoneinfo import ZoneInfo
 
 import pytest
 from sqlmodel import Session
@@ -119,9 +120,18 @@ def test_a_booking_changes_state_once_and_a_link_is_single_use(store: LeadStore)
     assert slots.decide(store.engine, 999999, BookingState.CANCELLED)[0] is slots.Decision.UNKNOWN
 
 
+def test_an_answer_is_due_one_working_day_later() -> None:
+    friday = dt.datetime(2026, 12, 4, 16, 30, tzinfo=dt.UTC)  # 17:30 in Madrid.
+    monday = dt.datetime(2026, 12, 7, 17, 30, tzinfo=ZoneInfo("Europe/Madrid"))
+    assert slots.answer_due(friday, WorkingCalendar()) == monday
+    before_holiday = dt.datetime(2026, 12, 7, 9, 0, tzinfo=dt.UTC)  # Tue 8 is a holiday.
+    assert slots.answer_due(before_holiday, WorkingCalendar()).date() == dt.date(2026, 12, 9)
+
+
 def test_unanswered_bookings_are_reported_once(store: LeadStore) -> None:
     lead_id = book(store)
-    later = dt.datetime.now(dt.UTC) + dt.timedelta(days=2)
+    assert slots.unanswered(store.engine, dt.datetime.now(dt.UTC)) == []
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(days=5)
     assert [b.lead_id for b in slots.unanswered(store.engine, later)] == [lead_id]
     slots.mark_reminded(store.engine, [lead_id])
     assert slots.unanswered(store.engine, later) == []

@@ -290,3 +290,22 @@ def test_the_backend_purges_once_a_day_whichever_worker_runs_first(
     run(workers[1].tick())  # The purge already ran today: not again until tomorrow.
     assert store.get(late) is not None
     engine.dispose()
+
+
+def test_a_booking_unanswered_after_a_working_day_alerts_the_owner_once(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    from agency_site.bookings.models import Booking
+    from tests.leads.test_bookings import book
+
+    lead_id = book(store, dt.date(2026, 12, 14), "10:00")
+    monitor = make_monitor(store, receiver)
+    run(monitor.watch_unanswered())
+    assert hook_texts(receiver) == []  # Requested just now.
+    long_ago = dt.datetime.now(dt.UTC) - dt.timedelta(days=6)
+    with store.engine.begin() as connection:
+        connection.execute(sa.update(Booking).values(created_at=long_ago))
+    run(monitor.watch_unanswered())
+    run(monitor.watch_unanswered())
+    [alert] = hook_texts(receiver)
+    assert f"n.º {lead_id}: 2026-12-14 10:00" in alert and "confirm ID" in alert
