@@ -307,6 +307,7 @@ def create_app(
 
 def site_api() -> Starlette:
     """The ``/_site/`` endpoints of this backend, from the settings: forms and leads health."""
+    from agency_site.bookings.runtime import booking_api
     from agency_site.leads.runtime import health_api, intake
     from agency_site.reflex_ext.internals import get_config
     from agency_site.settings import get_settings
@@ -320,4 +321,4 @@ def site_api() -> Starlette:
         trusted_hops=config.trusted_proxy_hops,
         max_body_bytes=settings.reflex.socket_max_http_buffer_size,
     )
-    return Starlette(routes=[*forms.routes, *health_api().routes])
+    return Starlette(routes=[*forms.routes, *health_api().routes, *booking_api().routes])

@@ -24,13 +24,17 @@ from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from agency_site.bookings import slots
+from agency_site.bookings.mails import fill
+from agency_site.content.bookings import COPY as BOOKINGS
 from agency_site.content.forms import AGENCY_TIME_ZONE
-from agency_site.leads.delivery import Delivery, new_claim_token
+from agency_site.leads.calendar import agency_now, default_calendar
+from agency_site.leads.delivery import Delivery, date_es, new_claim_token
 from agency_site.leads.kinds import LeadKind, LeadStatus
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.spool import Spool, SpooledLead, new_key, valid_key
-from agency_site.leads.store import DuplicateSubmission, LeadStore
+from agency_site.leads.store import DuplicateSubmission, LeadStore, Slot
 from agency_site.leads.validation import HONEYPOT_FIELD, validate
 
 # Longest client-supplied text written into one log line.
@@ -90,6 +94,7 @@ class LeadIntake:
         limiter: RateLimiter,
         deadline_s: float = 30.0,
         spool: Spool | None = None,
+        daily_limit: int = 0,
     ) -> None:
         self.store = store
         self.delivery = delivery
@@ -97,6 +102,7 @@ class LeadIntake:
         self.deadline_s = deadline_s
         self.spool = spool  # None: a lead the database does not take is not stored.
         self._down_until = 0.0  # time.monotonic() until which the database counts as down.
+        self.daily_limit = daily_limit  # BOOKING_DAILY_LIMIT (0: none).
 
     async def submit(
         self,
@@ -165,8 +171,11 @@ class LeadIntake:
         key = idempotency_key if valid_key(idempotency_key) else new_key()
         autoreply_day = agency_today() if kind is LeadKind.BOOKING else None
         token = new_claim_token() if self.delivery.configured else None
+        slot = self._slot(kind, checked.fields, strict=True)
         try:
-            lead = await self._store(kind, checked.fields, token, key, autoreply_day)
+            lead = await self._store(kind, checked.fields, token, key, autoreply_day, slot)
+        except (slots.SlotTaken, slots.DayFull) as refused:
+            return Submission(Result.INVALID, await self._slot_errors(checked.fields, refused))
         except DuplicateSubmission as duplicate:
             logger.info("A %s submission arrived again (lead %s).", kind, duplicate.lead_id)
             sent = duplicate.status == LeadStatus.SENT
@@ -196,6 +205,7 @@ class LeadIntake:
         token: str | None,
         key: str,
         autoreply_day: dt.date | None,
+        slot: Slot | None = None,
     ) -> Lead:
         """Insert the lead, retrying with backoff for half the deadline; the last error if not.
 
@@ -214,6 +224,7 @@ class LeadIntake:
             lease=self.delivery.policy.lease,
             idempotency_key=key,
             autoreply_day=autoreply_day,
+            slot=slot,
         )
         while True:
             try:
@@ -223,8 +234,8 @@ class LeadIntake:
                 one_try = min(_RETRY_MAX_S, self.deadline_s / 4)
                 async with asyncio.timeout_at(max(give_up_at, loop.time() + one_try)):
                     lead = await loop.run_in_executor(_DB_THREADS, insert)
-            except DuplicateSubmission:
-                raise
+            except (DuplicateSubmission, slots.SlotTaken, slots.DayFull):
+                raise  # An answer of the database, not a failure to retry.
             except Exception as error:
                 if loop.time() + wait > give_up_at:
                     self._down_until = time.monotonic() + _DOWN_FOR_S
@@ -271,6 +282,41 @@ class LeadIntake:
         )
         return Submission(Result.QUEUED)
 
+    def _slot(self, kind: LeadKind, fields: dict[str, Any], *, strict: bool) -> Slot | None:
+        """The slot a booking holds, or None for other forms."""
+        if kind is not LeadKind.BOOKING:
+            return None
+        date = dt.date.fromisoformat(str(fields["date"]))
+        return Slot(date, str(fields["time"]), self.daily_limit, strict)
+
+    async def _slot_errors(
+        self, fields: dict[str, Any], refused: "slots.SlotTaken | slots.DayFull"
+    ) -> dict[str, str]:
+        """The message next to the date (a full day) or the time (a taken slot, with the
+        nearest free ones)."""
+        if isinstance(refused, slots.DayFull):
+            return {"date": BOOKINGS.slots.day_full}
+        date, time = dt.date.fromisoformat(str(fields["date"])), str(fields["time"])
+        nearest = await asyncio.get_running_loop().run_in_executor(
+            _DB_THREADS,
+            partial(
+                slots.nearest_free,
+                self.store.engine,
+                date,
+                time,
+                agency_now(),
+                default_calendar(),
+                self.daily_limit,
+            ),
+        )
+        if not nearest:
+            return {"time": BOOKINGS.slots.taken_none}
+        words = BOOKINGS.slots.nearest_joiner.join(
+            fill(BOOKINGS.slots.slot_in_words, {"time": slot, "date_es": date_es(day.isoformat())})
+            for day, slot in nearest
+        )
+        return {"time": fill(BOOKINGS.slots.taken, {"slots": words})}
+
     def store_spooled(self, lead: SpooledLead) -> bool:
         """Insert one drained lead, queued for the retry loop; False if it was already stored."""
         try:
@@ -282,6 +328,9 @@ class LeadIntake:
                 idempotency_key=lead.key,
                 autoreply_day=lead.autoreply_day,
                 created_at=lead.created_at,
+                # The visitor was told "received": a slot taken meanwhile is the agency's
+                # to sort out (the booking is stored, holding no slot), never a lost lead.
+                slot=self._slot(lead.kind, lead.fields, strict=False),
             )
         except DuplicateSubmission:
             return False

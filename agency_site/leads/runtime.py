@@ -143,6 +143,7 @@ def intake() -> LeadIntake:
         ),
         deadline_s=settings.leads.submit_deadline_seconds,
         spool=Spool(settings.leads.spool_path),
+        daily_limit=settings.booking.daily_limit,
     )
 
 

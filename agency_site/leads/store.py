@@ -15,6 +15,8 @@ import sqlalchemy.orm
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
+from agency_site.bookings import slots
+from agency_site.bookings.models import Booking
 from agency_site.leads.kinds import LeadKind, LeadStatus
 from agency_site.leads.models import (
     Lead,
@@ -40,6 +42,31 @@ def _claimable(now: dt.datetime) -> sa.ColumnElement[bool]:
 def _email_is(email: str) -> sa.ColumnElement[bool]:
     """Leads of this address, whatever its case or script (``email_key``, stored once)."""
     return Lead.email_norm == email_key(email)
+
+
+def _forget_orphan_bookings(connection: sa.Connection) -> None:
+    """Delete the bookings (freeing their slots) of leads just deleted: PostgreSQL cascades,
+    SQLite does not enforce foreign keys, so both are told."""
+    connection.execute(sa.delete(Booking).where(col(Booking.lead_id).not_in(select(Lead.id))))
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A booking's slot, to hold in the transaction that stores its lead."""
+
+    date: dt.date
+    time: str
+    daily_limit: int = 0
+    strict: bool = True  # False: a slot already taken is not an error (a drained lead).
+
+    def claim(self, session: Session, lead_id: int) -> None:
+        try:
+            with session.begin_nested():
+                slots.claim(session, lead_id, self.date, self.time, self.daily_limit)
+        except (slots.SlotTaken, slots.DayFull):
+            if self.strict:
+                raise
+            session.add(Booking(lead_id=lead_id, date=self.date, time=self.time))
 
 
 class DuplicateSubmission(Exception):
@@ -94,6 +121,7 @@ class LeadStore:
         idempotency_key: str | None = None,
         autoreply_day: dt.date | None = None,
         created_at: dt.datetime | None = None,
+        slot: Slot | None = None,
     ) -> Lead:
         """Store a new lead and return it.
 
@@ -103,6 +131,9 @@ class LeadStore:
         is already stored (nothing is written). ``autoreply_day``: the agency's day, for a
         lead whose send may trigger the visitor's auto-reply; it does only if its address
         has not had one that day (claimed in the same transaction as the insert).
+        ``slot``: a booking's date and time, held in the same transaction (``bookings``):
+        raises ``SlotTaken`` or ``DayFull`` (nothing is written) unless ``slot.strict`` is
+        False (a lead drained from the spool: stored anyway, holding no slot).
         """
         now = utcnow()
         email = fields.get("email")
@@ -122,6 +153,10 @@ class LeadStore:
                 if autoreply_day is not None and isinstance(email, str):
                     lead.autoreply = self._claim_autoreply(session, email, autoreply_day)
                 session.add(lead)
+                session.flush()  # The idempotency key's unique index speaks first.
+                if slot is not None:
+                    assert lead.id is not None
+                    slot.claim(session, lead.id)
                 session.commit()
                 return lead
         except sa.exc.IntegrityError:
@@ -359,7 +394,9 @@ class LeadStore:
             connection.execute(
                 sa.delete(LeadAutoreply).where(LeadAutoreply.email_hash == email_digest(email))
             )
-            return connection.execute(sa.delete(Lead).where(_email_is(email))).rowcount
+            deleted = connection.execute(sa.delete(Lead).where(_email_is(email))).rowcount
+            _forget_orphan_bookings(connection)
+            return deleted
 
     def erase_digests(self, digests: set[str]) -> int:
         """Delete every lead whose address has one of these ``email_digest``s; how many.
@@ -381,6 +418,7 @@ class LeadStore:
             connection.execute(
                 sa.delete(LeadAutoreply).where(col(LeadAutoreply.email_hash).in_(digests))
             )
+            _forget_orphan_bookings(connection)
         return deleted
 
     def purge(self, cutoff: dt.datetime) -> int:
@@ -403,6 +441,7 @@ class LeadStore:
         )
         with self.engine.begin() as connection:
             deleted = connection.execute(sa.delete(Lead).where(condition)).rowcount
+            _forget_orphan_bookings(connection)
             # The auto-reply allowance is only ever needed on its own day.
             yesterday = (utcnow() - dt.timedelta(days=1)).date()
             connection.execute(sa.delete(LeadAutoreply).where(col(LeadAutoreply.day) < yesterday))

@@ -8,9 +8,10 @@ import pytest
 
 from agency_site import paths
 from agency_site.bookings import slots
+from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.links import Action, LinkSigner
 from agency_site.bookings.models import BookingState
-from agency_site.bookings.pages import BookingPages, create_app
+from agency_site.bookings.pages import create_app
 from agency_site.content.bookings import COPY
 from agency_site.leads.calendar import WorkingCalendar
 from agency_site.leads.store import LeadStore
@@ -50,7 +51,7 @@ def sent() -> list[tuple[str, dict[str, str]]]:
 
 @pytest.fixture
 def client(store: LeadStore, sent) -> Client:
-    return Client(create_app(_pages_with(store, 14, sent)))
+    return Client(create_app(lambda: _pages_with(store, 14, sent)))
 
 
 def url(action: Action, lead_id: int) -> str:
@@ -90,20 +91,22 @@ def test_bad_links_get_clear_pages(client: Client, store: LeadStore) -> None:
     assert tampered.status_code == 400 and COPY.problems.tampered in tampered.text
     wrong_action = client.get(paths.booking_link("confirm") + "?t=" + token)
     assert wrong_action.status_code == 400
-    expired = Client(create_app(_pages_with(store, link_days=-1))).get(url(Action.DECLINE, lead_id))
+    expired = Client(create_app(lambda: _pages_with(store, link_days=-1))).get(
+        url(Action.DECLINE, lead_id)
+    )
     assert expired.status_code == 410 and COPY.problems.expired in expired.text
     assert client.get(paths.booking_link("nothing") + "?t=x").status_code == 404
     assert client.get(paths.booking_link("confirm")).status_code == 400
     assert slots.get(store.engine, lead_id).state == BookingState.PENDING
 
 
-def _pages_with(store: LeadStore, link_days: int, sent: list | None = None) -> BookingPages:
+def _pages_with(store: LeadStore, link_days: int, sent: list | None = None) -> BookingDesk:
     async def send(template: str, params: dict[str, str]) -> bool:
         if sent is not None:
             sent.append((template, params))
         return True
 
-    return BookingPages(
+    return BookingDesk(
         engine=store.engine,
         signer=LinkSigner(SECRET),
         send=send,

@@ -14,9 +14,8 @@ from agency_site.bookings.links import Action, LinkProblem, LinkSigner
 from agency_site.bookings.models import BookingState
 from agency_site.leads.calendar import WorkingCalendar
 from agency_site.leads.kinds import LeadKind
-from agency_site.leads.models import Lead
-from agency_site.leads.store import LeadStore
-from tests.leads.conftest import BOOKING_FIELDS, new_engine
+from agency_site.leads.store import LeadStore, Slot
+from tests.leads.conftest import BOOKING_FIELDS, LEASE, new_engine
 
 MONDAY = dt.date(2026, 12, 14)
 NOW = dt.datetime(2026, 12, 10, 9, 0, tzinfo=dt.UTC)
@@ -24,17 +23,10 @@ SECRET = "s" * 40
 
 
 def book(store: LeadStore, date: dt.date = MONDAY, time: str = "10:00", limit: int = 0) -> int:
-    """Store a booking lead and claim its slot in one transaction; its lead id."""
-    with Session(store.engine) as session:
-        lead = Lead(
-            kind=LeadKind.BOOKING, fields=BOOKING_FIELDS | {"date": str(date), "time": time}
-        )
-        session.add(lead)
-        session.flush()
-        assert lead.id is not None
-        slots.claim(session, lead.id, date, time, limit)
-        session.commit()
-        return lead.id
+    """Store a booking lead holding its slot, as the intake does; its lead id."""
+    fields = BOOKING_FIELDS | {"date": str(date), "time": time}
+    slot = Slot(date, time, limit)
+    return store.add(LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, slot=slot)
 
 
 def test_a_slot_is_held_once_and_freed_by_a_decline(store: LeadStore) -> None:
@@ -172,3 +164,57 @@ def test_the_calendar_file_has_the_appointment_in_madrid_time() -> None:
     assert "STATUS:CANCELLED" in ics(appointment, cancelled=True).decode()
     assert "dates=20260706T140000Z%2F20260706T150000Z" in google_link(appointment)
     assert "startdt=2026-07-06T16%3A00%3A00%2B02%3A00" in outlook_link(appointment)
+
+
+# --- Through the intake: what the visitor is told ------------------------------------------
+
+
+def test_a_taken_slot_is_refused_with_the_nearest_free_ones(store: LeadStore) -> None:
+    from agency_site.content.bookings import COPY
+    from agency_site.leads.intake import Result
+    from tests.leads.test_intake import booking_form, make_intake, submit
+
+    intake = make_intake(store, None)
+    first = submit(intake, LeadKind.BOOKING, booking_form(time="10:00", email="ana@example.com"))
+    assert first.result is Result.QUEUED
+    second = submit(intake, LeadKind.BOOKING, booking_form(time="10:00", email="luis@example.com"))
+    assert second.result is Result.INVALID
+    message = second.errors["time"]
+    assert message.startswith(COPY.slots.taken.split("{slots}")[0])
+    assert "09:00 del" in message and "11:00 del" in message  # The closest, either side.
+    assert [lead.fields["email"] for lead in store.all()] == ["ana@example.com"]
+
+
+def test_the_daily_limit_is_told_next_to_the_date(store: LeadStore) -> None:
+    from agency_site.content.bookings import COPY
+    from agency_site.leads.intake import Result
+    from tests.leads.test_intake import booking_form, make_intake, submit
+
+    intake = make_intake(store, None)
+    intake.daily_limit = 1
+    assert submit(intake, LeadKind.BOOKING, booking_form(time="10:00")).result is Result.QUEUED
+    full = submit(intake, LeadKind.BOOKING, booking_form(time="12:00", email="b@example.com"))
+    assert full.result is Result.INVALID and full.errors == {"date": COPY.slots.day_full}
+
+
+def test_a_spooled_booking_whose_slot_was_taken_meanwhile_is_still_stored(
+    store: LeadStore, tmp_path
+) -> None:
+    from agency_site.leads.spool import Spool, SpooledLead
+    from tests.leads.test_durable import intake_on
+
+    lead_id = book(store, MONDAY, "10:00")
+    intake = intake_on(store, Spool(tmp_path / "spool", "w1"))
+    fields = BOOKING_FIELDS | {"date": str(MONDAY), "time": "10:00", "email": "luis@example.com"}
+    spooled = SpooledLead("k" * 20, LeadKind.BOOKING, fields, dt.datetime.now(dt.UTC), None)
+    assert intake.store_spooled(spooled)
+    assert len(store.all()) == 2  # Never lost: the agency sees both requests.
+    assert slots.taken(store.engine, [MONDAY]) == {MONDAY: {"10:00"}}
+    assert slots.get(store.engine, lead_id).active_slot is not None
+
+
+def test_erasing_a_person_frees_their_slot(store: LeadStore) -> None:
+    book(store, MONDAY, "10:00")
+    assert store.erase_email(BOOKING_FIELDS["email"]) == 1
+    assert slots.taken(store.engine, [MONDAY]) == {MONDAY: set()}
+    book(store, MONDAY, "10:00")

@@ -1,0 +1,105 @@
+"""Answering a booking: confirm, decline or cancel it once, and tell the visitor (and, for a
+cancel, the agency) by e-mail. The links' pages and the operator command both go through
+``BookingDesk.answer``."""
+
+import datetime as dt
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+
+from agency_site.bookings import slots
+from agency_site.bookings.links import Action, Link, LinkProblem, LinkSigner
+from agency_site.bookings.mails import fill, visitor_mail
+from agency_site.bookings.models import Booking, BookingState
+from agency_site.content.bookings import COPY
+from agency_site.leads.calendar import WorkingCalendar
+from agency_site.leads.delivery import date_es
+from agency_site.leads.models import Lead
+from agency_site.leads.store import LeadStore
+
+logger = logging.getLogger(__name__)
+
+# A visitor's cancel and calendar links work until the appointment (checked apart).
+VISITOR_LINK_DAYS = 400
+# Each action's target state.
+TARGET = {
+    Action.CONFIRM: BookingState.CONFIRMED,
+    Action.DECLINE: BookingState.DECLINED,
+    Action.CANCEL: BookingState.CANCELLED,
+}
+
+# Sends an e-mail through a template: (template kind, params) -> whether it was accepted.
+Sender = Callable[[str, dict[str, str]], Awaitable[bool]]
+
+
+@dataclass(frozen=True)
+class BookingDesk:
+    """A booking's answers, from its links' pages or the operator command: the database, the
+    signer, how to e-mail, the site's URLs."""
+
+    engine: sa.Engine
+    signer: LinkSigner | None  # None: BOOKING_LINK_SECRET unset, every link is refused.
+    send: Sender
+    calendar: WorkingCalendar
+    api_url: str
+    site_url: str
+    agency_link_days: int
+    daily_limit: int = 0
+
+    def max_age_s(self, action: Action) -> float:
+        agency = action in (Action.CONFIRM, Action.DECLINE)
+        return dt.timedelta(
+            days=self.agency_link_days if agency else VISITOR_LINK_DAYS
+        ).total_seconds()
+
+    def verify(self, action: Action, token: str) -> Link | LinkProblem:
+        if self.signer is None:
+            return LinkProblem.TAMPERED
+        link = self.signer.verify(token, self.max_age_s(action))
+        if isinstance(link, Link) and link.action is not action:
+            return LinkProblem.TAMPERED
+        return link
+
+    def booking(self, lead_id: int) -> tuple[Booking, Lead] | None:
+        booking = slots.get(self.engine, lead_id)
+        lead = LeadStore(self.engine).get(lead_id)
+        return None if booking is None or lead is None else (booking, lead)
+
+    def home(self) -> str:
+        return self.site_url.rstrip("/") + "/"
+
+    async def answer(
+        self, lead_id: int, action: Action, link_digest: str | None = None
+    ) -> tuple[slots.Decision, Booking | None, bool]:
+        """Apply ``action`` to booking ``lead_id`` once; the outcome, the booking after it,
+        and whether the visitor was told by e-mail."""
+        decision, booking = slots.decide(self.engine, lead_id, TARGET[action], link_digest)
+        if decision is not slots.Decision.DONE or booking is None:
+            return decision, booking, False
+        logger.info("Booking %s %s.", booking.lead_id, booking.state)
+        lead = LeadStore(self.engine).get(lead_id)
+        told = lead is not None and await _tell(self, action, booking, lead)
+        return decision, booking, told
+
+
+async def _tell(pages: BookingDesk, action: Action, booking: Booking, lead: Lead) -> bool:
+    """E-mail the visitor where their booking stands (and the agency of a cancel)."""
+    if pages.signer is None:
+        return False
+    mail = visitor_mail(
+        booking, lead.fields, api_url=pages.api_url, site_url=pages.site_url, signer=pages.signer
+    )
+    told = await pages.send("visitor", mail.params)
+    if action is Action.CANCEL:
+        words = {
+            "name": str(lead.fields.get("name", "")),
+            "email": str(lead.fields.get("email", "")),
+            "date_es": date_es(booking.date.isoformat()),
+            "time": booking.time,
+        }
+        await pages.send(
+            "agency", {"message": fill(COPY.agency_cancelled, words), "from_email": words["email"]}
+        )
+    return told

@@ -1,0 +1,59 @@
+"""The booking desk of this backend process, from the settings, and its endpoints."""
+
+from functools import lru_cache
+
+from starlette.applications import Starlette
+
+from agency_site.bookings.desk import BookingDesk
+from agency_site.bookings.links import LinkSigner
+from agency_site.bookings.pages import create_app
+from agency_site.content.site import SITE
+from agency_site.leads.calendar import default_calendar
+from agency_site.leads.runtime import intake
+from agency_site.settings import get_settings
+
+VISITOR, AGENCY = "visitor", "agency"
+
+
+@lru_cache(maxsize=1)
+def desk() -> BookingDesk:
+    """The desk on the intake's database and EmailJS account.
+
+    Without ``BOOKING_LINK_SECRET`` no link can be made or checked (every link page says
+    so); without ``EMAILJS_VISITOR_TEMPLATE_ID`` the visitor is not e-mailed, and the
+    agency's pages say so.
+    """
+    from agency_site.reflex_ext.internals import get_config
+
+    settings = get_settings()
+    the_intake = intake()
+    client = the_intake.delivery.client
+    templates = {
+        VISITOR: settings.emailjs.visitor_template_id,
+        AGENCY: settings.emailjs.contact_template_id,
+    }
+
+    async def send(template: str, params: dict[str, str]) -> bool:
+        template_id = templates.get(template, "")
+        if client is None or not template_id:
+            return False
+        if template == AGENCY:
+            params = {"to_email": SITE.email} | params
+        return (await client.send(template_id, params)).ok
+
+    secret = settings.booking.link_secret.get_secret_value()
+    return BookingDesk(
+        engine=the_intake.store.engine,
+        signer=LinkSigner(secret) if secret else None,
+        send=send,
+        calendar=default_calendar(),
+        api_url=get_config().api_url.rstrip("/"),
+        site_url=settings.site_url,
+        agency_link_days=settings.booking.link_days,
+        daily_limit=settings.booking.daily_limit,
+    )
+
+
+def booking_api() -> Starlette:
+    """``/_site/bookings/...``: the links' pages, the calendar file, the free slots."""
+    return create_app(desk)
