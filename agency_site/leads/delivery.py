@@ -11,6 +11,7 @@ import logging
 import re
 import unicodedata
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -121,6 +122,10 @@ def _params(kind: LeadKind, fields: dict[str, Any], to_email: str) -> dict[str, 
     }
 
 
+def _no_links(lead_id: int) -> dict[str, str]:
+    return {"confirm_url": "", "decline_url": ""}
+
+
 def new_claim_token() -> str:
     """A token identifying one claim of one or more leads."""
     return uuid.uuid4().hex
@@ -144,6 +149,9 @@ class Delivery:
         self.to_email = to_email
         self.config = config  # Fingerprint of the EmailJS settings in use.
         self.policy = policy
+        # A booking e-mail's ``confirm_url`` and ``decline_url`` (signed links to the
+        # booking's pages); empty without BOOKING_LINK_SECRET: the agency answers by hand.
+        self.booking_links: Callable[[int], dict[str, str]] = _no_links
 
     @property
     def configured(self) -> bool:
@@ -174,6 +182,8 @@ class Delivery:
             resend_of=lead_id if unconfirmed_sends else None,
             autoreply=autoreply,
         )
+        if kind is LeadKind.BOOKING:
+            params |= self.booking_links(lead_id)
         result = await self.client.send(self.templates[kind], params)
         error = f"HTTP {result.status}: {result.text}" if result.status else result.text
         if result.outcome is Outcome.SENT:

@@ -13,12 +13,14 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
-from collections.abc import AsyncIterator
-from functools import lru_cache
+from collections.abc import AsyncIterator, Callable
+from functools import lru_cache, partial
 
 import sqlalchemy as sa
 from starlette.applications import Starlette
 
+from agency_site.bookings.links import LinkSigner
+from agency_site.bookings.mails import agency_links
 from agency_site.content.site import SITE
 from agency_site.emailjs import EmailJSClient, ssl_context
 from agency_site.leads import database, migrations
@@ -97,6 +99,16 @@ def build_delivery(settings: Settings, store: LeadStore) -> Delivery:
     )
 
 
+def booking_links(settings: Settings) -> Callable[[int], dict[str, str]] | None:
+    """The confirm/decline links of a booking e-mail, or None without BOOKING_LINK_SECRET."""
+    from agency_site.reflex_ext.internals import get_config
+
+    secret = settings.booking.link_secret.get_secret_value()
+    if not secret:
+        return None
+    return partial(agency_links, get_config().api_url, LinkSigner(secret))
+
+
 def build_monitor(settings: Settings, delivery: Delivery, spool: Spool | None = None) -> Monitor:
     """Alerts, canary and retention of these settings."""
     return Monitor(
@@ -133,9 +145,12 @@ def intake() -> LeadIntake:
     settings = get_settings()
     store = LeadStore(database_engine())
     redis_url = settings.reflex.redis_url
+    delivery = build_delivery(settings, store)
+    if links := booking_links(settings):
+        delivery.booking_links = links
     return LeadIntake(
         store=store,
-        delivery=build_delivery(settings, store),
+        delivery=delivery,
         limiter=RateLimiter(
             storage_for(redis_url.get_secret_value() if redis_url else None),
             per_ip=settings.leads.rate_limit_per_ip,

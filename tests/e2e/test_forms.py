@@ -130,6 +130,8 @@ def booking_params(day: dt.date, slot: str, email: str) -> dict:
         "message": "Queremos una tienda online.",
         "reply_to": email,
         "date_es": date_es(day.isoformat()),
+        "confirm_url": "",
+        "decline_url": "",
     }
 
 

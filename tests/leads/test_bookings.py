@@ -218,3 +218,28 @@ def test_erasing_a_person_frees_their_slot(store: LeadStore) -> None:
     assert store.erase_email(BOOKING_FIELDS["email"]) == 1
     assert slots.taken(store.engine, [MONDAY]) == {MONDAY: set()}
     book(store, MONDAY, "10:00")
+
+
+def test_the_agency_email_carries_working_confirm_and_decline_links(
+    store: LeadStore, emailjs
+) -> None:
+    from functools import partial
+
+    from agency_site.bookings.mails import agency_links
+    from tests.leads.conftest import accept_all, sent_payloads
+    from tests.leads.test_intake import booking_form, make_intake, submit
+
+    accept_all(emailjs)
+    intake = make_intake(store, emailjs)
+    intake.delivery.booking_links = partial(agency_links, "https://api.test", LinkSigner(SECRET))
+    submit(intake, LeadKind.BOOKING, booking_form(time="15:00"))
+    [payload] = sent_payloads(emailjs)
+    [lead] = store.all()
+    for action in (Action.CONFIRM, Action.DECLINE):
+        url = payload["template_params"][f"{action}_url"]
+        assert url.startswith(f"https://api.test/_site/bookings/{action}?t=")
+        link = LinkSigner(SECRET).verify(url.split("?t=")[1], 3600)
+        assert not isinstance(link, LinkProblem) and (link.action, link.lead_id) == (
+            action,
+            lead.id,
+        )

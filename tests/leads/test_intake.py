@@ -72,6 +72,8 @@ def test_a_booking_is_stored_then_sent_with_the_spec_payload(
                 "message": "Necesitamos una tienda online.",
                 "reply_to": "ana@example.com",
                 "date_es": date_es(form["date"]),
+                "confirm_url": "",
+                "decline_url": "",
             },
         ),
     ).respond_with_data("OK")
