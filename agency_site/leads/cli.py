@@ -4,7 +4,8 @@
 ``erase`` for the RGPD: the retention period of the privacy policy and the rights of
 access and erasure (each erasure is also written to the erasure log, which
 ``restore`` re-applies after putting a backup back); ``spool`` shows the leads
-waiting on this host's disk for the database. It uses the same environment as the site (``REFLEX_DB_URL``,
+waiting on this host's disk for the database; ``confirm``, ``decline`` and ``cancel``
+answer a booking as its e-mail's buttons do. It uses the same environment as the site (``REFLEX_DB_URL``,
 ``EMAILJS_*``, ``LEADS_*``) and is safe to run next to live backend workers: leads are
 claimed atomically.
 
@@ -24,6 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from agency_site.bookings.desk import BookingDesk
+from agency_site.bookings.links import Action
+from agency_site.bookings.slots import Decision
 from agency_site.leads import erasures
 from agency_site.leads.delivery import Delivery
 from agency_site.leads.kinds import LeadStatus
@@ -93,7 +97,36 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "spool", help="the leads waiting on this host's disk for the database (LEADS_SPOOL_DIR)"
     )
+    for action, text in _BOOKING_ACTIONS.items():
+        answer = commands.add_parser(action, help=text)
+        answer.add_argument("id", type=int, metavar="ID", help="the booking's lead id (list)")
     return parser
+
+
+_BOOKING_ACTIONS = {
+    "confirm": "confirm a booking and e-mail the visitor (with the calendar file)",
+    "decline": "decline a booking (its slot is free again) and e-mail the visitor",
+    "cancel": "cancel a booking (its slot is free again) and e-mail the visitor",
+}
+
+
+def _answer(desk: BookingDesk | None, action: str, lead_id: int, out: TextIO) -> int:
+    """Confirm, decline or cancel booking ``lead_id``, as its e-mail's buttons do."""
+    if desk is None:
+        print("Bookings are not available here.", file=out)
+        return 1
+    decision, booking, told = asyncio.run(desk.answer(lead_id, Action(action)))
+    if decision is Decision.UNKNOWN or booking is None:
+        print(f"No booking {lead_id}.", file=out)
+        return 1
+    if decision is not Decision.DONE:
+        print(f"Booking {lead_id} is {booking.state}: nothing changed.", file=out)
+        return 1
+    visitor = "the visitor was e-mailed" if told else "the visitor was NOT e-mailed"
+    print(
+        f"Booking {lead_id} ({booking.date} {booking.time}) {booking.state}; {visitor}.", file=out
+    )
+    return 0
 
 
 def _when(lead_time) -> str:
@@ -321,6 +354,7 @@ def run(
     ask: Callable[[], str] | None = None,
     erasure_log: Path | None = None,
     spool_dir: Path | None = None,
+    desk: BookingDesk | None = None,
 ) -> int:
     """Run one operator command against ``delivery`` (its store and EmailJS client).
 
@@ -351,6 +385,8 @@ def run(
         return _restore(delivery, args.backup, args.yes, ops)
     if args.command == "spool":
         return _spool(ops)
+    if args.command in _BOOKING_ACTIONS:
+        return _answer(desk, args.command, args.id, out)
     return _export(delivery, args.status, args.output, ops)
 
 
@@ -364,4 +400,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     delivery = intake().delivery
     if not argv or argv[0] not in ("spool", "restore"):  # These work on a down or old database.
         migrations.upgrade(delivery.store.engine)
-    return run(argv, delivery, sys.stdout)
+    from agency_site.bookings.runtime import desk
+
+    return run(argv, delivery, sys.stdout, desk=desk())

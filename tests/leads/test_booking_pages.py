@@ -51,7 +51,7 @@ def sent() -> list[tuple[str, dict[str, str]]]:
 
 @pytest.fixture
 def client(store: LeadStore, sent) -> Client:
-    return Client(create_app(lambda: _pages_with(store, 14, sent)))
+    return Client(create_app(lambda: desk_for(store, 14, sent)))
 
 
 def url(action: Action, lead_id: int) -> str:
@@ -91,7 +91,7 @@ def test_bad_links_get_clear_pages(client: Client, store: LeadStore) -> None:
     assert tampered.status_code == 400 and COPY.problems.tampered in tampered.text
     wrong_action = client.get(paths.booking_link("confirm") + "?t=" + token)
     assert wrong_action.status_code == 400
-    expired = Client(create_app(lambda: _pages_with(store, link_days=-1))).get(
+    expired = Client(create_app(lambda: desk_for(store, link_days=-1))).get(
         url(Action.DECLINE, lead_id)
     )
     assert expired.status_code == 410 and COPY.problems.expired in expired.text
@@ -100,7 +100,7 @@ def test_bad_links_get_clear_pages(client: Client, store: LeadStore) -> None:
     assert slots.get(store.engine, lead_id).state == BookingState.PENDING
 
 
-def _pages_with(store: LeadStore, link_days: int, sent: list | None = None) -> BookingDesk:
+def desk_for(store: LeadStore, link_days: int, sent: list | None = None) -> BookingDesk:
     async def send(template: str, params: dict[str, str]) -> bool:
         if sent is not None:
             sent.append((template, params))

@@ -243,3 +243,24 @@ def test_the_agency_email_carries_working_confirm_and_decline_links(
             action,
             lead.id,
         )
+
+
+def test_the_operator_confirms_and_cancels_from_the_command_line(store: LeadStore) -> None:
+    import io
+
+    from agency_site.leads import cli
+    from tests.leads.test_booking_pages import desk_for
+
+    lead_id = book(store, MONDAY, "09:00")
+    sent: list = []
+    desk = desk_for(store, 14, sent)
+    out = io.StringIO()
+    delivery = type("D", (), {"store": store})()
+    assert cli.run(["confirm", str(lead_id)], delivery, out, desk=desk) == 0
+    assert "confirmed; the visitor was e-mailed" in out.getvalue()
+    assert sent[-1][1]["ics_url"]
+    assert cli.run(["confirm", str(lead_id)], delivery, out, desk=desk) == 1
+    assert cli.run(["cancel", str(lead_id)], delivery, out, desk=desk) == 0
+    assert slots.taken(store.engine, [MONDAY]) == {MONDAY: set()}
+    assert cli.run(["decline", "999999"], delivery, out, desk=desk) == 1
+    assert "No booking 999999." in out.getvalue()
