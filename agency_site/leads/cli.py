@@ -29,6 +29,7 @@ from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.links import Action
 from agency_site.bookings.slots import Decision
 from agency_site.leads import erasures
+from agency_site.leads import source as lead_source
 from agency_site.leads.delivery import Delivery
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, utcnow
@@ -45,6 +46,7 @@ EXPORT_COLUMNS = (
     "sent_at",
     "last_error",
     *EXPORT_FIELDS,
+    "source",
 )
 # A cell starting with one of these is a formula to a spreadsheet (CSV injection).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -148,6 +150,7 @@ def _list(delivery: Delivery, status: str | None, out: TextIO) -> int:
         )
         if lead.status != LeadStatus.SENT and lead.last_error:
             line += f"  [{lead.last_error[:80]}]"
+        line += f"  ({lead_source.describe(lead.source)})"
         print(line, file=out)
     return 0
 
@@ -181,6 +184,7 @@ def _row(lead: Lead) -> list[str]:
             lead.sent_at.isoformat() if lead.sent_at else "",
             lead.last_error,
             *(lead.fields.get(name, "") for name in EXPORT_FIELDS),
+            lead_source.describe(lead.source),
         )
     ]
 
@@ -203,6 +207,7 @@ def _write_json(leads: list[Lead], file: TextIO) -> None:
             "sent_at": lead.sent_at.isoformat() if lead.sent_at else None,
             "last_error": lead.last_error,
             "fields": lead.fields,
+            "source": lead.source,
         }
         for lead in leads
     ]

@@ -18,6 +18,7 @@ from typing import Any
 
 from agency_site.content.forms import DATES, HERO_CAPTURE, RESEND_NOTE
 from agency_site.emailjs import EmailJSClient, Outcome, SendResult
+from agency_site.leads import source as lead_source
 from agency_site.leads.kinds import LeadKind
 from agency_site.leads.models import Lead
 from agency_site.leads.store import LeadStore
@@ -168,11 +169,13 @@ class Delivery:
         unconfirmed_sends: int = 0,
         *,
         autoreply: bool = False,
+        source: dict[str, str] | None = None,
     ) -> SendResult:
         """Send a lead claimed with ``token`` and record the outcome in the store.
 
         ``unconfirmed_sends``: earlier sends of it whose outcome is unknown; if any, this
         e-mail is marked as a possible duplicate. ``autoreply``: the lead's own flag.
+        ``source``: where it came from, told to the agency as ``source`` (one line).
         """
         assert self.client is not None, "delivery is not configured"
         params = template_params(
@@ -182,6 +185,7 @@ class Delivery:
             resend_of=lead_id if unconfirmed_sends else None,
             autoreply=autoreply,
         )
+        params["source"] = lead_source.describe(source)
         if kind is LeadKind.BOOKING:
             params |= self.booking_links(lead_id)
         result = await self.client.send(self.templates[kind], params)
@@ -242,6 +246,7 @@ class Delivery:
             token,
             lead.unconfirmed_sends,
             autoreply=lead.autoreply,
+            source=lead.source,
         )
 
     async def retry_due(self, limit: int = 100) -> int:

@@ -28,6 +28,7 @@ from agency_site.bookings import slots
 from agency_site.bookings.mails import fill
 from agency_site.content.bookings import COPY as BOOKINGS
 from agency_site.content.forms import AGENCY_TIME_ZONE
+from agency_site.leads import source as lead_source
 from agency_site.leads.calendar import agency_now, default_calendar
 from agency_site.leads.delivery import Delivery, date_es, new_claim_token
 from agency_site.leads.kinds import LeadKind, LeadStatus
@@ -172,8 +173,9 @@ class LeadIntake:
         autoreply_day = agency_today() if kind is LeadKind.BOOKING else None
         token = new_claim_token() if self.delivery.configured else None
         slot = self._slot(kind, checked.fields, strict=True)
+        source = lead_source.parse(form_data.get(lead_source.FIELD))
         try:
-            lead = await self._store(kind, checked.fields, token, key, autoreply_day, slot)
+            lead = await self._store(kind, checked.fields, token, key, autoreply_day, slot, source)
         except (slots.SlotTaken, slots.DayFull) as refused:
             return Submission(Result.INVALID, await self._slot_errors(checked.fields, refused))
         except DuplicateSubmission as duplicate:
@@ -181,7 +183,8 @@ class LeadIntake:
             sent = duplicate.status == LeadStatus.SENT
             return Submission(Result.SENT if sent else Result.QUEUED)
         except Exception:
-            return await self._spool(kind, checked.fields, key, autoreply_day, stored)
+            spooled = SpooledLead(key, kind, checked.fields, utcnow(), autoreply_day, source)
+            return await self._spool(spooled, stored)
         stored.set()
         lead_id = lead.id
 
@@ -189,9 +192,7 @@ class LeadIntake:
             logger.warning("Lead %s (%s) stored; delivery is not configured.", lead_id, kind)
             return Submission(Result.QUEUED)
         try:
-            sent = await self.delivery.attempt(
-                lead_id, kind, checked.fields, 0, token, autoreply=lead.autoreply
-            )
+            sent = await self.delivery.attempt_claimed(lead, token)
         except Exception:
             # Stored and claimed: the retry loop picks it up once the claim expires.
             logger.exception("Lead %s (%s): the first delivery attempt failed.", lead_id, kind)
@@ -206,6 +207,7 @@ class LeadIntake:
         key: str,
         autoreply_day: dt.date | None,
         slot: Slot | None = None,
+        source: dict[str, str] | None = None,
     ) -> Lead:
         """Insert the lead, retrying with backoff for half the deadline; the last error if not.
 
@@ -225,6 +227,7 @@ class LeadIntake:
             idempotency_key=key,
             autoreply_day=autoreply_day,
             slot=slot,
+            source=source,
         )
         while True:
             try:
@@ -251,19 +254,12 @@ class LeadIntake:
                 self._down_until = 0.0
                 return lead
 
-    async def _spool(
-        self,
-        kind: LeadKind,
-        fields: dict[str, Any],
-        key: str,
-        autoreply_day: dt.date | None,
-        stored: asyncio.Event,
-    ) -> Submission:
+    async def _spool(self, lead: SpooledLead, stored: asyncio.Event) -> Submission:
         """Keep a lead the database did not take in the local spool; the visitor's answer."""
+        kind = lead.kind
         if self.spool is None:
             logger.error("A %s lead could NOT be stored; the visitor was asked to write.", kind)
             return Submission(Result.STORE_FAILED)
-        lead = SpooledLead(key, kind, fields, utcnow(), autoreply_day)
         try:
             await asyncio.get_running_loop().run_in_executor(
                 _SPOOL_THREADS, self.spool.append, lead
@@ -331,6 +327,7 @@ class LeadIntake:
                 # The visitor was told "received": a slot taken meanwhile is the agency's
                 # to sort out (the booking is stored, holding no slot), never a lost lead.
                 slot=self._slot(lead.kind, lead.fields, strict=False),
+                source=lead.source,
             )
         except DuplicateSubmission:
             return False

@@ -67,6 +67,9 @@ class Lead(SQLModel, table=True):
     email_norm: str | None = Field(default=None, max_length=320)
     # Whether this lead's send may trigger the visitor's auto-reply (one per address and day).
     autoreply: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
+    # Where it came from (``leads/source.py``): the page, the visit's entry page, utm_*,
+    # the referring host, as the browser told them (checked); None when it told nothing.
+    source: dict[str, str] | None = Field(default=None, sa_column=sa.Column(sa.JSON))
 
 
 class LeadAutoreply(SQLModel, table=True):

@@ -71,6 +71,7 @@ class SpooledLead:
     fields: dict[str, Any]
     created_at: dt.datetime
     autoreply_day: dt.date | None = None
+    source: dict[str, str] | None = None
 
     def line(self) -> bytes:
         record = {
@@ -80,6 +81,7 @@ class SpooledLead:
             "fields": self.fields,
             "created_at": self.created_at.isoformat(),
             "day": self.autoreply_day.isoformat() if self.autoreply_day else None,
+            "source": self.source,
         }
         return json.dumps(record, ensure_ascii=False).encode() + b"\n"
 
@@ -92,6 +94,7 @@ class SpooledLead:
             fields=dict(record["fields"]),
             created_at=dt.datetime.fromisoformat(record["created_at"]),
             autoreply_day=dt.date.fromisoformat(record["day"]) if record.get("day") else None,
+            source=record.get("source"),
         )
 
 

@@ -122,6 +122,7 @@ class LeadStore:
         autoreply_day: dt.date | None = None,
         created_at: dt.datetime | None = None,
         slot: Slot | None = None,
+        source: dict[str, str] | None = None,
     ) -> Lead:
         """Store a new lead and return it.
 
@@ -147,6 +148,7 @@ class LeadStore:
             claimed_until=now + lease if claim_token else None,
             idempotency_key=idempotency_key,
             email_norm=email_key(email) if isinstance(email, str) else None,
+            source=source or None,
         )
         try:
             with Session(self.engine, expire_on_commit=False) as session:

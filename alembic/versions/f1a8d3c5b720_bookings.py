@@ -8,6 +8,7 @@
   agency still sees and answers it.
 - ``booking_link_uses``: the digests of the single-use links (confirm, decline, cancel)
   already used.
+- ``leads.source``: where each lead came from (page, entry page, utm_*, referring host).
 
 Revision ID: f1a8d3c5b720
 Revises: e4b7c2d9f013
@@ -30,7 +31,9 @@ depends_on: Union[str, Sequence[str], None] = None
 
 
 def upgrade() -> None:
-    """Create both tables and give every stored booking its row."""
+    """Create both tables, give every stored booking its row, add ``leads.source``."""
+    with op.batch_alter_table("leads") as batch:
+        batch.add_column(sa.Column("source", sa.JSON(), nullable=True))
     bookings = op.create_table(
         "bookings",
         sa.Column("lead_id", sa.Integer(), nullable=False),
@@ -94,7 +97,9 @@ def _backfill(bookings: sa.Table) -> None:
 
 
 def downgrade() -> None:
-    """Drop both tables."""
+    """Drop both tables and ``leads.source``."""
+    with op.batch_alter_table("leads") as batch:
+        batch.drop_column("source")
     op.drop_table("booking_link_uses")
     op.drop_index("ix_bookings_date", table_name="bookings")
     op.drop_index("ux_bookings_active_slot", table_name="bookings")

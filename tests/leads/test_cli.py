@@ -185,6 +185,7 @@ def test_find_shows_everything_about_a_person_whatever_the_case(any_store: LeadS
         "sent_at",
         "last_error",
         "fields",
+        "source",
     }
 
     code, out = command(store, None, "find", "--email", "ana@example.com", "--format", "csv")

@@ -13,6 +13,7 @@ from agency_site.leads.delivery import date_es
 from agency_site.leads.intake import LeadIntake, Result, agency_today
 from agency_site.leads.kinds import LeadKind, LeadStatus
 from agency_site.leads.ratelimit import RateLimiter
+from agency_site.leads.source import describe
 from agency_site.leads.store import LeadStore
 from tests.leads.conftest import (
     AGENCY_INBOX,
@@ -72,6 +73,7 @@ def test_a_booking_is_stored_then_sent_with_the_spec_payload(
                 "message": "Necesitamos una tienda online.",
                 "reply_to": "ana@example.com",
                 "date_es": date_es(form["date"]),
+                "source": describe(None),
                 "confirm_url": "",
                 "decline_url": "",
             },
@@ -99,6 +101,7 @@ def test_the_hero_capture_sends_the_visitors_email_in_a_spanish_message(
         "to_email": AGENCY_INBOX,
         "from_email": "bea@example.com",
         "message": HERO_CAPTURE.email_message.format(email="bea@example.com"),
+        "source": describe(None),
     }
 
 
