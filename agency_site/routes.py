@@ -17,7 +17,7 @@ from agency_site.content.case_studies import CASE_STUDIES
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.content.page_index import PAGES
 from agency_site.content.seo import SEO
-from agency_site.content.services import SERVICES
+from agency_site.content.service_pages import SERVICES
 from agency_site.content.site import SITE
 from agency_site.pages import (
     about,

@@ -17,7 +17,6 @@ from agency_site.content.case_studies import (
 )
 from agency_site.content.sections import CallToAction
 from agency_site.content.site import SITE
-from agency_site.content.testimonials import TESTIMONIALS
 from agency_site.reflex_ext.internals import LUCIDE_ICON_LIST, to_snake_case
 from tests.content_walker import content_modules, module_models
 
@@ -166,33 +165,38 @@ def test_a_positions_location_and_button_read_the_pages_words() -> None:
 
 
 def test_three_testimonials_rated_out_of_five() -> None:
-    assert len(TESTIMONIALS) == 3
-    assert all(1 <= t.rating <= 5 for t in TESTIMONIALS)
+    assert len(testimonials.COPY.testimonials) == 3
+    assert all(1 <= t.rating <= 5 for t in testimonials.COPY.testimonials)
     # The words are the file's; the figures, the rating and its maximum.
-    assert TESTIMONIALS[0].rating_label == testimonials.COPY.rating_label.format(
-        rating=TESTIMONIALS[0].rating, max=5
+    assert testimonials.COPY.rating_text(
+        testimonials.COPY.testimonials[0]
+    ) == testimonials.COPY.rating_label.format(
+        rating=testimonials.COPY.testimonials[0].rating, max=5
     )
     assert {"{rating}", "{max}"} <= set(re.findall(r"\{\w+\}", testimonials.COPY.rating_label))
-    assert all(t.name and t.company and t.role and t.quote for t in TESTIMONIALS)
+    assert all(t.name and t.company and t.role and t.quote for t in testimonials.COPY.testimonials)
 
 
 @pytest.mark.parametrize("rating", [0, 6, -1])
 def test_a_rating_outside_one_to_five_is_rejected(rating: int) -> None:
-    data = TESTIMONIALS[0].model_dump(exclude_computed_fields=True)
+    data = testimonials.COPY.testimonials[0].model_dump(exclude_computed_fields=True)
     with pytest.raises(ValidationError):
         testimonials.Testimonial(**(data | {"rating": rating}))
 
 
 def test_home_buttons_lead_where_the_spec_says() -> None:
-    assert home.INFLUENCER_TEASER.action.href == paths.INFLUENCER_PROGRAM
-    assert [a.href for a in home.INFLUENCER_SPOTLIGHT.actions] == [paths.CONTACT, paths.SCHEDULE]
-    assert [(a.label, a.href) for a in home.CONTACT_CTA.actions] == [
+    assert home.PAGE.influencer_teaser.action.href == paths.INFLUENCER_PROGRAM
+    assert [a.href for a in home.PAGE.influencer_spotlight.actions] == [
+        paths.CONTACT,
+        paths.SCHEDULE,
+    ]
+    assert [(a.label, a.href) for a in home.PAGE.contact_cta.actions] == [
         ("Email", SITE.mailto),
         ("Llamar", SITE.tel),
         ("WhatsApp", SITE.whatsapp_url),
     ]
-    assert home.SERVICE_CARD.cta_label == "Solicitar información"
-    assert len(home.BRANDS) >= 4
+    assert home.PAGE.service_card.cta_label == "Solicitar información"
+    assert len(home.PAGE.brands) >= 4
 
 
 def test_contact_cards_and_faq() -> None:

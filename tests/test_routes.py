@@ -11,9 +11,8 @@ from agency_site.components.navbar import CONTACT_LABEL, NAV_LINKS
 from agency_site.content import about, page_index
 from agency_site.content.base import PageMeta, euros
 from agency_site.content.case_studies import CASE_STUDIES
-from agency_site.content.service_pages import SERVICE_PAGES
+from agency_site.content.service_pages import SERVICE_PAGES, SERVICES
 from agency_site.content.service_sections import PacksSection, ServicePage
-from agency_site.content.services import SERVICES
 from agency_site.content.site import SITE
 from agency_site.routes import ROUTES, Route
 
@@ -127,7 +126,7 @@ def test_descriptions_quote_the_figures_of_the_content() -> None:
 def test_a_description_quoting_an_unknown_figure_is_rejected() -> None:
     data = SERVICE_PAGES["branding"].model_dump(exclude_computed_fields=True)
     meta = PageMeta(description="Desde {precio}")
-    with pytest.raises(ValidationError, match="unknown figure: 'precio'"):
+    with pytest.raises(ValidationError, match=r"unknown name \{precio\}"):
         ServicePage(**(data | {"meta": meta.model_dump()}))
 
 

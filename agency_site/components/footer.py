@@ -4,7 +4,7 @@ import reflex as rx
 
 from agency_site.components import styles
 from agency_site.content.base import Link
-from agency_site.content.layout import FOOTER
+from agency_site.content.layout import LAYOUT
 from agency_site.content.page_index import FOOTER_COMPANY, FOOTER_LEGAL, SERVICES_MENU, menu
 from agency_site.content.site import SITE
 from agency_site.reflex_ext.js import load_js
@@ -29,7 +29,8 @@ def _contact_column() -> rx.Component:
     """Address, e-mail and phone of the agency."""
     return rx.el.div(
         rx.el.h2(
-            FOOTER.contact, class_name="text-sm font-semibold uppercase tracking-wider text-white"
+            LAYOUT.footer.contact,
+            class_name="text-sm font-semibold uppercase tracking-wider text-white",
         ),
         rx.el.address(
             rx.el.p(SITE.address.one_line, class_name="text-sm text-slate-300"),
@@ -54,7 +55,7 @@ def footer() -> rx.Component:
                                 rx.el.a(
                                     s.network,
                                     href=s.href,
-                                    aria_label=FOOTER.social_label.format(network=s.network),
+                                    aria_label=LAYOUT.footer.social_label.format(network=s.network),
                                     rel="noopener",
                                     target="_blank",
                                     class_name="block rounded-full border border-slate-700 px-3 py-1 text-xs text-slate-300 hover:text-white "
@@ -67,10 +68,10 @@ def footer() -> rx.Component:
                     ),
                     class_name="lg:col-span-2",
                 ),
-                _link_list(FOOTER.services, menu(SERVICES_MENU)),
-                _link_list(FOOTER.company, menu(FOOTER_COMPANY)),
+                _link_list(LAYOUT.footer.services, menu(SERVICES_MENU)),
+                _link_list(LAYOUT.footer.company, menu(FOOTER_COMPANY)),
                 rx.el.div(
-                    _link_list(FOOTER.legal, menu(FOOTER_LEGAL)),
+                    _link_list(LAYOUT.footer.legal, menu(FOOTER_LEGAL)),
                     _contact_column(),
                     class_name="space-y-8",
                 ),
@@ -85,12 +86,12 @@ def footer() -> rx.Component:
                         # A build of last year hydrates with this year's number.
                         custom_attrs={"suppressHydrationWarning": True},
                     ),
-                    f" {FOOTER.rights}",
+                    f" {LAYOUT.footer.rights}",
                     class_name="text-sm text-slate-400",
                 ),
                 rx.el.button(
                     rx.icon("arrow-up", size=20, aria_hidden="true"),
-                    rx.el.span(FOOTER.back_to_top, class_name="sr-only"),
+                    rx.el.span(LAYOUT.footer.back_to_top, class_name="sr-only"),
                     id="scroll-to-top",
                     type="button",
                     # run_script compiles to a JS function (call_script would be eval-ed: CSP).

@@ -19,7 +19,7 @@ from agency_site.components.sections import (
     section,
     stat_grid,
 )
-from agency_site.content.base import Pack, ServiceBlock
+from agency_site.content.base import ServiceBlock
 from agency_site.content.service_pages import SERVICE_PAGES
 from agency_site.content.service_sections import (
     BenefitsSection,
@@ -33,6 +33,7 @@ from agency_site.content.service_sections import (
     ServicePage,
     StepsSection,
 )
+from agency_site.content.services import Pack, price_label
 
 PHOTO = "w-full rounded-2xl shadow-lg"
 _H3 = "text-lg font-semibold text-slate-900"
@@ -83,7 +84,7 @@ def _pack_card(pack: Pack, highlight_label: str) -> rx.Component:
     return rx.el.li(
         badge,
         rx.el.h3(pack.title, class_name=_H3),
-        rx.el.p(pack.price, class_name="mt-3 text-4xl font-extrabold text-slate-900"),
+        rx.el.p(price_label(pack), class_name="mt-3 text-4xl font-extrabold text-slate-900"),
         check_list(pack.features, "mt-6 mb-8 space-y-3 text-sm"),
         action_link(pack.cta, "primary" if pack.highlighted else "secondary", "mt-auto w-full"),
         class_name=CARD

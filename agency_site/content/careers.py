@@ -20,7 +20,7 @@ def application_mailto(subject: str) -> str:
     return f"{SITE.mailto}?subject={quote(subject)}"
 
 
-class Button(Content):
+class ButtonLabel(Content):
     """A button's label and lucide icon; its target is computed."""
 
     label: str
@@ -92,7 +92,7 @@ class SpontaneousApplication(Content):
 
     title: str
     text: str
-    button: Button
+    button: ButtonLabel
     subject: str
 
     @computed_field
@@ -111,7 +111,7 @@ class CareersPage(Content):
     meta: PageMeta
     hero: Hero
     hero_image: Image
-    positions_button: Button
+    positions_button: ButtonLabel
     benefits_heading: SectionHeading
     benefits: tuple[Benefit, ...] = Field(min_length=1)
     positions_heading: SectionHeading

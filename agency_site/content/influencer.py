@@ -5,14 +5,7 @@ from pydantic import computed_field
 
 from agency_site.content.base import Benefit, Content, Hero, Image, PageMeta, Stat
 from agency_site.content.files import load
-from agency_site.content.sections import Action, CallToAction, SectionHeading
-
-
-class Step(Content):
-    """A numbered step of how the programme works."""
-
-    title: str
-    description: str
+from agency_site.content.sections import Action, CallToAction, SectionHeading, Step
 
 
 class Deal(Content):

@@ -37,4 +37,3 @@ class LayoutCopy(Content):
 
 
 LAYOUT = load("layout.yaml", LayoutCopy)
-NAVBAR, FOOTER = LAYOUT.navbar, LAYOUT.footer

@@ -19,8 +19,7 @@ from agency_site.content import (
     schedule,
 )
 from agency_site.content.base import Content, Link, PageMeta, figures
-from agency_site.content.service_pages import SERVICE_PAGES
-from agency_site.content.services import SERVICES
+from agency_site.content.service_pages import SERVICE_PAGES, SERVICES
 
 
 class PageEntry(Content):
@@ -47,7 +46,7 @@ def _entry(path: str, meta: PageMeta, quoted: Mapping[str, str] | None = None) -
 PAGES: dict[str, PageEntry] = {
     entry.path: entry
     for entry in (
-        _entry(paths.HOME, home.META),
+        _entry(paths.HOME, home.PAGE.meta),
         _entry(paths.ABOUT, about.META, figures(about.STATS)),
         _entry(paths.CASE_STUDIES, case_studies.PAGE.meta),
         *[

@@ -1,17 +1,9 @@
 """The consultation booking page: ``content/es/pages/schedule.yaml``, validated by the models
 below (the form's own copy is in ``forms.yaml``)."""
 
-from agency_site.content.base import Benefit, Content, Hero, PageMeta
+from agency_site.content.base import Benefit, Content, Fact, Hero, PageMeta
 from agency_site.content.files import load
 from agency_site.content.sections import SectionHeading
-
-
-class Fact(Content):
-    """A short fact about the consultation: icon, what it is about and its value."""
-
-    icon: str
-    label: str
-    value: str
 
 
 class SchedulePage(Content):

@@ -4,7 +4,7 @@ from pydantic import Field
 
 from agency_site.content.base import Action, Content
 
-__all__ = ["Action", "CallToAction", "SectionHeading"]
+__all__ = ["Action", "CallToAction", "SectionHeading", "Step"]
 
 
 class SectionHeading(Content):
@@ -13,6 +13,13 @@ class SectionHeading(Content):
     eyebrow: str = ""
     title: str
     intro: str = ""
+
+
+class Step(Content):
+    """A numbered step: what happens and how."""
+
+    title: str
+    description: str
 
 
 class CallToAction(Content):

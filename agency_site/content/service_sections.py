@@ -16,15 +16,15 @@ from agency_site.content.base import (
     Hero,
     Image,
     Link,
-    Pack,
     PageMeta,
     ServiceBlock,
     Stat,
     figures,
     models_in,
 )
-from agency_site.content.sections import CallToAction, SectionHeading
-from agency_site.content.service_actions import Button, Id
+from agency_site.content.loader import fill
+from agency_site.content.sections import CallToAction, SectionHeading, Step
+from agency_site.content.services import Button, Id, Pack
 
 
 class ServiceListing(Content):
@@ -38,23 +38,10 @@ class ServiceListing(Content):
     features: tuple[str, ...] = Field(min_length=6, max_length=6)
 
 
-class ServicePack(Pack):
-    """A priced pack whose button may be a shared one, by name."""
-
-    cta: Button
-
-
 class ServiceCallToAction(CallToAction):
     """The closing band, whose buttons may be shared ones, by name."""
 
     actions: tuple[Button, ...] = Field(min_length=1)
-
-
-class Step(Content):
-    """One step of how the agency works."""
-
-    title: str
-    description: str
 
 
 class Programme(Content):
@@ -97,7 +84,7 @@ class FeaturesSection(SectionHeading):
 class PacksSection(SectionHeading):
     """Priced packs, with the label of the highlighted one and an optional help line."""
 
-    packs: tuple[ServicePack, ...] = Field(min_length=1)
+    packs: tuple[Pack, ...] = Field(min_length=1)
     highlight_label: str = ""
     help_text: str = ""
     help_link: Button | None = None
@@ -197,10 +184,7 @@ class ServicePage(Content):
     @property
     def highlighted_fact(self) -> str:
         """The highlighted fact under the hero's buttons, its figures filled in."""
-        try:
-            return self.highlight.format_map(self.figures())
-        except KeyError as error:
-            raise ValueError(f"highlight: unknown figure {error}") from error
+        return fill(self.highlight, self.figures(), "highlight")
 
     def description(self) -> str:
         """The page's description, its figures filled in from its own stats, packs and facts."""

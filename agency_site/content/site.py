@@ -10,8 +10,8 @@ import re
 
 from pydantic import computed_field
 
+from agency_site.content import loader
 from agency_site.content.base import Content
-from agency_site.content.files import load
 from agency_site.settings import get_settings
 
 
@@ -103,8 +103,8 @@ class SiteWords(Content):
 
 
 _agency = get_settings().agency
-# Read without the site's {names}: they are made of this file.
-_words = load("site.yaml", SiteWords, site=False)
+# Read without the site-wide {names}: they are made of this file.
+_words = loader.load("site.yaml", SiteWords, values={})
 
 SITE = Site(
     name=_agency.name,

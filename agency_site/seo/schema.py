@@ -13,9 +13,8 @@ from typing import Any
 from agency_site import paths
 from agency_site.content.careers import CAREERS, POSITIONS, JobPosting
 from agency_site.content.contact import FAQ
-from agency_site.content.service_pages import SERVICE_PAGES
+from agency_site.content.service_pages import SERVICE_PAGES, service_by_id
 from agency_site.content.service_sections import PacksSection
-from agency_site.content.services import service_by_id
 from agency_site.content.site import SITE
 from agency_site.seo.urls import ICON_512_PATH, SOCIAL_IMAGE_PATH, absolute_url
 

@@ -8,7 +8,7 @@ from playwright.sync_api import Page, expect
 from agency_site import paths
 from agency_site.content import page_index
 from agency_site.content.not_found import NOT_FOUND
-from agency_site.content.services import SERVICES
+from agency_site.content.service_pages import SERVICES
 from agency_site.content.site import SITE
 from agency_site.routes import ROUTES
 from tests.e2e.helpers import expect_page, open_page, scroll_to

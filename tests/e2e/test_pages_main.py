@@ -7,11 +7,10 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from agency_site import paths
-from agency_site.content import about, careers, contact, home, influencer, schedule
+from agency_site.content import about, careers, contact, home, influencer, schedule, testimonials
 from agency_site.content.case_studies import CASE_STUDIES, DETAIL_CTA, LABELS
-from agency_site.content.services import SERVICES
+from agency_site.content.service_pages import SERVICES
 from agency_site.content.site import SITE
-from agency_site.content.testimonials import TESTIMONIALS
 from agency_site.routes import ROUTES
 from tests.e2e.helpers import expect_page, open_page
 
@@ -48,16 +47,16 @@ def test_main_routes_are_registered() -> None:
 
 def test_home_shows_hero_form_services_testimonials_brands_and_contact(page: Page) -> None:
     open_page(page, paths.HOME)
-    expect(page.get_by_role("heading", level=1)).to_have_text(home.HERO.heading)
+    expect(page.get_by_role("heading", level=1)).to_have_text(home.PAGE.hero.heading)
     expect(page.locator("#hero-capture-form input[type=email]")).to_be_visible()
-    expect(page.get_by_text(home.INFLUENCER_TEASER.title)).to_be_visible()
+    expect(page.get_by_text(home.PAGE.influencer_teaser.title)).to_be_visible()
     expect(page.locator("#servicios h3")).to_have_text([s.title for s in SERVICES])
-    for testimonial in TESTIMONIALS:
+    for testimonial in testimonials.COPY.testimonials:
         card = page.locator(f"#testimonios figure:has-text('{testimonial.name}')")
-        expect(card).to_contain_text(testimonial.rating_label)
+        expect(card).to_contain_text(testimonials.COPY.rating_text(testimonial))
         expect(card).to_contain_text(testimonial.company)
         expect(card.locator("svg.fill-amber-400")).to_have_count(testimonial.rating)
-    expect_visible_texts(page.locator("#testimonios"), home.BRANDS)
+    expect_visible_texts(page.locator("#testimonios"), home.PAGE.brands)
     contact_section = page.locator("#contacto")
     expect(contact_section).to_contain_text(SITE.address.one_line)
     expect(contact_section).to_contain_text("Agramunt")
@@ -69,11 +68,11 @@ def test_home_shows_hero_form_services_testimonials_brands_and_contact(page: Pag
 
 def test_home_teaser_leads_to_the_influencer_programme(page: Page) -> None:
     open_page(page, paths.HOME)
-    link = page.get_by_role("link", name=home.INFLUENCER_TEASER.action.label)
+    link = page.get_by_role("link", name=home.PAGE.influencer_teaser.action.label)
     click_and_expect(page, link, paths.INFLUENCER_PROGRAM)
 
 
-@pytest.mark.parametrize("action", home.INFLUENCER_SPOTLIGHT.actions, ids=lambda a: a.href)
+@pytest.mark.parametrize("action", home.PAGE.influencer_spotlight.actions, ids=lambda a: a.href)
 def test_home_influencer_section_buttons(page: Page, action) -> None:
     open_page(page, paths.HOME)
     link = page.locator("#influencer").get_by_role("link", name=action.label)
@@ -145,7 +144,7 @@ def test_service_cards_toggle_without_talking_to_the_backend(page: Page) -> None
 def test_home_service_card_requests_information_on_its_page(page: Page, service) -> None:
     open_page(page, paths.HOME)
     _toggle(page, service.id).click()
-    link = _panel(page, service.id).get_by_role("link", name=home.SERVICE_CARD.cta_label)
+    link = _panel(page, service.id).get_by_role("link", name=home.PAGE.service_card.cta_label)
     click_and_expect(page, link, paths.service(service.id))
 
 
