@@ -7,8 +7,8 @@ from pydantic import ValidationError
 
 from agency_site import paths
 from agency_site.components import footer
-from agency_site.components.navbar import CONTACT_LABEL, NAV_LINKS
-from agency_site.content import about, page_index
+from agency_site.components.navbar import NAV_LINKS
+from agency_site.content import about, pages
 from agency_site.content.base import PageMeta, euros
 from agency_site.content.case_studies import CASE_STUDIES
 from agency_site.content.service_pages import SERVICE_PAGES, SERVICES
@@ -78,20 +78,21 @@ def test_navbar_links_point_to_declared_routes() -> None:
         "Case Studies",
         "About",
     ]
-    assert CONTACT_LABEL == "Contact"
+    assert (pages.CONTACT_BUTTON.label, pages.CONTACT_BUTTON.href) == ("Contact", paths.CONTACT)
 
 
 def test_footer_menus_name_each_page_as_its_route_does() -> None:
     names = {route.path: route.name for route in ROUTES}
-    for menu in (page_index.FOOTER_COMPANY, page_index.FOOTER_LEGAL, page_index.SERVICES_MENU):
-        for link in page_index.menu(menu):
-            assert link.label == names.get(link.href, page_index.UNDECLARED.get(link.href))
-    assert [link.href for link in page_index.menu(page_index.FOOTER_LEGAL)] == [
+    for menu in (pages.FOOTER_COMPANY, pages.FOOTER_LEGAL, pages.SERVICES_MENU):
+        for link in menu:
+            assert link.label == names.get(link.href, "Blog")
+    assert [link.href for link in pages.FOOTER_LEGAL] == [
         "/privacy-policy",
         "/terms-of-service",
         "/cookies-policy",
     ]
-    assert paths.BLOG in page_index.FOOTER_COMPANY and footer.footer() is not None
+    assert paths.BLOG in {link.href for link in pages.FOOTER_COMPANY}
+    assert footer.footer() is not None
 
 
 def test_route_arguments_are_keywords() -> None:

@@ -5,7 +5,8 @@ import reflex as rx
 from agency_site.components import styles
 from agency_site.content.base import Link
 from agency_site.content.layout import LAYOUT
-from agency_site.content.page_index import FOOTER_COMPANY, FOOTER_LEGAL, SERVICES_MENU, menu
+from agency_site.content.loader import fill
+from agency_site.content.pages import FOOTER_COMPANY, FOOTER_LEGAL, SERVICES_MENU
 from agency_site.content.site import SITE
 from agency_site.reflex_ext.js import load_js
 
@@ -55,23 +56,27 @@ def footer() -> rx.Component:
                                 rx.el.a(
                                     s.network,
                                     href=s.href,
-                                    aria_label=LAYOUT.footer.social_label.format(network=s.network),
+                                    aria_label=fill(
+                                        LAYOUT.footer.social_label,
+                                        {"network": s.network},
+                                        "social_label",
+                                    ),
                                     rel="noopener",
                                     target="_blank",
                                     class_name="block rounded-full border border-slate-700 px-3 py-1 text-xs text-slate-300 hover:text-white "
                                     + styles.FOCUS_RING,
                                 )
                             )
-                            for s in SITE.social
+                            for s in LAYOUT.footer.social
                         ],
                         class_name="mt-4 flex flex-wrap gap-2",
                     ),
                     class_name="lg:col-span-2",
                 ),
-                _link_list(LAYOUT.footer.services, menu(SERVICES_MENU)),
-                _link_list(LAYOUT.footer.company, menu(FOOTER_COMPANY)),
+                _link_list(LAYOUT.footer.services, SERVICES_MENU),
+                _link_list(LAYOUT.footer.company, FOOTER_COMPANY),
                 rx.el.div(
-                    _link_list(LAYOUT.footer.legal, menu(FOOTER_LEGAL)),
+                    _link_list(LAYOUT.footer.legal, FOOTER_LEGAL),
                     _contact_column(),
                     class_name="space-y-8",
                 ),

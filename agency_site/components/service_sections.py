@@ -1,26 +1,19 @@
-"""The nine service pages: the site's sections (``sections.py``), fed each page's data."""
-
-from collections.abc import Callable
+"""The sections a service page is made of (``content/service_sections.py``), each drawn with
+the site's pieces (``sections.py``); the page itself is ``pages/service.py``."""
 
 import reflex as rx
 
-from agency_site.components.actions import action_link, action_row
-from agency_site.components.layout import layout
+from agency_site.components.actions import action_link
 from agency_site.components.media import image
-from agency_site.components.reveal import reveal_observer
 from agency_site.components.sections import (
     CARD,
     card,
     card_grid,
     check_list,
-    cta_band,
-    hero,
     icon_badge,
     section,
-    stat_grid,
 )
 from agency_site.content.base import ServiceBlock
-from agency_site.content.service_pages import SERVICE_PAGES
 from agency_site.content.service_sections import (
     BenefitsSection,
     BlocksSection,
@@ -30,7 +23,6 @@ from agency_site.content.service_sections import (
     PageSection,
     Programme,
     ProgrammesSection,
-    ServicePage,
     StepsSection,
 )
 from agency_site.content.services import Pack, price_label
@@ -38,26 +30,6 @@ from agency_site.content.services import Pack, price_label
 PHOTO = "w-full rounded-2xl shadow-lg"
 _H3 = "text-lg font-semibold text-slate-900"
 _BODY = "leading-7 text-slate-700"
-
-
-def _highlight(text: str) -> rx.Component:
-    """A short highlighted fact under the hero's buttons."""
-    return rx.el.p(
-        rx.icon("badge-check", size=20, aria_hidden="true", class_name="text-indigo-700"),
-        text,
-        class_name="mt-8 inline-flex items-center gap-2 rounded-full bg-indigo-100 px-4 py-2 "
-        "text-sm font-semibold text-indigo-900",
-    )
-
-
-def _hero(content: ServicePage) -> rx.Component:
-    """Hero with the page's buttons, highlight and claims."""
-    return hero(
-        content.hero,
-        action_row(content.actions, class_name="mt-10"),
-        _highlight(content.highlighted_fact) if content.highlight else rx.fragment(),
-        stat_grid(content.stats, "boxed") if content.stats else rx.fragment(),
-    )
 
 
 def _block_card(block: ServiceBlock) -> rx.Component:
@@ -227,7 +199,7 @@ _BODIES = {
 }
 
 
-def _section(page_section: PageSection, index: int) -> rx.Component:
+def page_section(page_section: PageSection, index: int) -> rx.Component:
     """A page section that fades in when scrolled into view; backgrounds alternate."""
     return section(
         f"seccion-{index + 1}",
@@ -236,24 +208,3 @@ def _section(page_section: PageSection, index: int) -> rx.Component:
         tone="muted" if index % 2 else "white",
         reveal=True,
     )
-
-
-def service_page(content: ServicePage) -> rx.Component:
-    """A complete service page: hero, sections and closing call to action."""
-    return layout(
-        reveal_observer(),
-        _hero(content),
-        *[_section(page_section, index) for index, page_section in enumerate(content.sections)],
-        cta_band("contacto", content.cta, centered=False, reveal=True),
-    )
-
-
-def page_for(service_id: str) -> Callable[[], rx.Component]:
-    """The page function of one service (``KeyError`` for an unknown id)."""
-    content = SERVICE_PAGES[service_id]
-
-    def page() -> rx.Component:
-        return service_page(content)
-
-    page.__name__ = f"service_{service_id.replace('-', '_')}"
-    return page

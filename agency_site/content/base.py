@@ -104,6 +104,8 @@ class PageMeta(Content):
     ``{price_from}``: see ``figures``), so a price is never typed twice.
     """
 
+    # Its URL path (a {paths.*} name); a service's or a case study's comes from its id.
+    path: str = Field(default="", pattern=r"^(/[a-z0-9/-]*)?$")
     name: str | None = None  # Prefix of the document title; None for the fixed title alone.
     description: str
     priority: float = Field(default=0.7, ge=0, le=1)  # In the sitemap.

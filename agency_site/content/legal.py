@@ -105,3 +105,5 @@ STORAGE = load("legal/storage.yaml", StorageTable)
 PRIVACY = _legal_page("privacy.md")
 TERMS = _legal_page("terms.md")
 COOKIES = _legal_page("cookies.md")
+# The legal pages, in the order of the footer and the sitemap.
+DOCUMENTS: tuple[LegalPage, ...] = (PRIVACY, TERMS, COOKIES)

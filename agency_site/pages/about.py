@@ -16,6 +16,7 @@ from agency_site.components.sections import (
     step_number,
 )
 from agency_site.content import about
+from agency_site.content.about import AboutPage
 from agency_site.content.base import ServiceBlock
 
 
@@ -33,7 +34,7 @@ def _approach_step(number: int, block: ServiceBlock) -> rx.Component:
     )
 
 
-def page() -> rx.Component:
+def page(content: AboutPage) -> rx.Component:
     """The About page."""
     return layout(
         hero(

@@ -13,7 +13,7 @@ from agency_site.components.sections import (
     hero,
     section,
 )
-from agency_site.content.careers import CAREERS, POSITIONS_ANCHOR, JobPosting
+from agency_site.content.careers import CAREERS, POSITIONS_ANCHOR, CareersPage, JobPosting
 
 JOB_LABELS = CAREERS.job_labels
 
@@ -67,7 +67,7 @@ def _job_card(job: JobPosting) -> rx.Component:
     )
 
 
-def page() -> rx.Component:
+def page(content: CareersPage) -> rx.Component:
     """The Careers page."""
     return layout(
         hero(

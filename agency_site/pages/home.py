@@ -21,6 +21,7 @@ from agency_site.components.sections import (
 from agency_site.components.service_grid import service_grid
 from agency_site.content import home, testimonials
 from agency_site.content.contact import CONTACT_METHODS, OFFICE
+from agency_site.content.home import HomePage
 from agency_site.content.influencer import STATS as INFLUENCER_STATS
 from agency_site.content.service_pages import SERVICES
 
@@ -79,25 +80,25 @@ def _brands() -> rx.Component:
     )
 
 
-def page() -> rx.Component:
+def page(content: HomePage) -> rx.Component:
     """The Home page."""
     return layout(
         hero(
-            home.PAGE.hero,
-            rx.el.p(home.PAGE.hero_form_intro, class_name="mt-8 font-medium text-slate-800"),
+            content.hero,
+            rx.el.p(content.hero_form_intro, class_name="mt-8 font-medium text-slate-800"),
             rx.el.div(hero_capture_form(), class_name="mt-3 max-w-xl"),
             aside=_influencer_teaser(),
         ),
         section(
             "servicios",
-            home.PAGE.services_heading,
-            service_grid(SERVICES, home.PAGE.service_card),
+            content.services_heading,
+            service_grid(SERVICES, content.service_card),
             centered=True,
         ),
         _influencer_spotlight(),
         section(
             "testimonios",
-            home.PAGE.testimonials_heading,
+            content.testimonials_heading,
             rx.el.ul(
                 *[rx.el.li(testimonial_card(t)) for t in testimonials.COPY.testimonials],
                 class_name="mt-10 grid gap-6 md:grid-cols-3",
@@ -106,10 +107,10 @@ def page() -> rx.Component:
             tone="muted",
             centered=True,
         ),
-        cta_band("contacto-rapido", home.PAGE.contact_cta),
+        cta_band("contacto-rapido", content.contact_cta),
         section(
             "contacto",
-            home.PAGE.contact_info_heading,
+            content.contact_info_heading,
             rx.el.div(office_card(OFFICE), class_name="mt-10"),
             contact_cards(CONTACT_METHODS, "mt-6"),
         ),

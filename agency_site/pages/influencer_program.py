@@ -17,6 +17,7 @@ from agency_site.components.sections import (
     step_number,
 )
 from agency_site.content import influencer
+from agency_site.content.influencer import InfluencerPage
 
 
 def _steps() -> rx.Component:
@@ -45,7 +46,7 @@ def _deal() -> rx.Component:
     )
 
 
-def page() -> rx.Component:
+def page(content: InfluencerPage) -> rx.Component:
     """The influencer programme landing."""
     return layout(
         hero(

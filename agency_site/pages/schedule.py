@@ -9,6 +9,7 @@ from agency_site.components.layout import layout
 from agency_site.components.sections import CARD, hero
 from agency_site.content import schedule
 from agency_site.content.contact import CONTACT_METHODS
+from agency_site.content.schedule import SchedulePage
 
 _ASIDE_TITLE = "text-lg font-semibold text-slate-900"
 
@@ -67,7 +68,7 @@ def _alternatives() -> rx.Component:
     )
 
 
-def page() -> rx.Component:
+def page(content: SchedulePage) -> rx.Component:
     """The consultation booking page."""
     return layout(
         hero(schedule.HERO),

@@ -7,8 +7,17 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from agency_site import paths
-from agency_site.content import about, careers, contact, home, influencer, schedule, testimonials
-from agency_site.content.case_studies import CASE_STUDIES, DETAIL_CTA, LABELS
+from agency_site.content import (
+    about,
+    careers,
+    case_studies,
+    contact,
+    home,
+    influencer,
+    schedule,
+    testimonials,
+)
+from agency_site.content.case_studies import CASE_STUDIES
 from agency_site.content.service_pages import SERVICES
 from agency_site.content.site import SITE
 from agency_site.routes import ROUTES
@@ -180,7 +189,9 @@ def test_case_list_shows_each_case_with_tags_story_and_three_results(page: Page)
 @pytest.mark.parametrize("case", CASE_STUDIES, ids=[c.id for c in CASE_STUDIES])
 def test_case_list_links_to_the_full_case(page: Page, case) -> None:
     open_page(page, paths.CASE_STUDIES)
-    link = page.locator(f"#caso-{case.id}").get_by_role("link", name=LABELS.read_more)
+    link = page.locator(f"#caso-{case.id}").get_by_role(
+        "link", name=case_studies.PAGE.labels.read_more
+    )
     click_and_expect(page, link, paths.case_study(case.id))
     expect(page.get_by_role("heading", level=1)).to_have_text(case.title)
 
@@ -205,7 +216,7 @@ def test_case_detail_tells_the_whole_story(page: Page, case) -> None:
     metrics = page.locator("#resultados li")
     expect(metrics).to_have_text([f"{m.value}{m.label}{m.description}" for m in case.results])
     expect(metrics.locator("svg")).to_have_count(3)
-    (action,) = DETAIL_CTA.actions
+    (action,) = case_studies.PAGE.detail_cta.actions
     assert action.label == "Solicitar consulta gratuita"
     link = page.get_by_role("link", name=action.label)
     click_and_expect(page, link, paths.CONTACT)
@@ -257,7 +268,9 @@ def test_careers_email_buttons_write_to_the_agency_and_stay_on_the_page(page: Pa
     for link in (apply, spontaneous):
         link.click()
         expect_page(page, paths.CAREERS)
-        expect(page.get_by_role("heading", level=1)).to_have_text(careers.HERO.heading)
+        expect(page.get_by_role("heading", level=1)).to_have_text(
+            careers.case_studies.PAGE.hero.heading
+        )
 
 
 # Influencer programme
@@ -265,7 +278,9 @@ def test_careers_email_buttons_write_to_the_agency_and_stay_on_the_page(page: Pa
 
 def test_influencer_programme_explains_the_deal_and_shows_its_stats(page: Page) -> None:
     open_page(page, paths.INFLUENCER_PROGRAM)
-    expect(page.get_by_role("heading", level=1)).to_have_text(influencer.HERO.heading)
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        influencer.case_studies.PAGE.hero.heading
+    )
     for stat in influencer.STATS:
         expect(page.get_by_text(stat.value, exact=True)).to_be_visible()
     expect(page.locator("#como-funciona h3")).to_have_text([s.title for s in influencer.STEPS])
