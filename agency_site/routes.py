@@ -14,29 +14,27 @@ import reflex as rx
 
 from agency_site import paths
 from agency_site.components.legal import legal_page
-from agency_site.content.about import AboutPage
 from agency_site.content.careers import CareersPage
 from agency_site.content.case_studies import CaseStudiesPage, CaseStudy
 from agency_site.content.contact import ContactPage
 from agency_site.content.home import HomePage
-from agency_site.content.influencer import InfluencerPage
 from agency_site.content.legal import LegalPage
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.content.pages import PAGES, PageEntry
 from agency_site.content.schedule import SchedulePage
+from agency_site.content.sections import SectionsPage
 from agency_site.content.seo import SEO
-from agency_site.content.service_sections import ServicePage
+from agency_site.content.service_pages import ServicePage
 from agency_site.content.site import SITE
 from agency_site.pages import (
-    about,
     careers,
     case_studies,
     case_study,
     contact,
     home,
-    influencer_program,
     not_found,
     schedule,
+    sections_page,
     service,
 )
 from agency_site.seo import head, schema
@@ -51,20 +49,23 @@ class Kind:
 
     view: Callable[[Any], rx.Component]
     structured_data: Callable[[Any], Sequence[schema.JsonLd]] | None = None
+    # The JavaScript bundle its pages share, if they share one (else one per page).
+    bundle: str | None = None
 
 
 # Each kind of page content (its model), by the view that renders it.
 KINDS: dict[type, Kind] = {
     HomePage: Kind(home.page),
-    AboutPage: Kind(about.page),
     CaseStudiesPage: Kind(case_studies.page),
-    CaseStudy: Kind(case_study.page),
+    CaseStudy: Kind(case_study.page, bundle="case_study"),
     CareersPage: Kind(careers.page, lambda _: schema.job_postings()),
     LegalPage: Kind(legal_page),
-    InfluencerPage: Kind(influencer_program.page),
+    SectionsPage: Kind(sections_page.page),
     ContactPage: Kind(lambda _: contact.page(), lambda _: schema.faq_page()),
     SchedulePage: Kind(schedule.page),
-    ServicePage: Kind(service.page, lambda content: schema.service(content.id)),
+    ServicePage: Kind(
+        service.page, lambda content: schema.service(content.id), bundle="service_sections"
+    ),
 }
 
 
@@ -92,8 +93,12 @@ def _route(entry: PageEntry) -> Route:
     def page() -> rx.Component:
         return kind.view(entry.content)
 
-    # Reflex names a page's component after its function.
-    page.__name__ = "page_" + (entry.path.strip("/").replace("/", "_").replace("-", "_") or "home")
+    slug = entry.path.strip("/").replace("/", "_").replace("-", "_") or "home"
+    page.__name__ = f"page_{slug}"  # How Reflex names the page in its messages.
+    # Reflex writes a page's memoized components to one JavaScript module per Python module
+    # of its function (reflex_base/utils/memo_paths.py): the pages of a kind with a bundle
+    # share that one; any other page has its own (inlined in the page's chunk).
+    page.__module__ = f"agency_site.pages.{kind.bundle or slug}"
     extra = kind.structured_data
     return Route(
         path=entry.path,

@@ -7,7 +7,7 @@ from urllib.parse import unquote, urlsplit
 
 from agency_site import paths
 from agency_site.content.base import Content, Link
-from agency_site.content.careers import POSITIONS
+from agency_site.content.careers import CAREERS
 from agency_site.content.sections import Action, CallToAction
 from agency_site.content.site import SITE
 from agency_site.routes import ROUTES
@@ -63,7 +63,7 @@ def test_every_link_in_the_content_is_allowed() -> None:
 
 def test_the_walker_sees_computed_links() -> None:
     found = {link.href for _, link in links_in(content_modules())}
-    assert {job.apply.href for job in POSITIONS} <= found
+    assert {job.apply.href for job in CAREERS.positions} <= found
 
 
 class _Nested(Content):
@@ -105,4 +105,7 @@ def test_link_rules() -> None:
     assert link_problem("/nada") is not None
     assert link_problem("https://example.com/") is not None
     assert link_problem("tel:+34600000000") is not None
-    assert unquote(urlsplit(POSITIONS[0].apply.href).query) == f"subject={POSITIONS[0].title}"
+    assert (
+        unquote(urlsplit(CAREERS.positions[0].apply.href).query)
+        == f"subject={CAREERS.positions[0].title}"
+    )

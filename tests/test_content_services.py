@@ -7,18 +7,17 @@ import pytest
 from pydantic import ValidationError
 
 from agency_site.content.base import Action, Image, ServiceBlock, euros
-from agency_site.content.sections import CallToAction
-from agency_site.content.service_pages import SERVICE_PAGES, SERVICES
-from agency_site.content.service_sections import (
+from agency_site.content.sections import (
     BenefitsSection,
     BlocksSection,
+    CallToAction,
     FeaturesSection,
     GallerySection,
     PacksSection,
     Programme,
     ProgrammesSection,
-    ServicePage,
 )
+from agency_site.content.service_pages import SERVICE_PAGES, SERVICES, ServicePage
 from agency_site.content.services import COMMON, Pack, price_label
 from agency_site.reflex_ext.internals import LUCIDE_ICON_LIST
 from agency_site.reflex_ext.internals import reflex_format as format

@@ -11,8 +11,8 @@ from agency_site.components.navbar import NAV_LINKS
 from agency_site.content import about, pages
 from agency_site.content.base import PageMeta, euros
 from agency_site.content.case_studies import CASE_STUDIES
-from agency_site.content.service_pages import SERVICE_PAGES, SERVICES
-from agency_site.content.service_sections import PacksSection, ServicePage
+from agency_site.content.sections import PacksSection, StatsSection
+from agency_site.content.service_pages import SERVICE_PAGES, SERVICES, ServicePage
 from agency_site.content.site import SITE
 from agency_site.routes import ROUTES, Route
 
@@ -121,7 +121,10 @@ def test_descriptions_quote_the_figures_of_the_content() -> None:
     assert stats == {"conversion": "32%", "delivery": "48-72 horas"}
     assert all(value in description for value in stats.values())
     about_description = _route(paths.ABOUT).description
-    assert all(stat.value.strip("+") in about_description for stat in about.STATS)
+    assert all(
+        stat.value.strip("+") in about_description
+        for stat in about.PAGE.section(StatsSection).stats
+    )
 
 
 def test_a_description_quoting_an_unknown_figure_is_rejected() -> None:
@@ -144,4 +147,4 @@ def test_titles_carry_the_fixed_title_and_are_unique() -> None:
     assert len(set(titles)) == len(titles)
     assert all(t.endswith(home.title) for t in titles)
     assert home.name is None and home.title == SITE.fixed_title
-    assert _route(paths.ABOUT).title == f"{about.META.name} | {home.title}"
+    assert _route(paths.ABOUT).title == f"{about.PAGE.meta.name} | {home.title}"

@@ -19,10 +19,10 @@ from agency_site.components.sections import (
     stat_grid,
 )
 from agency_site.components.service_grid import service_grid
-from agency_site.content import home, testimonials
+from agency_site.content import home, influencer, testimonials
 from agency_site.content.contact import CONTACT_METHODS, OFFICE
 from agency_site.content.home import HomePage
-from agency_site.content.influencer import STATS as INFLUENCER_STATS
+from agency_site.content.sections import StatsBandSection
 from agency_site.content.service_pages import SERVICES
 
 
@@ -53,7 +53,7 @@ def _influencer_spotlight() -> rx.Component:
             ),
             rx.el.div(
                 image(spot.image, class_name="aspect-[4/3] w-full rounded-3xl"),
-                stat_grid(INFLUENCER_STATS, "dark"),
+                stat_grid(influencer.PAGE.section(StatsBandSection).stats, "dark"),
             ),
             class_name=styles.CONTAINER + " grid items-center gap-12 lg:grid-cols-2",
         ),

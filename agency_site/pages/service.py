@@ -5,10 +5,10 @@ import reflex as rx
 
 from agency_site.components.actions import action_row
 from agency_site.components.layout import layout
+from agency_site.components.page_sections import page_sections
 from agency_site.components.reveal import reveal_observer
 from agency_site.components.sections import cta_band, hero, stat_grid
-from agency_site.components.service_sections import page_section
-from agency_site.content.service_sections import ServicePage
+from agency_site.content.service_pages import ServicePage
 
 
 def _highlight(text: str) -> rx.Component:
@@ -36,6 +36,6 @@ def page(content: ServicePage) -> rx.Component:
     return layout(
         reveal_observer(),
         _hero(content),
-        *[page_section(section, index) for index, section in enumerate(content.sections)],
+        *page_sections(content.sections, reveal=True),
         cta_band("contacto", content.cta, centered=False, reveal=True),
     )

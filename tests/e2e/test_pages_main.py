@@ -18,6 +18,14 @@ from agency_site.content import (
     testimonials,
 )
 from agency_site.content.case_studies import CASE_STUDIES
+from agency_site.content.sections import (
+    BandSection,
+    BenefitsSection,
+    ChecklistsSection,
+    NumberedSection,
+    StatsBandSection,
+    StatsSection,
+)
 from agency_site.content.service_pages import SERVICES
 from agency_site.content.site import SITE
 from agency_site.routes import ROUTES
@@ -163,10 +171,16 @@ def test_home_service_card_requests_information_on_its_page(page: Page, service)
 def test_about_shows_the_stats_values_approach_and_mission(page: Page) -> None:
     open_page(page, paths.ABOUT)
     stats = page.locator("#cifras li")
-    expect(stats).to_have_text([f"{s.value}{s.label}" for s in about.STATS])
-    expect(page.locator("#valores h3")).to_have_text([v.title for v in about.VALUES])
-    expect(page.locator("#metodo h3")).to_have_text([b.title for b in about.APPROACH])
-    (action,) = about.MISSION.actions
+    expect(stats).to_have_text(
+        [f"{s.value}{s.label}" for s in about.PAGE.section(StatsSection).stats]
+    )
+    expect(page.locator("#valores h3")).to_have_text(
+        [v.title for v in about.PAGE.section(BenefitsSection).benefits]
+    )
+    expect(page.locator("#metodo h3")).to_have_text(
+        [b.title for b in about.PAGE.section(NumberedSection).numbered]
+    )
+    (action,) = about.PAGE.section(BandSection).actions
     link = page.locator("#mision").get_by_role("link", name=action.label)
     click_and_expect(page, link, paths.CONTACT)
 
@@ -227,8 +241,10 @@ def test_case_detail_tells_the_whole_story(page: Page, case) -> None:
 
 def test_careers_lists_the_positions_with_their_conditions(page: Page) -> None:
     open_page(page, paths.CAREERS)
-    expect(page.locator("#beneficios h3")).to_have_text([b.title for b in careers.BENEFITS])
-    for job in careers.POSITIONS:
+    expect(page.locator("#beneficios h3")).to_have_text(
+        [b.title for b in careers.CAREERS.section(BenefitsSection).benefits]
+    )
+    for job in careers.CAREERS.positions:
         card = page.locator(f"#puesto-{job.id}")
         expect(card.get_by_role("heading", level=3)).to_have_text(job.title)
         expect_visible_texts(
@@ -245,12 +261,12 @@ def test_careers_open_positions_button_scrolls_down_the_same_page(
     page: Page, base_url: str
 ) -> None:
     open_page(page, paths.CAREERS)
-    positions = page.locator(f"#{careers.POSITIONS_ANCHOR}")
+    positions = page.locator(f"#{careers.CAREERS.by_id('posiciones').id}")
     expect(positions).not_to_be_in_viewport()
-    page.get_by_role("link", name=careers.HERO_ACTION.label).click()
+    page.get_by_role("link", name=careers.CAREERS.hero_actions[0].label).click()
     expect(positions.get_by_role("heading", level=2)).to_be_in_viewport()
     expect(page).to_have_url(
-        re.compile(rf"{re.escape(paths.CAREERS)}/?#{careers.POSITIONS_ANCHOR}$")
+        re.compile(rf"{re.escape(paths.CAREERS)}/?#{careers.CAREERS.by_id('posiciones').id}$")
     )
     assert page.evaluate("window.scrollY") > 300
 
@@ -261,16 +277,14 @@ def test_careers_email_buttons_write_to_the_agency_and_stay_on_the_page(page: Pa
     expect(spontaneous).to_have_attribute(
         "href", f"mailto:{SITE.email}?subject=Candidatura%20espont%C3%A1nea"
     )
-    apply = page.locator(f"#puesto-{careers.POSITIONS[1].id}").get_by_role(
+    apply = page.locator(f"#puesto-{careers.CAREERS.positions[1].id}").get_by_role(
         "link", name="Aplicar ahora"
     )
     expect(apply).to_have_attribute("href", f"mailto:{SITE.email}?subject=Full%20Stack%20Developer")
     for link in (apply, spontaneous):
         link.click()
         expect_page(page, paths.CAREERS)
-        expect(page.get_by_role("heading", level=1)).to_have_text(
-            careers.case_studies.PAGE.hero.heading
-        )
+        expect(page.get_by_role("heading", level=1)).to_have_text(careers.CAREERS.hero.heading)
 
 
 # Influencer programme
@@ -278,18 +292,22 @@ def test_careers_email_buttons_write_to_the_agency_and_stay_on_the_page(page: Pa
 
 def test_influencer_programme_explains_the_deal_and_shows_its_stats(page: Page) -> None:
     open_page(page, paths.INFLUENCER_PROGRAM)
-    expect(page.get_by_role("heading", level=1)).to_have_text(
-        influencer.case_studies.PAGE.hero.heading
-    )
-    for stat in influencer.STATS:
+    expect(page.get_by_role("heading", level=1)).to_have_text(influencer.PAGE.hero.heading)
+    for stat in influencer.PAGE.section(StatsBandSection).stats:
         expect(page.get_by_text(stat.value, exact=True)).to_be_visible()
-    expect(page.locator("#como-funciona h3")).to_have_text([s.title for s in influencer.STEPS])
-    expect(page.locator("#acuerdo h3")).to_have_text([d.title for d in influencer.DEALS])
-    expect(page.locator("#para-quien h3")).to_have_text([a.title for a in influencer.AUDIENCES])
+    expect(page.locator("#como-funciona h3")).to_have_text(
+        [s.title for s in influencer.PAGE.section(NumberedSection).numbered]
+    )
+    expect(page.locator("#acuerdo h3")).to_have_text(
+        [d.title for d in influencer.PAGE.section(ChecklistsSection).checklists]
+    )
+    expect(page.locator("#para-quien h3")).to_have_text(
+        [a.title for a in influencer.PAGE.by_id("para-quien").benefits]
+    )
 
 
 @pytest.mark.parametrize("where", ["main > section:first-child", "#empezar"])
-@pytest.mark.parametrize("action", influencer.HERO_ACTIONS, ids=lambda a: a.href)
+@pytest.mark.parametrize("action", influencer.PAGE.hero_actions, ids=lambda a: a.href)
 def test_influencer_programme_buttons(page: Page, where: str, action) -> None:
     open_page(page, paths.INFLUENCER_PROGRAM)
     link = page.locator(where).get_by_role("link", name=action.label)
@@ -350,9 +368,15 @@ def test_contact_offers_to_schedule_a_call(page: Page) -> None:
 def test_schedule_places_the_booking_form_with_what_to_expect(page: Page) -> None:
     open_page(page, paths.SCHEDULE)
     expect(page.locator("#booking-form")).to_be_visible()
-    aside = page.get_by_role("complementary", name=schedule.ASIDE_LABEL)
-    expect_visible_texts(aside, [f.value for f in schedule.FACTS])
-    expect(aside.locator("h3")).to_have_text([item.title for item in schedule.AGENDA])
+    aside = page.get_by_role(
+        "complementary", name=schedule.PAGE.section(schedule.BookingFormSection).aside_label
+    )
+    expect_visible_texts(
+        aside, [f.value for f in schedule.PAGE.section(schedule.BookingFormSection).facts]
+    )
+    expect(aside.locator("h3")).to_have_text(
+        [item.title for item in schedule.PAGE.section(schedule.BookingFormSection).agenda]
+    )
     for href in (SITE.mailto, SITE.tel, SITE.whatsapp_url):
         expect(aside.locator(f"a[href='{href}']")).to_have_count(1)
 

@@ -7,8 +7,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from agency_site import paths
 from agency_site.content.not_found import NOT_FOUND
-from agency_site.content.service_pages import SERVICE_PAGES, service_by_id
-from agency_site.content.service_sections import PacksSection, ProgrammesSection, ServicePage
+from agency_site.content.sections import PacksSection, ProgrammesSection
+from agency_site.content.service_pages import SERVICE_PAGES, ServicePage, service_by_id
 from agency_site.content.services import price_label
 from tests.e2e.helpers import expect_page, open_page
 from tests.spec_service_buttons import SPEC_HERO_BUTTONS, SPEC_TARGETS
