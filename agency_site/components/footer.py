@@ -42,6 +42,29 @@ def _contact_column() -> rx.Component:
     )
 
 
+def _social_links() -> rx.Component:
+    """The agency's social network profiles (layout.yaml), each opening in a new tab."""
+    return rx.el.ul(
+        *[
+            rx.el.li(
+                rx.el.a(
+                    s.network,
+                    href=s.href,
+                    aria_label=fill(
+                        LAYOUT.footer.social_label, {"network": s.network}, "social_label"
+                    ),
+                    rel="noopener",
+                    target="_blank",
+                    class_name="block rounded-full border border-slate-700 px-3 py-1 text-xs "
+                    "text-slate-300 hover:text-white " + styles.FOCUS_RING,
+                )
+            )
+            for s in LAYOUT.footer.social
+        ],
+        class_name="mt-4 flex flex-wrap gap-2",
+    )
+
+
 def footer() -> rx.Component:
     """Site footer shared by every page."""
     return rx.el.footer(
@@ -50,27 +73,7 @@ def footer() -> rx.Component:
                 rx.el.div(
                     rx.el.p(SITE.name, class_name="text-xl font-extrabold text-white"),
                     rx.el.p(SITE.blurb, class_name="mt-4 text-sm leading-6 text-slate-300"),
-                    rx.el.ul(
-                        *[
-                            rx.el.li(
-                                rx.el.a(
-                                    s.network,
-                                    href=s.href,
-                                    aria_label=fill(
-                                        LAYOUT.footer.social_label,
-                                        {"network": s.network},
-                                        "social_label",
-                                    ),
-                                    rel="noopener",
-                                    target="_blank",
-                                    class_name="block rounded-full border border-slate-700 px-3 py-1 text-xs text-slate-300 hover:text-white "
-                                    + styles.FOCUS_RING,
-                                )
-                            )
-                            for s in LAYOUT.footer.social
-                        ],
-                        class_name="mt-4 flex flex-wrap gap-2",
-                    ),
+                    _social_links(),
                     class_name="lg:col-span-2",
                 ),
                 _link_list(LAYOUT.footer.services, SERVICES_MENU),

@@ -22,6 +22,11 @@ def _link(label: str, href: str, class_name: str) -> rx.Component:
     return rx.el.a(label, href=href, class_name=class_name, on_click=ui.close_menus())
 
 
+def _contact_button(class_name: str) -> rx.Component:
+    """The Contact button at the end of a menu."""
+    return rx.el.li(_link(CONTACT_BUTTON.label, CONTACT_BUTTON.href, class_name))
+
+
 def _chevron(is_open: rx.Var) -> rx.Component:
     """Small arrow that turns when its menu is open."""
     return rx.icon(
@@ -80,13 +85,7 @@ def _desktop_nav() -> rx.Component:
             class_name="relative",
         ),
         *[rx.el.li(_link(label, href, styles.NAV_LINK)) for label, href in rest],
-        rx.el.li(
-            _link(
-                CONTACT_BUTTON.label,
-                CONTACT_BUTTON.href,
-                styles.BUTTON_PRIMARY + " ml-2 !py-2 text-sm",
-            )
-        ),
+        _contact_button(styles.BUTTON_PRIMARY + " ml-2 !py-2 text-sm"),
         class_name="hidden items-center gap-1 md:flex",
     )
 
@@ -142,13 +141,7 @@ def _mobile_nav() -> rx.Component:
                     ),
                 ),
                 *[rx.el.li(_link(label, href, item)) for label, href in NAV_LINKS[1:]],
-                rx.el.li(
-                    _link(
-                        CONTACT_BUTTON.label,
-                        CONTACT_BUTTON.href,
-                        styles.BUTTON_PRIMARY + " mt-4 w-full",
-                    )
-                ),
+                _contact_button(styles.BUTTON_PRIMARY + " mt-4 w-full"),
                 class_name="space-y-1",
             ),
             id=MOBILE_MENU_ID,
