@@ -6,20 +6,12 @@ import pytest
 from pydantic import ValidationError
 
 from agency_site import paths
-from agency_site.content import (
-    about,
-    careers,
-    case_studies,
-    contact,
-    home,
-    influencer,
-    schedule,
-    testimonials,
-)
+from agency_site.content import about, careers, contact, home, influencer, schedule, testimonials
 from agency_site.content.base import Image
 from agency_site.content.case_studies import (
     CASE_STUDIES,
     DEFAULT_CASE_ID,
+    PAGE,
     CaseStudy,
     case_study_by_id,
 )
@@ -90,7 +82,7 @@ def test_case_study_metrics_are_the_spec_figures(case_id: str, metrics: list) ->
 def test_three_cases_in_route_order_and_the_default_exists() -> None:
     assert [c.id for c in CASE_STUDIES] == ["ecommerce-growth", "influencer-success", "b2b-leads"]
     assert case_study_by_id(DEFAULT_CASE_ID).id == "ecommerce-growth"
-    assert [(a.label, a.href) for a in case_studies.PAGE.detail_cta.actions] == [
+    assert [(a.label, a.href) for a in PAGE.detail_cta.actions] == [
         ("Solicitar consulta gratuita", paths.CONTACT)
     ]
     with pytest.raises(KeyError):

@@ -7,17 +7,8 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from agency_site import paths
-from agency_site.content import (
-    about,
-    careers,
-    case_studies,
-    contact,
-    home,
-    influencer,
-    schedule,
-    testimonials,
-)
-from agency_site.content.case_studies import CASE_STUDIES
+from agency_site.content import about, careers, contact, home, influencer, schedule, testimonials
+from agency_site.content.case_studies import CASE_STUDIES, PAGE
 from agency_site.content.sections import (
     BandSection,
     BenefitsSection,
@@ -203,9 +194,7 @@ def test_case_list_shows_each_case_with_tags_story_and_three_results(page: Page)
 @pytest.mark.parametrize("case", CASE_STUDIES, ids=[c.id for c in CASE_STUDIES])
 def test_case_list_links_to_the_full_case(page: Page, case) -> None:
     open_page(page, paths.CASE_STUDIES)
-    link = page.locator(f"#caso-{case.id}").get_by_role(
-        "link", name=case_studies.PAGE.labels.read_more
-    )
+    link = page.locator(f"#caso-{case.id}").get_by_role("link", name=PAGE.labels.read_more)
     click_and_expect(page, link, paths.case_study(case.id))
     expect(page.get_by_role("heading", level=1)).to_have_text(case.title)
 
@@ -230,7 +219,7 @@ def test_case_detail_tells_the_whole_story(page: Page, case) -> None:
     metrics = page.locator("#resultados li")
     expect(metrics).to_have_text([f"{m.value}{m.label}{m.description}" for m in case.results])
     expect(metrics.locator("svg")).to_have_count(3)
-    (action,) = case_studies.PAGE.detail_cta.actions
+    (action,) = PAGE.detail_cta.actions
     assert action.label == "Solicitar consulta gratuita"
     link = page.get_by_role("link", name=action.label)
     click_and_expect(page, link, paths.CONTACT)
