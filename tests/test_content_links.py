@@ -63,7 +63,7 @@ def test_every_link_in_the_content_is_allowed() -> None:
 
 def test_the_walker_sees_computed_links() -> None:
     found = {link.href for _, link in links_in(content_modules())}
-    assert {job.apply.href for job in CAREERS.positions} <= found
+    assert {action.href for action in CAREERS.applications} <= found
 
 
 class _Nested(Content):
@@ -106,6 +106,6 @@ def test_link_rules() -> None:
     assert link_problem("https://example.com/") is not None
     assert link_problem("tel:+34600000000") is not None
     assert (
-        unquote(urlsplit(CAREERS.positions[0].apply.href).query)
+        unquote(urlsplit(CAREERS.apply(CAREERS.positions[0]).href).query)
         == f"subject={CAREERS.positions[0].title}"
     )

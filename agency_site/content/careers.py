@@ -69,28 +69,11 @@ class JobPosting(Content):
             raise ValueError("salary_min is more than salary_max")
         return self
 
-    # The words come from the page's `job_labels` (read once CAREERS is loaded, below).
-    @computed_field
-    @property
-    def location(self) -> str:
-        """Where the job is done, as shown: 'Remoto', 'Madrid', 'Madrid (híbrido)'."""
-        if not self.city:
-            return CAREERS.job_labels.remote
-        return f"{self.city} {CAREERS.job_labels.hybrid}" if self.hybrid else self.city
-
     @computed_field
     @property
     def salary(self) -> str:
         """The gross annual salary range as shown, e.g. '45.000€ - 60.000€'."""
         return f"{euros(self.salary_min)} - {euros(self.salary_max)}"
-
-    @computed_field
-    @property
-    def apply(self) -> Action:
-        """The 'Aplicar ahora' button: an e-mail to the agency about this position."""
-        return Action(
-            label=CAREERS.job_labels.apply, href=application_mailto(self.title), icon="send"
-        )
 
 
 class PositionsSection(Section, SectionHeading):
@@ -136,6 +119,22 @@ class CareersPage(SectionsPage):
         if unknown:
             raise ValueError(f"employment_types lacks {sorted(unknown)}")
         return self
+
+    def location(self, job: JobPosting) -> str:
+        """Where a job is done, as shown: 'Remoto', 'Madrid', 'Madrid (híbrido)'."""
+        if not job.city:
+            return self.job_labels.remote
+        return f"{job.city} {self.job_labels.hybrid}" if job.hybrid else job.city
+
+    def apply(self, job: JobPosting) -> Action:
+        """A job's 'Aplicar ahora' button: an e-mail to the agency about this position."""
+        return Action(label=self.job_labels.apply, href=application_mailto(job.title), icon="send")
+
+    @computed_field
+    @property
+    def applications(self) -> tuple[Action, ...]:
+        """Every position's 'Aplicar ahora' button, in order."""
+        return tuple(self.apply(job) for job in self.positions)
 
     @property
     def positions(self) -> tuple[JobPosting, ...]:

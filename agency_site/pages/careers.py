@@ -19,7 +19,7 @@ def _job_facts(job: JobPosting) -> rx.Component:
     """Department, location, working hours and salary of a position."""
     facts = (
         ("building-2", CAREERS.job_labels.department, job.department),
-        ("map-pin", CAREERS.job_labels.location, job.location),
+        ("map-pin", CAREERS.job_labels.location, CAREERS.location(job)),
         ("clock", CAREERS.job_labels.type, job.type),
         ("wallet", CAREERS.job_labels.salary, job.salary),
     )
@@ -61,7 +61,7 @@ def _job_card(job: JobPosting) -> rx.Component:
                 ),
                 class_name="mt-6 grid gap-6 md:grid-cols-2",
             ),
-            action_link(job.apply, "primary", "mt-8"),
+            action_link(CAREERS.apply(job), "primary", "mt-8"),
             id=f"puesto-{job.id}",
             class_name=CARD + " sm:p-8",
         ),
