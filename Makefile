@@ -132,12 +132,12 @@ loadtest: setup-dev
 ##                if anything [seconds]
 .PHONY: content-check content-schema
 content-check: setup
-	$(BIN)/python -m agency_site.content.files check
+	$(BIN)/python -m agency_site.content.schema_tool check
 
 ## content-schema: rewrite agency_site/content/schemas/*.json from the content models
 ##                 (commit them) [seconds]
 content-schema: setup
-	$(BIN)/python -m agency_site.content.files schemas
+	$(BIN)/python -m agency_site.content.schema_tool schemas
 
 ## lint: ruff format check and lint [seconds]
 lint: setup-dev

@@ -1,41 +1,72 @@
-"""The one registry of the site's pages: path, page function, title and description.
+"""The site's routes: one per page of the page table (``content/pages.py``), rendered by
+the view of its kind of content, plus the not-found page.
 
-``agency_site.py`` registers exactly these routes (plus the not-found page); tests and
-the sitemap read them from here. Each page's name, description and sitemap priority
-come from its content, through ``content/page_index.py`` (which the menus also read).
+``agency_site.py`` registers exactly these; tests and the sitemap read them from here.
+A page of a kind the site already has needs no line here; a new kind of page adds its
+view (and its JSON-LD, if any) to ``KINDS``.
 """
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
+from typing import Any
 
 import reflex as rx
 
 from agency_site import paths
-from agency_site.components.service_sections import page_for
-from agency_site.content.case_studies import CASE_STUDIES
+from agency_site.components.legal import legal_page
+from agency_site.content.careers import CareersPage
+from agency_site.content.case_studies import CaseStudiesPage, CaseStudy
+from agency_site.content.contact import ContactPage
+from agency_site.content.home import HomePage
+from agency_site.content.legal import LegalPage
 from agency_site.content.not_found import NOT_FOUND
-from agency_site.content.page_index import PAGES
+from agency_site.content.pages import PAGES, PageEntry
+from agency_site.content.schedule import SchedulePage
+from agency_site.content.sections import SectionsPage
 from agency_site.content.seo import SEO
-from agency_site.content.services import SERVICES
+from agency_site.content.service_pages import ServicePage
 from agency_site.content.site import SITE
 from agency_site.pages import (
-    about,
     careers,
     case_studies,
     case_study,
     contact,
-    cookies_policy,
     home,
-    influencer_program,
     not_found,
-    privacy_policy,
     schedule,
-    terms_of_service,
+    sections_page,
+    service,
 )
 from agency_site.seo import head, schema
 
 StructuredData = Callable[[], Sequence[schema.JsonLd]]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """How a kind of page content is shown: its view, and the JSON-LD entries it adds
+    (JobPosting, FAQPage, Service...) to the agency and the breadcrumbs every page carries."""
+
+    view: Callable[[Any], rx.Component]
+    structured_data: Callable[[Any], Sequence[schema.JsonLd]] | None = None
+    # The JavaScript bundle its pages share, if they share one (else one per page).
+    bundle: str | None = None
+
+
+# Each kind of page content (its model), by the view that renders it.
+KINDS: dict[type, Kind] = {
+    HomePage: Kind(home.page),
+    CaseStudiesPage: Kind(case_studies.page),
+    CaseStudy: Kind(case_study.page, bundle="case_study"),
+    CareersPage: Kind(careers.page, lambda _: schema.job_postings()),
+    LegalPage: Kind(legal_page),
+    SectionsPage: Kind(sections_page.page),
+    ContactPage: Kind(lambda _: contact.page(), lambda _: schema.faq_page()),
+    SchedulePage: Kind(schedule.page),
+    ServicePage: Kind(
+        service.page, lambda content: schema.service(content.id), bundle="service_sections"
+    ),
+}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -47,8 +78,6 @@ class Route:
     name: str | None  # Prefix of the document title; None for the fixed title alone.
     description: str
     priority: float = 0.7
-    # Page-specific JSON-LD entries (JobPosting, FAQPage, Service...), added to the
-    # agency and the breadcrumbs every page carries.
     structured_data: StructuredData | None = None
 
     @property
@@ -57,38 +86,31 @@ class Route:
         return SITE.page_title(self.name)
 
 
-def _route(
-    path: str, page: Callable[[], rx.Component], structured_data: StructuredData | None = None
-) -> Route:
-    """The route of ``path``: its name, description and priority from the page index."""
-    entry = PAGES[path]
+def _route(entry: PageEntry) -> Route:
+    """The route of a page of the table: its kind's view of its content."""
+    kind = KINDS[type(entry.content)]
+
+    def page() -> rx.Component:
+        return kind.view(entry.content)
+
+    slug = entry.path.strip("/").replace("/", "_").replace("-", "_") or "home"
+    page.__name__ = f"page_{slug}"  # How Reflex names the page in its messages.
+    # Reflex writes a page's memoized components to one JavaScript module per Python module
+    # of its function (reflex_base/utils/memo_paths.py): the pages of a kind with a bundle
+    # share that one; any other page has its own (inlined in the page's chunk).
+    page.__module__ = f"agency_site.pages.{kind.bundle or slug}"
+    extra = kind.structured_data
     return Route(
-        path=path,
+        path=entry.path,
         page=page,
         name=entry.name,
         description=entry.description,
         priority=entry.priority,
-        structured_data=structured_data,
+        structured_data=(lambda: extra(entry.content)) if extra else None,
     )
 
 
-ROUTES: tuple[Route, ...] = (
-    _route(paths.HOME, home.page),
-    _route(paths.ABOUT, about.page),
-    _route(paths.CASE_STUDIES, case_studies.page),
-    *[_route(paths.case_study(case.id), case_study.page_for(case)) for case in CASE_STUDIES],
-    _route(paths.CAREERS, careers.page, schema.job_postings),
-    _route(paths.PRIVACY_POLICY, privacy_policy.page),
-    _route(paths.TERMS_OF_SERVICE, terms_of_service.page),
-    _route(paths.COOKIES_POLICY, cookies_policy.page),
-    _route(paths.INFLUENCER_PROGRAM, influencer_program.page),
-    _route(paths.CONTACT, contact.page, schema.faq_page),
-    _route(paths.SCHEDULE, schedule.page),
-    # Each a ``Service`` to search engines.
-    *[_route(paths.service(s.id), page_for(s.id), partial(schema.service, s.id)) for s in SERVICES],
-)
-if {route.path for route in ROUTES} != set(PAGES):
-    raise ValueError("Every page of content/page_index.py needs exactly one route.")
+ROUTES: tuple[Route, ...] = tuple(_route(entry) for entry in PAGES.values())
 
 NOT_FOUND_TITLE = SITE.page_title(NOT_FOUND.heading)
 

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from reflex.utils.build import zip_app
 
-from agency_site.content import files
+from agency_site.content import files, loader, schema_tool, values
 from agency_site.content.base import Content, Hero
-from agency_site.content.files import ContentError
 from agency_site.content.legal import BLOCKS, MARKDOWN_NODES, LegalPage
+from agency_site.content.loader import ContentError
 from agency_site.content.site import SITE
 from agency_site.settings import ROOT, get_settings
 
@@ -25,9 +25,10 @@ class Card(Content):
 @pytest.fixture
 def content_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty ``content/`` whose ``es/`` folder the loader reads."""
-    monkeypatch.setattr(files, "CONTENT_DIR", tmp_path)
-    monkeypatch.setattr(files, "SCHEMA_DIR", tmp_path / "schemas")
-    monkeypatch.setattr(files, "_SCHEMAS", {})  # Test models stay out of the real registry.
+    for module in (loader, schema_tool):
+        monkeypatch.setattr(module, "CONTENT_DIR", tmp_path)
+        monkeypatch.setattr(module, "SCHEMA_DIR", tmp_path / "schemas")
+    monkeypatch.setattr(loader, "SCHEMAS", {})  # Test models stay out of the real registry.
     (tmp_path / "es" / "pages").mkdir(parents=True)
     return tmp_path
 
@@ -42,13 +43,13 @@ def _write(content_dir: Path, name: str, body: str, schema: str = "card") -> Pat
 
 
 def test_site_values_come_from_the_settings_and_paths() -> None:
-    values = files.site_values()
-    assert values["agency.email"] == SITE.email
-    assert values["agency.address"] == SITE.address.one_line
-    assert values["agency.nif"] == SITE.legal.nif
-    assert values["leads.retention_months"] == str(get_settings().leads.retention_months)
-    assert values["backups.kept_days"] == str(get_settings().deploy.backup_keep)
-    assert values["paths.cookies_policy"] == "/cookies-policy"
+    table = values.site_values()
+    assert table["agency.email"] == SITE.email
+    assert table["agency.address"] == SITE.address.one_line
+    assert table["agency.nif"] == SITE.legal.nif
+    assert table["leads.retention_months"] == str(get_settings().leads.retention_months)
+    assert table["backups.kept_days"] == str(get_settings().deploy.backup_keep)
+    assert table["paths.cookies_policy"] == "/cookies-policy"
 
 
 def test_a_yaml_file_is_validated_and_filled_in(content_dir: Path) -> None:
@@ -124,9 +125,9 @@ def _legal(content_dir: Path, body: str) -> LegalPage:
 def test_markdown_values_are_escaped_and_raw_html_stays_text(
     content_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(files, "site_values", lambda: {"agency.name": "*Nombre* <i>"})
+    monkeypatch.setattr(values, "site_values", lambda: {"agency.name": "*Nombre* <i>"})
     page = _legal(content_dir, "## Uno\n\n{agency.name} y <script>alert(1)</script>\n")
-    tree = files.markdown_tree(page.body)
+    tree = loader.markdown_tree(page.body)
     assert {node.type for node in tree.walk()} == {
         "root",
         "heading",
@@ -174,15 +175,15 @@ def test_the_check_command_reports_the_file_and_field(
 
     _write(content_dir, "pages/roto.yaml", "hero: {heading: a}\n")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(files, "content_modules", broken)
-        assert files.main(["check"]) == 1
+        patch.setattr(schema_tool, "content_modules", broken)
+        assert schema_tool.main(["check"]) == 1
     error = capsys.readouterr().err
     assert "Content error:" in error and "roto.yaml" in error and "hero.intro" in error
-    assert files.main(["otra"]) == 2
+    assert schema_tool.main(["otra"]) == 2
 
 
 def test_the_real_content_passes_the_check() -> None:
-    assert files.check().startswith("Content OK")
+    assert schema_tool.check().startswith("Content OK")
 
 
 def test_content_files_ship_in_backend_zip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -202,16 +203,16 @@ def test_content_files_ship_in_backend_zip(tmp_path: Path, monkeypatch: pytest.M
 
 def test_the_committed_schemas_are_the_models() -> None:
     """make content-schema was run after the last model change (and its files committed)."""
-    assert files.outdated_schemas() == []
+    assert schema_tool.outdated_schemas() == []
 
 
 def test_every_yaml_file_names_its_schema_for_the_editor() -> None:
-    for path in files.locale_dir().rglob("*.yaml"):
+    for path in loader.locale_dir().rglob("*.yaml"):
         first = path.read_text(encoding="utf-8").split("\n", 1)[0]
         schema = (path.parent / first.removeprefix("# yaml-language-server: $schema=")).resolve()
-        assert schema.parent == files.SCHEMA_DIR and schema.is_file(), path
+        assert schema.parent == loader.SCHEMA_DIR and schema.is_file(), path
 
 
 def test_a_file_nothing_reads_is_reported(content_dir: Path) -> None:
     stray = _write(content_dir, "pages/carrers.yaml", "hero: {heading: a, intro: b}\n")
-    assert files.unread_files() == [stray]
+    assert schema_tool.unread_files() == [stray]

@@ -10,8 +10,8 @@ import reflex as rx
 
 from agency_site.components import legal as legal_component
 from agency_site.content import legal
-from agency_site.content.files import markdown_tree
-from agency_site.content.legal import COMMON, COOKIES, PRIVACY, STORAGE, TERMS, LegalPage
+from agency_site.content.legal import COOKIES, PRIVACY, SHARED, STORAGE, TERMS, LegalPage
+from agency_site.content.loader import markdown_tree
 from agency_site.content.site import SITE
 from agency_site.settings import get_settings
 from tests.test_content_links import link_problem
@@ -37,7 +37,7 @@ def blocks_of(page: LegalPage) -> list[str]:
 
 
 def test_identity_block_comes_from_the_site_settings() -> None:
-    values = {fact.label: fact.value for fact in COMMON.identity}
+    values = {fact.label: fact.value for fact in SHARED.identity}
     assert values == {
         "Titular": SITE.legal.company_name,
         "Nombre comercial": SITE.name,
@@ -64,8 +64,8 @@ def _printed(code: str, **env: str) -> str:
 
 def test_identity_shows_the_configured_legal_data() -> None:
     code = (
-        "from agency_site.content.legal import COMMON; "
-        "print({f.label: f.value for f in COMMON.identity})"
+        "from agency_site.content.legal import SHARED; "
+        "print({f.label: f.value for f in SHARED.identity})"
     )
     printed = _printed(
         code,

@@ -1,5 +1,5 @@
-"""Every link written in the content leads somewhere real: a route, /portfolio, an anchor,
-the agency's e-mail, phone or WhatsApp."""
+"""Every link written in the content leads somewhere real: a route, /portfolio or /blog (the
+spec's undeclared pages), an anchor, the agency's e-mail, phone or WhatsApp."""
 
 import re
 import types
@@ -7,13 +7,13 @@ from urllib.parse import unquote, urlsplit
 
 from agency_site import paths
 from agency_site.content.base import Content, Link
-from agency_site.content.careers import POSITIONS
+from agency_site.content.careers import CAREERS
 from agency_site.content.sections import Action, CallToAction
 from agency_site.content.site import SITE
 from agency_site.routes import ROUTES
 from tests.content_walker import content_modules, links_in
 
-DECLARED = {route.path for route in ROUTES} | {paths.PORTFOLIO}
+DECLARED = {route.path for route in ROUTES} | {paths.PORTFOLIO, paths.BLOG}
 ANCHOR = re.compile(r"^#[a-z][a-z0-9-]*$")
 # Outside sites the content may name on purpose: the data-protection authority (privacy policy).
 EXTERNAL = {"https://www.aepd.es"}
@@ -34,7 +34,7 @@ def link_problem(href: str) -> str | None:
         return None if href == SITE.tel else f"phone {href!r} is not {SITE.tel!r}"
     if href.startswith("https://wa.me/"):
         return None if href == SITE.whatsapp_url else f"{href!r} is not {SITE.whatsapp_url!r}"
-    return "neither a declared route, /portfolio, #anchor, mailto:, tel:, https://wa.me/ nor a listed external site"
+    return "neither a declared route, /portfolio, /blog, #anchor, mailto:, tel:, https://wa.me/ nor a listed external site"
 
 
 def bad_links(modules) -> list[str]:
@@ -63,7 +63,7 @@ def test_every_link_in_the_content_is_allowed() -> None:
 
 def test_the_walker_sees_computed_links() -> None:
     found = {link.href for _, link in links_in(content_modules())}
-    assert {job.apply.href for job in POSITIONS} <= found
+    assert {action.href for action in CAREERS.applications} <= found
 
 
 class _Nested(Content):
@@ -101,7 +101,11 @@ def test_link_rules() -> None:
     assert link_problem("#posiciones") is None
     assert link_problem(f"{SITE.mailto}?subject=Hola%20mundo") is None
     assert link_problem(f"{SITE.mailto}?subject=Hola mundo") is not None
-    assert link_problem(paths.BLOG) is not None
+    assert link_problem(paths.BLOG) is None  # Footer (SPEC §2): lands on the not-found page.
+    assert link_problem("/nada") is not None
     assert link_problem("https://example.com/") is not None
     assert link_problem("tel:+34600000000") is not None
-    assert unquote(urlsplit(POSITIONS[0].apply.href).query) == f"subject={POSITIONS[0].title}"
+    assert (
+        unquote(urlsplit(CAREERS.apply(CAREERS.positions[0]).href).query)
+        == f"subject={CAREERS.positions[0].title}"
+    )

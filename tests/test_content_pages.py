@@ -11,13 +11,19 @@ from agency_site.content.base import Image
 from agency_site.content.case_studies import (
     CASE_STUDIES,
     DEFAULT_CASE_ID,
-    DETAIL_CTA,
+    PAGE,
     CaseStudy,
     case_study_by_id,
 )
-from agency_site.content.sections import CallToAction
+from agency_site.content.sections import (
+    BandSection,
+    BenefitsSection,
+    CallToAction,
+    NumberedSection,
+    StatsBandSection,
+    StatsSection,
+)
 from agency_site.content.site import SITE
-from agency_site.content.testimonials import TESTIMONIALS
 from agency_site.reflex_ext.internals import LUCIDE_ICON_LIST, to_snake_case
 from tests import spec_facts as spec
 from tests.content_walker import content_modules, module_models
@@ -30,21 +36,21 @@ def _figures(stats) -> list[tuple[str, str]]:
 
 
 def test_about_stats_are_the_spec_figures() -> None:
-    assert tuple(_figures(about.STATS)) == spec.ABOUT_STATS
-    assert len(about.VALUES) == 4
-    assert len(about.APPROACH) == 4
-    assert [a.href for a in about.MISSION.actions] == [paths.CONTACT]
+    assert tuple(_figures(about.PAGE.section(StatsSection).stats)) == spec.ABOUT_STATS
+    assert len(about.PAGE.section(BenefitsSection).benefits) == 4
+    assert len(about.PAGE.section(NumberedSection).numbered) == 4
+    assert [a.href for a in about.PAGE.section(BandSection).actions] == [paths.CONTACT]
 
 
 def test_influencer_stats_and_buttons() -> None:
-    assert _figures(influencer.STATS) == [
+    assert _figures(influencer.PAGE.section(StatsBandSection).stats) == [
         ("+300%", "ROI"),
         ("45%", "conversión"),
         ("90%", "satisfacción"),
     ]
-    for actions in (influencer.HERO_ACTIONS, influencer.CTA.actions):
+    for actions in (influencer.PAGE.hero_actions, influencer.PAGE.section(BandSection).actions):
         assert [a.href for a in actions] == [paths.CONTACT, paths.CASE_STUDIES]
-    assert "sin coste" in influencer.HERO.intro and "beneficios" in influencer.HERO.intro
+    assert "sin coste" in influencer.PAGE.hero.intro and "beneficios" in influencer.PAGE.hero.intro
 
 
 @pytest.mark.parametrize(("case_id", "metrics"), spec.CASE_METRICS.items())
@@ -60,7 +66,7 @@ def test_the_spec_cases_in_order_and_the_default_exists() -> None:
     ids = [c.id for c in CASE_STUDIES]
     assert [i for i in ids if i in spec.CASE_IDS] == list(spec.CASE_IDS)
     assert case_study_by_id(DEFAULT_CASE_ID).id == spec.DEFAULT_CASE_ID
-    assert [(a.label, a.href) for a in DETAIL_CTA.actions] == [
+    assert [(a.label, a.href) for a in PAGE.detail_cta.actions] == [
         ("Solicitar consulta gratuita", paths.CONTACT)
     ]
     with pytest.raises(KeyError):
@@ -76,7 +82,10 @@ def test_a_case_without_exactly_three_results_is_rejected(count: int) -> None:
 
 
 def test_careers_positions_are_the_spec_ones() -> None:
-    assert [(j.title, j.department, j.location, j.type, j.salary) for j in careers.POSITIONS] == [
+    assert [
+        (j.title, j.department, careers.CAREERS.location(j), j.type, j.salary)
+        for j in careers.CAREERS.positions
+    ] == [
         (
             "Senior Marketing Manager",
             "Marketing",
@@ -87,8 +96,8 @@ def test_careers_positions_are_the_spec_ones() -> None:
         ("Full Stack Developer", "Tecnología", "Remoto", "Jornada completa", "40.000€ - 55.000€"),
         ("Content Manager", "Contenido", "Madrid", "Jornada completa", "28.000€ - 35.000€"),
     ]
-    assert all(j.description and j.requirements and j.benefits for j in careers.POSITIONS)
-    assert [b.title for b in careers.BENEFITS] == [
+    assert all(j.description and j.requirements and j.benefits for j in careers.CAREERS.positions)
+    assert [b.title for b in careers.CAREERS.section(BenefitsSection).benefits] == [
         "Desarrollo profesional",
         "Bienestar",
         "Cultura de equipo",
@@ -97,27 +106,27 @@ def test_careers_positions_are_the_spec_ones() -> None:
 
 
 def test_careers_buttons_write_to_the_agency_with_an_encoded_subject() -> None:
-    assert [j.apply.href for j in careers.POSITIONS] == [
+    assert [careers.CAREERS.apply(j).href for j in careers.CAREERS.positions] == [
         f"{SITE.mailto}?subject=Senior%20Marketing%20Manager",
         f"{SITE.mailto}?subject=Full%20Stack%20Developer",
         f"{SITE.mailto}?subject=Content%20Manager",
     ]
-    assert {j.apply.label for j in careers.POSITIONS} == {"Aplicar ahora"}
-    (spontaneous,) = careers.SPONTANEOUS.actions
+    assert {careers.CAREERS.apply(j).label for j in careers.CAREERS.positions} == {"Aplicar ahora"}
+    (spontaneous,) = careers.CAREERS.section(careers.ApplicationSection).cta.actions
     assert spontaneous.label == "Enviar CV espontáneo"
     assert spontaneous.href == f"{SITE.mailto}?subject=Candidatura%20espont%C3%A1nea"
-    assert careers.HERO_ACTION.href == f"#{careers.POSITIONS_ANCHOR}"
+    assert careers.CAREERS.hero_actions[0].href == f"#{careers.CAREERS.by_id('posiciones').id}"
 
 
 def test_a_salary_range_is_written_the_spanish_way() -> None:
     assert careers.euros(1_500) == "1500€"  # RAE: no separator up to four digits.
     assert careers.euros(45_000) == "45.000€"
-    job = careers.POSITIONS[0].model_copy(update={"salary_min": 1_234_567})
+    job = careers.CAREERS.positions[0].model_copy(update={"salary_min": 1_234_567})
     assert job.salary.startswith("1.234.567€ - ")
 
 
 def test_a_position_without_requirements_or_with_a_reversed_salary_is_rejected() -> None:
-    data = careers.POSITIONS[0].model_dump(exclude_computed_fields=True)
+    data = careers.CAREERS.positions[0].model_dump(exclude_computed_fields=True)
     with pytest.raises(ValidationError):
         careers.JobPosting(**(data | {"requirements": ()}))
     with pytest.raises(ValidationError, match="salary_min is more than salary_max"):
@@ -133,16 +142,16 @@ def test_a_contract_type_without_its_schema_org_name_is_rejected() -> None:
 
 def test_a_positions_location_and_button_read_the_pages_words() -> None:
     labels = careers.CAREERS.job_labels
-    hybrid, remote, office = careers.POSITIONS  # The spec's order.
-    assert (hybrid.city, hybrid.hybrid, hybrid.location) == (
+    hybrid, remote, office = careers.CAREERS.positions  # The spec's order.
+    assert (hybrid.city, hybrid.hybrid, careers.CAREERS.location(hybrid)) == (
         "Madrid",
         True,
         f"Madrid {labels.hybrid}",
     )
-    assert (remote.city, remote.location) == ("", labels.remote)
-    assert (office.location, office.hybrid) == ("Madrid", False)
-    assert {job.apply.label for job in careers.POSITIONS} == {labels.apply}
-    assert [job.date_posted.isoformat() for job in careers.POSITIONS] == [
+    assert (remote.city, careers.CAREERS.location(remote)) == ("", labels.remote)
+    assert (careers.CAREERS.location(office), office.hybrid) == ("Madrid", False)
+    assert {careers.CAREERS.apply(job).label for job in careers.CAREERS.positions} == {labels.apply}
+    assert [job.date_posted.isoformat() for job in careers.CAREERS.positions] == [
         "2026-11-02",
         "2026-11-02",
         "2026-11-16",
@@ -150,33 +159,38 @@ def test_a_positions_location_and_button_read_the_pages_words() -> None:
 
 
 def test_the_testimonials_are_rated_out_of_five() -> None:
-    assert len(TESTIMONIALS) >= spec.TESTIMONIALS_ON_HOME
-    assert all(1 <= t.rating <= 5 for t in TESTIMONIALS)
+    assert len(testimonials.COPY.testimonials) >= spec.TESTIMONIALS_ON_HOME
+    assert all(1 <= t.rating <= 5 for t in testimonials.COPY.testimonials)
     # The words are the file's; the figures, the rating and its maximum.
-    assert TESTIMONIALS[0].rating_label == testimonials.COPY.rating_label.format(
-        rating=TESTIMONIALS[0].rating, max=5
+    assert testimonials.COPY.rating_text(
+        testimonials.COPY.testimonials[0]
+    ) == testimonials.COPY.rating_label.format(
+        rating=testimonials.COPY.testimonials[0].rating, max=5
     )
     assert {"{rating}", "{max}"} <= set(re.findall(r"\{\w+\}", testimonials.COPY.rating_label))
-    assert all(t.name and t.company and t.role and t.quote for t in TESTIMONIALS)
+    assert all(t.name and t.company and t.role and t.quote for t in testimonials.COPY.testimonials)
 
 
 @pytest.mark.parametrize("rating", [0, 6, -1])
 def test_a_rating_outside_one_to_five_is_rejected(rating: int) -> None:
-    data = TESTIMONIALS[0].model_dump(exclude_computed_fields=True)
+    data = testimonials.COPY.testimonials[0].model_dump(exclude_computed_fields=True)
     with pytest.raises(ValidationError):
         testimonials.Testimonial(**(data | {"rating": rating}))
 
 
 def test_home_buttons_lead_where_the_spec_says() -> None:
-    assert home.INFLUENCER_TEASER.action.href == paths.INFLUENCER_PROGRAM
-    assert [a.href for a in home.INFLUENCER_SPOTLIGHT.actions] == [paths.CONTACT, paths.SCHEDULE]
-    assert [(a.label, a.href) for a in home.CONTACT_CTA.actions] == [
+    assert home.PAGE.influencer_teaser.action.href == paths.INFLUENCER_PROGRAM
+    assert [a.href for a in home.PAGE.influencer_spotlight.actions] == [
+        paths.CONTACT,
+        paths.SCHEDULE,
+    ]
+    assert [(a.label, a.href) for a in home.PAGE.contact_cta.actions] == [
         ("Email", SITE.mailto),
         ("Llamar", SITE.tel),
         ("WhatsApp", SITE.whatsapp_url),
     ]
-    assert home.SERVICE_CARD.cta_label == "Solicitar información"
-    assert len(home.BRANDS) >= 4
+    assert home.PAGE.service_card.cta_label == "Solicitar información"
+    assert len(home.PAGE.brands) >= 4
 
 
 def test_contact_cards_and_faq() -> None:
@@ -201,8 +215,11 @@ def test_contact_cards_and_faq() -> None:
 
 
 def test_schedule_page_says_how_long_and_offers_other_channels() -> None:
-    assert any(re.search(r"\b\d+ min", f.value) for f in schedule.FACTS)  # How long it lasts.
-    assert len(schedule.AGENDA) >= 3
+    assert any(
+        re.search(r"\b\d+ min", f.value)
+        for f in schedule.PAGE.section(schedule.BookingFormSection).facts
+    )  # How long it lasts.
+    assert len(schedule.PAGE.section(schedule.BookingFormSection).agenda) >= 3
 
 
 def test_a_call_to_action_needs_a_button() -> None:

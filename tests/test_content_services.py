@@ -6,21 +6,19 @@ import re
 import pytest
 from pydantic import ValidationError
 
-from agency_site.content.base import Action, Image, Pack, ServiceBlock, euros
-from agency_site.content.sections import CallToAction
-from agency_site.content.service_actions import BUTTONS, COMMON
-from agency_site.content.service_pages import SERVICE_PAGES
-from agency_site.content.service_sections import (
+from agency_site.content.base import Action, Image, ServiceBlock, euros
+from agency_site.content.sections import (
     BenefitsSection,
     BlocksSection,
+    CallToAction,
     FeaturesSection,
     GallerySection,
     PacksSection,
     Programme,
     ProgrammesSection,
-    ServicePage,
 )
-from agency_site.content.services import SERVICES
+from agency_site.content.service_pages import SERVICE_PAGES, SERVICES, ServicePage
+from agency_site.content.services import COMMON, Pack, price_label
 from agency_site.reflex_ext.internals import LUCIDE_ICON_LIST
 from agency_site.reflex_ext.internals import reflex_format as format
 from tests import spec_facts as spec
@@ -114,7 +112,7 @@ def test_packs_have_the_spec_prices_shown_from_the_figure(service_id: str) -> No
     (packs,) = sections(SERVICE_PAGES[service_id], PacksSection)
     assert tuple(p.price_from for p in packs.packs) == spec.PACK_PRICES[service_id]
     for pack, price in zip(packs.packs, spec.PACK_PRICES[service_id], strict=True):
-        assert pack.price.endswith(f" {euros(price)}")
+        assert price_label(pack).endswith(f" {euros(price)}")
     assert all(len(p.features) >= 3 for p in packs.packs)
 
 
@@ -229,14 +227,14 @@ def test_services_are_the_pages_listings_in_the_shared_order() -> None:
 def test_a_button_named_in_a_file_is_the_shared_one() -> None:
     own = {"label": "Otro botón", "href": "/contact"}
     page = ServicePage(**(_branding_data() | {"actions": ["request_quote", own]}))
-    assert page.actions == (BUTTONS["request_quote"], Action(**own))
+    assert page.actions == (COMMON.buttons["request_quote"], Action(**own))
     with pytest.raises(ValidationError, match="no shared button 'presupuesto'"):
         ServicePage(**(_branding_data() | {"actions": ["presupuesto"]}))
 
 
 def test_every_shared_button_is_used() -> None:
     used = {link for page in SERVICE_PAGES.values() for link in page.links()}
-    assert set(BUTTONS.values()) <= used
+    assert set(COMMON.buttons.values()) <= used
 
 
 @pytest.mark.parametrize("change", ["no list", "two lists"])
@@ -264,5 +262,5 @@ def test_a_figure_the_training_page_quotes_twice_is_written_once() -> None:
     assert "{group_max}" in page.highlight and "{group_max}" in page.meta.description
     assert str(spec.MAX_STUDENTS_PER_CLASS) in page.description()
     data = page.model_dump(exclude_computed_fields=True)
-    with pytest.raises(ValidationError, match="unknown figure"):
+    with pytest.raises(ValidationError, match="unknown name"):
         ServicePage(**(data | {"highlight": "máximo {nope} alumnos"}))

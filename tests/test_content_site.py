@@ -5,9 +5,9 @@ import importlib
 import pytest
 from pydantic import ValidationError
 
-from agency_site.content import services as services_module
+from agency_site.content import service_pages as services_module
 from agency_site.content import site as site_module
-from agency_site.content.services import SERVICES, Service
+from agency_site.content.service_pages import SERVICES, Service
 from agency_site.settings import get_settings
 from tests import spec_facts as spec
 

@@ -7,13 +7,12 @@ from pydantic import ValidationError
 
 from agency_site import paths
 from agency_site.components import footer
-from agency_site.components.navbar import CONTACT_LABEL, NAV_LINKS
-from agency_site.content import about, page_index
+from agency_site.components.navbar import NAV_LINKS
+from agency_site.content import about, pages
 from agency_site.content.base import PageMeta, euros
 from agency_site.content.case_studies import CASE_STUDIES
-from agency_site.content.service_pages import SERVICE_PAGES
-from agency_site.content.service_sections import PacksSection, ServicePage
-from agency_site.content.services import SERVICES
+from agency_site.content.sections import PacksSection, StatsSection
+from agency_site.content.service_pages import SERVICE_PAGES, SERVICES, ServicePage
 from agency_site.content.site import SITE
 from agency_site.routes import ROUTES, Route
 from tests import spec_facts as spec
@@ -56,20 +55,21 @@ def test_navbar_links_point_to_declared_routes() -> None:
         "Case Studies",
         "About",
     ]
-    assert CONTACT_LABEL == "Contact"
+    assert (pages.CONTACT_BUTTON.label, pages.CONTACT_BUTTON.href) == ("Contact", paths.CONTACT)
 
 
 def test_footer_menus_name_each_page_as_its_route_does() -> None:
     names = {route.path: route.name for route in ROUTES}
-    for menu in (page_index.FOOTER_COMPANY, page_index.FOOTER_LEGAL, page_index.SERVICES_MENU):
-        for link in page_index.menu(menu):
-            assert link.label == names.get(link.href, page_index.UNDECLARED.get(link.href))
-    assert [link.href for link in page_index.menu(page_index.FOOTER_LEGAL)] == [
+    for menu in (pages.FOOTER_COMPANY, pages.FOOTER_LEGAL, pages.SERVICES_MENU):
+        for link in menu:
+            assert link.label == names.get(link.href, "Blog")
+    assert [link.href for link in pages.FOOTER_LEGAL] == [
         "/privacy-policy",
         "/terms-of-service",
         "/cookies-policy",
     ]
-    assert paths.BLOG in page_index.FOOTER_COMPANY and footer.footer() is not None
+    assert paths.BLOG in {link.href for link in pages.FOOTER_COMPANY}
+    assert footer.footer() is not None
 
 
 def test_route_arguments_are_keywords() -> None:
@@ -99,13 +99,16 @@ def test_descriptions_quote_the_figures_of_the_content() -> None:
     assert stats["conversion"] == conversion and stats["delivery"].startswith(delivery)
     assert all(value in description for value in stats.values())
     about_description = _route(paths.ABOUT).description
-    assert all(stat.value.strip("+") in about_description for stat in about.STATS)
+    assert all(
+        stat.value.strip("+") in about_description
+        for stat in about.PAGE.section(StatsSection).stats
+    )
 
 
 def test_a_description_quoting_an_unknown_figure_is_rejected() -> None:
     data = SERVICE_PAGES["branding"].model_dump(exclude_computed_fields=True)
     meta = PageMeta(description="Desde {precio}")
-    with pytest.raises(ValidationError, match="unknown figure: 'precio'"):
+    with pytest.raises(ValidationError, match=r"unknown name \{precio\}"):
         ServicePage(**(data | {"meta": meta.model_dump()}))
 
 
@@ -122,4 +125,4 @@ def test_titles_carry_the_fixed_title_and_are_unique() -> None:
     assert len(set(titles)) == len(titles)
     assert all(t.endswith(home.title) for t in titles)
     assert home.name is None and home.title == SITE.fixed_title
-    assert _route(paths.ABOUT).title == f"{about.META.name} | {home.title}"
+    assert _route(paths.ABOUT).title == f"{about.PAGE.meta.name} | {home.title}"

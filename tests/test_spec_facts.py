@@ -12,6 +12,6 @@ def test_the_booking_slots_and_the_success_time_are_the_spec_ones() -> None:
 
 
 def test_every_spec_job_is_posted_in_its_department() -> None:
-    departments = {job.title: job.department for job in careers.POSITIONS}
+    departments = {job.title: job.department for job in careers.CAREERS.positions}
     for title, (department, *_) in spec.JOBS.items():
         assert departments[title] == department

@@ -5,7 +5,7 @@ import reflex as rx
 from agency_site.components.media import image
 from agency_site.components.sections import CARD
 from agency_site.content.base import Image
-from agency_site.content.testimonials import MAX_RATING, Testimonial
+from agency_site.content.testimonials import COPY, MAX_RATING, Testimonial
 
 AVATAR_SIZES = "64px"
 _AVATAR = "h-16 w-16 shrink-0 overflow-hidden rounded-full"
@@ -59,5 +59,5 @@ def testimonial_card(testimonial: Testimonial) -> rx.Component:
         testimonial.name,
         f"{testimonial.role}, {testimonial.company}",
         testimonial.image,
-        star_rating(testimonial.rating, testimonial.rating_label),
+        star_rating(testimonial.rating, COPY.rating_text(testimonial)),
     )

@@ -5,7 +5,8 @@ from collections.abc import Sequence
 import reflex as rx
 
 from agency_site.components.sections import CARD, icon_badge
-from agency_site.content.case_studies import LABELS, CaseMetric, CaseStudy
+from agency_site.content import case_studies
+from agency_site.content.case_studies import CaseMetric, CaseStudy
 
 
 def tag_list(tags: Sequence[str]) -> rx.Component:
@@ -32,7 +33,10 @@ def client_facts(case: CaseStudy, class_name: str = "") -> rx.Component:
                 rx.el.dd(value, class_name="font-semibold text-slate-900"),
                 class_name="flex gap-1.5",
             )
-            for label, value in ((LABELS.client, case.client), (LABELS.industry, case.industry))
+            for label, value in (
+                (case_studies.PAGE.labels.client, case.client),
+                (case_studies.PAGE.labels.industry, case.industry),
+            )
         ],
         class_name=f"flex flex-wrap gap-x-6 gap-y-1 text-sm {class_name}".strip(),
     )

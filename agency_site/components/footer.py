@@ -4,8 +4,9 @@ import reflex as rx
 
 from agency_site.components import styles
 from agency_site.content.base import Link
-from agency_site.content.layout import FOOTER
-from agency_site.content.page_index import FOOTER_COMPANY, FOOTER_LEGAL, SERVICES_MENU, menu
+from agency_site.content.layout import LAYOUT
+from agency_site.content.loader import fill
+from agency_site.content.pages import FOOTER_COMPANY, FOOTER_LEGAL, SERVICES_MENU
 from agency_site.content.site import SITE
 from agency_site.reflex_ext.js import load_js
 
@@ -29,7 +30,8 @@ def _contact_column() -> rx.Component:
     """Address, e-mail and phone of the agency."""
     return rx.el.div(
         rx.el.h2(
-            FOOTER.contact, class_name="text-sm font-semibold uppercase tracking-wider text-white"
+            LAYOUT.footer.contact,
+            class_name="text-sm font-semibold uppercase tracking-wider text-white",
         ),
         rx.el.address(
             rx.el.p(SITE.address.one_line, class_name="text-sm text-slate-300"),
@@ -37,6 +39,29 @@ def _contact_column() -> rx.Component:
             rx.el.p(rx.el.a(SITE.phone, href=SITE.tel, class_name=_LINK)),
             class_name="mt-4 space-y-2 not-italic",
         ),
+    )
+
+
+def _social_links() -> rx.Component:
+    """The agency's social network profiles (layout.yaml), each opening in a new tab."""
+    return rx.el.ul(
+        *[
+            rx.el.li(
+                rx.el.a(
+                    s.network,
+                    href=s.href,
+                    aria_label=fill(
+                        LAYOUT.footer.social_label, {"network": s.network}, "social_label"
+                    ),
+                    rel="noopener",
+                    target="_blank",
+                    class_name="block rounded-full border border-slate-700 px-3 py-1 text-xs "
+                    "text-slate-300 hover:text-white " + styles.FOCUS_RING,
+                )
+            )
+            for s in LAYOUT.footer.social
+        ],
+        class_name="mt-4 flex flex-wrap gap-2",
     )
 
 
@@ -48,29 +73,13 @@ def footer() -> rx.Component:
                 rx.el.div(
                     rx.el.p(SITE.name, class_name="text-xl font-extrabold text-white"),
                     rx.el.p(SITE.blurb, class_name="mt-4 text-sm leading-6 text-slate-300"),
-                    rx.el.ul(
-                        *[
-                            rx.el.li(
-                                rx.el.a(
-                                    s.network,
-                                    href=s.href,
-                                    aria_label=FOOTER.social_label.format(network=s.network),
-                                    rel="noopener",
-                                    target="_blank",
-                                    class_name="block rounded-full border border-slate-700 px-3 py-1 text-xs text-slate-300 hover:text-white "
-                                    + styles.FOCUS_RING,
-                                )
-                            )
-                            for s in SITE.social
-                        ],
-                        class_name="mt-4 flex flex-wrap gap-2",
-                    ),
+                    _social_links(),
                     class_name="lg:col-span-2",
                 ),
-                _link_list(FOOTER.services, menu(SERVICES_MENU)),
-                _link_list(FOOTER.company, menu(FOOTER_COMPANY)),
+                _link_list(LAYOUT.footer.services, SERVICES_MENU),
+                _link_list(LAYOUT.footer.company, FOOTER_COMPANY),
                 rx.el.div(
-                    _link_list(FOOTER.legal, menu(FOOTER_LEGAL)),
+                    _link_list(LAYOUT.footer.legal, FOOTER_LEGAL),
                     _contact_column(),
                     class_name="space-y-8",
                 ),
@@ -85,12 +94,12 @@ def footer() -> rx.Component:
                         # A build of last year hydrates with this year's number.
                         custom_attrs={"suppressHydrationWarning": True},
                     ),
-                    f" {FOOTER.rights}",
+                    f" {LAYOUT.footer.rights}",
                     class_name="text-sm text-slate-400",
                 ),
                 rx.el.button(
                     rx.icon("arrow-up", size=20, aria_hidden="true"),
-                    rx.el.span(FOOTER.back_to_top, class_name="sr-only"),
+                    rx.el.span(LAYOUT.footer.back_to_top, class_name="sr-only"),
                     id="scroll-to-top",
                     type="button",
                     # run_script compiles to a JS function (call_script would be eval-ed: CSP).

@@ -14,8 +14,9 @@ from agency_site.components import styles
 from agency_site.components.actions import link
 from agency_site.components.layout import layout
 from agency_site.components.sections import hero
-from agency_site.content.files import markdown_tree
-from agency_site.content.legal import COMMON, STORAGE, Fact, LegalPage
+from agency_site.content.base import Fact
+from agency_site.content.legal import SHARED, STORAGE, LegalPage
+from agency_site.content.loader import markdown_tree
 
 PARAGRAPH = "leading-7 text-slate-700"
 TEXT_LINK = "font-semibold text-indigo-700 underline underline-offset-4 hover:text-indigo-900 " + (
@@ -64,7 +65,7 @@ def _storage_table() -> rx.Component:
 
 
 BLOCKS: dict[str, Callable[[], rx.Component]] = {
-    "identity": lambda: _facts(COMMON.identity),
+    "identity": lambda: _facts(SHARED.identity),
     "storage": _storage_table,
 }
 
@@ -152,7 +153,7 @@ def legal_page(page: LegalPage) -> rx.Component:
         rx.el.div(
             rx.el.div(
                 rx.el.p(
-                    f"{COMMON.updated_label}: {page.updated}",
+                    f"{SHARED.updated_label}: {page.updated}",
                     class_name="text-sm font-medium text-slate-600",
                 ),
                 *_sections(page.body),

@@ -5,16 +5,12 @@ import reflex as rx
 from agency_site import paths
 from agency_site.components import styles
 from agency_site.content.layout import LAYOUT
-from agency_site.content.page_index import NAVBAR, PAGES, SERVICES_MENU, menu, nav_menu
+from agency_site.content.pages import CONTACT_BUTTON, NAVBAR, SERVICES_MENU
 from agency_site.content.site import SITE
 from agency_site.state import ui
 
-# Top-level links of SPEC §2 (Services is the dropdown, Contact the button).
-NAV_LINKS: tuple[tuple[str, str], ...] = tuple((link.label, link.href) for link in nav_menu(NAVBAR))
-CONTACT_LABEL = PAGES[paths.CONTACT].nav_label
-SERVICES_LABEL = LAYOUT.navbar.services
-
-MOBILE_MENU_LABEL = LAYOUT.navbar.mobile_menu
+# Top-level links of SPEC §2 (Services is the dropdown, Contact the button): layout.yaml's.
+NAV_LINKS: tuple[tuple[str, str], ...] = tuple((link.label, link.href) for link in NAVBAR)
 
 SERVICES_MENU_ID = "services-menu"
 MOBILE_MENU_ID = "mobile-menu"
@@ -24,6 +20,11 @@ MOBILE_SERVICES_MENU_ID = "mobile-services-menu"
 def _link(label: str, href: str, class_name: str) -> rx.Component:
     """A navigation link that also closes any open menu."""
     return rx.el.a(label, href=href, class_name=class_name, on_click=ui.close_menus())
+
+
+def _contact_button(class_name: str) -> rx.Component:
+    """The Contact button at the end of a menu."""
+    return rx.el.li(_link(CONTACT_BUTTON.label, CONTACT_BUTTON.href, class_name))
 
 
 def _chevron(is_open: rx.Var) -> rx.Component:
@@ -53,7 +54,7 @@ def _toggle(label: str, state, controls: str, toggle_id: str, class_name: str) -
 def _services_list(list_id: str, is_open: rx.Var, item_class: str, list_class: str) -> rx.Component:
     """The nine service links, shown while ``is_open``."""
     return rx.el.ul(
-        *[rx.el.li(_link(link.label, link.href, item_class)) for link in menu(SERVICES_MENU)],
+        *[rx.el.li(_link(link.label, link.href, item_class)) for link in SERVICES_MENU],
         id=list_id,
         class_name=rx.cond(is_open, list_class, "hidden"),
     )
@@ -66,7 +67,7 @@ def _desktop_nav() -> rx.Component:
         rx.el.li(_link(home[0], home[1], styles.NAV_LINK)),
         rx.el.li(
             _toggle(
-                SERVICES_LABEL,
+                LAYOUT.navbar.services,
                 ui.services_open,
                 SERVICES_MENU_ID,
                 ui.SERVICES_TOGGLE_ID,
@@ -84,9 +85,7 @@ def _desktop_nav() -> rx.Component:
             class_name="relative",
         ),
         *[rx.el.li(_link(label, href, styles.NAV_LINK)) for label, href in rest],
-        rx.el.li(
-            _link(CONTACT_LABEL, paths.CONTACT, styles.BUTTON_PRIMARY + " ml-2 !py-2 text-sm")
-        ),
+        _contact_button(styles.BUTTON_PRIMARY + " ml-2 !py-2 text-sm"),
         class_name="hidden items-center gap-1 md:flex",
     )
 
@@ -127,7 +126,7 @@ def _mobile_nav() -> rx.Component:
                 rx.el.li(_link(NAV_LINKS[0][0], NAV_LINKS[0][1], item)),
                 rx.el.li(
                     _toggle(
-                        SERVICES_LABEL,
+                        LAYOUT.navbar.services,
                         ui.mobile_services_open,
                         MOBILE_SERVICES_MENU_ID,
                         ui.MOBILE_SERVICES_TOGGLE_ID,
@@ -142,9 +141,7 @@ def _mobile_nav() -> rx.Component:
                     ),
                 ),
                 *[rx.el.li(_link(label, href, item)) for label, href in NAV_LINKS[1:]],
-                rx.el.li(
-                    _link(CONTACT_LABEL, paths.CONTACT, styles.BUTTON_PRIMARY + " mt-4 w-full")
-                ),
+                _contact_button(styles.BUTTON_PRIMARY + " mt-4 w-full"),
                 class_name="space-y-1",
             ),
             id=MOBILE_MENU_ID,
@@ -160,7 +157,7 @@ def _mobile_nav() -> rx.Component:
         custom_attrs={
             "role": _while_open("dialog"),
             "aria-modal": _while_open("true"),
-            "aria-label": _while_open(MOBILE_MENU_LABEL),
+            "aria-label": _while_open(LAYOUT.navbar.mobile_menu),
         },
         class_name="md:hidden",
     )

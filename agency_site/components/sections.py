@@ -1,6 +1,6 @@
 """The sections every page is built from: hero, titled section, stats, cards, check lists, CTA band.
 
-The service pages (``service_sections.py``) and every other page use these same pieces.
+Every page's sections (``page_sections.py``) are drawn with these same pieces.
 """
 
 from collections.abc import Sequence

@@ -6,7 +6,7 @@ from agency_site import paths
 from agency_site.components import styles
 from agency_site.components.sections import CARD, ICON_BADGE, check_list
 from agency_site.content.home import ServiceCardCopy
-from agency_site.content.services import Service
+from agency_site.content.service_pages import Service
 from agency_site.state import ui
 
 _TOGGLE = (

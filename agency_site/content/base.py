@@ -2,7 +2,9 @@
 
 from collections.abc import Iterator, Mapping
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import BaseModel, ConfigDict, Field
+
+from agency_site.content.loader import fill
 
 
 class Content(BaseModel):
@@ -32,20 +34,35 @@ class Action(Link):
     icon: str = ""
 
 
-class Stat(Content):
-    """A headline figure, e.g. value '500+' with label 'clientes satisfechos'.
+class Figure(Content):
+    """Content a text may quote by name: ``key`` names it (a description's ``{clients}``)."""
 
-    ``key`` names the figure for texts that quote it (a page description's ``{clients}``).
-    """
+    key: str = ""
+
+    @property
+    def figure(self) -> str:
+        """The figure as quoted in a sentence."""
+        raise NotImplementedError
+
+
+class Stat(Figure):
+    """A headline figure, e.g. value '500+' with label 'clientes satisfechos'."""
 
     value: str
     label: str
-    key: str = ""
 
     @property
     def figure(self) -> str:
         """The value as quoted in a sentence, without its '+': '500+' -> '500'."""
         return self.value.strip("+")
+
+
+class Fact(Content):
+    """A labelled datum, e.g. label 'NIF' and its value, with an optional lucide icon."""
+
+    label: str
+    value: str
+    icon: str = ""
 
 
 class Benefit(Content):
@@ -71,28 +88,6 @@ def euros(amount: int) -> str:
     return digits + "€"
 
 
-class Pack(Content):
-    """A priced pack: title, starting price in euros, features and its button.
-
-    ``key`` names its price for texts that quote it (a page description's ``{esencial}``).
-    """
-
-    title: str
-    price_from: int = Field(gt=0)
-    features: tuple[str, ...] = Field(min_length=1)
-    cta: Action
-    highlighted: bool = False
-    key: str = ""
-
-    @computed_field
-    @property
-    def price(self) -> str:
-        """The price as shown, worded in ``services/common/services.yaml``: 'Desde 99€'."""
-        from agency_site.content.service_actions import COMMON  # Loaded after the models.
-
-        return COMMON.price_from.format(price=euros(self.price_from))
-
-
 class Image(Content):
     """A stock photo: its URL (without size parameters), Spanish alt text and intrinsic size."""
 
@@ -109,6 +104,8 @@ class PageMeta(Content):
     ``{price_from}``: see ``figures``), so a price is never typed twice.
     """
 
+    # Its URL path (a {paths.*} name); a service's or a case study's comes from its id.
+    path: str = Field(default="", pattern=r"^(/[a-z0-9/-]*)?$")
     name: str | None = None  # Prefix of the document title; None for the fixed title alone.
     description: str
     priority: float = Field(default=0.7, ge=0, le=1)  # In the sitemap.
@@ -116,10 +113,7 @@ class PageMeta(Content):
 
     def describe(self, figures: Mapping[str, str]) -> str:
         """The description with the named figures filled in (``ValueError`` for an unknown one)."""
-        try:
-            return self.description.format_map(figures)
-        except KeyError as missing:
-            raise ValueError(f"The description quotes an unknown figure: {missing}.") from None
+        return fill(self.description, figures, "description")
 
 
 def models_in(value: object) -> Iterator[BaseModel]:
@@ -134,17 +128,17 @@ def models_in(value: object) -> Iterator[BaseModel]:
 
 
 def figures(*values: object) -> dict[str, str]:
-    """Named figures of content values: each keyed stat's figure, each keyed pack's price,
-    and ``price_from``, the cheapest pack's price."""
+    """Named figures of content values: each keyed figure (a stat's value, a pack's price),
+    and ``price_from``, the cheapest price among them."""
     found: dict[str, str] = {}
     prices = []
     for model in (m for value in values for m in models_in(value)):
-        if isinstance(model, Pack):
-            prices.append(model.price_from)
-        if isinstance(model, Stat | Pack) and model.key:
+        if isinstance(price := getattr(model, "price_from", None), int):
+            prices.append(price)
+        if isinstance(model, Figure) and model.key:
             if model.key in found:
                 raise ValueError(f"Two figures are named {model.key!r}.")
-            found[model.key] = model.figure if isinstance(model, Stat) else euros(model.price_from)
+            found[model.key] = model.figure
     if prices:
         found["price_from"] = euros(min(prices))
     return found

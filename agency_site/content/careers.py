@@ -7,12 +7,18 @@ from urllib.parse import quote
 
 from pydantic import Field, computed_field, model_validator
 
-from agency_site.content.base import Benefit, Content, Hero, Image, PageMeta, euros
+from agency_site.content.base import Content, euros
 from agency_site.content.files import load
-from agency_site.content.sections import Action, CallToAction, SectionHeading
+from agency_site.content.sections import (
+    SECTION_KINDS,
+    Action,
+    CallToAction,
+    Section,
+    SectionHeading,
+    SectionsPage,
+    section_union,
+)
 from agency_site.content.site import SITE
-
-POSITIONS_ANCHOR = "posiciones"  # The id of the positions' section (#posiciones).
 
 
 def application_mailto(subject: str) -> str:
@@ -20,7 +26,7 @@ def application_mailto(subject: str) -> str:
     return f"{SITE.mailto}?subject={quote(subject)}"
 
 
-class Button(Content):
+class ButtonLabel(Content):
     """A button's label and lucide icon; its target is computed."""
 
     label: str
@@ -63,36 +69,27 @@ class JobPosting(Content):
             raise ValueError("salary_min is more than salary_max")
         return self
 
-    # The words come from the page's `job_labels` (read once CAREERS is loaded, below).
-    @computed_field
-    @property
-    def location(self) -> str:
-        """Where the job is done, as shown: 'Remoto', 'Madrid', 'Madrid (híbrido)'."""
-        if not self.city:
-            return CAREERS.job_labels.remote
-        return f"{self.city} {CAREERS.job_labels.hybrid}" if self.hybrid else self.city
-
     @computed_field
     @property
     def salary(self) -> str:
         """The gross annual salary range as shown, e.g. '45.000€ - 60.000€'."""
         return f"{euros(self.salary_min)} - {euros(self.salary_max)}"
 
-    @computed_field
-    @property
-    def apply(self) -> Action:
-        """The 'Aplicar ahora' button: an e-mail to the agency about this position."""
-        return Action(
-            label=CAREERS.job_labels.apply, href=application_mailto(self.title), icon="send"
-        )
+
+class PositionsSection(Section, SectionHeading):
+    """The open positions, one card each."""
+
+    KIND, LIST = "positions", "positions"
+    positions: tuple[JobPosting, ...] = Field(min_length=1)
 
 
-class SpontaneousApplication(Content):
-    """The closing band: send a CV by e-mail with this subject."""
+class ApplicationSection(Section):
+    """The band inviting a spontaneous application: its button e-mails a CV with ``subject``."""
 
+    KIND, LIST = "application", "subject"
     title: str
     text: str
-    button: Button
+    button: ButtonLabel
     subject: str
 
     @computed_field
@@ -105,21 +102,16 @@ class SpontaneousApplication(Content):
         return CallToAction(title=self.title, text=self.text, actions=(action,))
 
 
-class CareersPage(Content):
-    """The whole Careers page."""
+class CareersPage(SectionsPage):
+    """The Careers page: its sections may include the open positions and the application
+    band; the labels of a position card and the contract types' schema.org names."""
 
-    meta: PageMeta
-    hero: Hero
-    hero_image: Image
-    positions_button: Button
-    benefits_heading: SectionHeading
-    benefits: tuple[Benefit, ...] = Field(min_length=1)
-    positions_heading: SectionHeading
     job_labels: JobLabels
     # schema.org's employmentType of each contract type the positions name (JSON-LD).
     employment_types: dict[str, Literal["FULL_TIME", "PART_TIME", "TEMPORARY", "INTERN"]]
-    positions: tuple[JobPosting, ...] = Field(min_length=1)
-    spontaneous: SpontaneousApplication
+    sections: tuple[  # type: ignore[valid-type]
+        section_union(*SECTION_KINDS, PositionsSection, ApplicationSection), ...
+    ] = Field(min_length=1)
 
     @model_validator(mode="after")
     def _every_type_has_its_schema_org_name(self) -> "CareersPage":
@@ -128,20 +120,31 @@ class CareersPage(Content):
             raise ValueError(f"employment_types lacks {sorted(unknown)}")
         return self
 
+    def location(self, job: JobPosting) -> str:
+        """Where a job is done, as shown: 'Remoto', 'Madrid', 'Madrid (híbrido)'."""
+        if not job.city:
+            return self.job_labels.remote
+        return f"{job.city} {self.job_labels.hybrid}" if job.hybrid else job.city
+
+    def apply(self, job: JobPosting) -> Action:
+        """A job's 'Aplicar ahora' button: an e-mail to the agency about this position."""
+        return Action(label=self.job_labels.apply, href=application_mailto(job.title), icon="send")
+
     @computed_field
     @property
-    def hero_action(self) -> Action:
-        """The hero's button: down to the open positions."""
-        button = self.positions_button
-        return Action(label=button.label, href=f"#{POSITIONS_ANCHOR}", icon=button.icon)
+    def applications(self) -> tuple[Action, ...]:
+        """Every position's 'Aplicar ahora' button, in order."""
+        return tuple(self.apply(job) for job in self.positions)
+
+    @property
+    def positions(self) -> tuple[JobPosting, ...]:
+        """Every open position, in the order of its sections."""
+        return tuple(
+            job
+            for section in self.sections
+            if isinstance(section, PositionsSection)
+            for job in section.positions
+        )
 
 
 CAREERS = load("pages/careers.yaml", CareersPage)
-# The names other modules read.
-HERO, HERO_ACTION, BENEFITS, POSITIONS = (
-    CAREERS.hero,
-    CAREERS.hero_action,
-    CAREERS.benefits,
-    CAREERS.positions,
-)
-SPONTANEOUS = CAREERS.spontaneous.cta

@@ -87,8 +87,6 @@ class CaseStudiesPage(Content):
 
 PAGE = load("pages/case-studies.yaml", CaseStudiesPage)
 CASE_STUDIES = load_folder("case-studies", CaseStudy, PAGE.order)
-# The names other modules read.
-HERO, LABELS, LIST_CTA, DETAIL_CTA = PAGE.hero, PAGE.labels, PAGE.list_cta, PAGE.detail_cta
 
 
 def case_study_by_id(case_id: str) -> CaseStudy:

@@ -52,13 +52,3 @@ class HomePage(Content):
 
 # The closing band quotes the Contact page's promise: {contact.response_promise}.
 PAGE = load("pages/home.yaml", HomePage, values={"contact.response_promise": RESPONSE_PROMISE})
-# The names other modules read.
-META, HERO, HERO_FORM_INTRO = PAGE.meta, PAGE.hero, PAGE.hero_form_intro
-INFLUENCER_TEASER, INFLUENCER_SPOTLIGHT = PAGE.influencer_teaser, PAGE.influencer_spotlight
-SERVICES_HEADING, SERVICE_CARD = PAGE.services_heading, PAGE.service_card
-TESTIMONIALS_HEADING, BRANDS_TITLE, BRANDS = (
-    PAGE.testimonials_heading,
-    PAGE.brands_title,
-    PAGE.brands,
-)
-CONTACT_CTA, CONTACT_INFO_HEADING = PAGE.contact_cta, PAGE.contact_info_heading

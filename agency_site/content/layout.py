@@ -1,15 +1,32 @@
 """What every page shares around its own text (skip link, navigation bar, footer):
 ``content/es/layout.yaml``."""
 
-from agency_site.content.base import Content
+from typing import Annotated
+
+from pydantic import Field
+
+from agency_site.content.base import Content, Link
 from agency_site.content.files import load
+
+# A menu entry: a page's path (named as the page names itself), or a link with its own label
+# (a page the site does not have yet, such as the blog).
+MenuItem = Annotated[str, Field(pattern=r"^/[a-z0-9/-]*$")] | Link
+
+
+class SocialLink(Content):
+    """A social network profile of the agency."""
+
+    network: str
+    href: str
 
 
 class NavbarCopy(Content):
     """The navigation bar's words: its name, the services menu and the mobile menu button."""
 
     label: str
-    services: str
+    links: tuple[MenuItem, ...]  # Its top-level pages, in order, by their navigation label.
+    services: str  # The dropdown of the services, after the first link.
+    contact: str  # The page of the button at the end.
     mobile_menu: str
     open_menu: str
     close_menu: str
@@ -20,8 +37,11 @@ class FooterCopy(Content):
 
     services: str
     company: str
+    company_links: tuple[MenuItem, ...]
     legal: str
+    legal_links: tuple[MenuItem, ...]
     contact: str
+    social: tuple[SocialLink, ...]
     social_label: str
     rights: str
     back_to_top: str
@@ -37,4 +57,3 @@ class LayoutCopy(Content):
 
 
 LAYOUT = load("layout.yaml", LayoutCopy)
-NAVBAR, FOOTER = LAYOUT.navbar, LAYOUT.footer

@@ -9,8 +9,9 @@ browser, ``storage.yaml``, checked against the build by ``tests/e2e/test_legal_p
 
 from pydantic import Field, field_validator
 
-from agency_site.content.base import Content, Hero, PageMeta
-from agency_site.content.files import load, load_markdown, markdown_tree
+from agency_site.content.base import Content, Fact, Hero, PageMeta
+from agency_site.content.files import load, load_markdown
+from agency_site.content.loader import markdown_tree
 
 # The Markdown the legal pages may use (components/legal.py renders each), and their blocks.
 MARKDOWN_NODES = (
@@ -29,13 +30,6 @@ MARKDOWN_NODES = (
 )
 BLOCKS = ("identity", "storage")
 HEADINGS = ("h2", "h3")  # Sections and their parts: the hero holds the page's h1.
-
-
-class Fact(Content):
-    """A labelled datum, e.g. label 'NIF' and its value."""
-
-    label: str
-    value: str
 
 
 class LegalCommon(Content):
@@ -106,8 +100,10 @@ def _legal_page(name: str) -> LegalPage:
     )
 
 
-COMMON = load("legal/common.yaml", LegalCommon)
+SHARED = load("legal/common.yaml", LegalCommon)
 STORAGE = load("legal/storage.yaml", StorageTable)
 PRIVACY = _legal_page("privacy.md")
 TERMS = _legal_page("terms.md")
 COOKIES = _legal_page("cookies.md")
+# The legal pages, in the order of the footer and the sitemap.
+DOCUMENTS: tuple[LegalPage, ...] = (PRIVACY, TERMS, COOKIES)

@@ -1,34 +1,37 @@
-"""The consultation booking page: ``content/es/pages/schedule.yaml``, validated by the models
-below (the form's own copy is in ``forms.yaml``)."""
+"""The consultation booking page: ``content/es/pages/schedule.yaml``, a page of sections,
+one of them the booking form (whose own words are in ``forms.yaml``)."""
 
-from agency_site.content.base import Benefit, Content, Hero, PageMeta
+from pydantic import Field
+
+from agency_site.content.base import Benefit, Fact
 from agency_site.content.files import load
-from agency_site.content.sections import SectionHeading
+from agency_site.content.sections import (
+    SECTION_KINDS,
+    Section,
+    SectionHeading,
+    SectionsPage,
+    section_union,
+)
 
 
-class Fact(Content):
-    """A short fact about the consultation: icon, what it is about and its value."""
+class BookingFormSection(Section, SectionHeading):
+    """The booking form under its heading, with what to expect beside it: the facts of the
+    consultation, its agenda and the other ways to reach the agency."""
 
-    icon: str
-    label: str
-    value: str
-
-
-class SchedulePage(Content):
-    """The whole booking page around the form."""
-
-    meta: PageMeta
-    hero: Hero
+    KIND = "booking_form"
     aside_label: str
-    form_heading: SectionHeading
-    facts: tuple[Fact, ...]
+    facts: tuple[Fact, ...] = Field(min_length=1)
     agenda_heading: SectionHeading
-    agenda: tuple[Benefit, ...]
+    agenda: tuple[Benefit, ...] = Field(min_length=1)
     alternatives_heading: SectionHeading
 
 
+class SchedulePage(SectionsPage):
+    """The booking page: its sections may include the booking form."""
+
+    sections: tuple[section_union(*SECTION_KINDS, BookingFormSection), ...] = Field(  # type: ignore[valid-type]
+        min_length=1
+    )
+
+
 PAGE = load("pages/schedule.yaml", SchedulePage)
-# The names other modules read.
-META, HERO, ASIDE_LABEL, FORM_HEADING = PAGE.meta, PAGE.hero, PAGE.aside_label, PAGE.form_heading
-FACTS, AGENDA_HEADING, AGENDA = PAGE.facts, PAGE.agenda_heading, PAGE.agenda
-ALTERNATIVES_HEADING = PAGE.alternatives_heading

@@ -1,25 +1,65 @@
-"""The nine services the agency sells, as shown in the menu and the Home grid: each service
-page's ``listing`` (``content/es/services/<id>.yaml``), in the services' order."""
+"""What the services share: ``content/es/services/common/services.yaml`` (their order, the
+wording of a price, the buttons several pages show) and their priced packs.
 
-from agency_site.content.service_actions import Id
-from agency_site.content.service_pages import SERVICE_PAGES
-from agency_site.content.service_sections import ServiceListing
+A service file names a shared button instead of writing it out (``cta: request_info``):
+a label changed there changes on every page. The nine services themselves (one page
+each) are ``service_pages.py``'s.
+"""
+
+from typing import Annotated, Literal
+
+from pydantic import BeforeValidator, Field
+
+from agency_site.content.base import Action, Content, Figure, euros
+from agency_site.content.files import load
+from agency_site.content.loader import fill
+
+Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$")]
 
 
-class Service(ServiceListing):
-    """A service line: its page id, name, icon, card gradient, summary and what it includes."""
+class ServicesCommon(Content):
+    """The services' order (one file each in ``services/``) and their shared buttons by name."""
 
-    id: Id
-
-
-SERVICES: tuple[Service, ...] = tuple(
-    Service(id=page.id, **page.listing.model_dump()) for page in SERVICE_PAGES.values()
-)
+    order: tuple[Id, ...] = Field(min_length=1)
+    price_from: str = Field(pattern=r"\{price\}")  # A pack's price as shown: "Desde {price}".
+    buttons: dict[Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")], Action]
 
 
-def service_by_id(service_id: str) -> Service:
-    """The service with this id (``KeyError`` if there is none)."""
-    for service in SERVICES:
-        if service.id == service_id:
-            return service
-    raise KeyError(service_id)
+COMMON = load("services/common/services.yaml", ServicesCommon)
+ButtonName = Literal[tuple(COMMON.buttons)]  # type: ignore[valid-type]  # For the JSON Schema.
+
+
+def _named_button(value: object) -> object:
+    """A shared button's name as that button; anything else as given."""
+    if isinstance(value, str):
+        if value not in COMMON.buttons:
+            raise ValueError(f"no shared button {value!r} (known: {', '.join(COMMON.buttons)})")
+        return COMMON.buttons[value]
+    return value
+
+
+# A button written out, or named from the shared ones.
+Button = Annotated[
+    Action, BeforeValidator(_named_button, json_schema_input_type=Action | ButtonName)
+]
+
+
+class Pack(Figure):
+    """A priced pack: title, starting price in euros, features and its button (written out
+    or a shared one, by name). ``key`` names its price for the texts that quote it."""
+
+    title: str
+    price_from: int = Field(gt=0)
+    features: tuple[str, ...] = Field(min_length=1)
+    cta: Button
+    highlighted: bool = False
+
+    @property
+    def figure(self) -> str:
+        """The starting price as quoted in a sentence: '99€'."""
+        return euros(self.price_from)
+
+
+def price_label(pack: Pack) -> str:
+    """A pack's price as shown, worded in ``services/common/services.yaml``: 'Desde 99€'."""
+    return fill(COMMON.price_from, {"price": pack.figure}, "price_from")

@@ -10,8 +10,8 @@ import re
 
 from pydantic import computed_field
 
+from agency_site.content import loader
 from agency_site.content.base import Content
-from agency_site.content.files import load
 from agency_site.settings import get_settings
 
 
@@ -40,13 +40,6 @@ class LegalIdentity(Content):
     registry: str
 
 
-class SocialLink(Content):
-    """A social network profile of the agency."""
-
-    network: str
-    href: str
-
-
 class Site(Content):
     """Identity and contact data of the agency."""
 
@@ -59,7 +52,6 @@ class Site(Content):
     whatsapp: str
     address: Address
     legal: LegalIdentity
-    social: tuple[SocialLink, ...]
     opening_hours: str
 
     @computed_field
@@ -103,8 +95,8 @@ class SiteWords(Content):
 
 
 _agency = get_settings().agency
-# Read without the site's {names}: they are made of this file.
-_words = load("site.yaml", SiteWords, site=False)
+# Read without the site-wide {names}: they are made of this file.
+_words = loader.load("site.yaml", SiteWords, values={})
 
 SITE = Site(
     name=_agency.name,
@@ -126,12 +118,6 @@ SITE = Site(
         company_name=_agency.legal_name or _words.pending_legal_name,
         nif=_agency.nif or _words.pending_nif,
         registry=_agency.registry or _words.pending_registry,
-    ),
-    social=(
-        SocialLink(network="Instagram", href="https://www.instagram.com/"),
-        SocialLink(network="LinkedIn", href="https://www.linkedin.com/"),
-        SocialLink(network="Facebook", href="https://www.facebook.com/"),
-        SocialLink(network="X", href="https://x.com/"),
     ),
     opening_hours=_words.opening_hours,
 )

@@ -1,9 +1,10 @@
 """What clients say about the agency (Home): ``content/es/testimonials.yaml``."""
 
-from pydantic import Field, computed_field
+from pydantic import Field
 
 from agency_site.content.base import Content, Image
 from agency_site.content.files import load
+from agency_site.content.loader import fill
 
 MAX_RATING = 5
 
@@ -19,13 +20,6 @@ class Testimonial(Content):
     rating: int = Field(ge=1, le=MAX_RATING)
     image: Image
 
-    # The words come from the file's `rating_label` (read once COPY is loaded, below).
-    @computed_field
-    @property
-    def rating_label(self) -> str:
-        """The rating as text, for every reader (the stars are decorative)."""
-        return COPY.rating_label.format(rating=self.rating, max=MAX_RATING)
-
 
 class TestimonialsCopy(Content):
     """The testimonials and how a rating is read out (``{rating}``, ``{max}``)."""
@@ -33,6 +27,10 @@ class TestimonialsCopy(Content):
     rating_label: str
     testimonials: tuple[Testimonial, ...] = Field(min_length=1)
 
+    def rating_text(self, testimonial: Testimonial) -> str:
+        """A testimonial's rating as text, for every reader (the stars are decorative)."""
+        values = {"rating": testimonial.rating, "max": MAX_RATING}
+        return fill(self.rating_label, values, "rating_label")
+
 
 COPY = load("testimonials.yaml", TestimonialsCopy)
-TESTIMONIALS = COPY.testimonials

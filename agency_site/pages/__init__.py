@@ -1,1 +1,2 @@
-"""One module per route; ``services/`` holds the nine service pages."""
+"""The views of the site's pages: each draws one kind of page content. ``routes.py`` gives
+every page of the table (``content/pages.py``) the view of its kind."""

@@ -1,30 +1,27 @@
-"""The Careers page."""
+"""The Careers page: a page of sections, two of its own kinds (the positions, the band
+inviting a spontaneous application)."""
 
 import reflex as rx
 
-from agency_site.components.actions import action_link, action_row
-from agency_site.components.layout import layout
-from agency_site.components.media import image
-from agency_site.components.sections import (
-    CARD,
-    check_list,
-    cta_band,
-    feature_grid,
-    hero,
-    section,
+from agency_site.components.actions import action_link
+from agency_site.components.sections import CARD, check_list, cta_band
+from agency_site.content.careers import (
+    CAREERS,
+    ApplicationSection,
+    CareersPage,
+    JobPosting,
+    PositionsSection,
 )
-from agency_site.content.careers import CAREERS, POSITIONS_ANCHOR, JobPosting
-
-JOB_LABELS = CAREERS.job_labels
+from agency_site.pages import sections_page
 
 
 def _job_facts(job: JobPosting) -> rx.Component:
     """Department, location, working hours and salary of a position."""
     facts = (
-        ("building-2", JOB_LABELS.department, job.department),
-        ("map-pin", JOB_LABELS.location, job.location),
-        ("clock", JOB_LABELS.type, job.type),
-        ("wallet", JOB_LABELS.salary, job.salary),
+        ("building-2", CAREERS.job_labels.department, job.department),
+        ("map-pin", CAREERS.job_labels.location, CAREERS.location(job)),
+        ("clock", CAREERS.job_labels.type, job.type),
+        ("wallet", CAREERS.job_labels.salary, job.salary),
     )
     return rx.el.dl(
         *[
@@ -51,38 +48,40 @@ def _job_card(job: JobPosting) -> rx.Component:
             rx.el.p(job.description, class_name="mt-4 text-slate-700"),
             rx.el.div(
                 rx.el.div(
-                    rx.el.h4(JOB_LABELS.requirements, class_name="font-semibold text-slate-900"),
+                    rx.el.h4(
+                        CAREERS.job_labels.requirements, class_name="font-semibold text-slate-900"
+                    ),
                     check_list(job.requirements, "mt-3 space-y-2 text-sm"),
                 ),
                 rx.el.div(
-                    rx.el.h4(JOB_LABELS.benefits, class_name="font-semibold text-slate-900"),
+                    rx.el.h4(
+                        CAREERS.job_labels.benefits, class_name="font-semibold text-slate-900"
+                    ),
                     check_list(job.benefits, "mt-3 space-y-2 text-sm"),
                 ),
                 class_name="mt-6 grid gap-6 md:grid-cols-2",
             ),
-            action_link(job.apply, "primary", "mt-8"),
+            action_link(CAREERS.apply(job), "primary", "mt-8"),
             id=f"puesto-{job.id}",
             class_name=CARD + " sm:p-8",
         ),
     )
 
 
-def page() -> rx.Component:
-    """The Careers page."""
-    return layout(
-        hero(
-            CAREERS.hero,
-            action_row((CAREERS.hero_action,), class_name="mt-8"),
-            aside=image(
-                CAREERS.hero_image, eager=True, class_name="aspect-[3/2] w-full rounded-3xl"
-            ),
-        ),
-        section("beneficios", CAREERS.benefits_heading, feature_grid(CAREERS.benefits, 4)),
-        section(
-            POSITIONS_ANCHOR,
-            CAREERS.positions_heading,
-            rx.el.ul(*[_job_card(job) for job in CAREERS.positions], class_name="mt-10 space-y-8"),
-            tone="muted",
-        ),
-        cta_band("cv-espontaneo", CAREERS.spontaneous.cta),
+def _positions(section: PositionsSection) -> rx.Component:
+    """The open positions, one card each."""
+    return rx.el.ul(*[_job_card(job) for job in section.positions], class_name="mt-10 space-y-8")
+
+
+def _application(section: ApplicationSection, section_id: str, _tone: str) -> rx.Component:
+    """The band inviting a spontaneous application."""
+    return cta_band(section_id, section.cta)
+
+
+def page(content: CareersPage) -> rx.Component:
+    """The Careers page: a page of sections, with the positions and the application band."""
+    return sections_page.page(
+        content,
+        bodies={PositionsSection: _positions},
+        whole={ApplicationSection: _application},
     )

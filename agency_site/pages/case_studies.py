@@ -8,7 +8,8 @@ from agency_site.components.case_study import client_facts, metric_summary, tag_
 from agency_site.components.layout import layout
 from agency_site.components.media import image
 from agency_site.components.sections import CARD_FRAME, cta_band, hero
-from agency_site.content.case_studies import CASE_STUDIES, HERO, LABELS, LIST_CTA, CaseStudy
+from agency_site.content import case_studies
+from agency_site.content.case_studies import CASE_STUDIES, CaseStudiesPage, CaseStudy
 
 _BLOCK_TITLE = "text-sm font-semibold uppercase tracking-wider text-indigo-700"
 
@@ -28,19 +29,19 @@ def _case_card(case: CaseStudy) -> rx.Component:
                 client_facts(case, "mt-2"),
                 rx.el.div(
                     rx.el.div(
-                        rx.el.h3(LABELS.challenge, class_name=_BLOCK_TITLE),
+                        rx.el.h3(case_studies.PAGE.labels.challenge, class_name=_BLOCK_TITLE),
                         rx.el.p(case.challenge, class_name="mt-2 text-slate-700"),
                     ),
                     rx.el.div(
-                        rx.el.h3(LABELS.solution, class_name=_BLOCK_TITLE),
+                        rx.el.h3(case_studies.PAGE.labels.solution, class_name=_BLOCK_TITLE),
                         rx.el.p(case.solution, class_name="mt-2 text-slate-700"),
                     ),
                     class_name="mt-6 grid gap-6 md:grid-cols-2",
                 ),
-                rx.el.h3(LABELS.results, class_name=_BLOCK_TITLE + " mt-6"),
+                rx.el.h3(case_studies.PAGE.labels.results, class_name=_BLOCK_TITLE + " mt-6"),
                 rx.el.div(metric_summary(case.results), class_name="mt-3"),
                 rx.el.a(
-                    LABELS.read_more,
+                    case_studies.PAGE.labels.read_more,
                     rx.el.span(f": {case.title}", class_name="sr-only"),
                     rx.icon("arrow-right", size=18, aria_hidden="true"),
                     href=paths.case_study(case.id),
@@ -54,17 +55,17 @@ def _case_card(case: CaseStudy) -> rx.Component:
     )
 
 
-def page() -> rx.Component:
+def page(content: CaseStudiesPage) -> rx.Component:
     """The case study list."""
     return layout(
-        hero(HERO),
+        hero(content.hero),
         rx.el.section(
             rx.el.ul(
                 *[_case_card(case) for case in CASE_STUDIES],
                 class_name=styles.CONTAINER + " space-y-10",
             ),
-            aria_label=HERO.eyebrow,
+            aria_label=content.hero.eyebrow,
             class_name="pb-16 sm:pb-20",
         ),
-        cta_band("consulta", LIST_CTA),
+        cta_band("consulta", content.list_cta),
     )

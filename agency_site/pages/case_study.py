@@ -1,7 +1,5 @@
 """A case study detail page (one static route per case id)."""
 
-from collections.abc import Callable
-
 import reflex as rx
 
 from agency_site import paths
@@ -11,8 +9,9 @@ from agency_site.components.case_study import client_facts, metric_cards, tag_li
 from agency_site.components.layout import layout
 from agency_site.components.media import image
 from agency_site.components.sections import check_list, cta_band, hero, section
+from agency_site.content import case_studies
 from agency_site.content.base import Hero
-from agency_site.content.case_studies import DETAIL_CTA, LABELS, CaseStudy
+from agency_site.content.case_studies import CaseStudy
 from agency_site.content.sections import SectionHeading
 
 _QUOTE_CARD = "rounded-2xl border border-indigo-100 bg-indigo-50 p-6 sm:p-8"
@@ -26,13 +25,15 @@ def _story(case: CaseStudy) -> rx.Component:
     """The challenge, and the solution with what was done point by point."""
     return rx.el.div(
         rx.el.div(
-            rx.el.h2(LABELS.challenge, class_name=styles.H2),
+            rx.el.h2(case_studies.PAGE.labels.challenge, class_name=styles.H2),
             rx.el.p(case.challenge, class_name=styles.LEAD + " mt-4"),
         ),
         rx.el.div(
-            rx.el.h2(LABELS.solution, class_name=styles.H2),
+            rx.el.h2(case_studies.PAGE.labels.solution, class_name=styles.H2),
             rx.el.p(case.solution, class_name=styles.LEAD + " mt-4"),
-            rx.el.h3(LABELS.solution_points, class_name="mt-8 text-lg font-semibold"),
+            rx.el.h3(
+                case_studies.PAGE.labels.solution_points, class_name="mt-8 text-lg font-semibold"
+            ),
             check_list(case.solution_points),
         ),
         class_name="grid gap-12 lg:grid-cols-2",
@@ -43,11 +44,11 @@ def _outcome(case: CaseStudy) -> rx.Component:
     """The key achievements next to what the client says."""
     return rx.el.div(
         rx.el.div(
-            rx.el.h2(LABELS.achievements, class_name=styles.H2),
+            rx.el.h2(case_studies.PAGE.labels.achievements, class_name=styles.H2),
             check_list(case.key_achievements, "mt-6 space-y-4 text-lg"),
         ),
         rx.el.div(
-            rx.el.h2(LABELS.testimonial, class_name="sr-only"),
+            rx.el.h2(case_studies.PAGE.labels.testimonial, class_name="sr-only"),
             quote_card(
                 case.testimonial.quote,
                 case.testimonial.author,
@@ -61,16 +62,16 @@ def _outcome(case: CaseStudy) -> rx.Component:
     )
 
 
-def _page(case: CaseStudy) -> rx.Component:
+def page(case: CaseStudy) -> rx.Component:
     """The whole detail page of ``case``."""
     return layout(
         hero(
-            Hero(eyebrow=LABELS.eyebrow, heading=case.title, intro=case.subtitle),
+            Hero(eyebrow=case_studies.PAGE.labels.eyebrow, heading=case.title, intro=case.subtitle),
             client_facts(case, "mt-6"),
             rx.el.div(tag_list(case.tags), class_name="mt-4"),
             rx.el.a(
                 rx.icon("arrow-left", size=16, aria_hidden="true"),
-                LABELS.back,
+                case_studies.PAGE.labels.back,
                 href=paths.CASE_STUDIES,
                 class_name=_BACK_LINK + " mt-8",
             ),
@@ -78,29 +79,19 @@ def _page(case: CaseStudy) -> rx.Component:
         ),
         rx.el.section(
             rx.el.div(_story(case), class_name=styles.CONTAINER),
-            aria_label=LABELS.overview,
+            aria_label=case_studies.PAGE.labels.overview,
             class_name=styles.SECTION,
         ),
         section(
             "resultados",
-            SectionHeading(title=LABELS.results),
+            SectionHeading(title=case_studies.PAGE.labels.results),
             metric_cards(case.results),
             tone="muted",
         ),
         rx.el.section(
             rx.el.div(_outcome(case), class_name=styles.CONTAINER),
-            aria_label=LABELS.achievements,
+            aria_label=case_studies.PAGE.labels.achievements,
             class_name=styles.SECTION,
         ),
-        cta_band("consulta", DETAIL_CTA),
+        cta_band("consulta", case_studies.PAGE.detail_cta),
     )
-
-
-def page_for(case: CaseStudy) -> Callable[[], rx.Component]:
-    """The page function of one case study."""
-
-    def page() -> rx.Component:
-        return _page(case)
-
-    page.__name__ = f"case_study_{case.id.replace('-', '_')}"
-    return page

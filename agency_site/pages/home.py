@@ -19,16 +19,16 @@ from agency_site.components.sections import (
     stat_grid,
 )
 from agency_site.components.service_grid import service_grid
-from agency_site.content import home
+from agency_site.content import home, influencer, testimonials
 from agency_site.content.contact import CONTACT_METHODS, OFFICE
-from agency_site.content.influencer import STATS as INFLUENCER_STATS
-from agency_site.content.services import SERVICES
-from agency_site.content.testimonials import TESTIMONIALS
+from agency_site.content.home import HomePage
+from agency_site.content.sections import StatsBandSection
+from agency_site.content.service_pages import SERVICES
 
 
 def _influencer_teaser() -> rx.Component:
     """The hero's card pointing to the influencer programme."""
-    teaser = home.INFLUENCER_TEASER
+    teaser = home.PAGE.influencer_teaser
     return rx.el.aside(
         icon_badge(teaser.icon, "bg-white/15 text-white"),
         rx.el.p(teaser.eyebrow, class_name="mt-6 text-sm font-semibold text-indigo-100"),
@@ -42,7 +42,7 @@ def _influencer_teaser() -> rx.Component:
 
 def _influencer_spotlight() -> rx.Component:
     """The influencer programme section with its buttons to contact and schedule."""
-    spot = home.INFLUENCER_SPOTLIGHT
+    spot = home.PAGE.influencer_spotlight
     heading_id = "influencer-title"
     return rx.el.section(
         rx.el.div(
@@ -53,7 +53,7 @@ def _influencer_spotlight() -> rx.Component:
             ),
             rx.el.div(
                 image(spot.image, class_name="aspect-[4/3] w-full rounded-3xl"),
-                stat_grid(INFLUENCER_STATS, "dark"),
+                stat_grid(influencer.PAGE.section(StatsBandSection).stats, "dark"),
             ),
             class_name=styles.CONTAINER + " grid items-center gap-12 lg:grid-cols-2",
         ),
@@ -66,11 +66,13 @@ def _influencer_spotlight() -> rx.Component:
 def _brands() -> rx.Component:
     """Names of some brands the agency works with."""
     return rx.el.div(
-        rx.el.p(home.BRANDS_TITLE, class_name="text-center text-sm font-semibold text-slate-600"),
+        rx.el.p(
+            home.PAGE.brands_title, class_name="text-center text-sm font-semibold text-slate-600"
+        ),
         rx.el.ul(
             *[
                 rx.el.li(name, class_name="text-lg font-bold tracking-tight text-slate-600")
-                for name in home.BRANDS
+                for name in home.PAGE.brands
             ],
             class_name="mt-6 flex flex-wrap items-center justify-center gap-x-10 gap-y-4",
         ),
@@ -78,37 +80,37 @@ def _brands() -> rx.Component:
     )
 
 
-def page() -> rx.Component:
+def page(content: HomePage) -> rx.Component:
     """The Home page."""
     return layout(
         hero(
-            home.HERO,
-            rx.el.p(home.HERO_FORM_INTRO, class_name="mt-8 font-medium text-slate-800"),
+            content.hero,
+            rx.el.p(content.hero_form_intro, class_name="mt-8 font-medium text-slate-800"),
             rx.el.div(hero_capture_form(), class_name="mt-3 max-w-xl"),
             aside=_influencer_teaser(),
         ),
         section(
             "servicios",
-            home.SERVICES_HEADING,
-            service_grid(SERVICES, home.SERVICE_CARD),
+            content.services_heading,
+            service_grid(SERVICES, content.service_card),
             centered=True,
         ),
         _influencer_spotlight(),
         section(
             "testimonios",
-            home.TESTIMONIALS_HEADING,
+            content.testimonials_heading,
             rx.el.ul(
-                *[rx.el.li(testimonial_card(t)) for t in TESTIMONIALS],
+                *[rx.el.li(testimonial_card(t)) for t in testimonials.COPY.testimonials],
                 class_name="mt-10 grid gap-6 md:grid-cols-3",
             ),
             _brands(),
             tone="muted",
             centered=True,
         ),
-        cta_band("contacto-rapido", home.CONTACT_CTA),
+        cta_band("contacto-rapido", content.contact_cta),
         section(
             "contacto",
-            home.CONTACT_INFO_HEADING,
+            content.contact_info_heading,
             rx.el.div(office_card(OFFICE), class_name="mt-10"),
             contact_cards(CONTACT_METHODS, "mt-6"),
         ),

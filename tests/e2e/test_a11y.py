@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from agency_site import paths
-from agency_site.content.about import HERO as ABOUT_HERO
+from agency_site.content import about
 from agency_site.content.layout import LAYOUT
 from agency_site.routes import ROUTES
 from agency_site.state import ui
@@ -219,7 +219,7 @@ def test_pages_fade_in_on_navigation_except_under_reduced_motion(
         assert page.evaluate(main_animation) == "none"
         page.locator("header").get_by_role("link", name="About").first.click()
         expect_page(page, paths.ABOUT)
-        expect(page.get_by_role("heading", level=1)).to_have_text(ABOUT_HERO.heading)
+        expect(page.get_by_role("heading", level=1)).to_have_text(about.PAGE.hero.heading)
         assert page.evaluate(main_animation) == animation
         # Re-rendering the page (opening a menu) does not replay or change it.
         if motion == "no-preference":

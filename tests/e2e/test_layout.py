@@ -6,9 +6,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from agency_site import paths
-from agency_site.content import page_index
+from agency_site.content import pages
 from agency_site.content.not_found import NOT_FOUND
-from agency_site.content.services import SERVICES
+from agency_site.content.service_pages import SERVICES
 from agency_site.content.site import SITE
 from agency_site.routes import ROUTES
 from tests.e2e.helpers import expect_page, open_page, scroll_to
@@ -104,7 +104,7 @@ def test_navigation_from_a_scrolled_page_lands_at_the_top(page: Page) -> None:
     open_page(page, "/")
     page.locator("footer").scroll_into_view_if_needed()
     assert page.evaluate("window.scrollY") > 100
-    about = page_index.PAGES[paths.ABOUT].name
+    about = pages.PAGES[paths.ABOUT].name
     page.locator("footer").get_by_role("link", name=about, exact=True).click()
     expect_page(page, paths.ABOUT)
     page.wait_for_function("() => window.scrollY === 0")
@@ -126,8 +126,8 @@ def test_footer_lists_company_and_legal_links(page: Page) -> None:
         paths.COOKIES_POLICY,
     ):
         expect(footer.locator(f"a[href='{href}']")).to_have_count(1)
-    menus = (page_index.FOOTER_COMPANY, page_index.FOOTER_LEGAL, page_index.SERVICES_MENU)
-    for link in (link for menu in menus for link in page_index.menu(menu)):
+    menus = (pages.FOOTER_COMPANY, pages.FOOTER_LEGAL, pages.SERVICES_MENU)
+    for link in (link for menu in menus for link in menu):
         expect(footer.locator(f"a[href='{link.href}']")).to_have_text(link.label)
     expect(footer).to_contain_text(SITE.address.city)
 

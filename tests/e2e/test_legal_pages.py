@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from agency_site import paths
-from agency_site.content.legal import COMMON, COOKIES, PRIVACY, STORAGE, TERMS, LegalPage
+from agency_site.content.legal import COOKIES, PRIVACY, SHARED, STORAGE, TERMS, LegalPage
 from agency_site.content.site import SITE
 from tests.e2e.helpers import expect_page, open_page
 
@@ -34,7 +34,7 @@ def test_legal_page_shows_its_numbered_headings(page: Page, path: str) -> None:
     expect(page.locator("main h2")).to_have_text(
         [f"{n}. {heading}" for n, heading in enumerate(document.headings, start=1)]
     )
-    expect(page.locator("main")).to_contain_text(f"{COMMON.updated_label}: {document.updated}")
+    expect(page.locator("main")).to_contain_text(f"{SHARED.updated_label}: {document.updated}")
 
 
 def test_privacy_policy_names_the_controller_processor_rights_and_aepd(page: Page) -> None:

@@ -7,11 +7,18 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from agency_site import paths
-from agency_site.content import about, careers, contact, home, influencer, schedule
-from agency_site.content.case_studies import CASE_STUDIES, DETAIL_CTA, LABELS
-from agency_site.content.services import SERVICES
+from agency_site.content import about, careers, contact, home, influencer, schedule, testimonials
+from agency_site.content.case_studies import CASE_STUDIES, PAGE
+from agency_site.content.sections import (
+    BandSection,
+    BenefitsSection,
+    ChecklistsSection,
+    NumberedSection,
+    StatsBandSection,
+    StatsSection,
+)
+from agency_site.content.service_pages import SERVICES
 from agency_site.content.site import SITE
-from agency_site.content.testimonials import TESTIMONIALS
 from agency_site.routes import ROUTES
 from tests.e2e.helpers import expect_page, open_page
 
@@ -48,16 +55,16 @@ def test_main_routes_are_registered() -> None:
 
 def test_home_shows_hero_form_services_testimonials_brands_and_contact(page: Page) -> None:
     open_page(page, paths.HOME)
-    expect(page.get_by_role("heading", level=1)).to_have_text(home.HERO.heading)
+    expect(page.get_by_role("heading", level=1)).to_have_text(home.PAGE.hero.heading)
     expect(page.locator("#hero-capture-form input[type=email]")).to_be_visible()
-    expect(page.get_by_text(home.INFLUENCER_TEASER.title)).to_be_visible()
+    expect(page.get_by_text(home.PAGE.influencer_teaser.title)).to_be_visible()
     expect(page.locator("#servicios h3")).to_have_text([s.title for s in SERVICES])
-    for testimonial in TESTIMONIALS:
+    for testimonial in testimonials.COPY.testimonials:
         card = page.locator(f"#testimonios figure:has-text('{testimonial.name}')")
-        expect(card).to_contain_text(testimonial.rating_label)
+        expect(card).to_contain_text(testimonials.COPY.rating_text(testimonial))
         expect(card).to_contain_text(testimonial.company)
         expect(card.locator("svg.fill-amber-400")).to_have_count(testimonial.rating)
-    expect_visible_texts(page.locator("#testimonios"), home.BRANDS)
+    expect_visible_texts(page.locator("#testimonios"), home.PAGE.brands)
     contact_section = page.locator("#contacto")
     expect(contact_section).to_contain_text(SITE.address.one_line)
     expect(contact_section).to_contain_text("Agramunt")
@@ -69,11 +76,11 @@ def test_home_shows_hero_form_services_testimonials_brands_and_contact(page: Pag
 
 def test_home_teaser_leads_to_the_influencer_programme(page: Page) -> None:
     open_page(page, paths.HOME)
-    link = page.get_by_role("link", name=home.INFLUENCER_TEASER.action.label)
+    link = page.get_by_role("link", name=home.PAGE.influencer_teaser.action.label)
     click_and_expect(page, link, paths.INFLUENCER_PROGRAM)
 
 
-@pytest.mark.parametrize("action", home.INFLUENCER_SPOTLIGHT.actions, ids=lambda a: a.href)
+@pytest.mark.parametrize("action", home.PAGE.influencer_spotlight.actions, ids=lambda a: a.href)
 def test_home_influencer_section_buttons(page: Page, action) -> None:
     open_page(page, paths.HOME)
     link = page.locator("#influencer").get_by_role("link", name=action.label)
@@ -145,7 +152,7 @@ def test_service_cards_toggle_without_talking_to_the_backend(page: Page) -> None
 def test_home_service_card_requests_information_on_its_page(page: Page, service) -> None:
     open_page(page, paths.HOME)
     _toggle(page, service.id).click()
-    link = _panel(page, service.id).get_by_role("link", name=home.SERVICE_CARD.cta_label)
+    link = _panel(page, service.id).get_by_role("link", name=home.PAGE.service_card.cta_label)
     click_and_expect(page, link, paths.service(service.id))
 
 
@@ -155,10 +162,16 @@ def test_home_service_card_requests_information_on_its_page(page: Page, service)
 def test_about_shows_the_stats_values_approach_and_mission(page: Page) -> None:
     open_page(page, paths.ABOUT)
     stats = page.locator("#cifras li")
-    expect(stats).to_have_text([f"{s.value}{s.label}" for s in about.STATS])
-    expect(page.locator("#valores h3")).to_have_text([v.title for v in about.VALUES])
-    expect(page.locator("#metodo h3")).to_have_text([b.title for b in about.APPROACH])
-    (action,) = about.MISSION.actions
+    expect(stats).to_have_text(
+        [f"{s.value}{s.label}" for s in about.PAGE.section(StatsSection).stats]
+    )
+    expect(page.locator("#valores h3")).to_have_text(
+        [v.title for v in about.PAGE.section(BenefitsSection).benefits]
+    )
+    expect(page.locator("#metodo h3")).to_have_text(
+        [b.title for b in about.PAGE.section(NumberedSection).numbered]
+    )
+    (action,) = about.PAGE.section(BandSection).actions
     link = page.locator("#mision").get_by_role("link", name=action.label)
     click_and_expect(page, link, paths.CONTACT)
 
@@ -181,7 +194,7 @@ def test_case_list_shows_each_case_with_tags_story_and_three_results(page: Page)
 @pytest.mark.parametrize("case", CASE_STUDIES, ids=[c.id for c in CASE_STUDIES])
 def test_case_list_links_to_the_full_case(page: Page, case) -> None:
     open_page(page, paths.CASE_STUDIES)
-    link = page.locator(f"#caso-{case.id}").get_by_role("link", name=LABELS.read_more)
+    link = page.locator(f"#caso-{case.id}").get_by_role("link", name=PAGE.labels.read_more)
     click_and_expect(page, link, paths.case_study(case.id))
     expect(page.get_by_role("heading", level=1)).to_have_text(case.title)
 
@@ -206,7 +219,7 @@ def test_case_detail_tells_the_whole_story(page: Page, case) -> None:
     metrics = page.locator("#resultados li")
     expect(metrics).to_have_text([f"{m.value}{m.label}{m.description}" for m in case.results])
     expect(metrics.locator("svg")).to_have_count(3)
-    (action,) = DETAIL_CTA.actions
+    (action,) = PAGE.detail_cta.actions
     assert action.label == "Solicitar consulta gratuita"
     link = page.get_by_role("link", name=action.label)
     click_and_expect(page, link, paths.CONTACT)
@@ -217,16 +230,25 @@ def test_case_detail_tells_the_whole_story(page: Page, case) -> None:
 
 def test_careers_lists_the_positions_with_their_conditions(page: Page) -> None:
     open_page(page, paths.CAREERS)
-    expect(page.locator("#beneficios h3")).to_have_text([b.title for b in careers.BENEFITS])
-    for job in careers.POSITIONS:
+    expect(page.locator("#beneficios h3")).to_have_text(
+        [b.title for b in careers.CAREERS.section(BenefitsSection).benefits]
+    )
+    for job in careers.CAREERS.positions:
         card = page.locator(f"#puesto-{job.id}")
         expect(card.get_by_role("heading", level=3)).to_have_text(job.title)
         expect_visible_texts(
             card,
-            [job.department, job.location, job.type, job.salary, *job.requirements, *job.benefits],
+            [
+                job.department,
+                careers.CAREERS.location(job),
+                job.type,
+                job.salary,
+                *job.requirements,
+                *job.benefits,
+            ],
         )
         expect(card.get_by_role("link", name="Aplicar ahora")).to_have_attribute(
-            "href", job.apply.href
+            "href", careers.CAREERS.apply(job).href
         )
     expect(page.get_by_text("45.000€ - 60.000€")).to_be_visible()
 
@@ -235,12 +257,12 @@ def test_careers_open_positions_button_scrolls_down_the_same_page(
     page: Page, base_url: str
 ) -> None:
     open_page(page, paths.CAREERS)
-    positions = page.locator(f"#{careers.POSITIONS_ANCHOR}")
+    positions = page.locator(f"#{careers.CAREERS.by_id('posiciones').id}")
     expect(positions).not_to_be_in_viewport()
-    page.get_by_role("link", name=careers.HERO_ACTION.label).click()
+    page.get_by_role("link", name=careers.CAREERS.hero_actions[0].label).click()
     expect(positions.get_by_role("heading", level=2)).to_be_in_viewport()
     expect(page).to_have_url(
-        re.compile(rf"{re.escape(paths.CAREERS)}/?#{careers.POSITIONS_ANCHOR}$")
+        re.compile(rf"{re.escape(paths.CAREERS)}/?#{careers.CAREERS.by_id('posiciones').id}$")
     )
     assert page.evaluate("window.scrollY") > 300
 
@@ -251,14 +273,14 @@ def test_careers_email_buttons_write_to_the_agency_and_stay_on_the_page(page: Pa
     expect(spontaneous).to_have_attribute(
         "href", f"mailto:{SITE.email}?subject=Candidatura%20espont%C3%A1nea"
     )
-    apply = page.locator(f"#puesto-{careers.POSITIONS[1].id}").get_by_role(
+    apply = page.locator(f"#puesto-{careers.CAREERS.positions[1].id}").get_by_role(
         "link", name="Aplicar ahora"
     )
     expect(apply).to_have_attribute("href", f"mailto:{SITE.email}?subject=Full%20Stack%20Developer")
     for link in (apply, spontaneous):
         link.click()
         expect_page(page, paths.CAREERS)
-        expect(page.get_by_role("heading", level=1)).to_have_text(careers.HERO.heading)
+        expect(page.get_by_role("heading", level=1)).to_have_text(careers.CAREERS.hero.heading)
 
 
 # Influencer programme
@@ -266,16 +288,22 @@ def test_careers_email_buttons_write_to_the_agency_and_stay_on_the_page(page: Pa
 
 def test_influencer_programme_explains_the_deal_and_shows_its_stats(page: Page) -> None:
     open_page(page, paths.INFLUENCER_PROGRAM)
-    expect(page.get_by_role("heading", level=1)).to_have_text(influencer.HERO.heading)
-    for stat in influencer.STATS:
+    expect(page.get_by_role("heading", level=1)).to_have_text(influencer.PAGE.hero.heading)
+    for stat in influencer.PAGE.section(StatsBandSection).stats:
         expect(page.get_by_text(stat.value, exact=True)).to_be_visible()
-    expect(page.locator("#como-funciona h3")).to_have_text([s.title for s in influencer.STEPS])
-    expect(page.locator("#acuerdo h3")).to_have_text([d.title for d in influencer.DEALS])
-    expect(page.locator("#para-quien h3")).to_have_text([a.title for a in influencer.AUDIENCES])
+    expect(page.locator("#como-funciona h3")).to_have_text(
+        [s.title for s in influencer.PAGE.section(NumberedSection).numbered]
+    )
+    expect(page.locator("#acuerdo h3")).to_have_text(
+        [d.title for d in influencer.PAGE.section(ChecklistsSection).checklists]
+    )
+    expect(page.locator("#para-quien h3")).to_have_text(
+        [a.title for a in influencer.PAGE.by_id("para-quien").benefits]
+    )
 
 
 @pytest.mark.parametrize("where", ["main > section:first-child", "#empezar"])
-@pytest.mark.parametrize("action", influencer.HERO_ACTIONS, ids=lambda a: a.href)
+@pytest.mark.parametrize("action", influencer.PAGE.hero_actions, ids=lambda a: a.href)
 def test_influencer_programme_buttons(page: Page, where: str, action) -> None:
     open_page(page, paths.INFLUENCER_PROGRAM)
     link = page.locator(where).get_by_role("link", name=action.label)
@@ -336,9 +364,15 @@ def test_contact_offers_to_schedule_a_call(page: Page) -> None:
 def test_schedule_places_the_booking_form_with_what_to_expect(page: Page) -> None:
     open_page(page, paths.SCHEDULE)
     expect(page.locator("#booking-form")).to_be_visible()
-    aside = page.get_by_role("complementary", name=schedule.ASIDE_LABEL)
-    expect_visible_texts(aside, [f.value for f in schedule.FACTS])
-    expect(aside.locator("h3")).to_have_text([item.title for item in schedule.AGENDA])
+    aside = page.get_by_role(
+        "complementary", name=schedule.PAGE.section(schedule.BookingFormSection).aside_label
+    )
+    expect_visible_texts(
+        aside, [f.value for f in schedule.PAGE.section(schedule.BookingFormSection).facts]
+    )
+    expect(aside.locator("h3")).to_have_text(
+        [item.title for item in schedule.PAGE.section(schedule.BookingFormSection).agenda]
+    )
     for href in (SITE.mailto, SITE.tel, SITE.whatsapp_url):
         expect(aside.locator(f"a[href='{href}']")).to_have_count(1)
 

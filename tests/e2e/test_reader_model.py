@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page
 
 from agency_site import paths
-from agency_site.content.services import SERVICES
+from agency_site.content.service_pages import SERVICES
 from scripts.loadtest.readers import ReaderModel, reader_urls
 from tests.e2e.helpers import expect_page, open_page
 

@@ -7,9 +7,9 @@ from playwright.sync_api import Browser, Page, expect
 
 from agency_site import paths
 from agency_site.content.not_found import NOT_FOUND
-from agency_site.content.service_pages import SERVICE_PAGES
-from agency_site.content.service_sections import PacksSection, ProgrammesSection, ServicePage
-from agency_site.content.services import service_by_id
+from agency_site.content.sections import PacksSection, ProgrammesSection
+from agency_site.content.service_pages import SERVICE_PAGES, ServicePage, service_by_id
+from agency_site.content.services import price_label
 from tests import spec_facts as spec
 from tests.e2e.helpers import expect_page, open_page
 
@@ -22,7 +22,7 @@ def _key_texts(content: ServicePage) -> list[str]:
     texts += [content.highlighted_fact] if content.highlight else []
     for section in content.sections:
         if isinstance(section, PacksSection):
-            texts += [pack.price for pack in section.packs]
+            texts += [price_label(pack) for pack in section.packs]
         if isinstance(section, ProgrammesSection):
             texts += [programme.duration for programme in section.programmes]
     return texts

@@ -1,62 +1,47 @@
-"""The nine service pages: the site's sections (``sections.py``), fed each page's data."""
+"""The kinds of section a page is made of (``content/sections.py``), each drawn with the
+site's pieces (``sections.py``)."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import reflex as rx
 
-from agency_site.components.actions import action_link, action_row
-from agency_site.components.layout import layout
+from agency_site.components.actions import action_link
 from agency_site.components.media import image
-from agency_site.components.reveal import reveal_observer
 from agency_site.components.sections import (
     CARD,
     card,
     card_grid,
     check_list,
     cta_band,
-    hero,
+    feature_grid,
     icon_badge,
     section,
     stat_grid,
+    step_number,
 )
-from agency_site.content.base import Pack, ServiceBlock
-from agency_site.content.service_pages import SERVICE_PAGES
-from agency_site.content.service_sections import (
+from agency_site.content.base import ServiceBlock
+from agency_site.content.sections import (
+    BandSection,
     BenefitsSection,
     BlocksSection,
+    ChecklistsSection,
     FeaturesSection,
     GallerySection,
+    NumberedSection,
     PacksSection,
-    PageSection,
     Programme,
     ProgrammesSection,
-    ServicePage,
+    Section,
+    StatsBandSection,
+    StatsSection,
     StepsSection,
 )
+from agency_site.content.services import Pack, price_label
 
 PHOTO = "w-full rounded-2xl shadow-lg"
 _H3 = "text-lg font-semibold text-slate-900"
 _BODY = "leading-7 text-slate-700"
-
-
-def _highlight(text: str) -> rx.Component:
-    """A short highlighted fact under the hero's buttons."""
-    return rx.el.p(
-        rx.icon("badge-check", size=20, aria_hidden="true", class_name="text-indigo-700"),
-        text,
-        class_name="mt-8 inline-flex items-center gap-2 rounded-full bg-indigo-100 px-4 py-2 "
-        "text-sm font-semibold text-indigo-900",
-    )
-
-
-def _hero(content: ServicePage) -> rx.Component:
-    """Hero with the page's buttons, highlight and claims."""
-    return hero(
-        content.hero,
-        action_row(content.actions, class_name="mt-10"),
-        _highlight(content.highlighted_fact) if content.highlight else rx.fragment(),
-        stat_grid(content.stats, "boxed") if content.stats else rx.fragment(),
-    )
 
 
 def _block_card(block: ServiceBlock) -> rx.Component:
@@ -83,7 +68,7 @@ def _pack_card(pack: Pack, highlight_label: str) -> rx.Component:
     return rx.el.li(
         badge,
         rx.el.h3(pack.title, class_name=_H3),
-        rx.el.p(pack.price, class_name="mt-3 text-4xl font-extrabold text-slate-900"),
+        rx.el.p(price_label(pack), class_name="mt-3 text-4xl font-extrabold text-slate-900"),
         check_list(pack.features, "mt-6 mb-8 space-y-3 text-sm"),
         action_link(pack.cta, "primary" if pack.highlighted else "secondary", "mt-auto w-full"),
         class_name=CARD
@@ -154,7 +139,7 @@ def _steps(section: StepsSection) -> rx.Component:
 
 def _benefits(section: BenefitsSection) -> rx.Component:
     """A grid of benefits."""
-    return card_grid([card(icon_badge(b.icon), b.title, b.description) for b in section.benefits])
+    return feature_grid(section.benefits)
 
 
 def _features(section: FeaturesSection) -> rx.Component:
@@ -215,7 +200,70 @@ def _gallery(section: GallerySection) -> rx.Component:
     )
 
 
-_BODIES = {
+def _stats(section: StatsSection) -> rx.Component:
+    """Headline figures side by side."""
+    return stat_grid(section.stats)
+
+
+def _numbered(section: NumberedSection) -> rx.Component:
+    """Numbered cards in order: the number (beside the icon, if any), title, description, points."""
+    return rx.el.ol(
+        *[
+            card(
+                rx.el.div(
+                    icon_badge(block.icon),
+                    step_number(number),
+                    class_name="flex items-center justify-between",
+                )
+                if block.icon
+                else step_number(number),
+                block.title,
+                block.description,
+                check_list(block.features, "mt-4 space-y-2 text-sm")
+                if block.features
+                else rx.fragment(),
+            )
+            for number, block in enumerate(section.numbered, start=1)
+        ],
+        class_name="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-4",
+    )
+
+
+def _checklists(section: ChecklistsSection) -> rx.Component:
+    """Titled cards of points side by side."""
+    return rx.el.div(
+        *[
+            rx.el.div(
+                rx.el.h3(checklist.title, class_name="text-xl font-semibold text-slate-900"),
+                check_list(checklist.points),
+                class_name=CARD + " sm:p-8",
+            )
+            for checklist in section.checklists
+        ],
+        class_name="mt-10 grid gap-6 md:grid-cols-2",
+    )
+
+
+def _stats_band(section: StatsBandSection, _section_id: str, _tone: str) -> rx.Component:
+    """Figures on a dark band, with the note saying what they are."""
+    return rx.el.section(
+        rx.el.div(
+            stat_grid(section.stats, "dark"),
+            rx.el.p(section.note, class_name="mt-6 text-center text-sm text-indigo-100"),
+            class_name="mx-auto max-w-4xl px-4 sm:px-6",
+        ),
+        aria_label=section.note,
+        class_name="bg-indigo-800 pt-6 pb-12",
+    )
+
+
+def _band(section: BandSection, section_id: str, _tone: str) -> rx.Component:
+    """A centred call to action on an indigo band."""
+    return cta_band(section_id, section)
+
+
+# How each kind of section is drawn: its body under its heading, in a section of the page...
+BODIES: dict[type, Callable[[Any], rx.Component]] = {
     BlocksSection: _blocks,
     StepsSection: _steps,
     BenefitsSection: _benefits,
@@ -223,36 +271,46 @@ _BODIES = {
     PacksSection: _packs,
     ProgrammesSection: _programmes,
     GallerySection: _gallery,
+    StatsSection: _stats,
+    NumberedSection: _numbered,
+    ChecklistsSection: _checklists,
+}
+# ... or whole, given its anchor and background (bands, and page-specific kinds).
+WHOLE: dict[type, Callable[[Any, str, str], rx.Component]] = {
+    StatsBandSection: _stats_band,
+    BandSection: _band,
 }
 
 
-def _section(page_section: PageSection, index: int) -> rx.Component:
-    """A page section that fades in when scrolled into view; backgrounds alternate."""
-    return section(
-        f"seccion-{index + 1}",
-        page_section,
-        _BODIES[type(page_section)](page_section),
-        tone="muted" if index % 2 else "white",
-        reveal=True,
-    )
-
-
-def service_page(content: ServicePage) -> rx.Component:
-    """A complete service page: hero, sections and closing call to action."""
-    return layout(
-        reveal_observer(),
-        _hero(content),
-        *[_section(page_section, index) for index, page_section in enumerate(content.sections)],
-        cta_band("contacto", content.cta, centered=False, reveal=True),
-    )
-
-
-def page_for(service_id: str) -> Callable[[], rx.Component]:
-    """The page function of one service (``KeyError`` for an unknown id)."""
-    content = SERVICE_PAGES[service_id]
-
-    def page() -> rx.Component:
-        return service_page(content)
-
-    page.__name__ = f"service_{service_id.replace('-', '_')}"
-    return page
+def page_sections(
+    sections: Sequence[Section],
+    *,
+    reveal: bool = False,
+    bodies: Mapping[type, Callable[[Any], rx.Component]] | None = None,
+    whole: Mapping[type, Callable[[Any, str, str], rx.Component]] | None = None,
+) -> list[rx.Component]:
+    """A page's sections in order. Those drawn under a heading are numbered (their default
+    anchor, ``seccion-<n>``) and alternate their backgrounds unless they name theirs; with
+    ``reveal``, they fade in when scrolled into view. ``bodies`` and ``whole``: how the
+    page's own kinds are drawn."""
+    drawers = {**WHOLE, **(whole or {})}
+    under_heading = {**BODIES, **(bodies or {})}
+    shown, count = [], 0
+    for item in sections:
+        section_id = item.id or f"seccion-{count + 1}"
+        tone = item.tone or ("muted" if count % 2 else "white")
+        if type(item) in drawers:
+            shown.append(drawers[type(item)](item, section_id, tone))
+            continue
+        count += 1
+        shown.append(
+            section(
+                section_id,
+                item,
+                under_heading[type(item)](item),
+                tone=tone,
+                centered=isinstance(item, StatsSection),
+                reveal=reveal,
+            )
+        )
+    return shown
