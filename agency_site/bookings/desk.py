@@ -11,9 +11,10 @@ import sqlalchemy as sa
 
 from agency_site.bookings import slots
 from agency_site.bookings.links import Action, Link, LinkProblem, LinkSigner
-from agency_site.bookings.mails import fill, visitor_mail
+from agency_site.bookings.mails import visitor_mail
 from agency_site.bookings.models import Booking, BookingState
 from agency_site.content.bookings import COPY
+from agency_site.content.loader import fill
 from agency_site.leads.calendar import WorkingCalendar
 from agency_site.leads.delivery import date_es
 from agency_site.leads.models import Lead

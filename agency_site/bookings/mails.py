@@ -18,6 +18,7 @@ from agency_site.bookings.links import Action, LinkSigner
 from agency_site.bookings.models import Booking, BookingState
 from agency_site.content.bookings import COPY
 from agency_site.content.forms import AGENCY_TIME_ZONE
+from agency_site.content.loader import fill
 from agency_site.content.site import SITE
 from agency_site.leads.delivery import date_es, short_name
 
@@ -90,13 +91,6 @@ def visitor_mail(
     else:
         params["book_again_url"] = site_url.rstrip("/") + paths.SCHEDULE
     return VisitorMail(params)
-
-
-def fill(text: str, words: Mapping[str, str]) -> str:
-    """``text`` with each ``{name}`` of ``words`` replaced (visitor text is never parsed)."""
-    for name, value in words.items():
-        text = text.replace("{" + name + "}", value)
-    return text
 
 
 def agency_links(api_url: str, signer: LinkSigner, lead_id: int) -> dict[str, str]:

@@ -27,9 +27,10 @@ from agency_site.bookings import slots
 from agency_site.bookings.calendar_file import ics
 from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.links import Action, Link, LinkProblem
-from agency_site.bookings.mails import appointment, fill, starts_at
+from agency_site.bookings.mails import appointment, starts_at
 from agency_site.bookings.models import Booking, BookingState
 from agency_site.content.bookings import COPY
+from agency_site.content.loader import fill
 from agency_site.leads.calendar import agency_now
 from agency_site.leads.delivery import date_es
 from agency_site.leads.models import Lead

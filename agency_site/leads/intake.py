@@ -25,9 +25,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from agency_site.bookings import slots
-from agency_site.bookings.mails import fill
 from agency_site.content.bookings import COPY as BOOKINGS
 from agency_site.content.forms import AGENCY_TIME_ZONE
+from agency_site.content.loader import fill
 from agency_site.leads import source as lead_source
 from agency_site.leads.calendar import agency_now, default_calendar
 from agency_site.leads.delivery import Delivery, date_es, new_claim_token

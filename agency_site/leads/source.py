@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from agency_site.content.lead_source import WORDS
+from agency_site.content.loader import fill
 
 FIELD = "lead_source"  # The forms' hidden field.
 _RAW_MAX = 2048
@@ -58,7 +59,7 @@ def describe(source: Mapping[str, str] | None) -> str:
     if not source:
         return WORDS.unknown
     parts = [
-        getattr(WORDS, key).replace("{" + key + "}", source[key])
+        fill(getattr(WORDS, key), {key: source[key]})
         for key in ("page", "landing", "referrer")
         if source.get(key)
     ]
