@@ -4,6 +4,12 @@
 // start too soon are hidden and disabled; a closed day also gets its Spanish message as the
 // date's custom validity. The server still judges every booking.
 // $CLOSED: {"YYYY-MM-DD": closure} of the non-working weekdays; $MESSAGES: {closure: text}.
+// Slots already requested by someone else: once a day is chosen the backend is asked for
+// its free slots ($FREE_SLOTS_URL?date=..., a plain GET, no websocket) and the others are
+// hidden too; if it does not answer, the calendar's slots stay offered (the server refuses a
+// taken one with the nearest free ones). The times are the agency's ($TIME_ZONE): when the
+// visitor's clock differs on that day, each option shows their local time too ($LOCAL_LABEL
+// with {slot} and {local}) and the $ZONE_NOTE_ID element names their zone.
 
 useEffect(() => {
   const closed = $CLOSED;
@@ -13,6 +19,10 @@ useEffect(() => {
   const select = document.getElementById($TIME_ID);
   const form = document.getElementById($FORM_ID);
   if (!dateInput || !select) return undefined;
+  const zoneNote = document.getElementById($ZONE_NOTE_ID);
+  const visitorZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const free = new Map(); // day -> {slots: Set, at: ms}
+  let asked = "";
   const nowInAgency = () => {
     const parts = new Intl.DateTimeFormat("en-CA", {
       timeZone: $TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit",
@@ -38,9 +48,59 @@ useEffect(() => {
       return (hour * 3600 + minute * 60) * 1000 - now.ms >= $NOTICE_MS;
     });
   };
+  const agencyInstant = (day, slot) => {
+    const [year, month, date] = day.split("-").map(Number);
+    const [hour, minute] = slot.split(":").map(Number);
+    const guess = Date.UTC(year, month - 1, date, hour, minute);
+    const parts = new Intl.DateTimeFormat("en-CA", {
+      timeZone: $TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit",
+      hour: "2-digit", minute: "2-digit", hourCycle: "h23",
+    }).formatToParts(new Date(guess));
+    const part = (type) => Number(parts.find((p) => p.type === type).value);
+    const shown = Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"));
+    return new Date(guess - (shown - guess));
+  };
+  const localLabels = (day) => {
+    let differs = false;
+    for (const option of select.options) {
+      if (!option.value) continue;
+      const instant = day ? agencyInstant(day, option.value) : null;
+      const local = instant?.toLocaleTimeString("es-ES", {
+        hour: "2-digit", minute: "2-digit", timeZone: visitorZone,
+      });
+      if (local && local !== option.value) {
+        differs = true;
+        option.label = $LOCAL_LABEL.replace("{slot}", option.value).replace("{local}", local);
+      } else {
+        option.removeAttribute("label");
+      }
+    }
+    if (zoneNote) zoneNote.hidden = !differs;
+    if (zoneNote && differs) zoneNote.textContent = $ZONE_NOTE.replace("{zone}", visitorZone);
+  };
+  const askFree = (day) => {
+    const known = free.get(day);
+    if (!day || asked === day || (known && Date.now() - known.at < 30000)) return;
+    asked = day;
+    fetch(`${$FREE_SLOTS_URL}?date=${encodeURIComponent(day)}`, { headers: { Accept: "application/json" } })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((answer) => {
+        if (answer && Array.isArray(answer.free)) {
+          free.set(day, { slots: new Set(answer.free), at: Date.now() });
+          if (dateInput.value === day) update();
+        }
+      })
+      .catch(() => {})
+      .finally(() => {
+        if (asked === day) asked = "";
+      });
+  };
   const update = () => {
     const day = dateInput.value;
-    const open = new Set(openSlots(day));
+    const taken = free.get(day)?.slots;
+    const open = new Set(openSlots(day).filter((slot) => !taken || taken.has(slot)));
+    askFree(day);
+    localLabels(day);
     for (const option of select.options) {
       if (!option.value) continue;
       const off = !open.has(option.value);
