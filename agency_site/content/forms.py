@@ -67,8 +67,10 @@ class ContactAlternatives(Content):
 
 
 class FormCopy(Content):
-    """What every form says besides its fields (each field's words: a ``FieldCopy``)."""
+    """What a form says: each field's words by name (the form's declaration says which
+    fields it has, ``agency_site/forms/``), and its button and success text."""
 
+    fields: dict[str, FieldCopy] = Field(min_length=1)
     submit: str
     success: str
     optional: str = ""  # After the label of an optional field.
@@ -78,37 +80,19 @@ class FormCopy(Content):
 class HeroCaptureCopy(FormCopy):
     """The Home hero's e-mail capture."""
 
-    email: FieldCopy
     email_message: str  # Body of the e-mail the agency receives; {email} is the visitor's.
 
 
 class BookingCopy(FormCopy):
-    """The consultation booking form of /schedule."""
+    """The consultation booking form of /schedule, with its date's and time's messages."""
 
-    name: FieldCopy
-    email: FieldCopy
-    phone: FieldCopy
-    date: FieldCopy
     date_hint: str  # Under the date field: which days the agency works.
     date_past: str
     date_too_far: str
     date_weekend: str
     date_holiday: str  # A public holiday of Spain or Catalonia.
     date_closed: str  # A closed day of the settings (BOOKING_CLOSED_DAYS).
-    time: FieldCopy
     time_passed: str  # Today's slot starts too soon (BOOKING_MIN_NOTICE_HOURS).
-    message: FieldCopy
-
-
-class QuoteCopy(FormCopy):
-    """The quote request of /contact."""
-
-    name: FieldCopy
-    email: FieldCopy
-    phone: FieldCopy
-    service: FieldCopy
-    pack: FieldCopy
-    message: FieldCopy
 
 
 class AnswerPageCopy(Content):
@@ -138,7 +122,7 @@ class FormsCopy(Content):
     notices: Notices
     hero_capture: HeroCaptureCopy
     booking: BookingCopy
-    quote: QuoteCopy
+    quote: FormCopy  # The quote request of /contact.
     privacy_notice: PrivacyNotice  # The "Finalidad" item says {purpose}: each form's own.
     privacy_purposes: PrivacyPurposes
     # Put before the message of an e-mail sent again after a send whose outcome is unknown

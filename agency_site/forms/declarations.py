@@ -19,8 +19,8 @@ IDEMPOTENCY_FIELD = "idempotency_key"  # Hidden; one key per submission, set by 
 class FormDeclaration:
     """A lead form.
 
-    ``copy`` is its part of ``forms.yaml`` (a ``FormCopy`` with one ``FieldCopy`` per
-    field), ``privacy_purpose`` its line of ``privacy_purposes``, ``template_setting``
+    ``copy`` is its part of ``forms.yaml`` (a ``FormCopy``: a ``FieldCopy`` per field,
+    under ``fields``), ``privacy_purpose`` its line of ``privacy_purposes``, ``template_setting``
     the ``EmailJSSettings`` field with its EmailJS template id. ``email_message``: the
     form's copy key of an e-mail body made of its fields (``{email}``) instead of a
     ``message`` field; ``autoreply``: the e-mail carries ``reply_to`` for the template's
@@ -62,7 +62,7 @@ class FormDeclaration:
 
     def field_words(self, field: FormField) -> FieldCopy:
         """What one of its fields says: label, placeholder, error."""
-        return getattr(self.words, field.copy_key)
+        return self.words.fields[field.copy_key]
 
     @property
     def errors(self) -> dict[str, str]:

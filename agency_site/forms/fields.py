@@ -31,8 +31,8 @@ class Option:
 class FormField:
     """One field of a form, in the order shown.
 
-    ``copy`` names its words (a ``FieldCopy``: label, placeholder, error) in the form's
-    part of ``forms.yaml``. ``email`` lists the EmailJS template variables it fills
+    ``copy`` names its words (a ``FieldCopy``: label, placeholder, error) under the form's
+    ``fields`` in ``forms.yaml``. ``email`` lists the EmailJS template variables it fills
     (``delivery.template_params``: a CHOICE sends its option's label); ``export`` whether
     it is a column of ``leads export``.
     """

@@ -43,7 +43,7 @@ def test_with_websockets_refused_the_booking_is_delivered_over_http(
     expect(form.get_by_text(COPY.booking.success)).to_be_visible(timeout=15_000)
     assert len(wait_for_sends(fake, 1)) == 1
     assert [lead[1:] for lead in leads(site)[before:]] == [("booking", "sent")]
-    expect(form.get_by_label(COPY.booking.name.label)).to_have_value("")
+    expect(form.get_by_label(COPY.booking.fields["name"].label)).to_have_value("")
     expect_shown_for_about_five_seconds(page, COPY.booking.success)
 
 
@@ -53,7 +53,7 @@ def test_with_websockets_refused_wrong_fields_get_their_messages_in_place(
     refuse_websockets(page)
     open_page(page, paths.HOME)
     form = page.locator("#hero-capture-form")
-    field = form.get_by_label(COPY.hero_capture.email.label)
+    field = form.get_by_label(COPY.hero_capture.fields["email"].label)
     field.fill("no-es-un-correo@")
     # The browser's own check would stop this address; the server must judge it too.
     form.evaluate("(form) => { form.noValidate = true; }")

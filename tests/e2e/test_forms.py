@@ -80,12 +80,12 @@ def fill_booking(page: Page, day: dt.date, slot: str = "16:00", email: str | Non
     """Fill in every booking field; the address used (a new one unless given)."""
     email = email or new_address()
     form = page.locator("#booking-form")
-    form.get_by_label(COPY.booking.name.label).fill("Ana García")
-    form.get_by_label(COPY.booking.email.label).fill(email)
-    form.get_by_label(COPY.booking.phone.label).fill("+34 600 12 34 56")
-    form.get_by_label(COPY.booking.date.label).fill(day.isoformat())
-    form.get_by_label(COPY.booking.time.label).select_option(slot)
-    form.get_by_label(COPY.booking.message.label).fill("Queremos una tienda online.")
+    form.get_by_label(COPY.booking.fields["name"].label).fill("Ana García")
+    form.get_by_label(COPY.booking.fields["email"].label).fill(email)
+    form.get_by_label(COPY.booking.fields["phone"].label).fill("+34 600 12 34 56")
+    form.get_by_label(COPY.booking.fields["date"].label).fill(day.isoformat())
+    form.get_by_label(COPY.booking.fields["time"].label).select_option(slot)
+    form.get_by_label(COPY.booking.fields["message"].label).fill("Queremos una tienda online.")
     return email
 
 
@@ -155,7 +155,7 @@ def test_hero_capture_sends_the_email_thanks_and_clears_the_field(
 ) -> None:
     open_page(page, paths.HOME)
     form = page.locator("#hero-capture-form")
-    form.get_by_label(COPY.hero_capture.email.label).fill("visitante@example.com")
+    form.get_by_label(COPY.hero_capture.fields["email"].label).fill("visitante@example.com")
     form.locator(SUBMIT).click()
 
     expect(form.get_by_text(COPY.hero_capture.success)).to_be_visible()
@@ -169,7 +169,7 @@ def test_hero_capture_sends_the_email_thanks_and_clears_the_field(
             },
         )
     ]
-    expect(form.get_by_label(COPY.hero_capture.email.label)).to_have_value("")
+    expect(form.get_by_label(COPY.hero_capture.fields["email"].label)).to_have_value("")
     expect_shown_for_about_five_seconds(page, COPY.hero_capture.success)
 
 
@@ -177,7 +177,7 @@ def test_booking_sends_every_field_thanks_and_resets_the_form(
     page: Page, fake: HTTPServer, site: SiteServer
 ) -> None:
     form = open_schedule(page)
-    expect(form.get_by_label(COPY.booking.date.label)).to_have_attribute(
+    expect(form.get_by_label(COPY.booking.fields["date"].label)).to_have_attribute(
         "min", madrid_today().isoformat()
     )
     day = working_day(3)
@@ -189,14 +189,14 @@ def test_booking_sends_every_field_thanks_and_resets_the_form(
         payload(EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"], booking_params(day, "16:00", email))
     ]
     for field in (
-        COPY.booking.name,
-        COPY.booking.email,
-        COPY.booking.phone,
-        COPY.booking.date,
-        COPY.booking.time,
+        COPY.booking.fields["name"],
+        COPY.booking.fields["email"],
+        COPY.booking.fields["phone"],
+        COPY.booking.fields["date"],
+        COPY.booking.fields["time"],
     ):
         expect(form.get_by_label(field.label)).to_have_value("")
-    expect(form.get_by_label(COPY.booking.message.label)).to_have_value("")
+    expect(form.get_by_label(COPY.booking.fields["message"].label)).to_have_value("")
     assert leads(site)[-1][1:] == ("booking", "sent")
     expect_shown_for_about_five_seconds(page, COPY.booking.success)
 
@@ -213,8 +213,8 @@ def test_provider_failure_is_honest_and_the_lead_is_delivered_after_recovery(
     assert (kind, status) == ("booking", "queued")
     # The page stays usable: the button works again and the fields take input.
     expect(form.locator(SUBMIT)).to_be_enabled()
-    form.get_by_label(COPY.booking.name.label).fill("Otra persona")
-    expect(form.get_by_label(COPY.booking.name.label)).to_have_value("Otra persona")
+    form.get_by_label(COPY.booking.fields["name"].label).fill("Otra persona")
+    expect(form.get_by_label(COPY.booking.fields["name"].label)).to_have_value("Otra persona")
 
     accept_sends(fake)  # EmailJS is back: the retry loop delivers the stored lead.
     wait_until_sent(site, lead_id)
@@ -236,13 +236,13 @@ def test_a_past_date_sends_nothing_and_says_why(
     fill_booking(page, yesterday)
     form.locator(SUBMIT).click()
 
-    date = form.get_by_label(COPY.booking.date.label)
+    date = form.get_by_label(COPY.booking.fields["date"].label)
     expect(form.get_by_text(COPY.booking.date_past)).to_be_visible()
     expect(date).to_have_attribute("aria-invalid", "true")
     expect(date).to_have_attribute("aria-describedby", "booking-date-hint booking-date-error")
     expect(page.locator("#booking-date-error")).to_have_text(COPY.booking.date_past)
     expect(date).to_be_focused()
-    expect(form.get_by_label(COPY.booking.name.label)).to_have_value("Ana García")
+    expect(form.get_by_label(COPY.booking.fields["name"].label)).to_have_value("Ana García")
     assert_nothing_sent(fake, site, before)
 
 
@@ -261,8 +261,10 @@ def test_an_injected_time_slot_sends_nothing_and_says_why(
     )
     form.locator(SUBMIT).click()
 
-    expect(page.locator("#booking-time-error")).to_have_text(COPY.booking.time.error)
-    expect(form.get_by_label(COPY.booking.time.label)).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#booking-time-error")).to_have_text(COPY.booking.fields["time"].error)
+    expect(form.get_by_label(COPY.booking.fields["time"].label)).to_have_attribute(
+        "aria-invalid", "true"
+    )
     expect(page.get_by_text(COPY.booking.success)).to_have_count(0)
     assert_nothing_sent(fake, site, before)
 
@@ -291,7 +293,7 @@ def test_the_form_says_when_we_work_and_offers_only_open_slots(page: Page) -> No
         dt.datetime.combine(today, dt.time(10, 30), ZoneInfo(AGENCY_TIME_ZONE))
     )
     form = open_schedule(page)
-    date = form.get_by_label(COPY.booking.date.label)
+    date = form.get_by_label(COPY.booking.fields["date"].label)
     expect(date).to_have_attribute("min", today.isoformat())
     expect(form.locator("#booking-date-hint")).to_have_text(COPY.booking.date_hint)
     expect(date).not_to_have_attribute("placeholder", re.compile(".*"))
@@ -299,12 +301,14 @@ def test_the_form_says_when_we_work_and_offers_only_open_slots(page: Page) -> No
 
     date.fill(today.isoformat())
     assert offered_slots(form) == ["15:00", "16:00", "17:00", "18:00"]
-    form.get_by_label(COPY.booking.time.label).select_option("17:00")
+    form.get_by_label(COPY.booking.fields["time"].label).select_option("17:00")
 
     saturday = first_day(today, Closure.WEEKEND)
     date.fill(saturday.isoformat())
     assert offered_slots(form) == []
-    expect(form.get_by_label(COPY.booking.time.label)).to_have_value("")  # 17:00 went too.
+    expect(form.get_by_label(COPY.booking.fields["time"].label)).to_have_value(
+        ""
+    )  # 17:00 went too.
     assert date.evaluate("input => input.validationMessage") == COPY.booking.date_weekend
 
     holiday = first_day(today, Closure.HOLIDAY)
@@ -333,7 +337,9 @@ def test_a_weekend_date_sends_nothing_and_says_why(
     form.locator(SUBMIT).click()
 
     expect(page.locator("#booking-date-error")).to_have_text(COPY.booking.date_weekend)
-    expect(form.get_by_label(COPY.booking.date.label)).to_have_attribute("aria-invalid", "true")
+    expect(form.get_by_label(COPY.booking.fields["date"].label)).to_have_attribute(
+        "aria-invalid", "true"
+    )
     expect(page.get_by_text(COPY.booking.success)).to_have_count(0)
     assert_nothing_sent(fake, site, before)
 
@@ -382,7 +388,7 @@ def test_a_double_click_sends_once_and_the_button_says_it_is_sending(
     before = len(leads(site))
     open_page(page, paths.HOME)
     form = page.locator("#hero-capture-form")
-    form.get_by_label(COPY.hero_capture.email.label).fill("prisa@example.com")
+    form.get_by_label(COPY.hero_capture.fields["email"].label).fill("prisa@example.com")
     button = form.locator(SUBMIT)
     button.dblclick()
 

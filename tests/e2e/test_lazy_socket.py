@@ -126,7 +126,12 @@ def test_a_visitor_who_uses_the_booking_form_opens_one_socket_and_books(
     expect(form.get_by_text(COPY.booking.success)).to_be_visible()
     assert len(wait_for_sends(fake, 1)) == 1
     assert leads(site)[-1][1:] == ("booking", "sent")
-    for field in (COPY.booking.name, COPY.booking.email, COPY.booking.phone, COPY.booking.date):
+    for field in (
+        COPY.booking.fields["name"],
+        COPY.booking.fields["email"],
+        COPY.booking.fields["phone"],
+        COPY.booking.fields["date"],
+    ):
         expect(form.get_by_label(field.label)).to_have_value("")
     expect_shown_for_about_five_seconds(page, COPY.booking.success)
     assert len(backend.sockets) == 1, backend.sockets
@@ -137,7 +142,7 @@ def test_a_submit_without_a_focus_still_connects_and_delivers(page: Page, fake: 
     backend = Backend(page)
     open_page(page, paths.HOME)
     form = page.locator("#hero-capture-form")
-    field = form.get_by_label(COPY.hero_capture.email.label)
+    field = form.get_by_label(COPY.hero_capture.fields["email"].label)
     # Autofill: the value arrives without a focus, then the form is submitted by script
     # (as a browser that does not focus buttons would on a click).
     field.evaluate(

@@ -63,7 +63,7 @@ def test_without_javascript_the_hero_capture_posts_stores_and_thanks(
     before = len(leads(site))
     no_js.goto(paths.HOME)
     form = no_js.locator("#hero-capture-form")
-    form.get_by_label(COPY.hero_capture.email.label).fill("sinjs@example.com")
+    form.get_by_label(COPY.hero_capture.fields["email"].label).fill("sinjs@example.com")
     form.locator(SUBMIT).click()
 
     expect(no_js.get_by_text(COPY.hero_capture.success)).to_be_visible()
@@ -81,14 +81,14 @@ def test_without_javascript_wrong_fields_come_back_with_messages_and_values(
     before = leads(site)
     no_js.goto(paths.SCHEDULE)
     form = no_js.locator("#booking-form")
-    form.get_by_label(COPY.booking.name.label).fill('Ana "<b>"')
-    form.get_by_label(COPY.booking.email.label).fill("ana@example.com")
-    form.get_by_label(COPY.booking.phone.label).fill("+34 600 12 34 56")
-    form.get_by_label(COPY.booking.date.label).fill((working_day(2)).isoformat())
-    form.get_by_label(COPY.booking.time.label).select_option("10:00")
-    form.get_by_label(COPY.booking.message.label).fill("x" * 10)
+    form.get_by_label(COPY.booking.fields["name"].label).fill('Ana "<b>"')
+    form.get_by_label(COPY.booking.fields["email"].label).fill("ana@example.com")
+    form.get_by_label(COPY.booking.fields["phone"].label).fill("+34 600 12 34 56")
+    form.get_by_label(COPY.booking.fields["date"].label).fill((working_day(2)).isoformat())
+    form.get_by_label(COPY.booking.fields["time"].label).select_option("10:00")
+    form.get_by_label(COPY.booking.fields["message"].label).fill("x" * 10)
     # A past date is refused by the server (the browser allows it without JS: no min set).
-    form.get_by_label(COPY.booking.date.label).fill(
+    form.get_by_label(COPY.booking.fields["date"].label).fill(
         (madrid_today() - dt.timedelta(days=1)).isoformat()
     )
     form.locator(SUBMIT).click()
@@ -96,15 +96,19 @@ def test_without_javascript_wrong_fields_come_back_with_messages_and_values(
     expect(no_js.get_by_text(COPY.booking.date_past)).to_be_visible()
     assert_no_personal_data_in_url(no_js)
     answer = no_js.locator("form")
-    expect(answer.get_by_label(COPY.booking.name.label)).to_have_value('Ana "<b>"')
-    expect(answer.get_by_label(COPY.booking.phone.label)).to_have_value("+34 600 12 34 56")
-    expect(answer.get_by_label(COPY.booking.time.label)).to_have_value("10:00")
-    expect(answer.get_by_label(COPY.booking.date.label)).to_have_attribute("aria-invalid", "true")
+    expect(answer.get_by_label(COPY.booking.fields["name"].label)).to_have_value('Ana "<b>"')
+    expect(answer.get_by_label(COPY.booking.fields["phone"].label)).to_have_value(
+        "+34 600 12 34 56"
+    )
+    expect(answer.get_by_label(COPY.booking.fields["time"].label)).to_have_value("10:00")
+    expect(answer.get_by_label(COPY.booking.fields["date"].label)).to_have_attribute(
+        "aria-invalid", "true"
+    )
     assert leads(site) == before
 
     # Corrected on the answer page, it goes through.
     day = working_day(2)
-    answer.get_by_label(COPY.booking.date.label).fill(day.isoformat())
+    answer.get_by_label(COPY.booking.fields["date"].label).fill(day.isoformat())
     answer.locator("button[type=submit]").click()
     expect(no_js.get_by_text(COPY.booking.success)).to_be_visible()
     assert leads(site)[-1][1:] == ("booking", "sent")

@@ -125,7 +125,7 @@ def both_forms_deliver(browser: Browser, url: str, fake: HTTPServer) -> None:
         page.set_default_timeout(60_000)
         open_page(page, paths.HOME)
         form = page.locator("#hero-capture-form")
-        form.get_by_label(COPY.hero_capture.email.label).fill("visitante@example.com")
+        form.get_by_label(COPY.hero_capture.fields["email"].label).fill("visitante@example.com")
         form.locator(SUBMIT).click()
         expect(form.get_by_text(COPY.hero_capture.success)).to_be_visible(timeout=30_000)
         assert len(wait_for_sends(fake, 1)) == 1

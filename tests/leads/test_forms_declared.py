@@ -11,6 +11,7 @@ from pytest_httpserver import HTTPServer
 from agency_site.components.forms import lead_form
 from agency_site.content.forms import COPY
 from agency_site.forms import declarations
+from agency_site.forms.__main__ import describe
 from agency_site.forms.declarations import (
     BY_KIND,
     FORMS,
@@ -98,17 +99,21 @@ def test_a_valid_quote_is_cleaned() -> None:
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("name", "A", COPY.quote.name.error),
-        ("name", "x" * (NAME_MAX + 1), COPY.quote.name.error),
-        ("email", "ana@", COPY.quote.email.error),
-        ("phone", "12345", COPY.quote.phone.error),  # Optional, but checked when given.
-        ("phone", "600 12 34 5x", COPY.quote.phone.error),
-        ("service", "", COPY.quote.service.error),
-        ("service", "cooking", COPY.quote.service.error),
-        ("pack", "no-such-pack", COPY.quote.pack.error),
-        ("pack", "pack-premium", COPY.quote.pack.error),  # Product photography's, not branding's.
-        ("message", "", COPY.quote.message.error),  # Required on this form.
-        ("message", "x" * (MESSAGE_MAX + 1), COPY.quote.message.error),
+        ("name", "A", COPY.quote.fields["name"].error),
+        ("name", "x" * (NAME_MAX + 1), COPY.quote.fields["name"].error),
+        ("email", "ana@", COPY.quote.fields["email"].error),
+        ("phone", "12345", COPY.quote.fields["phone"].error),  # Optional, but checked when given.
+        ("phone", "600 12 34 5x", COPY.quote.fields["phone"].error),
+        ("service", "", COPY.quote.fields["service"].error),
+        ("service", "cooking", COPY.quote.fields["service"].error),
+        ("pack", "no-such-pack", COPY.quote.fields["pack"].error),
+        (
+            "pack",
+            "pack-premium",
+            COPY.quote.fields["pack"].error,
+        ),  # Product photography's, not branding's.
+        ("message", "", COPY.quote.fields["message"].error),  # Required on this form.
+        ("message", "x" * (MESSAGE_MAX + 1), COPY.quote.fields["message"].error),
         ("message", "hola\x07", COPY.notices.control_chars),
         ("name", "Ana\x00", COPY.notices.control_chars),
     ],
@@ -125,7 +130,7 @@ def test_a_pack_of_the_chosen_service_is_accepted() -> None:
 
 def test_a_raw_value_far_too_long_is_wrong_without_reading_it() -> None:
     too_long = "\x07" * (2 * MESSAGE_MAX + 1)  # Control characters: read, they'd say so.
-    assert quote(message=too_long) == {"message": COPY.quote.message.error}
+    assert quote(message=too_long) == {"message": COPY.quote.fields["message"].error}
 
 
 def test_missing_fields_each_say_so_and_the_unknown_are_ignored() -> None:
@@ -233,10 +238,16 @@ def test_a_field_added_to_a_declaration_shows_up_everywhere(monkeypatch) -> None
         validate(LeadKind.BOOKING, {**valid, "company": "Acme"}, TODAY).fields["company"] == "Acme"
     )
     assert validate(LeadKind.BOOKING, {**valid, "company": "x" * 81}, TODAY).errors == {
-        "company": COPY.booking.name.error
+        "company": COPY.booking.fields["name"].error
     }
     assert "company" in export_fields((form,))
     assert (
         template_params(LeadKind.BOOKING, {**valid, "company": "Acme"}, AGENCY_INBOX)["company"]
         == "Acme"
     )
+
+
+def test_the_template_variables_are_listed_from_the_declarations() -> None:
+    listing = describe()
+    assert "EMAILJS_QUOTE_TEMPLATE_ID" in listing
+    assert "to_email, from_name, from_email, phone, service, pack, message" in listing

@@ -94,10 +94,12 @@ def test_a_huge_field_is_wrong_before_any_character_is_read() -> None:
     # A million control characters: reading them would say "control characters".
     form = {"email": "\x00" * 1_000_000}
     assert validate(LeadKind.CONTACT, form, TODAY).errors == {
-        "email": COPY.hero_capture.email.error
+        "email": COPY.hero_capture.fields["email"].error
     }
     form = {"name": "\x00" * 1_000_000}
-    assert validate(LeadKind.BOOKING, form, TODAY).errors["name"] == COPY.booking.name.error
+    assert (
+        validate(LeadKind.BOOKING, form, TODAY).errors["name"] == COPY.booking.fields["name"].error
+    )
 
 
 def test_a_crafted_submission_is_logged_in_one_short_line(caplog) -> None:

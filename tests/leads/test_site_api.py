@@ -97,7 +97,7 @@ def test_wrong_fields_come_back_with_their_messages_and_the_escaped_values(
     response = post(intake, "booking", str(body))
     assert response.status_code == 400
     page = response.text
-    for message in (COPY.booking.email.error, COPY.booking.phone.error):
+    for message in (COPY.booking.fields["email"].error, COPY.booking.fields["phone"].error):
         assert message in page
     assert "<script>" not in page
     assert 'value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"' in page
@@ -146,7 +146,7 @@ def test_big_or_odd_bodies_are_refused_cheaply(intake: LeadIntake, store: LeadSt
     assert post(intake, "contact", "email=" + "a" * 40_000).status_code == 413
     many = "&".join(f"k{n}=" for n in range(2000))
     response = post(intake, "contact", many)
-    assert response.status_code == 400 and COPY.hero_capture.email.error in response.text
+    assert response.status_code == 400 and COPY.hero_capture.fields["email"].error in response.text
     assert post(intake, "nope", "email=a").status_code == 404
     assert post(intake, "contact", b"\xff\xfe=\x00").status_code == 400
     assert store.all() == []

@@ -56,33 +56,33 @@ def test_unknown_fields_are_ignored() -> None:
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("name", "", COPY.booking.name.error),
-        ("name", " A ", COPY.booking.name.error),
-        ("name", "A" * 101, COPY.booking.name.error),
+        ("name", "", COPY.booking.fields["name"].error),
+        ("name", " A ", COPY.booking.fields["name"].error),
+        ("name", "A" * 101, COPY.booking.fields["name"].error),
         ("name", "Ana\x00", COPY.notices.control_chars),
         ("name", "Ana\nGarcía", COPY.notices.control_chars),
-        ("name", ["Ana"], COPY.booking.name.error),
-        ("email", "", COPY.booking.email.error),
-        ("email", "ana@", COPY.booking.email.error),
-        ("email", "ana example.com", COPY.booking.email.error),
-        ("email", "a" * 250 + "@example.com", COPY.booking.email.error),
-        ("email", 42, COPY.booking.email.error),
-        ("phone", "12345", COPY.booking.phone.error),
-        ("phone", "6" * 21, COPY.booking.phone.error),
-        ("phone", "600 12 34 5x", COPY.booking.phone.error),
-        ("phone", "(+) - ( )", COPY.booking.phone.error),
+        ("name", ["Ana"], COPY.booking.fields["name"].error),
+        ("email", "", COPY.booking.fields["email"].error),
+        ("email", "ana@", COPY.booking.fields["email"].error),
+        ("email", "ana example.com", COPY.booking.fields["email"].error),
+        ("email", "a" * 250 + "@example.com", COPY.booking.fields["email"].error),
+        ("email", 42, COPY.booking.fields["email"].error),
+        ("phone", "12345", COPY.booking.fields["phone"].error),
+        ("phone", "6" * 21, COPY.booking.fields["phone"].error),
+        ("phone", "600 12 34 5x", COPY.booking.fields["phone"].error),
+        ("phone", "(+) - ( )", COPY.booking.fields["phone"].error),
         ("phone", "600123456\x07", COPY.notices.control_chars),
-        ("date", "", COPY.booking.date.error),
-        ("date", "10/03/2026", COPY.booking.date.error),
-        ("date", "2026-02-30", COPY.booking.date.error),
+        ("date", "", COPY.booking.fields["date"].error),
+        ("date", "10/03/2026", COPY.booking.fields["date"].error),
+        ("date", "2026-02-30", COPY.booking.fields["date"].error),
         ("date", "2026-03-09", COPY.booking.date_past),
         ("date", "2027-03-11", COPY.booking.date_too_far),
-        ("time", "", COPY.booking.time.error),
-        ("time", "03:00", COPY.booking.time.error),
-        ("time", "10:00:00", COPY.booking.time.error),
-        ("time", "10:00'); DROP TABLE leads;--", COPY.booking.time.error),
-        ("message", "x" * 2001, COPY.booking.message.error),
-        ("message", "x" * 100_000, COPY.booking.message.error),
+        ("time", "", COPY.booking.fields["time"].error),
+        ("time", "03:00", COPY.booking.fields["time"].error),
+        ("time", "10:00:00", COPY.booking.fields["time"].error),
+        ("time", "10:00'); DROP TABLE leads;--", COPY.booking.fields["time"].error),
+        ("message", "x" * 2001, COPY.booking.fields["message"].error),
+        ("message", "x" * 100_000, COPY.booking.fields["message"].error),
         ("message", "hola\x1b[31m", COPY.notices.control_chars),
     ],
 )
@@ -108,9 +108,11 @@ def test_the_hero_capture_needs_a_valid_email_only() -> None:
         "email": "ana@example.com"
     }
     assert validate(LeadKind.CONTACT, {"email": "ana@"}, TODAY).errors == {
-        "email": COPY.hero_capture.email.error
+        "email": COPY.hero_capture.fields["email"].error
     }
-    assert validate(LeadKind.CONTACT, {}, TODAY).errors == {"email": COPY.hero_capture.email.error}
+    assert validate(LeadKind.CONTACT, {}, TODAY).errors == {
+        "email": COPY.hero_capture.fields["email"].error
+    }
 
 
 def test_dates_run_from_today_to_a_year_ahead() -> None:

@@ -55,11 +55,11 @@ def working_day(ahead: int = 3) -> dt.date:
 def book(page: Page, email: str) -> None:
     """Fill in and send the booking form; wait for the thank-you."""
     form = page.locator("#booking-form")
-    form.get_by_label(COPY.booking.name.label).fill("Ana García")
-    form.get_by_label(COPY.booking.email.label).fill(email)
-    form.get_by_label(COPY.booking.phone.label).fill("+34 600 12 34 56")
-    form.get_by_label(COPY.booking.date.label).fill(working_day().isoformat())
-    form.get_by_label(COPY.booking.time.label).select_option("10:00")
+    form.get_by_label(COPY.booking.fields["name"].label).fill("Ana García")
+    form.get_by_label(COPY.booking.fields["email"].label).fill(email)
+    form.get_by_label(COPY.booking.fields["phone"].label).fill("+34 600 12 34 56")
+    form.get_by_label(COPY.booking.fields["date"].label).fill(working_day().isoformat())
+    form.get_by_label(COPY.booking.fields["time"].label).select_option("10:00")
     form.locator(SUBMIT).click(timeout=60_000)  # Waits while the form is offline.
     expect(form.get_by_text(COPY.booking.success)).to_be_visible(timeout=30_000)
 
@@ -121,7 +121,7 @@ def test_a_trailing_slash_redirects_to_the_page_and_never_off_site(stack: Stack)
 def test_both_forms_deliver_through_the_topology(page: Page, stack: Stack, fake) -> None:
     open_page(page, paths.HOME)
     hero = page.locator("#hero-capture-form")
-    hero.get_by_label(COPY.hero_capture.email.label).fill("stack-hero@example.com")
+    hero.get_by_label(COPY.hero_capture.fields["email"].label).fill("stack-hero@example.com")
     hero.locator(SUBMIT).click()
     expect(hero.get_by_text(COPY.hero_capture.success)).to_be_visible()
     open_page(page, paths.SCHEDULE)
