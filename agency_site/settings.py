@@ -108,6 +108,7 @@ class EmailJSSettings(BaseSettings):
     private_key: SecretStr = SecretStr("")
     contact_template_id: str = ""
     booking_template_id: str = ""
+    quote_template_id: str = ""
     timeout_seconds: PositiveFloat = 10.0
 
     _slash = field_validator("api_base")(_strip_slash)
@@ -115,6 +116,8 @@ class EmailJSSettings(BaseSettings):
     @property
     def configured(self) -> bool:
         """Whether delivery can be attempted (the private key is optional)."""
+        # Not the quote's template: a site set up before the quote form keeps delivering
+        # the other two; a quote lead waits, held, until EMAILJS_QUOTE_TEMPLATE_ID is set.
         return all(
             (self.service_id, self.public_key, self.contact_template_id, self.booking_template_id)
         )
@@ -130,6 +133,7 @@ class EmailJSSettings(BaseSettings):
                 self.private_key.get_secret_value(),
                 self.contact_template_id,
                 self.booking_template_id,
+                self.quote_template_id,
             )
         )
         return hashlib.sha256(joined.encode()).hexdigest()[:16]

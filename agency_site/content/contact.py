@@ -45,6 +45,7 @@ class ContactPage(Content):
     response_promise: str
     contact_methods: tuple[ContactMethod, ...]
     office: Office
+    quote_heading: SectionHeading  # Over the quote request form.
     methods_heading: SectionHeading
     faq_heading: SectionHeading
     faq: tuple[FaqItem, ...]
@@ -72,5 +73,6 @@ PAGE = load("pages/contact.yaml", ContactPage)
 # The names other modules read.
 META, HERO, RESPONSE_PROMISE = PAGE.meta, PAGE.hero, PAGE.response_promise
 CONTACT_METHODS, OFFICE, METHODS_HEADING = PAGE.contact_methods, PAGE.office, PAGE.methods_heading
+QUOTE_HEADING = PAGE.quote_heading
 FAQ_HEADING, FAQ = PAGE.faq_heading, PAGE.faq
 SCHEDULE_PROMPT, SCHEDULE_ACTION = PAGE.schedule_prompt, PAGE.schedule_action

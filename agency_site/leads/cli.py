@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from agency_site.forms.declarations import export_fields
 from agency_site.leads import erasures
 from agency_site.leads.delivery import Delivery
 from agency_site.leads.kinds import LeadStatus
@@ -31,7 +32,8 @@ from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.monitor import retention_cutoff
 from agency_site.settings import ROOT, get_settings
 
-EXPORT_FIELDS = ("name", "email", "phone", "date", "time", "message")
+# The forms' fields (their declarations say which), each once.
+EXPORT_FIELDS = export_fields()
 EXPORT_COLUMNS = (
     "id",
     "created_at",

@@ -5,6 +5,7 @@ import reflex as rx
 from agency_site.components import styles
 from agency_site.components.actions import action_link
 from agency_site.components.contact import contact_cards, office_card, response_badge
+from agency_site.components.forms import quote_form
 from agency_site.components.layout import layout
 from agency_site.components.sections import CARD, CARD_FRAME, hero, section
 from agency_site.content import contact
@@ -53,6 +54,12 @@ def page() -> rx.Component:
     """The Contact page."""
     return layout(
         hero(contact.HERO, response_badge(contact.RESPONSE_PROMISE)),
+        section(
+            "presupuesto",
+            contact.QUOTE_HEADING,
+            rx.el.div(quote_form(), class_name="mt-10"),
+            tone="muted",
+        ),
         section(
             "canales",
             contact.METHODS_HEADING,
