@@ -9,6 +9,10 @@
     .venv/bin/python scripts/stack.py start-backend 1   # ...and bring it back
     .venv/bin/python scripts/stack.py restart-redis     # stop by pid, start on the same port
     .venv/bin/python scripts/stack.py restart-postgres  # the same, on the same data
+    .venv/bin/python scripts/stack.py stop-postgres     # stopped until start-postgres
+    .venv/bin/python scripts/stack.py stop-redis        # stopped until start-redis
+    .venv/bin/python scripts/stack.py caddy-websocket refuse   # Caddy answers 403 to upgrades
+    .venv/bin/python scripts/stack.py caddy-websocket allow    # ...and passes them on again
 
 What runs (ports from STACK_PORT, default 8080):
     Caddy            STACK_PORT      the static export, /_event /ping /_health /_site/* balanced
@@ -165,24 +169,79 @@ def kill_backend(state: dict, number: int) -> None:
     _save(state)
 
 
-def restart_redis(state: dict, down_s: float = 0.0) -> None:
-    """Stop Redis by pid and start it again on its port (it keeps nothing on disk)."""
-    local_servers.stop_pid(state["pids"]["redis"])
-    time.sleep(down_s)
+def stop_redis(state: dict) -> None:
+    """Stop Redis by pid (it keeps nothing on disk)."""
+    if pid := state["pids"].pop("redis", None):
+        local_servers.stop_pid(pid)
+    _save(state)
+
+
+def start_redis(state: dict) -> None:
+    """Start Redis again on its port."""
     redis = local_servers.start_redis(STATE_DIR / "redis", ports(state["port"])["redis"])
     state["pids"]["redis"] = redis.pid
     _save(state)
 
 
-def restart_postgres(state: dict, down_s: float = 0.0) -> None:
-    """Stop PostgreSQL by pid (fast shutdown) and start it again on its port and data."""
+def restart_redis(state: dict, down_s: float = 0.0) -> None:
+    """Stop Redis by pid and start it again on its port ``down_s`` later."""
+    stop_redis(state)
+    time.sleep(down_s)
+    start_redis(state)
+
+
+def stop_postgres(state: dict) -> None:
+    """Stop PostgreSQL by pid (fast shutdown)."""
     import signal
 
-    local_servers.stop_pid(state["pids"]["postgres"], signal.SIGINT, group=False)
-    time.sleep(down_s)
+    if pid := state["pids"].pop("postgres", None):
+        local_servers.stop_pid(pid, signal.SIGINT, group=False)
+    _save(state)
+
+
+def start_postgres(state: dict) -> None:
+    """Start PostgreSQL again on its port and data."""
     folder, port = postgres_dir(state["port"]), ports(state["port"])["postgres"]
     state["pids"]["postgres"] = local_servers.start_postgres_cluster(folder, port)
     _save(state)
+
+
+def restart_postgres(state: dict, down_s: float = 0.0) -> None:
+    """Stop PostgreSQL by pid and start it again on its port and data ``down_s`` later."""
+    stop_postgres(state)
+    time.sleep(down_s)
+    start_postgres(state)
+
+
+# A fault drill's Caddyfile: websocket upgrades of /_event answered 403 (a proxy or a
+# corporate network that blocks websockets); everything else as generated.
+_REFUSE_WEBSOCKET = """\t# Fault drill (stack.py caddy-websocket refuse): no websocket upgrade.
+\t@upgrade {
+\t\tpath /_event /_event/*
+\t\theader Connection *Upgrade*
+\t\theader Upgrade websocket
+\t}
+\thandle @upgrade {
+\t\trespond 403
+\t}
+
+"""
+
+
+def caddy_websocket(state: dict, refuse: bool) -> None:
+    """Make the running Caddy refuse websocket upgrades (``refuse``) or pass them again."""
+    caddyfile = STATE_DIR / "conf" / "Caddyfile"
+    generated = STATE_DIR / "conf" / "Caddyfile.generated"
+    if not generated.exists():
+        shutil.copy2(caddyfile, generated)
+    text = generated.read_text()
+    if refuse:
+        anchor = "\t# Websocket events, liveness/health"
+        if anchor not in text:
+            raise SystemExit("The Caddyfile has no backend block to put the refusal before.")
+        text = text.replace(anchor, _REFUSE_WEBSOCKET + anchor, 1)
+    caddyfile.write_text(text)
+    _caddy_reload(state)
 
 
 def backend_addresses(base: int) -> list[str]:
@@ -193,6 +252,17 @@ def backend_addresses(base: int) -> list[str]:
 def _caddy_admin(state: dict) -> str:
     """Caddy's admin endpoint: a socket only this stack knows (reloads go through it)."""
     return f"unix/{served_dir(state['port']) / 'caddy-admin.sock'}"
+
+
+def _caddy_reload(state: dict) -> None:
+    """Caddy reads its Caddyfile again (through its admin socket)."""
+    from agency_site.deploy import release as releases
+
+    releases.run(
+        ["caddy", "reload", "--config", str(STATE_DIR / "conf" / "Caddyfile"),
+         "--adapter", "caddyfile", "--address", _caddy_admin(state)],
+        "caddy reload",
+    )  # fmt: skip
 
 
 def release_target(state: dict):
@@ -212,13 +282,6 @@ def release_target(state: dict):
         )
         releases.copy_export(ROOT, folder)
 
-    def reload() -> None:
-        releases.run(
-            ["caddy", "reload", "--config", str(STATE_DIR / "conf" / "Caddyfile"),
-             "--adapter", "caddyfile", "--address", _caddy_admin(state)],
-            "caddy reload",
-        )  # fmt: skip
-
     def restart_backend(address: str) -> None:
         number = backend_addresses(base).index(address) + 1
         pid = state["pids"].pop(f"backend{number}", None)
@@ -231,7 +294,7 @@ def release_target(state: dict):
         conf_dir=STATE_DIR / "conf",
         server="caddy",
         public_url=f"http://localhost:{base}",
-        reload=reload,
+        reload=lambda: _caddy_reload(state),
         migrate=lambda: _run(
             [sys.executable, "-m", "reflex", "db", "migrate"], env, STATE_DIR / "migrate.log"
         ),
@@ -390,6 +453,14 @@ def down() -> None:
         PIDS.unlink()
 
 
+SERVER_COMMANDS = {
+    "stop-postgres": stop_postgres,
+    "start-postgres": start_postgres,
+    "stop-redis": stop_redis,
+    "start-redis": start_redis,
+}
+
+
 def main() -> int:
     """Entry point."""
     parser = argparse.ArgumentParser(prog="scripts/stack.py", description=__doc__.split("\n")[0])
@@ -402,10 +473,14 @@ def main() -> int:
             "start-backend",
             "restart-redis",
             "restart-postgres",
+            *SERVER_COMMANDS,
+            "caddy-websocket",
             "release",
         ],
     )
-    parser.add_argument("number", nargs="?", type=int, default=1, help="backend 1 or 2")
+    parser.add_argument(
+        "number", nargs="?", default="1", help="backend 1 or 2; caddy-websocket: refuse|allow"
+    )
     parser.add_argument(
         "--down-seconds", type=float, default=0.0, help="restart-*: stay stopped this long"
     )
@@ -424,15 +499,22 @@ def main() -> int:
     elif args.command == "release":
         return release(_load(), args.rollback, args.fault)
     elif args.command == "kill-backend":
-        kill_backend(_load(), args.number)
+        kill_backend(_load(), int(args.number))
+    elif args.command in SERVER_COMMANDS:
+        SERVER_COMMANDS[args.command](_load())
+    elif args.command == "caddy-websocket":
+        if args.number not in ("refuse", "allow"):
+            parser.error("caddy-websocket refuse|allow")
+        caddy_websocket(_load(), refuse=args.number == "refuse")
     elif args.command == "restart-redis":
         restart_redis(_load(), args.down_seconds)
     elif args.command == "restart-postgres":
         restart_postgres(_load(), args.down_seconds)
     else:
         state = _load()
-        pid = start_backend(state, args.number)
-        port = ports(state["port"])[f"backend{args.number}"]
+        number = int(args.number)
+        pid = start_backend(state, number)
+        port = ports(state["port"])[f"backend{number}"]
         _wait_ok(f"http://127.0.0.1:{port}/ping", START_TIMEOUT_S, pid=pid)
     return 0
 

@@ -151,6 +151,8 @@ def plan_round(args, ctx: dict, index: int, readers: int, stamp: str) -> RoundPl
         over_s=args.over, hold_s=args.hold, navs=args.navs, pages=ctx["pages"],
         run_id=f"{stamp}s{index}", model=ctx["model"], timeout_s=args.timeout,
         socket_readers=args.socket_readers, probes=probes_for(args, readers), workdir=workdir,
+        http_share=args.http_share, origin=ctx["origin"],
+        distinct_addresses=args.distinct_addresses,
     )  # fmt: skip
 
 
@@ -237,6 +239,7 @@ def run(args, stack: StackInfo | None, workdir: Path) -> tuple[dict, list[dict]]
             "url": url, "db_url": db_url, "pid": pid, "fake_log": fake_log, "stack": stack,
             "heap_dir": workdir / "heap" if args.tracemalloc else None, "pages": pages,
             "emailjs_port": port, "workdir": workdir, "model": reader_model(url, pages),
+            "origin": stack.url if stack else url,
         }  # fmt: skip
         return ctx, asyncio.run(run_all(args, ctx, build))
     finally:
