@@ -353,31 +353,19 @@ def _wait_ok(url: str, timeout: float, check=None, pid: int | None = None) -> No
     raise SystemExit(f"{url} did not answer in {timeout:.0f} s (last: {last}); see .stack/*.log")
 
 
-def up(base: int) -> None:
-    """Start the whole topology and return once Caddy serves / and /_health."""
-    started = time.monotonic()
-    if any(_alive(pid) for pid in _load().get("pids", {}).values()):
-        raise SystemExit("The stack is already running: `make stack-down` first.")
-    local_servers.ensure_installed()
-    if STATE_DIR.exists():
-        shutil.rmtree(STATE_DIR)
-    STATE_DIR.mkdir()
-    STATE_DIR.chmod(0o755)  # PostgreSQL runs as its own user and must reach its folder.
-    port = ports(base)
-    state: dict = {"port": base, "pids": {}}
-    _save(state)
-
+def _start_servers(state: dict, started: float) -> None:
+    """Redis and PostgreSQL (an empty cluster), and ``.stack/env`` naming them."""
+    base, port = state["port"], ports(state["port"])
     redis = local_servers.start_redis(STATE_DIR / "redis", port["redis"])
     state["pids"]["redis"] = redis.pid
     state["redis_url"] = redis.url
     _save(state)
     _log(f"Redis on {redis.url}", started)
-    pg_dir = postgres_dir(base)
     if served_dir(base).exists():
         shutil.rmtree(served_dir(base))
     served_dir(base).mkdir(mode=0o755)
     served_dir(base).chmod(0o755)
-    postgres = local_servers.start_postgres(pg_dir, port["postgres"])
+    postgres = local_servers.start_postgres(postgres_dir(base), port["postgres"])
     state["pids"]["postgres"] = postgres.pid
     state["db_url"] = postgres.url
     _save(state)
@@ -387,39 +375,14 @@ def up(base: int) -> None:
         f"REFLEX_API_URL=http://localhost:{base}\nREFLEX_DEPLOY_URL=http://localhost:{base}\n"
     )
 
-    env = _site_env(state, base)
-    _run([sys.executable, "-m", "reflex", "db", "migrate"], env, STATE_DIR / "migrate.log")
-    _log("Leads database migrated", started)
-    state["www"] = str(served_dir(base) / "www")
-    state["nginx_prefix"] = str(served_dir(base) / "nginx")
-    _save(state)
-    from agency_site.deploy import release as releases
 
-    target = release_target(state)
-    first = releases.new_release(target)
-    target.export(first)
-    releases.switch(target, first)
-    _log(f"Site exported with its URL baked in ({first})", started)
-
-    # One at a time, like a release: `reflex run` clears the disk-state folder as it
-    # starts, and two starting at once in the same folder can trip over each other.
-    for number in range(1, BACKENDS + 1):
-        pid = start_backend(state, number)
-        _wait_ok(f"http://127.0.0.1:{port[f'backend{number}']}/ping", START_TIMEOUT_S, pid=pid)
-        _log(f"Backend {number} answers on 127.0.0.1:{port[f'backend{number}']}", started)
-    backends = ",".join(backend_addresses(base))
-    releases.install(target, releases.rendered_files(target, first))
+def _start_caddy(state: dict) -> int:
+    """Caddy with the installed Caddyfile; its pid."""
     caddy_env = {**os.environ, "XDG_DATA_HOME": str(STATE_DIR), "XDG_CONFIG_HOME": str(STATE_DIR)}
+    config = str(STATE_DIR / "conf" / "Caddyfile")
     with (STATE_DIR / "caddy.log").open("ab") as out:
         caddy = subprocess.Popen(
-            [
-                "caddy",
-                "run",
-                "--config",
-                str(STATE_DIR / "conf" / "Caddyfile"),
-                "--adapter",
-                "caddyfile",
-            ],
+            ["caddy", "run", "--config", config, "--adapter", "caddyfile"],
             env=caddy_env,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -427,9 +390,48 @@ def up(base: int) -> None:
         )
     state["pids"]["caddy"] = caddy.pid
     _save(state)
+    return caddy.pid
+
+
+def up(base: int) -> None:
+    """Start the whole topology and return once Caddy serves / and /_health."""
+    from agency_site.deploy import release as releases
+
+    started = time.monotonic()
+    if any(_alive(pid) for pid in _load().get("pids", {}).values()):
+        raise SystemExit("The stack is already running: `make stack-down` first.")
+    local_servers.ensure_installed()
+    if STATE_DIR.exists():
+        shutil.rmtree(STATE_DIR)
+    STATE_DIR.mkdir()
+    STATE_DIR.chmod(0o755)  # PostgreSQL runs as its own user and must reach its folder.
+    state: dict = {"port": base, "pids": {}}
+    _save(state)
+    _start_servers(state, started)
+    env = _site_env(state, base)
+    _run([sys.executable, "-m", "reflex", "db", "migrate"], env, STATE_DIR / "migrate.log")
+    _log("Leads database migrated", started)
+    state["www"] = str(served_dir(base) / "www")
+    state["nginx_prefix"] = str(served_dir(base) / "nginx")
+    _save(state)
+    target = release_target(state)
+    first = releases.new_release(target)
+    target.export(first)
+    releases.switch(target, first)
+    _log(f"Site exported with its URL baked in ({first})", started)
+    # One at a time, like a release: `reflex run` clears the disk-state folder as it
+    # starts, and two starting at once in the same folder can trip over each other.
+    for number in range(1, BACKENDS + 1):
+        pid = start_backend(state, number)
+        backend = f"127.0.0.1:{ports(base)[f'backend{number}']}"
+        _wait_ok(f"http://{backend}/ping", START_TIMEOUT_S, pid=pid)
+        _log(f"Backend {number} answers on {backend}", started)
+    releases.install(target, releases.rendered_files(target, first))
+    caddy = _start_caddy(state)
     url = f"http://localhost:{base}"
-    _wait_ok(f"{url}/", 30, pid=caddy.pid)
+    _wait_ok(f"{url}/", 30, pid=caddy)
     _wait_ok(f"{url}/_health", 60, lambda body: json.loads(body).get("status") is True)
+    backends = ",".join(backend_addresses(base))
     _log(f"Up: {url}  (backends {backends}, {WORKERS_PER_BACKEND} workers each)", started)
     print(url)
 

@@ -34,7 +34,7 @@ PROBE_SHARE, MIN_PROBES, MAX_PROBES = 0.02, 20, 200  # Python readers timing pag
 
 
 def _parser() -> argparse.ArgumentParser:
-    from scripts.loadtest.__main__ import __doc__ as doc
+    from scripts.loadtest import __doc__ as doc
 
     parser = argparse.ArgumentParser(
         prog="python -m scripts.loadtest",
