@@ -228,6 +228,14 @@ _REFUSE_WEBSOCKET = """\t# Fault drill (stack.py caddy-websocket refuse): no web
 """
 
 
+def refusing_websockets(caddyfile: str) -> str:
+    """The generated Caddyfile with websocket upgrades of /_event answered 403."""
+    anchor = "\t# Websocket events, liveness/health"
+    if anchor not in caddyfile:
+        raise SystemExit("The Caddyfile has no backend block to put the refusal before.")
+    return caddyfile.replace(anchor, _REFUSE_WEBSOCKET + anchor, 1)
+
+
 def caddy_websocket(state: dict, refuse: bool) -> None:
     """Make the running Caddy refuse websocket upgrades (``refuse``) or pass them again."""
     caddyfile = STATE_DIR / "conf" / "Caddyfile"
@@ -235,12 +243,7 @@ def caddy_websocket(state: dict, refuse: bool) -> None:
     if not generated.exists():
         shutil.copy2(caddyfile, generated)
     text = generated.read_text()
-    if refuse:
-        anchor = "\t# Websocket events, liveness/health"
-        if anchor not in text:
-            raise SystemExit("The Caddyfile has no backend block to put the refusal before.")
-        text = text.replace(anchor, _REFUSE_WEBSOCKET + anchor, 1)
-    caddyfile.write_text(text)
+    caddyfile.write_text(refusing_websockets(text) if refuse else text)
     _caddy_reload(state)
 
 
