@@ -112,7 +112,9 @@ async def _ledger(args, ctx: dict, plan: RoundPlan, stats: RoundStats) -> tuple:
     if not args.fault:
         return ledger, None
     settle0 = time.monotonic()
-    while ledger.leads_by_status.keys() - {"sent"} or ledger.undelivered:
+    # Until every booking is stored (a spooled one reaches the table when the drain runs)
+    # and every stored one is sent.
+    while ledger.lost or ledger.leads_by_status.keys() - {"sent"} or ledger.undelivered:
         if time.monotonic() - settle0 > args.settle:
             return ledger, None
         await asyncio.sleep(2)
