@@ -12,6 +12,7 @@
   ``2 × CONNECT_S`` or no answer comes within ``WATCH_S``.
 """
 
+import asyncio
 import datetime as dt
 import json
 import time
@@ -33,6 +34,7 @@ FORM_TYPE = "application/x-www-form-urlencoded"
 # submission deadline, LEADS_SUBMIT_DEADLINE_SECONDS = 30 s, + 15 s).
 CONNECT_S = 3.0
 WATCH_S = 45.0
+HTTP_TRIES = 3  # a POST without a JSON answer is sent again (js/form_http_fallback.js)
 # How a booking reached the backend.
 SOCKET, HTTP, FALLBACK = "socket", "http", "socket→http"
 
@@ -66,12 +68,12 @@ def booking_fields(run_id: str, n: int, date: str, key: str | None = None) -> di
     }
 
 
-async def post_booking(
+async def post_once(
     session: aiohttp.ClientSession, url: str, origin: str, fields: dict[str, str]
 ) -> str:
-    """Post ``fields`` as the page does over HTTP; the ``result`` of the JSON answer.
+    """One POST of ``fields`` as the page sends it; the ``result`` of the JSON answer.
 
-    VisitorError when no JSON answer comes (the page then tells the visitor to write).
+    VisitorError when no JSON answer comes (a network error, the proxy's 502 page).
     """
     headers = {
         "Accept": "application/json",
@@ -93,6 +95,25 @@ async def post_booking(
     return str(answer.get("result") or f"HTTP {status}")
 
 
+async def post_booking(
+    session: aiohttp.ClientSession, url: str, origin: str, fields: dict[str, str]
+) -> tuple[str, int]:
+    """Post ``fields`` as the page does over HTTP: (the result shown, tries made).
+
+    Like the page, a POST that got no JSON answer is sent again (same key: stored and
+    sent once) up to ``HTTP_TRIES`` times, 1 s then 2 s apart; VisitorError after that
+    (the page then tells the visitor to write to the agency).
+    """
+    for attempt in range(1, HTTP_TRIES + 1):
+        try:
+            return await post_once(session, url, origin, fields), attempt
+        except VisitorError:
+            if attempt == HTTP_TRIES:
+                raise
+            await asyncio.sleep(attempt)
+    raise AssertionError("unreachable")
+
+
 @dataclass
 class Booked:
     """What a browser-like booking saw."""
@@ -102,6 +123,7 @@ class Booked:
     elapsed_s: float  # submit (the socket's connect included) → outcome
     hydrate_s: float | None = None  # the socket's connect and hydrate, when it hydrated
     why: str = ""  # why it fell back to HTTP
+    tries: int = 0  # HTTP posts made (more than one: retried after no answer)
 
 
 async def book_in_browser(
@@ -123,5 +145,5 @@ async def book_in_browser(
     except VisitorError as error:
         why = str(error)
     await tab.close()
-    outcome = await post_booking(session, tab.url, origin, fields)
-    return Booked(outcome, FALLBACK, time.perf_counter() - started, hydrate_s, why)
+    outcome, tries = await post_booking(session, tab.url, origin, fields)
+    return Booked(outcome, FALLBACK, time.perf_counter() - started, hydrate_s, why, tries)

@@ -91,6 +91,7 @@ def _booker_rows(r: dict) -> list[tuple[str, str]]:
         ("Outcomes", ", ".join(f"{k} {v}" for k, v in sorted(r["outcomes"].items())) or "-"),
         ("Booking paths (socket→http: the page's fallback)", _counts(r.get("paths"))),
         ("Why the socket fell back to HTTP", _counts(r.get("fallback_reasons"))),
+        ("HTTP posts sent again after no answer (same key)", str(r.get("http_retries", 0))),
         ("Leads stored", f"{ledger['leads_stored']} ({by_status or '-'})"),
         ("E-mails received by the fake",
          f"{ledger['emails_received']} (of {ledger['send_attempts']} requests)"),

@@ -163,6 +163,7 @@ async def measure_round(args, plan: RoundPlan, build: BuildInfo, ctx: dict) -> d
     result.update(
         ledger=ledger.as_dict(), fault=args.fault, fault_log=fault_log, settled_s=settled_s,
         paths=stats.paths, fallback_reasons=stats.fallback_reasons,
+        http_retries=stats.http_retries,
         stack=bool(ctx.get("stack")), heap=await _heap_growth(ctx, plan),
         readers_via="socket" if plan.socket_readers else "h2load" if plan.workdir else "python",
     )  # fmt: skip

@@ -111,6 +111,7 @@ class RoundStats:
     outcome_by_email: dict[str, str] = field(default_factory=dict)
     paths: dict[str, int] = field(default_factory=dict)  # socket, http, socket→http
     fallback_reasons: dict[str, int] = field(default_factory=dict)  # why socket→http
+    http_retries: int = 0  # HTTP posts sent again after no JSON answer (same key)
     submitted: list[str] = field(default_factory=list)  # e-mails whose submit was sent
     active_s: float = 0.0
     static: StaticResult | None = None  # the h2load readers
@@ -318,8 +319,9 @@ class Round:
         origin = plan.origin or plan.url
         if over_http:
             started = time.perf_counter()
-            outcome = await post_booking(session, plan.url, origin, fields)
+            outcome, tries = await post_booking(session, plan.url, origin, fields)
             stats.booking_s.append(time.perf_counter() - started)
+            stats.http_retries += tries - 1
             return outcome, HTTP
         # The websocket from the visitor's own address when it has one, else shared.
         own = session if plan.distinct_addresses else self.session
@@ -327,6 +329,7 @@ class Round:
         self.tabs.append(tab)
         booked = await book_in_browser(tab, session, origin, fields)
         stats.booking_s.append(booked.elapsed_s)
+        stats.http_retries += max(booked.tries - 1, 0)
         if booked.hydrate_s is not None:
             stats.hydrate_s.append(booked.hydrate_s)
         if booked.why:
