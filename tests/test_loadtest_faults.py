@@ -6,10 +6,9 @@ import pytest
 
 from agency_site.deploy import caddy
 from agency_site.deploy.topology import from_settings
-from agency_site.leads.intake import IDEMPOTENCY_FIELD
-from agency_site.leads.validation import HONEYPOT_FIELD
+from agency_site.forms.declarations import IDEMPOTENCY_FIELD, submission_fields
+from agency_site.leads.kinds import LeadKind
 from agency_site.settings import load_settings
-from agency_site.state.forms import BookingState
 from scripts import stack
 from scripts.loadtest import cli
 from scripts.loadtest.bookers import booking_fields
@@ -18,7 +17,7 @@ from scripts.loadtest.visitors import RoundPlan
 
 def test_the_booking_posted_has_the_form_s_fields_and_a_key_per_submission() -> None:
     first, again = booking_fields("run", 1, "2030-01-07"), booking_fields("run", 1, "2030-01-07")
-    assert list(first) == [*BookingState.field_names, HONEYPOT_FIELD, IDEMPOTENCY_FIELD]
+    assert list(first) == [*submission_fields(LeadKind.BOOKING), IDEMPOTENCY_FIELD]
     assert first[IDEMPOTENCY_FIELD] != again[IDEMPOTENCY_FIELD]
     assert booking_fields("run", 1, "2030-01-07", key="k" * 32)[IDEMPOTENCY_FIELD] == "k" * 32
 

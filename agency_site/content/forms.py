@@ -8,17 +8,14 @@ from pydantic import Field
 
 from agency_site.content.base import Content, Link
 from agency_site.content.files import load
-
-# For scripts/loadtest, which still reads these here (its owner moves it to agency_site.rules).
-from agency_site.rules import (  # noqa: F401
-    AGENCY_TIME_ZONE,
+from agency_site.content.loader import fill
+from agency_site.rules import (
     EMAIL_MAX,
     MESSAGE_MAX,
     NAME_MAX,
     NAME_MIN,
     PHONE_MAX,
     PHONE_MIN,
-    TIME_SLOTS,
 )
 
 
@@ -137,7 +134,8 @@ class FormsCopy(Content):
         """The first-layer notice of a form whose data serve the purpose named ``purpose``."""
         text = getattr(self.privacy_purposes, purpose)
         items = tuple(
-            (label, item.replace("{purpose}", text)) for label, item in self.privacy_notice.items
+            (label, fill(item, {"purpose": text}, "privacy_notice"))
+            for label, item in self.privacy_notice.items
         )
         return self.privacy_notice.model_copy(update={"items": items})
 
@@ -155,5 +153,3 @@ COPY = load(
         "forms.email_max": str(EMAIL_MAX),
     },
 )
-# For scripts/loadtest/ledger.py, which still reads it here (its owner moves it to COPY).
-RESEND_NOTE = COPY.resend_note

@@ -23,9 +23,15 @@ from zoneinfo import ZoneInfo
 
 import aiohttp
 
-from agency_site.content.forms import AGENCY_TIME_ZONE, TIME_SLOTS
-from agency_site.leads.intake import IDEMPOTENCY_FIELD
+from agency_site.forms.declarations import (
+    BY_KIND,
+    HONEYPOT_FIELD,
+    IDEMPOTENCY_FIELD,
+    submission_fields,
+)
+from agency_site.leads.kinds import LeadKind
 from agency_site.paths import SCHEDULE, form_post
+from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
 from scripts.loadtest.protocol import Tab, VisitorError
 
 BOOKING_POST = form_post("booking")
@@ -53,19 +59,25 @@ def booker_email(run_id: str, n: int) -> str:
 
 
 def booking_fields(run_id: str, n: int, date: str, key: str | None = None) -> dict[str, str]:
-    """A valid booking of booker ``n``: the booking form's controls in the order the
+    """A valid booking of booker ``n``: the booking form's declared fields in the order the
     browser's FormData lists them (``website`` is the honeypot, the last one the
-    submission's idempotency key, one per submission)."""
-    return {
+    submission's idempotency key, one per submission). A required field added to the
+    declaration without a value here stops the load test at once, naming it."""
+    sample = {
         "name": f"Visitante de carga {n}",
         "email": booker_email(run_id, n),
         "phone": "+34 600 000 000",
         "date": date,
         "time": TIME_SLOTS[n % len(TIME_SLOTS)],
         "message": f"Reserva de la prueba de carga {run_id}, visitante {n}.",
-        "website": "",
-        IDEMPOTENCY_FIELD: key or uuid.uuid4().hex,
+        HONEYPOT_FIELD: "",
     }
+    form = BY_KIND[LeadKind.BOOKING]
+    missing = [f.name for f in form.fields if f.required and f.name not in sample]
+    if missing:
+        raise ValueError(f"the load test has no value for the booking form's {missing}")
+    fields = {name: sample.get(name, "") for name in submission_fields(LeadKind.BOOKING)}
+    return fields | {IDEMPOTENCY_FIELD: key or uuid.uuid4().hex}
 
 
 async def post_once(
