@@ -9,7 +9,7 @@ from agency_site.reflex_ext.connection_overlay import drop_connection_overlay
 from agency_site.seo.head import site_head
 from agency_site.server import SiteMiddleware
 from agency_site.site_api import site_api
-from agency_site.state.forms import BookingState, HeroCaptureState
+from agency_site.state.forms import FORM_STATES
 
 app = rx.App(
     html_lang="es",
@@ -26,6 +26,6 @@ app = rx.App(
 drop_connection_overlay(app)
 routes.register(app)
 # Crafted websocket events are refused, in one short log line, before Reflex reads them.
-event_guard.install(app, [HeroCaptureState.submit, BookingState.submit])
+event_guard.install(app, [state.submit for state in FORM_STATES.values()])
 # Migrates the leads table, then retries undelivered leads, in every backend worker.
 app.register_lifespan_task(leads_lifespan)

@@ -3,7 +3,7 @@ sent without JavaScript, a booking link's page. Spanish, the site's name in the 
 
 from html import escape
 
-from agency_site.content.forms import ALTERNATIVES, ANSWER_PAGE
+from agency_site.content.forms import COPY
 from agency_site.content.site import SITE
 
 _CSS = """
@@ -38,7 +38,7 @@ background:#fff;border:1px solid #e2e8f0;border-radius:1rem;padding:1rem 1.25rem
 
 
 def _alternatives() -> str:
-    links = (ALTERNATIVES.email, ALTERNATIVES.phone, ALTERNATIVES.whatsapp)
+    links = (COPY.alternatives.email, COPY.alternatives.phone, COPY.alternatives.whatsapp)
     items = "".join(
         f'<li><a href="{escape(link.href)}">{escape(link.label)}</a></li>' for link in links
     )
@@ -59,5 +59,5 @@ def page(title: str, body: str, back: str) -> str:
         f"<title>{escape(title)} · {escape(SITE.name)}</title><style>{_CSS}</style></head>"
         f"<body><main><h1>{escape(title)}</h1>{body}"
         f'<p class="back"><a href="{escape(back, quote=True)}">'
-        f"{escape(ANSWER_PAGE.back)}</a></p></main></body></html>"
+        f"{escape(COPY.answer_page.back)}</a></p></main></body></html>"
     )

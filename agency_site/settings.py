@@ -108,6 +108,7 @@ class EmailJSSettings(BaseSettings):
     private_key: SecretStr = SecretStr("")
     contact_template_id: str = ""
     booking_template_id: str = ""
+    quote_template_id: str = ""
     # The visitor's e-mails about their booking (confirmed, declined, cancelled): optional;
     # without it the agency answers visitors by hand.
     visitor_template_id: str = ""
@@ -118,6 +119,8 @@ class EmailJSSettings(BaseSettings):
     @property
     def configured(self) -> bool:
         """Whether delivery can be attempted (the private key is optional)."""
+        # Not the quote's template: a site set up before the quote form keeps delivering
+        # the other two; a quote lead waits, held, until EMAILJS_QUOTE_TEMPLATE_ID is set.
         return all(
             (self.service_id, self.public_key, self.contact_template_id, self.booking_template_id)
         )
@@ -133,6 +136,7 @@ class EmailJSSettings(BaseSettings):
                 self.private_key.get_secret_value(),
                 self.contact_template_id,
                 self.booking_template_id,
+                self.quote_template_id,
             )
         )
         return hashlib.sha256(joined.encode()).hexdigest()[:16]

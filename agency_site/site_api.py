@@ -44,27 +44,23 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from agency_site import paths
-from agency_site.content.forms import (
-    ANSWER_PAGE,
-    BOOKING,
-    EMAIL_MAX,
-    HERO_CAPTURE,
-    HONEYPOT_LABEL,
-    MESSAGE_MAX,
-    NAME_MAX,
-    NOTICES,
-    PHONE_MAX,
-    TIME_SLOTS,
-)
+from agency_site.content.forms import COPY
 from agency_site.content.not_found import NOT_FOUND
-from agency_site.leads.intake import IDEMPOTENCY_FIELD, LeadIntake, Result, Submission
+from agency_site.forms.declarations import (
+    BY_KIND,
+    HONEYPOT_FIELD,
+    IDEMPOTENCY_FIELD,
+    FormDeclaration,
+)
+from agency_site.forms.fields import Control, FormField
+from agency_site.leads.intake import LeadIntake, Result, Submission
 from agency_site.leads.kinds import LeadKind
-from agency_site.leads.validation import HONEYPOT_FIELD, MAX_FIELDS
+from agency_site.leads.validation import MAX_FIELDS
 from agency_site.plain_page import alternatives_notice, page
+from agency_site.rules import TIME_SLOTS
 from agency_site.settings import origin
 
-# The page each form lives on, to go back to.
-FORM_PAGES = {LeadKind.CONTACT: paths.HOME, LeadKind.BOOKING: paths.SCHEDULE}
+ANSWER_PAGE, NOTICES = COPY.answer_page, COPY.notices
 _STATUS = {
     Result.SENT: 200,
     Result.QUEUED: 200,
@@ -106,15 +102,23 @@ def origin_allowed(headers: Mapping[str, str], allowed: Iterable[str]) -> bool:
 # --- The answer page ---------------------------------------------------------------------
 
 
-class _Form:
-    """The plain form again, with the values sent and a message per wrong field."""
+_INPUT_TYPES = {
+    Control.TEXT: "text",
+    Control.EMAIL: "email",
+    Control.PHONE: "tel",
+    Control.DATE: "date",
+}
 
-    def __init__(self, kind: LeadKind, values: Mapping[str, str], errors: Mapping[str, str]):
-        self.kind, self.values, self.errors = kind, values, errors
-        self.prefix = "hero" if kind is LeadKind.CONTACT else "booking"
+
+class _Form:
+    """The plain form of a declaration, with the values sent and a message per wrong field:
+    the same fields, constraints and words as the page's own (``components/forms.py``)."""
+
+    def __init__(self, form: FormDeclaration, values: Mapping[str, str], errors: Mapping[str, str]):
+        self.form, self.values, self.errors = form, values, errors
 
     def _attrs(self, name: str) -> str:
-        control = f"{self.prefix}-{name}"
+        control = self.form.field_id(name)
         invalid = "true" if name in self.errors else "false"
         return (
             f'id="{control}" name="{name}" aria-invalid="{invalid}" '
@@ -124,69 +128,83 @@ class _Form:
     def _value(self, name: str) -> str:
         return escape(self.values.get(name, ""), quote=True)
 
-    def _field(self, name: str, label: str, control: str) -> str:
-        error = escape(self.errors.get(name, ""))
+    @staticmethod
+    def _constraints(field: FormField) -> str:
+        """The HTML constraints of a field (the server checks them again)."""
+        parts = ["required"] if field.required else []
+        if field.min_length and field.control is not Control.TEXTAREA:
+            parts.append(f'minlength="{field.min_length}"')
+        if field.max_length:
+            parts.append(f'maxlength="{field.max_length}"')
+        if field.autocomplete:
+            parts.append(f'autocomplete="{field.autocomplete}"')
+        return " ".join(parts)
+
+    def _option(self, value: str, label: str, chosen: str, group: str = "") -> str:
+        selected = " selected" if value and value == chosen else ""
+        data = f' data-group="{escape(group, quote=True)}"' if group else ""
         return (
-            f'<div><label for="{self.prefix}-{name}">{escape(label)}</label>{control}'
-            f'<p class="error" id="{self.prefix}-{name}-error">{error}</p></div>'
+            f'<option value="{escape(value, quote=True)}"{data}{selected}>{escape(label)}</option>'
         )
 
-    def _input(self, name: str, label: str, kind: str, extra: str) -> str:
-        control = f'<input type="{kind}" {self._attrs(name)} value="{self._value(name)}" {extra}>'
-        return self._field(name, label, control)
+    def _select(self, field: FormField, placeholder: str) -> str:
+        chosen = self.values.get(field.name, "")
+        options = [f'<option value="">{escape(placeholder)}</option>']
+        if field.control is Control.SLOT:
+            options += [self._option(slot, slot, chosen) for slot in TIME_SLOTS]
+        elif not field.depends_on:
+            options += [self._option(o.value, o.label, chosen) for o in field.choices()]
+        else:
+            parents = {o.value: o.label for o in self.form.field(field.depends_on).choices()}
+            groups: dict[str, list[str]] = {}
+            for o in field.choices():
+                groups.setdefault(o.group, []).append(
+                    self._option(o.value, o.label, chosen, o.group)
+                )
+            options += [
+                f'<optgroup label="{escape(parents.get(group, group), quote=True)}">'
+                f"{''.join(items)}</optgroup>"
+                for group, items in groups.items()
+            ]
+        return (
+            f"<select {self._attrs(field.name)} {self._constraints(field)}>"
+            f"{''.join(options)}</select>"
+        ).replace(" >", ">")
 
-    def _select_time(self) -> str:
-        chosen = self.values.get("time", "")
-        options = [f'<option value="">{escape(BOOKING.time_placeholder)}</option>']
-        options += [
-            f'<option value="{slot}"{" selected" if slot == chosen else ""}>{slot}</option>'
-            for slot in TIME_SLOTS
-        ]
-        control = f"<select {self._attrs('time')} required>{''.join(options)}</select>"
-        return self._field("time", BOOKING.time.label, control)
-
-    def _message(self) -> str:
-        control = (
-            f'<textarea {self._attrs("message")} rows="5" maxlength="{MESSAGE_MAX}">'
-            f"{self._value('message')}</textarea>"
+    def _field(self, field: FormField) -> str:
+        words = self.form.field_words(field)
+        label = words.label if field.required else f"{words.label} {self.form.words.optional}"
+        if field.control in _INPUT_TYPES:
+            control = (
+                f'<input type="{_INPUT_TYPES[field.control]}" {self._attrs(field.name)} '
+                f'value="{self._value(field.name)}" {self._constraints(field)}>'
+            ).replace(" >", ">")
+        elif field.control is Control.TEXTAREA:
+            control = (
+                f'<textarea {self._attrs(field.name)} rows="{field.rows}" '
+                f"{self._constraints(field)}>{self._value(field.name)}</textarea>"
+            )
+        else:
+            control = self._select(field, words.placeholder)
+        error = escape(self.errors.get(field.name, ""))
+        name = self.form.field_id(field.name)
+        return (
+            f'<div><label for="{name}">{escape(label)}</label>{control}'
+            f'<p class="error" id="{name}-error">{error}</p></div>'
         )
-        label = f"{BOOKING.message.label} {BOOKING.optional}"
-        return self._field("message", label, control)
 
     def render(self, action: str) -> str:
-        if self.kind is LeadKind.CONTACT:
-            fields = [
-                self._input(
-                    "email",
-                    HERO_CAPTURE.email.label,
-                    "email",
-                    f'required maxlength="{EMAIL_MAX}" autocomplete="email"',
-                )
-            ]
-            submit = HERO_CAPTURE.submit
-        else:
-            fields = [
-                self._input("name", BOOKING.name.label, "text", f'required maxlength="{NAME_MAX}"'),
-                self._input(
-                    "email", BOOKING.email.label, "email", f'required maxlength="{EMAIL_MAX}"'
-                ),
-                self._input(
-                    "phone", BOOKING.phone.label, "tel", f'required maxlength="{PHONE_MAX}"'
-                ),
-                self._input("date", BOOKING.date.label, "date", "required"),
-                self._select_time(),
-                self._message(),
-            ]
-            submit = BOOKING.submit
+        fields = "".join(self._field(field) for field in self.form.fields)
+        hidden = self.form.field_id(HONEYPOT_FIELD)
         honeypot = (
-            f'<div class="hp" aria-hidden="true"><label for="{self.prefix}-{HONEYPOT_FIELD}">'
-            f'{escape(HONEYPOT_LABEL)}</label><input id="{self.prefix}-{HONEYPOT_FIELD}" '
+            f'<div class="hp" aria-hidden="true"><label for="{hidden}">'
+            f'{escape(COPY.honeypot_label)}</label><input id="{hidden}" '
             f'name="{HONEYPOT_FIELD}" type="text" tabindex="-1" autocomplete="off"></div>'
         )
         return (
             f'<form method="post" action="{escape(action, quote=True)}" '
-            f'id="{self.prefix}-fallback-form">{"".join(fields)}{honeypot}'
-            f'<button type="submit">{escape(submit)}</button></form>'
+            f'id="{self.form.prefix}-fallback-form">{fields}{honeypot}'
+            f'<button type="submit">{escape(self.form.words.submit)}</button></form>'
         )
 
 
@@ -198,11 +216,11 @@ def answer_page(
     site_url: str,
 ) -> str:
     """The page a visitor without JavaScript gets after submitting the ``kind`` form."""
-    success = HERO_CAPTURE.success if kind is LeadKind.CONTACT else BOOKING.success
+    form = BY_KIND[kind]
     result = submission.result
     title = ANSWER_PAGE.sent if result in (Result.SENT, Result.QUEUED) else ANSWER_PAGE.review
     if result is Result.SENT:
-        body = f'<p class="box ok" role="status">{escape(success)}</p>'
+        body = f'<p class="box ok" role="status">{escape(form.words.success)}</p>'
     elif result is Result.QUEUED:
         body = alternatives_notice(NOTICES.queued)
     else:
@@ -211,8 +229,25 @@ def answer_page(
             Result.STORE_FAILED: NOTICES.store_failed,
         }
         body = alternatives_notice(notices[result]) if result in notices else ""
-        body += _Form(kind, values, submission.errors).render(action)
-    return page(title, body, site_url.rstrip("/") + FORM_PAGES[kind])
+        body += _Form(form, values, submission.errors).render(action)
+    return page(title, body, site_url.rstrip("/") + form.page)
+
+
+def form_page(kind: LeadKind, query: Mapping[str, str], action: str, site_url: str) -> str:
+    """The plain form of ``kind`` on a page of its own, its selects chosen from ``query``
+    (``?service=branding&pack=esencial``): only choices the form offers, and no typed
+    text, which would be personal data in a URL."""
+    form = BY_KIND[kind]
+    chosen: dict[str, str] = {}
+    for field in form.fields:
+        value = query.get(field.name, "")
+        if field.control is not Control.CHOICE or not value:
+            continue
+        group = chosen.get(field.depends_on, "") if field.depends_on else ""
+        if any(o.value == value and o.group == group for o in field.choices()):
+            chosen[field.name] = value
+    body = _Form(form, chosen, {}).render(action)
+    return page(ANSWER_PAGE.form, body, site_url.rstrip("/") + form.page)
 
 
 def _short_page(status: int, title: str, text: str, site_url: str) -> HTMLResponse:
@@ -300,8 +335,20 @@ def create_app(
         html = answer_page(kind, submission, shown, api_url + paths.form_post(kind), site_url)
         return HTMLResponse(html, status_code=status)
 
+    async def get_form(request: Request) -> Response:
+        try:
+            kind = LeadKind(request.path_params["kind"])
+        except ValueError:
+            return refuse(request, 404, NOT_FOUND.heading)
+        query = dict(request.query_params)
+        html = form_page(kind, query, api_url + paths.form_post(kind), site_url)
+        return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+
     return Starlette(
-        routes=[Route(paths.form_post("{kind}"), post_form, methods=["POST"])],
+        routes=[
+            Route(paths.form_post("{kind}"), post_form, methods=["POST"]),
+            Route(paths.form_post("{kind}"), get_form, methods=["GET"]),
+        ],
     )
 
 

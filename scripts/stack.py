@@ -9,6 +9,10 @@
     .venv/bin/python scripts/stack.py start-backend 1   # ...and bring it back
     .venv/bin/python scripts/stack.py restart-redis     # stop by pid, start on the same port
     .venv/bin/python scripts/stack.py restart-postgres  # the same, on the same data
+    .venv/bin/python scripts/stack.py stop-postgres     # stopped until start-postgres
+    .venv/bin/python scripts/stack.py stop-redis        # stopped until start-redis
+    .venv/bin/python scripts/stack.py caddy-websocket refuse   # Caddy answers 403 to upgrades
+    .venv/bin/python scripts/stack.py caddy-websocket allow    # ...and passes them on again
 
 What runs (ports from STACK_PORT, default 8080):
     Caddy            STACK_PORT      the static export, /_event /ping /_health /_site/* balanced
@@ -165,24 +169,82 @@ def kill_backend(state: dict, number: int) -> None:
     _save(state)
 
 
-def restart_redis(state: dict, down_s: float = 0.0) -> None:
-    """Stop Redis by pid and start it again on its port (it keeps nothing on disk)."""
-    local_servers.stop_pid(state["pids"]["redis"])
-    time.sleep(down_s)
+def stop_redis(state: dict) -> None:
+    """Stop Redis by pid (it keeps nothing on disk)."""
+    if pid := state["pids"].pop("redis", None):
+        local_servers.stop_pid(pid)
+    _save(state)
+
+
+def start_redis(state: dict) -> None:
+    """Start Redis again on its port."""
     redis = local_servers.start_redis(STATE_DIR / "redis", ports(state["port"])["redis"])
     state["pids"]["redis"] = redis.pid
     _save(state)
 
 
-def restart_postgres(state: dict, down_s: float = 0.0) -> None:
-    """Stop PostgreSQL by pid (fast shutdown) and start it again on its port and data."""
+def restart_redis(state: dict, down_s: float = 0.0) -> None:
+    """Stop Redis by pid and start it again on its port ``down_s`` later."""
+    stop_redis(state)
+    time.sleep(down_s)
+    start_redis(state)
+
+
+def stop_postgres(state: dict) -> None:
+    """Stop PostgreSQL by pid (fast shutdown)."""
     import signal
 
-    local_servers.stop_pid(state["pids"]["postgres"], signal.SIGINT, group=False)
-    time.sleep(down_s)
+    if pid := state["pids"].pop("postgres", None):
+        local_servers.stop_pid(pid, signal.SIGINT, group=False)
+    _save(state)
+
+
+def start_postgres(state: dict) -> None:
+    """Start PostgreSQL again on its port and data."""
     folder, port = postgres_dir(state["port"]), ports(state["port"])["postgres"]
     state["pids"]["postgres"] = local_servers.start_postgres_cluster(folder, port)
     _save(state)
+
+
+def restart_postgres(state: dict, down_s: float = 0.0) -> None:
+    """Stop PostgreSQL by pid and start it again on its port and data ``down_s`` later."""
+    stop_postgres(state)
+    time.sleep(down_s)
+    start_postgres(state)
+
+
+# A fault drill's Caddyfile: websocket upgrades of /_event answered 403 (a proxy or a
+# corporate network that blocks websockets); everything else as generated.
+_REFUSE_WEBSOCKET = """\t# Fault drill (stack.py caddy-websocket refuse): no websocket upgrade.
+\t@upgrade {
+\t\tpath /_event /_event/*
+\t\theader Connection *Upgrade*
+\t\theader Upgrade websocket
+\t}
+\thandle @upgrade {
+\t\trespond 403
+\t}
+
+"""
+
+
+def refusing_websockets(caddyfile: str) -> str:
+    """The generated Caddyfile with websocket upgrades of /_event answered 403."""
+    anchor = "\t# Websocket events, liveness/health"
+    if anchor not in caddyfile:
+        raise SystemExit("The Caddyfile has no backend block to put the refusal before.")
+    return caddyfile.replace(anchor, _REFUSE_WEBSOCKET + anchor, 1)
+
+
+def caddy_websocket(state: dict, refuse: bool) -> None:
+    """Make the running Caddy refuse websocket upgrades (``refuse``) or pass them again."""
+    caddyfile = STATE_DIR / "conf" / "Caddyfile"
+    generated = STATE_DIR / "conf" / "Caddyfile.generated"
+    if not generated.exists():
+        shutil.copy2(caddyfile, generated)
+    text = generated.read_text()
+    caddyfile.write_text(refusing_websockets(text) if refuse else text)
+    _caddy_reload(state)
 
 
 def backend_addresses(base: int) -> list[str]:
@@ -193,6 +255,17 @@ def backend_addresses(base: int) -> list[str]:
 def _caddy_admin(state: dict) -> str:
     """Caddy's admin endpoint: a socket only this stack knows (reloads go through it)."""
     return f"unix/{served_dir(state['port']) / 'caddy-admin.sock'}"
+
+
+def _caddy_reload(state: dict) -> None:
+    """Caddy reads its Caddyfile again (through its admin socket)."""
+    from agency_site.deploy import release as releases
+
+    releases.run(
+        ["caddy", "reload", "--config", str(STATE_DIR / "conf" / "Caddyfile"),
+         "--adapter", "caddyfile", "--address", _caddy_admin(state)],
+        "caddy reload",
+    )  # fmt: skip
 
 
 def release_target(state: dict):
@@ -212,13 +285,6 @@ def release_target(state: dict):
         )
         releases.copy_export(ROOT, folder)
 
-    def reload() -> None:
-        releases.run(
-            ["caddy", "reload", "--config", str(STATE_DIR / "conf" / "Caddyfile"),
-             "--adapter", "caddyfile", "--address", _caddy_admin(state)],
-            "caddy reload",
-        )  # fmt: skip
-
     def restart_backend(address: str) -> None:
         number = backend_addresses(base).index(address) + 1
         pid = state["pids"].pop(f"backend{number}", None)
@@ -231,7 +297,7 @@ def release_target(state: dict):
         conf_dir=STATE_DIR / "conf",
         server="caddy",
         public_url=f"http://localhost:{base}",
-        reload=reload,
+        reload=lambda: _caddy_reload(state),
         migrate=lambda: _run(
             [sys.executable, "-m", "reflex", "db", "migrate"], env, STATE_DIR / "migrate.log"
         ),
@@ -290,31 +356,19 @@ def _wait_ok(url: str, timeout: float, check=None, pid: int | None = None) -> No
     raise SystemExit(f"{url} did not answer in {timeout:.0f} s (last: {last}); see .stack/*.log")
 
 
-def up(base: int) -> None:
-    """Start the whole topology and return once Caddy serves / and /_health."""
-    started = time.monotonic()
-    if any(_alive(pid) for pid in _load().get("pids", {}).values()):
-        raise SystemExit("The stack is already running: `make stack-down` first.")
-    local_servers.ensure_installed()
-    if STATE_DIR.exists():
-        shutil.rmtree(STATE_DIR)
-    STATE_DIR.mkdir()
-    STATE_DIR.chmod(0o755)  # PostgreSQL runs as its own user and must reach its folder.
-    port = ports(base)
-    state: dict = {"port": base, "pids": {}}
-    _save(state)
-
+def _start_servers(state: dict, started: float) -> None:
+    """Redis and PostgreSQL (an empty cluster), and ``.stack/env`` naming them."""
+    base, port = state["port"], ports(state["port"])
     redis = local_servers.start_redis(STATE_DIR / "redis", port["redis"])
     state["pids"]["redis"] = redis.pid
     state["redis_url"] = redis.url
     _save(state)
     _log(f"Redis on {redis.url}", started)
-    pg_dir = postgres_dir(base)
     if served_dir(base).exists():
         shutil.rmtree(served_dir(base))
     served_dir(base).mkdir(mode=0o755)
     served_dir(base).chmod(0o755)
-    postgres = local_servers.start_postgres(pg_dir, port["postgres"])
+    postgres = local_servers.start_postgres(postgres_dir(base), port["postgres"])
     state["pids"]["postgres"] = postgres.pid
     state["db_url"] = postgres.url
     _save(state)
@@ -324,39 +378,14 @@ def up(base: int) -> None:
         f"REFLEX_API_URL=http://localhost:{base}\nREFLEX_DEPLOY_URL=http://localhost:{base}\n"
     )
 
-    env = _site_env(state, base)
-    _run([sys.executable, "-m", "reflex", "db", "migrate"], env, STATE_DIR / "migrate.log")
-    _log("Leads database migrated", started)
-    state["www"] = str(served_dir(base) / "www")
-    state["nginx_prefix"] = str(served_dir(base) / "nginx")
-    _save(state)
-    from agency_site.deploy import release as releases
 
-    target = release_target(state)
-    first = releases.new_release(target)
-    target.export(first)
-    releases.switch(target, first)
-    _log(f"Site exported with its URL baked in ({first})", started)
-
-    # One at a time, like a release: `reflex run` clears the disk-state folder as it
-    # starts, and two starting at once in the same folder can trip over each other.
-    for number in range(1, BACKENDS + 1):
-        pid = start_backend(state, number)
-        _wait_ok(f"http://127.0.0.1:{port[f'backend{number}']}/ping", START_TIMEOUT_S, pid=pid)
-        _log(f"Backend {number} answers on 127.0.0.1:{port[f'backend{number}']}", started)
-    backends = ",".join(backend_addresses(base))
-    releases.install(target, releases.rendered_files(target, first))
+def _start_caddy(state: dict) -> int:
+    """Caddy with the installed Caddyfile; its pid."""
     caddy_env = {**os.environ, "XDG_DATA_HOME": str(STATE_DIR), "XDG_CONFIG_HOME": str(STATE_DIR)}
+    config = str(STATE_DIR / "conf" / "Caddyfile")
     with (STATE_DIR / "caddy.log").open("ab") as out:
         caddy = subprocess.Popen(
-            [
-                "caddy",
-                "run",
-                "--config",
-                str(STATE_DIR / "conf" / "Caddyfile"),
-                "--adapter",
-                "caddyfile",
-            ],
+            ["caddy", "run", "--config", config, "--adapter", "caddyfile"],
             env=caddy_env,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -364,9 +393,48 @@ def up(base: int) -> None:
         )
     state["pids"]["caddy"] = caddy.pid
     _save(state)
+    return caddy.pid
+
+
+def up(base: int) -> None:
+    """Start the whole topology and return once Caddy serves / and /_health."""
+    from agency_site.deploy import release as releases
+
+    started = time.monotonic()
+    if any(_alive(pid) for pid in _load().get("pids", {}).values()):
+        raise SystemExit("The stack is already running: `make stack-down` first.")
+    local_servers.ensure_installed()
+    if STATE_DIR.exists():
+        shutil.rmtree(STATE_DIR)
+    STATE_DIR.mkdir()
+    STATE_DIR.chmod(0o755)  # PostgreSQL runs as its own user and must reach its folder.
+    state: dict = {"port": base, "pids": {}}
+    _save(state)
+    _start_servers(state, started)
+    env = _site_env(state, base)
+    _run([sys.executable, "-m", "reflex", "db", "migrate"], env, STATE_DIR / "migrate.log")
+    _log("Leads database migrated", started)
+    state["www"] = str(served_dir(base) / "www")
+    state["nginx_prefix"] = str(served_dir(base) / "nginx")
+    _save(state)
+    target = release_target(state)
+    first = releases.new_release(target)
+    target.export(first)
+    releases.switch(target, first)
+    _log(f"Site exported with its URL baked in ({first})", started)
+    # One at a time, like a release: `reflex run` clears the disk-state folder as it
+    # starts, and two starting at once in the same folder can trip over each other.
+    for number in range(1, BACKENDS + 1):
+        pid = start_backend(state, number)
+        backend = f"127.0.0.1:{ports(base)[f'backend{number}']}"
+        _wait_ok(f"http://{backend}/ping", START_TIMEOUT_S, pid=pid)
+        _log(f"Backend {number} answers on {backend}", started)
+    releases.install(target, releases.rendered_files(target, first))
+    caddy = _start_caddy(state)
     url = f"http://localhost:{base}"
-    _wait_ok(f"{url}/", 30, pid=caddy.pid)
+    _wait_ok(f"{url}/", 30, pid=caddy)
     _wait_ok(f"{url}/_health", 60, lambda body: json.loads(body).get("status") is True)
+    backends = ",".join(backend_addresses(base))
     _log(f"Up: {url}  (backends {backends}, {WORKERS_PER_BACKEND} workers each)", started)
     print(url)
 
@@ -390,6 +458,14 @@ def down() -> None:
         PIDS.unlink()
 
 
+SERVER_COMMANDS = {
+    "stop-postgres": stop_postgres,
+    "start-postgres": start_postgres,
+    "stop-redis": stop_redis,
+    "start-redis": start_redis,
+}
+
+
 def main() -> int:
     """Entry point."""
     parser = argparse.ArgumentParser(prog="scripts/stack.py", description=__doc__.split("\n")[0])
@@ -402,10 +478,14 @@ def main() -> int:
             "start-backend",
             "restart-redis",
             "restart-postgres",
+            *SERVER_COMMANDS,
+            "caddy-websocket",
             "release",
         ],
     )
-    parser.add_argument("number", nargs="?", type=int, default=1, help="backend 1 or 2")
+    parser.add_argument(
+        "number", nargs="?", default="1", help="backend 1 or 2; caddy-websocket: refuse|allow"
+    )
     parser.add_argument(
         "--down-seconds", type=float, default=0.0, help="restart-*: stay stopped this long"
     )
@@ -424,15 +504,22 @@ def main() -> int:
     elif args.command == "release":
         return release(_load(), args.rollback, args.fault)
     elif args.command == "kill-backend":
-        kill_backend(_load(), args.number)
+        kill_backend(_load(), int(args.number))
+    elif args.command in SERVER_COMMANDS:
+        SERVER_COMMANDS[args.command](_load())
+    elif args.command == "caddy-websocket":
+        if args.number not in ("refuse", "allow"):
+            parser.error("caddy-websocket refuse|allow")
+        caddy_websocket(_load(), refuse=args.number == "refuse")
     elif args.command == "restart-redis":
         restart_redis(_load(), args.down_seconds)
     elif args.command == "restart-postgres":
         restart_postgres(_load(), args.down_seconds)
     else:
         state = _load()
-        pid = start_backend(state, args.number)
-        port = ports(state["port"])[f"backend{args.number}"]
+        number = int(args.number)
+        pid = start_backend(state, number)
+        port = ports(state["port"])[f"backend{number}"]
         _wait_ok(f"http://127.0.0.1:{port}/ping", START_TIMEOUT_S, pid=pid)
     return 0
 

@@ -3,13 +3,14 @@ spec's undeclared pages), an anchor, the agency's e-mail, phone or WhatsApp."""
 
 import re
 import types
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from agency_site import paths
 from agency_site.content.base import Content, Link
 from agency_site.content.careers import CAREERS
 from agency_site.content.sections import Action, CallToAction
 from agency_site.content.site import SITE
+from agency_site.forms.declarations import pack_options, service_options
 from agency_site.routes import ROUTES
 from tests.content_walker import content_modules, links_in
 
@@ -19,8 +20,25 @@ ANCHOR = re.compile(r"^#[a-z][a-z0-9-]*$")
 EXTERNAL = {"https://www.aepd.es"}
 
 
+def _quote_form_problem(href: str) -> str | None:
+    """Why a link to /contact with a query is not one to the quote form with a known
+    service (and one of its packs), or None when it is."""
+    path, _, query = href.partition("?")
+    chosen = dict(parse_qsl(query))
+    if path != paths.CONTACT or not chosen.keys() <= {"service", "pack"} or not chosen:
+        return "a query only /contact?service=<id>&pack=<id> may have"
+    if chosen.get("service") not in {option.value for option in service_options()}:
+        return f"unknown service {chosen.get('service')!r}"
+    packs = {o.value for o in pack_options() if o.group == chosen["service"]}
+    if "pack" in chosen and chosen["pack"] not in packs:
+        return f"no pack {chosen['pack']!r} in {chosen['service']!r}"
+    return None
+
+
 def link_problem(href: str) -> str | None:
     """Why ``href`` is not an allowed target, or None when it is."""
+    if href.startswith(paths.CONTACT + "?"):
+        return _quote_form_problem(href)
     if href in DECLARED or href in EXTERNAL or ANCHOR.match(href):
         return None
     if href.startswith("mailto:"):

@@ -194,13 +194,13 @@ def test_home_buttons_lead_where_the_spec_says() -> None:
 
 
 def test_contact_cards_and_faq() -> None:
-    assert [m.action.href for m in contact.CONTACT_METHODS] == [
+    assert [m.action.href for m in contact.PAGE.contact_methods] == [
         SITE.mailto,
         SITE.tel,
         SITE.whatsapp_url,
     ]
-    assert contact.RESPONSE_PROMISE == "Respuesta garantizada en menos de 24 horas"
-    answers = " ".join(f"{i.question} {i.answer}" for i in contact.FAQ).lower()
+    assert contact.PAGE.response_promise == "Respuesta garantizada en menos de 24 horas"
+    answers = " ".join(f"{i.question} {i.answer}" for i in contact.PAGE.faq).lower()
     for topic in (
         "24 horas",
         SITE.opening_hours.lower(),
@@ -210,8 +210,8 @@ def test_contact_cards_and_faq() -> None:
         assert topic in answers, topic
     for preparation in ("objetivos", "presupuesto", "plazos"):
         assert preparation in answers, preparation
-    assert contact.OFFICE.address == SITE.address.one_line
-    assert "Agramunt" in contact.OFFICE.address
+    assert contact.PAGE.office.address == SITE.address.one_line
+    assert "Agramunt" in contact.PAGE.office.address
 
 
 def test_schedule_page_says_how_long_and_offers_other_channels() -> None:

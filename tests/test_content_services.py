@@ -18,7 +18,7 @@ from agency_site.content.sections import (
     ProgrammesSection,
 )
 from agency_site.content.service_pages import SERVICE_PAGES, SERVICES, ServicePage
-from agency_site.content.services import COMMON, Pack, price_label
+from agency_site.content.services import COMMON, Pack, pack_id, price_label, quote_link
 from agency_site.reflex_ext.internals import LUCIDE_ICON_LIST
 from agency_site.reflex_ext.internals import reflex_format as format
 from tests import spec_facts as spec
@@ -31,12 +31,12 @@ def sections(page: ServicePage, kind: type) -> list:
 
 def buttons(page: ServicePage) -> set[tuple[str, str]]:
     """Every (label, target) pair of the page's buttons."""
-    return {(link.label, link.href) for link in page.links()}
+    return {(link.label, link.href.split("?", 1)[0]) for link in page.links()}
 
 
 def _hero_buttons(page: ServicePage) -> tuple[tuple[str, str], ...]:
     """The hero's (label, target) pairs, in order."""
-    return tuple((action.label, action.href) for action in page.actions)
+    return tuple((action.label, action.href.split("?", 1)[0]) for action in page.actions)
 
 
 def test_every_service_has_exactly_one_page_under_its_id() -> None:
@@ -75,9 +75,14 @@ def test_training_claims_programmes_courses_and_buttons() -> None:
 
     assert _hero_buttons(page) == spec.HERO_BUTTONS["training"]
     assert buttons(page) <= spec.BUTTONS["training"]
-    programme_buttons = {("Más información", "/contact"), ("Solicitar información", "/contact")}
+    programme_buttons = {
+        ("Más información", quote_link("training")),
+        ("Solicitar información", quote_link("training")),
+    }
     assert all((p.cta.label, p.cta.href) in programme_buttons for p in programmes.programmes)
-    assert [(a.label, a.href) for a in page.cta.actions] == [("Solicitar información", "/contact")]
+    assert [(a.label, a.href) for a in page.cta.actions] == [
+        ("Solicitar información", quote_link("training"))
+    ]
 
 
 def test_photography_claims_services_packs_and_buttons() -> None:
@@ -100,9 +105,14 @@ def test_photography_claims_services_packs_and_buttons() -> None:
     for pack, pack_figures in zip(packs.packs, spec.PHOTOGRAPHY_PACK_FIGURES, strict=True):
         assert all(any(f in feature for feature in pack.features) for f in pack_figures), pack
     assert all(
-        (p.cta.label, p.cta.href) == ("Solicitar información", "/contact") for p in packs.packs
+        (p.cta.label, p.cta.href)
+        == ("Solicitar información", quote_link("product-photography", pack_id(p)))
+        for p in packs.packs
     )
-    assert (packs.help_link.label, packs.help_link.href) == ("Consultar dudas", "/contact")
+    assert (packs.help_link.label, packs.help_link.href) == (
+        "Consultar dudas",
+        quote_link("product-photography"),
+    )
     assert buttons(page) == spec.BUTTONS["product-photography"]
     assert _hero_buttons(page) == spec.HERO_BUTTONS["product-photography"]
 
@@ -227,14 +237,36 @@ def test_services_are_the_pages_listings_in_the_shared_order() -> None:
 def test_a_button_named_in_a_file_is_the_shared_one() -> None:
     own = {"label": "Otro botón", "href": "/contact"}
     page = ServicePage(**(_branding_data() | {"actions": ["request_quote", own]}))
-    assert page.actions == (COMMON.buttons["request_quote"], Action(**own))
+    to_quote = {"href": quote_link("branding")}  # Buttons to /contact choose the service.
+    assert page.actions == (
+        COMMON.buttons["request_quote"].model_copy(update=to_quote),
+        Action(**(own | to_quote)),
+    )
     with pytest.raises(ValidationError, match="no shared button 'presupuesto'"):
         ServicePage(**(_branding_data() | {"actions": ["presupuesto"]}))
 
 
 def test_every_shared_button_is_used() -> None:
-    used = {link for page in SERVICE_PAGES.values() for link in page.links()}
-    assert set(COMMON.buttons.values()) <= used
+    used = {
+        (link.label, link.href.split("?", 1)[0])
+        for page in SERVICE_PAGES.values()
+        for link in page.links()
+    }
+    assert {(button.label, button.href) for button in COMMON.buttons.values()} <= used
+
+
+def test_contact_buttons_open_the_quote_form_with_the_service_and_pack() -> None:
+    for service_id, page in SERVICE_PAGES.items():
+        to_contact = [link.href for link in page.links() if link.href.startswith("/contact")]
+        assert to_contact and all(
+            href.startswith(f"/contact?service={service_id}") for href in to_contact
+        )
+    branding = SERVICE_PAGES["branding"]
+    packs = next(s for s in branding.sections if isinstance(s, PacksSection))
+    assert [p.cta.href for p in packs.packs] == [
+        f"/contact?service=branding&pack={key}"
+        for key in ("esencial", "profesional", "empresarial")
+    ]
 
 
 @pytest.mark.parametrize("change", ["no list", "two lists"])

@@ -12,7 +12,7 @@ from reflex.state import OnLoadInternalState, State
 
 from agency_site.state.forms import BookingState
 from scripts.loadtest import protocol
-from scripts.loadtest.visitors import booking_fields
+from scripts.loadtest.bookers import booking_fields
 
 STATE_JS = Path(reflex.__file__).parents[1] / "reflex_base" / ".templates" / "web" / "utils"
 
@@ -42,5 +42,6 @@ def test_a_booking_event_carries_every_field_and_its_ref() -> None:
     event = protocol.booking_event(booking_fields("run", 1, "2030-01-07"))
     entries = event["payload"]["form_data"][protocol.FORM_DATA_ENTRIES_KEY]
     names = [name for name, _ in entries]
-    assert names == [*protocol.BOOKING_FIELDS, *(f"booking_{n}" for n in protocol.BOOKING_FIELDS)]
+    fields = list(booking_fields("run", 1, "2030-01-07"))
+    assert names == [*fields, *(f"{protocol.BOOKING_REF_PREFIX}{n}" for n in fields)]
     assert event["name"] == protocol.BOOKING_SUBMIT

@@ -9,6 +9,7 @@ import reflex as rx
 
 from agency_site.agency_site import app
 from agency_site.components import forms
+from agency_site.forms.declarations import BOOKING
 from agency_site.reflex_ext import connection_overlay
 from agency_site.reflex_ext.client_state import refs_keys
 from agency_site.reflex_ext.internals import FORM_DATA_ENTRIES_KEY, WEB_TEMPLATE_DIR, static_dir
@@ -22,7 +23,7 @@ SITE_HOOK_VARS = {
     "page_fades": ui.page_fades,
     "close_menus": ui.close_menus(),
     "booking_dates": forms._MIN_DATE,
-    "slot_filter": forms._SLOT_FILTER,
+    "slot_filter": forms._slot_filter(BOOKING, BOOKING.field("time")),
     "http_fallback": forms._FALLBACKS[forms.BookingState].hook,
 }
 

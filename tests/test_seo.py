@@ -180,10 +180,10 @@ def test_careers_describes_each_position_as_a_job_posting() -> None:
 
 
 def test_contact_carries_its_faq_as_a_faq_page() -> None:
-    from agency_site.content.contact import FAQ
+    from agency_site.content.contact import PAGE as CONTACT_PAGE
 
     (faq,) = _entries(paths.CONTACT, "FAQPage")
-    assert [q["name"] for q in faq["mainEntity"]] == [item.question for item in FAQ]
+    assert [q["name"] for q in faq["mainEntity"]] == [item.question for item in CONTACT_PAGE.faq]
     assert all(q["acceptedAnswer"]["text"] for q in faq["mainEntity"])
 
 

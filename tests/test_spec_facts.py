@@ -2,7 +2,7 @@
 how long a success message stays; and the job postings of §3 as the content lists them."""
 
 from agency_site.content import careers
-from agency_site.content.forms import SUCCESS_MESSAGE_MS, TIME_SLOTS
+from agency_site.rules import SUCCESS_MESSAGE_MS, TIME_SLOTS
 from tests import spec_facts as spec
 
 

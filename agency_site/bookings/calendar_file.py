@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 
-from agency_site.content.forms import AGENCY_TIME_ZONE
+from agency_site.rules import AGENCY_TIME_ZONE
 
 # How long a consultation lasts in the calendar.
 CONSULTATION_MINUTES = 60

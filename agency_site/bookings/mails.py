@@ -17,10 +17,10 @@ from agency_site.bookings.calendar_file import Appointment, google_link, outlook
 from agency_site.bookings.links import Action, LinkSigner
 from agency_site.bookings.models import Booking, BookingState
 from agency_site.content.bookings import COPY
-from agency_site.content.forms import AGENCY_TIME_ZONE
 from agency_site.content.loader import fill
 from agency_site.content.site import SITE
 from agency_site.leads.delivery import date_es, short_name
+from agency_site.rules import AGENCY_TIME_ZONE
 
 
 def link(api_url: str, signer: LinkSigner, action: Action, lead_id: int) -> str:

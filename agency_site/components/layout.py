@@ -5,10 +5,27 @@ import reflex as rx
 from agency_site.components.footer import footer
 from agency_site.components.navbar import navbar
 from agency_site.content.layout import LAYOUT
+from agency_site.leads.source import FIELD, UTM_KEYS
+from agency_site.reflex_ext.client_state import hook_var
 from agency_site.reflex_ext.internals import PlainAnchor as A
+from agency_site.reflex_ext.js import load_js
 from agency_site.state import ui
 
 MAIN_ID = "main"
+# Where the visit came from (entry page, utm_*, referring host), kept in the tab and written
+# into a lead form's hidden field on submit: js/lead_source.js, leads/source.py.
+_LEAD_SOURCE = hook_var(
+    '"on"',
+    [
+        load_js(
+            "lead_source.js",
+            STORAGE_KEY="agency_site.visit",
+            UTM_KEYS=list(UTM_KEYS),
+            FIELD=FIELD,
+        )
+    ],
+    {"react": ["useEffect"]},
+).to(str)
 
 
 def layout(*children: rx.Component) -> rx.Component:
@@ -34,4 +51,5 @@ def layout(*children: rx.Component) -> rx.Component:
         ),
         footer(),
         class_name="flex min-h-screen flex-col bg-white text-slate-900 antialiased",
+        custom_attrs={"data-lead-source": _LEAD_SOURCE},
     )

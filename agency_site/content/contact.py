@@ -7,6 +7,7 @@ from pydantic import model_validator
 
 from agency_site.content.base import Content, Hero, PageMeta
 from agency_site.content.files import load
+from agency_site.content.loader import fill
 from agency_site.content.sections import Action, SectionHeading
 
 
@@ -45,6 +46,7 @@ class ContactPage(Content):
     response_promise: str
     contact_methods: tuple[ContactMethod, ...]
     office: Office
+    quote_heading: SectionHeading  # Over the quote request form.
     methods_heading: SectionHeading
     faq_heading: SectionHeading
     faq: tuple[FaqItem, ...]
@@ -59,7 +61,8 @@ class ContactPage(Content):
             promise = str(data.get("response_promise", ""))
             data = data | {
                 "faq": [
-                    item | {"answer": item["answer"].replace("{response_promise}", promise)}
+                    item
+                    | {"answer": fill(item["answer"], {"response_promise": promise}, "faq.answer")}
                     if isinstance(item, dict) and isinstance(item.get("answer"), str)
                     else item
                     for item in data["faq"]
@@ -69,8 +72,3 @@ class ContactPage(Content):
 
 
 PAGE = load("pages/contact.yaml", ContactPage)
-# The names other modules read.
-META, HERO, RESPONSE_PROMISE = PAGE.meta, PAGE.hero, PAGE.response_promise
-CONTACT_METHODS, OFFICE, METHODS_HEADING = PAGE.contact_methods, PAGE.office, PAGE.methods_heading
-FAQ_HEADING, FAQ = PAGE.faq_heading, PAGE.faq
-SCHEDULE_PROMPT, SCHEDULE_ACTION = PAGE.schedule_prompt, PAGE.schedule_action

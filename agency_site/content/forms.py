@@ -1,37 +1,27 @@
-"""Constants of the two lead forms (the Home e-mail capture and the booking form) and the
-models of their copy, ``content/es/forms.yaml``."""
+"""The words of the lead forms, ``content/es/forms.yaml``, and their models.
 
-from pydantic import Field as PydanticField
+Which fields a form has, and their rules, are declared in ``agency_site/forms/``; the
+limits the messages quote ({forms.name_max}) live in ``agency_site/rules.py``.
+"""
+
+from pydantic import Field
 
 from agency_site.content.base import Content, Link
 from agency_site.content.files import load
-
-# SPEC §9: how long a success message stays on screen.
-SUCCESS_MESSAGE_MS = 5000
-
-# SPEC §9: the consultation slots offered, in the order shown.
-TIME_SLOTS: tuple[str, ...] = (
-    "09:00",
-    "10:00",
-    "11:00",
-    "12:00",
-    "15:00",
-    "16:00",
-    "17:00",
-    "18:00",
+from agency_site.content.loader import fill
+from agency_site.rules import (
+    EMAIL_MAX,
+    MESSAGE_MAX,
+    NAME_MAX,
+    NAME_MIN,
+    PHONE_MAX,
+    PHONE_MIN,
 )
 
-# Dates are "today" in the agency's time zone, in the browser and on the server.
-AGENCY_TIME_ZONE = "Europe/Madrid"
 
-NAME_MIN, NAME_MAX = 2, 100
-PHONE_MIN, PHONE_MAX = 6, 20
-EMAIL_MAX = 254
-MESSAGE_MAX = 2000
-
-
-class Field(Content):
-    """A form field: its label, an example and the message shown when it is wrong."""
+class FieldCopy(Content):
+    """What a form field says: its label, an example (a select's empty option) and the
+    message shown when it is wrong."""
 
     label: str
     placeholder: str = ""
@@ -62,6 +52,7 @@ class PrivacyPurposes(Content):
 
     hero: str
     booking: str
+    quote: str
 
 
 class ContactAlternatives(Content):
@@ -72,36 +63,38 @@ class ContactAlternatives(Content):
     whatsapp: Link
 
 
-class HeroCaptureCopy(Content):
-    """The Home hero's e-mail capture."""
+class FormCopy(Content):
+    """What a form says: each field's words by name (the form's declaration says which
+    fields it has, ``agency_site/forms/``), and its button and success text."""
 
-    email: Field
+    fields: dict[str, FieldCopy] = Field(min_length=1)
     submit: str
     success: str
+    optional: str = ""  # After the label of an optional field.
+    required_hint: str = ""  # Above the fields.
+
+
+class HeroCaptureCopy(FormCopy):
+    """The Home hero's e-mail capture."""
+
     email_message: str  # Body of the e-mail the agency receives; {email} is the visitor's.
 
 
-class BookingCopy(Content):
-    """The consultation booking form of /schedule."""
+class BookingCopy(FormCopy):
+    """The consultation booking form of /schedule, with its date's and time's messages."""
 
-    name: Field
-    email: Field
-    phone: Field
-    date: Field
     date_hint: str  # Under the date field: which days the agency works.
     date_past: str
     date_too_far: str
     date_weekend: str
     date_holiday: str  # A public holiday of Spain or Catalonia.
     date_closed: str  # A closed day of the settings (BOOKING_CLOSED_DAYS).
-    time: Field
     time_passed: str  # Today's slot starts too soon (BOOKING_MIN_NOTICE_HOURS).
-    time_placeholder: str
-    message: Field
-    optional: str
-    required_hint: str
-    submit: str
-    success: str
+    time_hint: str  # Under the time: the slots are the agency's clock (Europe/Madrid).
+    # When the visitor's clock differs: each slot as "{slot}" with their "{local}" time, and
+    # a note naming their "{zone}".
+    time_local: str
+    time_zone_note: str
 
 
 class AnswerPageCopy(Content):
@@ -113,23 +106,25 @@ class AnswerPageCopy(Content):
     refused: str  # Title of a refused request (origin, content type).
     too_large: str
     refused_text: str
+    form: str  # Title of a form's own plain page (``GET /_site/forms/<kind>``).
 
 
 class DateWords(Content):
     """A date in words: ``format`` with ``{weekday}``, ``{day}``, ``{month}``, ``{year}``."""
 
     format: str
-    weekdays: tuple[str, ...] = PydanticField(min_length=7, max_length=7)  # Monday first.
-    months: tuple[str, ...] = PydanticField(min_length=12, max_length=12)
+    weekdays: tuple[str, ...] = Field(min_length=7, max_length=7)  # Monday first.
+    months: tuple[str, ...] = Field(min_length=12, max_length=12)
 
 
 class FormsCopy(Content):
-    """Everything the two forms say: ``content/es/forms.yaml``."""
+    """Everything the forms say: ``content/es/forms.yaml``."""
 
     alternatives: ContactAlternatives
     notices: Notices
     hero_capture: HeroCaptureCopy
     booking: BookingCopy
+    quote: FormCopy  # The quote request of /contact.
     privacy_notice: PrivacyNotice  # The "Finalidad" item says {purpose}: each form's own.
     privacy_purposes: PrivacyPurposes
     # Put before the message of an e-mail sent again after a send whose outcome is unknown
@@ -140,8 +135,17 @@ class FormsCopy(Content):
     answer_page: AnswerPageCopy
     dates: DateWords
 
+    def privacy(self, purpose: str) -> PrivacyNotice:
+        """The first-layer notice of a form whose data serve the purpose named ``purpose``."""
+        text = getattr(self.privacy_purposes, purpose)
+        items = tuple(
+            (label, fill(item, {"purpose": text}, "privacy_notice"))
+            for label, item in self.privacy_notice.items
+        )
+        return self.privacy_notice.model_copy(update={"items": items})
 
-# The error messages quote the limits by name ({forms.name_max}): the code owns them.
+
+# The error messages quote the limits by name ({forms.name_max}): the rules own them.
 COPY = load(
     "forms.yaml",
     FormsCopy,
@@ -151,20 +155,6 @@ COPY = load(
         "forms.phone_min": str(PHONE_MIN),
         "forms.phone_max": str(PHONE_MAX),
         "forms.message_max": str(MESSAGE_MAX),
+        "forms.email_max": str(EMAIL_MAX),
     },
 )
-
-
-def _privacy_notice(purpose: str) -> PrivacyNotice:
-    """The first-layer notice of a form whose data serve ``purpose``."""
-    notice = COPY.privacy_notice
-    items = tuple((label, text.replace("{purpose}", purpose)) for label, text in notice.items)
-    return notice.model_copy(update={"items": items})
-
-
-# The names other modules read.
-ALTERNATIVES, NOTICES = COPY.alternatives, COPY.notices
-HERO_CAPTURE, BOOKING, RESEND_NOTE = COPY.hero_capture, COPY.booking, COPY.resend_note
-HONEYPOT_LABEL, ANSWER_PAGE, DATES = COPY.honeypot_label, COPY.answer_page, COPY.dates
-HERO_PRIVACY = _privacy_notice(COPY.privacy_purposes.hero)
-BOOKING_PRIVACY = _privacy_notice(COPY.privacy_purposes.booking)

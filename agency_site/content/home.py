@@ -1,7 +1,7 @@
 """The Home page: ``content/es/pages/home.yaml``, validated by the models below."""
 
 from agency_site.content.base import Content, Hero, Image, PageMeta
-from agency_site.content.contact import RESPONSE_PROMISE
+from agency_site.content.contact import PAGE as CONTACT_PAGE
 from agency_site.content.files import load
 from agency_site.content.sections import Action, CallToAction, SectionHeading
 
@@ -51,4 +51,6 @@ class HomePage(Content):
 
 
 # The closing band quotes the Contact page's promise: {contact.response_promise}.
-PAGE = load("pages/home.yaml", HomePage, values={"contact.response_promise": RESPONSE_PROMISE})
+PAGE = load(
+    "pages/home.yaml", HomePage, values={"contact.response_promise": CONTACT_PAGE.response_promise}
+)

@@ -76,7 +76,9 @@ _ENTRIES: tuple[PageEntry, ...] = (
     _entry(careers.CAREERS),
     *[_entry(document) for document in legal.DOCUMENTS],
     _entry(influencer.PAGE),
-    _entry(contact.PAGE, path=paths.CONTACT, quoted={"response_promise": contact.RESPONSE_PROMISE}),
+    _entry(
+        contact.PAGE, path=paths.CONTACT, quoted={"response_promise": contact.PAGE.response_promise}
+    ),
     _entry(schedule.PAGE),
     *[
         _entry(page, path=paths.service(page.id), name=page.listing.title, quoted=page.facts)

@@ -11,7 +11,7 @@ from agency_site.content.base import Content, Hero, Link, PageMeta, Stat, figure
 from agency_site.content.files import load_folder
 from agency_site.content.loader import fill
 from agency_site.content.sections import BandSection, PageSection
-from agency_site.content.services import COMMON, Button, Id
+from agency_site.content.services import COMMON, Button, Id, with_quote_links
 
 
 class ServiceListing(Content):
@@ -57,6 +57,14 @@ class ServicePage(Content):
                 data = data | {"hero": data["hero"] | {"eyebrow": title}}
         return data
 
+    @model_validator(mode="before")
+    @classmethod
+    def _contact_buttons_choose_the_service(cls, data: Any) -> Any:
+        """Its buttons to /contact open the quote form with this service (and pack) chosen."""
+        if isinstance(data, dict) and isinstance(data.get("id"), str):
+            return with_quote_links(data, data["id"])
+        return data
+
     @model_validator(mode="after")
     def _description_quotes_known_figures(self) -> "ServicePage":
         self.description()
@@ -81,8 +89,8 @@ class ServicePage(Content):
         return tuple(model for model in models_in(self) if isinstance(model, Link))
 
     def targets(self) -> set[str]:
-        """The set of paths the page's buttons lead to."""
-        return {link.href for link in self.links()}
+        """The set of paths the page's buttons lead to (without their query)."""
+        return {link.href.split("?", 1)[0] for link in self.links()}
 
 
 SERVICE_PAGES: dict[str, ServicePage] = {

@@ -6,10 +6,14 @@ a label changed there changes on every page. The nine services themselves (one p
 each) are ``service_pages.py``'s.
 """
 
-from typing import Annotated, Literal
+import re
+import unicodedata
+from typing import Annotated, Any, Literal
+from urllib.parse import urlencode
 
 from pydantic import BeforeValidator, Field
 
+from agency_site import paths
 from agency_site.content.base import Action, Content, Figure, euros
 from agency_site.content.files import load
 from agency_site.content.loader import fill
@@ -63,3 +67,45 @@ class Pack(Figure):
 def price_label(pack: Pack) -> str:
     """A pack's price as shown, worded in ``services/common/services.yaml``: 'Desde 99€'."""
     return fill(COMMON.price_from, {"price": pack.figure}, "price_from")
+
+
+def pack_id(pack: Pack) -> str:
+    """A pack's id in the quote form and its link: its ``key``, else its title as a slug."""
+    if pack.key:
+        return pack.key
+    ascii_title = unicodedata.normalize("NFKD", pack.title).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_title.lower()).strip("-")
+
+
+def quote_link(service_id: str, pack: str = "") -> str:
+    """The quote form on /contact with the service (and pack) chosen."""
+    query = {"service": service_id} | ({"pack": pack} if pack else {})
+    return f"{paths.CONTACT}?{urlencode(query)}"
+
+
+def _to_quote_form(button: Any, service_id: str, pack: str) -> Any:
+    """A button (by name or written out) leading to /contact, as a link to the quote form."""
+    action = COMMON.buttons.get(button) if isinstance(button, str) else button
+    if isinstance(action, Action):
+        action = action.model_dump()
+    if not isinstance(action, dict) or action.get("href") != paths.CONTACT:
+        return button
+    return action | {"href": quote_link(service_id, pack)}
+
+
+def with_quote_links(data: Any, service_id: str, pack: str = "") -> Any:
+    """A service page's raw data with every button to /contact leading to the quote form
+    with the service chosen (and, on a pack's button, the pack: ``ServicePack`` ids)."""
+    if isinstance(data, list):
+        return [with_quote_links(item, service_id, pack) for item in data]
+    if not isinstance(data, dict):
+        return data
+    if "price_from" in data and isinstance(data.get("title"), str):  # A pack.
+        pack = data.get("key") or pack_id(Pack.model_construct(title=data["title"]))
+    data = {key: with_quote_links(value, service_id, pack) for key, value in data.items()}
+    for key in ("cta", "actions", "help_link"):
+        if isinstance(data.get(key), list):
+            data[key] = [_to_quote_form(item, service_id, pack) for item in data[key]]
+        elif key in data:
+            data[key] = _to_quote_form(data[key], service_id, pack)
+    return data

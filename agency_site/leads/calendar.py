@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 
 import holidays
 
-from agency_site.content.forms import AGENCY_TIME_ZONE, TIME_SLOTS
+from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
 from agency_site.settings import get_settings
 
 HOLIDAY_COUNTRY = "ES"

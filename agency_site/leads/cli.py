@@ -28,6 +28,7 @@ from typing import TextIO
 from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.links import Action
 from agency_site.bookings.slots import Decision
+from agency_site.forms.declarations import export_fields
 from agency_site.leads import erasures
 from agency_site.leads import source as lead_source
 from agency_site.leads.delivery import Delivery
@@ -36,7 +37,8 @@ from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.monitor import retention_cutoff
 from agency_site.settings import ROOT, get_settings
 
-EXPORT_FIELDS = ("name", "email", "phone", "date", "time", "message")
+# The forms' fields (their declarations say which), each once.
+EXPORT_FIELDS = export_fields()
 EXPORT_COLUMNS = (
     "id",
     "created_at",

@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from agency_site.content.forms import DATES, HERO_CAPTURE, RESEND_NOTE
+from agency_site.content.forms import COPY
 from agency_site.emailjs import EmailJSClient, Outcome, SendResult
+from agency_site.forms.declarations import BY_KIND, FormDeclaration
+from agency_site.forms.fields import Control
 from agency_site.leads import source as lead_source
 from agency_site.leads.kinds import LeadKind
 from agency_site.leads.models import Lead
@@ -47,11 +49,11 @@ class RetryPolicy:
 
 def date_es(iso_date: str) -> str:
     """A date in Spanish, whatever the machine's locale: "lunes, 14 de diciembre de 2026"."""
-    day = dt.date.fromisoformat(iso_date)
-    return DATES.format.format(
-        weekday=DATES.weekdays[day.weekday()],
+    day, words = dt.date.fromisoformat(iso_date), COPY.dates
+    return words.format.format(
+        weekday=words.weekdays[day.weekday()],
         day=day.day,
-        month=DATES.months[day.month - 1],
+        month=words.months[day.month - 1],
         year=day.year,
     )
 
@@ -80,10 +82,13 @@ def template_params(
     resend_of: int | None = None,
     autoreply: bool = False,
 ) -> dict[str, str]:
-    """The EmailJS template variables of a lead (SPEC §7).
+    """The EmailJS template variables of a lead (SPEC §7), from its form's declaration.
 
-    A booking also carries ``reply_to`` (the visitor's address, where the template's
-    Auto-Reply sends the confirmation) and ``date_es`` (the date in Spanish) for it.
+    Each field fills the variables its declaration lists (``FormField.email``); a CHOICE
+    gives its option's label. A form with ``email_message`` sends that text, its
+    ``{field}`` names filled in, as ``message``. A form with ``autoreply`` also carries
+    ``reply_to`` (the visitor's address, where the template's Auto-Reply sends the
+    confirmation) and ``date_es`` (the date in Spanish) for it.
     The auto-reply cannot be turned into a mailer: ``reply_to`` is empty unless
     ``autoreply`` (the lead won its address's one auto-reply of the day, see
     ``LeadStore.add``), and ``reply_name``, the only text of the submitter the documented
@@ -93,34 +98,35 @@ def template_params(
     message then starts with a note saying so (EmailJS has no idempotency key, so a
     duplicate cannot be prevented, only announced).
     """
-    params = _params(kind, fields, to_email)
-    if kind is LeadKind.BOOKING and not autoreply:
+    form = BY_KIND[kind]
+    params = form_params(form, fields, to_email)
+    if form.autoreply and not autoreply:
         params["reply_to"] = ""
     if resend_of is not None:
-        note = RESEND_NOTE.format(lead_id=resend_of)
+        note = COPY.resend_note.format(lead_id=resend_of)
         params["message"] = f"{note}\n\n{params['message']}".rstrip()
     return params
 
 
-def _params(kind: LeadKind, fields: dict[str, Any], to_email: str) -> dict[str, str]:
-    if kind is LeadKind.CONTACT:
-        return {
-            "to_email": to_email,
-            "from_email": fields["email"],
-            "message": HERO_CAPTURE.email_message.format(email=fields["email"]),
-        }
-    return {
-        "to_email": to_email,
-        "from_name": fields["name"],
-        "reply_name": short_name(fields["name"]),
-        "from_email": fields["email"],
-        "phone": fields["phone"],
-        "date": fields["date"],
-        "time": fields["time"],
-        "message": fields.get("message", ""),
-        "reply_to": fields["email"],
-        "date_es": date_es(fields["date"]),
-    }
+# How a variable derived from a field is written (any other: the value as stored).
+_DERIVED = {"reply_name": short_name, "date_es": date_es}
+
+
+def form_params(form: FormDeclaration, fields: dict[str, Any], to_email: str) -> dict[str, str]:
+    """The template variables of a lead of ``form``: each field's, in the form's order."""
+    params = {"to_email": to_email}
+    for field in form.fields:
+        value = str(fields.get(field.name, "") or "")
+        if field.control is Control.CHOICE:
+            labels = {option.value: option.label for option in field.choices()}
+            value = labels.get(value, value)
+        for name in field.email:
+            params[name] = _DERIVED[name](value) if name in _DERIVED and value else value
+    if form.email_message:
+        params["message"] = getattr(form.words, form.email_message).format_map(fields)
+    if form.autoreply:
+        params["reply_to"] = str(fields.get("email", ""))
+    return params
 
 
 def _no_links(lead_id: int) -> dict[str, str]:
@@ -188,7 +194,11 @@ class Delivery:
         params["source"] = lead_source.describe(source)
         if kind is LeadKind.BOOKING:
             params |= self.booking_links(lead_id)
-        result = await self.client.send(self.templates[kind], params)
+        if template := self.templates.get(kind, ""):
+            result = await self.client.send(template, params)
+        else:  # Held like a refused configuration: setting the id releases it.
+            setting = f"EMAILJS_{BY_KIND[kind].template_setting.upper()}"
+            result = SendResult(0, f"{setting} is not set", Outcome.CONFIGURATION)
         error = f"HTTP {result.status}: {result.text}" if result.status else result.text
         if result.outcome is Outcome.SENT:
             recorded = await asyncio.to_thread(self.store.mark_sent, lead_id, token)

@@ -26,8 +26,8 @@ from zoneinfo import ZoneInfo
 
 from agency_site.bookings import slots
 from agency_site.content.bookings import COPY as BOOKINGS
-from agency_site.content.forms import AGENCY_TIME_ZONE
 from agency_site.content.loader import fill
+from agency_site.forms.declarations import BY_KIND, IDEMPOTENCY_FIELD
 from agency_site.leads import source as lead_source
 from agency_site.leads.calendar import agency_now, default_calendar
 from agency_site.leads.delivery import Delivery, date_es, new_claim_token
@@ -37,11 +37,10 @@ from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.spool import Spool, SpooledLead, new_key, valid_key
 from agency_site.leads.store import DuplicateSubmission, LeadStore, Slot
 from agency_site.leads.validation import HONEYPOT_FIELD, validate
+from agency_site.rules import AGENCY_TIME_ZONE
 
 # Longest client-supplied text written into one log line.
 _LOG_VALUE_MAX = 64
-# The form field (HTTP path) that may carry the page's idempotency key.
-IDEMPOTENCY_FIELD = "idempotency_key"
 # Waits between insert tries: doubling from the first up to the last.
 _RETRY_FIRST_S, _RETRY_MAX_S = 0.2, 2.0
 # After a failed store, later submissions try once before spooling, for this long: while
@@ -170,7 +169,7 @@ class LeadIntake:
             return Submission(Result.INVALID, checked.errors)
 
         key = idempotency_key if valid_key(idempotency_key) else new_key()
-        autoreply_day = agency_today() if kind is LeadKind.BOOKING else None
+        autoreply_day = agency_today() if BY_KIND[kind].autoreply else None
         token = new_claim_token() if self.delivery.configured else None
         slot = self._slot(kind, checked.fields, strict=True)
         source = lead_source.parse(form_data.get(lead_source.FIELD))

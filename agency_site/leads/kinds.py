@@ -8,6 +8,7 @@ class LeadKind(StrEnum):
 
     CONTACT = "contact"  # The Home hero's e-mail capture.
     BOOKING = "booking"  # The consultation booking of /schedule.
+    QUOTE = "quote"  # The quote request of /contact.
 
 
 class LeadStatus(StrEnum):

@@ -23,12 +23,13 @@ from agency_site.bookings.links import LinkSigner
 from agency_site.bookings.mails import agency_links
 from agency_site.content.site import SITE
 from agency_site.emailjs import EmailJSClient, ssl_context
+from agency_site.forms.declarations import BY_KIND, FORMS
 from agency_site.leads import database, migrations
 from agency_site.leads.calendar import default_calendar
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.health import leads_api
 from agency_site.leads.intake import LeadIntake
-from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter, storage_for
 from agency_site.leads.spool import Spool
@@ -83,10 +84,7 @@ def build_delivery(settings: Settings, store: LeadStore) -> Delivery:
     return Delivery(
         store=store,
         client=client,
-        templates={
-            LeadKind.CONTACT: emailjs.contact_template_id,
-            LeadKind.BOOKING: emailjs.booking_template_id,
-        },
+        templates={form.kind: getattr(emailjs, form.template_setting) for form in FORMS},
         to_email=SITE.email,
         config=emailjs.fingerprint,
         policy=RetryPolicy(
@@ -173,6 +171,14 @@ def prepare(delivery: Delivery) -> None:
             "is restarted. See them with `python -m agency_site.leads list`."
         )
         return
+    for kind, template in delivery.templates.items():
+        if not template:
+            logger.warning(
+                "No EmailJS template for the %s form (EMAILJS_%s): its leads are stored and "
+                "held until it is set and the site restarted.",
+                kind,
+                BY_KIND[kind].template_setting.upper(),
+            )
     delivery.release_held()
     if held := delivery.store.count(LeadStatus.HELD):
         logger.error(

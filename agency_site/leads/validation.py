@@ -13,8 +13,9 @@ payload, the answer is a ``Validation``, never an exception.
 import datetime as dt
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Annotated, Any
 
 from email_validator import EmailNotValidError, validate_email
@@ -25,42 +26,23 @@ from pydantic import (
     ConfigDict,
     ValidationError,
     ValidationInfo,
-    field_validator,
+    create_model,
 )
 from pydantic_core import PydanticCustomError
 
-from agency_site.content.forms import (
-    BOOKING,
-    EMAIL_MAX,
-    HERO_CAPTURE,
-    MESSAGE_MAX,
-    NAME_MAX,
-    NAME_MIN,
-    NOTICES,
-    PHONE_MAX,
-    PHONE_MIN,
-    TIME_SLOTS,
-)
+from agency_site.content.forms import COPY
+from agency_site.forms.declarations import BY_KIND, HONEYPOT_FIELD, FormDeclaration
+from agency_site.forms.fields import Control, FormField
 from agency_site.leads.calendar import Closure, WorkingCalendar, agency_now, default_calendar
 from agency_site.leads.kinds import LeadKind
+from agency_site.rules import EMAIL_MAX, PHONE_MAX, PHONE_MIN, TIME_SLOTS
 
-# The hidden field only bots fill in (see components/forms.py).
-HONEYPOT_FIELD = "website"
+__all__ = ["HONEYPOT_FIELD", "MAX_FIELDS", "Validation", "screen", "validate"]
 
-# The booking form has 7 named controls; Reflex's form data also carries each control
-# again under its id (``booking_name``...), so 14 arrive; room for an extension's extra.
+# The largest form has 9 named controls; Reflex's form data also carries each control
+# again under its id (``quote_name``...), so 18 arrive; room for an extension's extra.
 MAX_FIELDS = 32
 MAX_FIELD_NAME = 64
-# Longest raw value read per field: twice the field's maximum (whitespace is trimmed and
-# "\r\n" becomes "\n" only after the check). Longer is wrong without reading it.
-_RAW_MAX: dict[str, int] = {
-    "email": 2 * EMAIL_MAX,
-    "name": 2 * NAME_MAX,
-    "phone": 2 * PHONE_MAX,
-    "date": 32,
-    "time": 32,
-    "message": 2 * MESSAGE_MAX,
-}
 
 _PHONE = re.compile(r"[0-9 +\-()]+")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -84,7 +66,7 @@ def _clean(value: Any, *, multiline: bool = False) -> str:
         value = value.replace("\r\n", "\n").replace("\r", "\n")
         allowed = "\n\t"
     if any(unicodedata.category(c) == "Cc" and c not in allowed for c in value):
-        raise _specific(NOTICES.control_chars)
+        raise _specific(COPY.notices.control_chars)
     return value.strip()
 
 
@@ -116,25 +98,6 @@ def _phone(value: str) -> str:
     return value
 
 
-def _slot(value: str) -> str:
-    """One of the consultation slots."""
-    if value not in TIME_SLOTS:
-        raise ValueError("not a slot")
-    return value
-
-
-Text = Annotated[str, BeforeValidator(_clean)]
-Email = Annotated[Text, AfterValidator(_email)]
-Name = Annotated[Text, AfterValidator(_bounded(NAME_MIN, NAME_MAX))]
-Phone = Annotated[Text, AfterValidator(_bounded(PHONE_MIN, PHONE_MAX)), AfterValidator(_phone)]
-Slot = Annotated[Text, AfterValidator(_slot)]
-Message = Annotated[
-    str,
-    BeforeValidator(lambda value: _clean(value, multiline=True)),
-    AfterValidator(_bounded(0, MESSAGE_MAX)),
-]
-
-
 def one_year_after(day: dt.date) -> dt.date:
     """The same day a year later (28 February for 29 February)."""
     try:
@@ -143,79 +106,137 @@ def one_year_after(day: dt.date) -> dt.date:
         return day.replace(year=day.year + 1, day=28)
 
 
-class ContactRequest(BaseModel):
-    """The Home hero's capture: the visitor's e-mail."""
+def _date_rule(words: Any, name: str) -> Callable[[Any, ValidationInfo], dt.date]:
+    """An ISO date from today (in the agency's time zone) to a year ahead, a working day;
+    its messages are the form copy's ``<name>_past``, ``_too_far``, ``_weekend``,
+    ``_holiday`` and ``_closed``."""
+    closures = {closure: getattr(words, f"{name}_{closure}") for closure in Closure}
 
-    model_config = ConfigDict(frozen=True, extra="ignore")
-
-    email: Email
-
-
-class BookingRequest(BaseModel):
-    """A consultation booking."""
-
-    model_config = ConfigDict(frozen=True, extra="ignore")
-
-    name: Name
-    email: Email
-    phone: Phone
-    date: dt.date
-    time: Slot
-    message: Message = ""
-
-    @field_validator("date", mode="before")
-    @classmethod
-    def _date(cls, value: Any, info: ValidationInfo) -> dt.date:
-        """An ISO date from today (in the agency's time zone) to a year ahead."""
+    def check(value: Any, info: ValidationInfo) -> dt.date:
         text = _clean(value)
         if not _ISO_DATE.fullmatch(text):
             raise ValueError("not an ISO date")
         day = dt.date.fromisoformat(text)
         today: dt.date = (info.context or {})["today"]
         if day < today:
-            raise _specific(BOOKING.date_past)
+            raise _specific(getattr(words, f"{name}_past"))
         if day > one_year_after(today):
-            raise _specific(BOOKING.date_too_far)
+            raise _specific(getattr(words, f"{name}_too_far"))
         calendar: WorkingCalendar = (info.context or {}).get("calendar") or default_calendar()
         if closure := calendar.closure(day):
-            raise _specific(_CLOSURE_MESSAGES[closure])
+            raise _specific(closures[closure])
         return day
 
-    @field_validator("time")
-    @classmethod
-    def _time_still_open(cls, slot: str, info: ValidationInfo) -> str:
-        """Today's slots only if they start far enough from now (see ``leads/calendar.py``)."""
-        day = info.data.get("date")
+    return check
+
+
+def _slot_rule(words: Any, name: str, day_field: str) -> Callable[[str, ValidationInfo], str]:
+    """One of the consultation slots; today's only if they start far enough from now
+    (``leads/calendar.py``), else the copy's ``<name>_passed``."""
+
+    def check(slot: str, info: ValidationInfo) -> str:
+        if slot not in TIME_SLOTS:
+            raise ValueError("not a slot")
+        day = info.data.get(day_field)
         context = info.context or {}
         now: dt.datetime = context.get("now") or agency_now()
         calendar: WorkingCalendar = context.get("calendar") or default_calendar()
         if day == now.date() and slot not in calendar.open_slots(day, now):
-            raise _specific(BOOKING.time_passed)
+            raise _specific(getattr(words, f"{name}_passed"))
         return slot
 
-
-_CLOSURE_MESSAGES = {
-    Closure.WEEKEND: BOOKING.date_weekend,
-    Closure.HOLIDAY: BOOKING.date_holiday,
-    Closure.CLOSED: BOOKING.date_closed,
-}
+    return check
 
 
-_MODELS: dict[LeadKind, type[BaseModel]] = {
-    LeadKind.CONTACT: ContactRequest,
-    LeadKind.BOOKING: BookingRequest,
-}
-FIELD_ERRORS: dict[LeadKind, dict[str, str]] = {
-    LeadKind.CONTACT: {"email": HERO_CAPTURE.email.error},
-    LeadKind.BOOKING: {
-        "name": BOOKING.name.error,
-        "email": BOOKING.email.error,
-        "phone": BOOKING.phone.error,
-        "date": BOOKING.date.error,
-        "time": BOOKING.time.error,
-        "message": BOOKING.message.error,
-    },
-}
+def _choice_rule(field: FormField) -> Callable[[str, ValidationInfo], str]:
+    """One of the field's options; of those of its ``depends_on`` field's value if any."""
+
+    def check(value: str, info: ValidationInfo) -> str:
+        options = field.choices()
+        if field.depends_on:
+            if field.depends_on not in info.data:  # That field is wrong: it says so.
+                return value
+            options = tuple(o for o in options if o.group == info.data[field.depends_on])
+        if value not in {option.value for option in options}:
+            raise ValueError("not an option")
+        return value
+
+    return check
+
+
+Check = Callable[[Any, ValidationInfo], Any]
+
+
+def _plain(check: Callable[[Any], Any]) -> Check:
+    """A check of the value alone, called with the validation's info too."""
+
+    def with_info(value: Any, info: ValidationInfo) -> Any:
+        return check(value)
+
+    return with_info
+
+
+def _optional(check: Check) -> Check:
+    """``check``, except that an empty value is accepted as it is."""
+
+    def skip_empty(value: Any, info: ValidationInfo) -> Any:
+        return value if value == "" else check(value, info)
+
+    return skip_empty
+
+
+def _checks(form: FormDeclaration, field: FormField) -> list[Check]:
+    """What the server checks of a field's cleaned value, by its control."""
+    low = max(field.min_length, 1 if field.required else 0)
+    match field.control:
+        case Control.TEXT | Control.TEXTAREA:
+            return [_plain(_bounded(low, field.max_length))]
+        case Control.EMAIL:
+            return [_plain(_email)]
+        case Control.PHONE:
+            return [_plain(_bounded(PHONE_MIN, field.max_length or PHONE_MAX)), _plain(_phone)]
+        case Control.SLOT:
+            return [_slot_rule(form.words, field.name, field.day_field)]
+        case Control.CHOICE:
+            return [_choice_rule(field)]
+    raise ValueError(f"no rule for {field.control}")  # pragma: no cover
+
+
+def _field_type(form: FormDeclaration, field: FormField) -> Any:
+    """The pydantic type of a field: cleaned (one line, or several for a TEXTAREA), then
+    checked; an optional field may be empty."""
+    maybe = _optional if not field.required else lambda check: check
+    if field.control is Control.DATE:
+        rule = _date_rule(form.words, field.name)
+        if field.required:
+            return Annotated[dt.date, BeforeValidator(rule)]
+
+        def blank_or_date(value: Any, info: ValidationInfo) -> dt.date | str:
+            return "" if _clean(value) == "" else rule(value, info)
+
+        return Annotated[dt.date | str, BeforeValidator(blank_or_date)]
+    multiline = field.control is Control.TEXTAREA
+    return Annotated[
+        str,
+        BeforeValidator(lambda value: _clean(value, multiline=multiline)),
+        *(AfterValidator(maybe(check)) for check in _checks(form, field)),
+    ]
+
+
+@cache
+def request_model(form: FormDeclaration) -> type[BaseModel]:
+    """The pydantic model of a submission of ``form``, built from its declaration."""
+    fields: dict[str, Any] = {
+        field.name: (_field_type(form, field), ...)
+        if field.required
+        else (_field_type(form, field), "")
+        for field in form.fields
+    }
+    return create_model(  # type: ignore[call-overload]
+        f"{form.kind.title()}Request",
+        __config__=ConfigDict(frozen=True, extra="ignore"),
+        **fields,
+    )
 
 
 @dataclass(frozen=True)
@@ -268,20 +289,21 @@ def validate(
     ``now`` (aware; default: the clock) and ``calendar`` (default: the ``BOOKING_*``
     settings) decide which days and slots can be booked.
     """
-    messages = FIELD_ERRORS[kind]
+    form = BY_KIND[kind]
+    messages = form.errors
     if refused := screen(form_data):
         return Validation({}, dict(messages), refused)
     too_long = {
         name: messages[name]
         for name in messages
-        if isinstance(value := form_data.get(name), str) and len(value) > _RAW_MAX[name]
+        if isinstance(value := form_data.get(name), str) and len(value) > form.field(name).raw_max
     }
     if too_long:
         return Validation({}, too_long)
     data = {name: form_data.get(name) for name in messages if name in form_data}
     context = {"today": today, "now": now, "calendar": calendar}
     try:
-        request = _MODELS[kind].model_validate(data, context=context)
+        request = request_model(form).model_validate(data, context=context)
     except ValidationError as error:
         errors: dict[str, str] = {}
         for item in error.errors():

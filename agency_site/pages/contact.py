@@ -5,6 +5,7 @@ import reflex as rx
 from agency_site.components import styles
 from agency_site.components.actions import action_link
 from agency_site.components.contact import contact_cards, office_card, response_badge
+from agency_site.components.forms import quote_form
 from agency_site.components.layout import layout
 from agency_site.components.sections import CARD, CARD_FRAME, hero, section
 from agency_site.content import contact
@@ -33,7 +34,7 @@ def _faq() -> rx.Component:
                 rx.el.p(item.answer, class_name="px-6 pb-6 leading-7 text-slate-700"),
                 class_name="group " + CARD_FRAME,
             )
-            for item in contact.FAQ
+            for item in contact.PAGE.faq
         ],
         class_name="mx-auto mt-10 max-w-3xl space-y-4",
     )
@@ -42,9 +43,11 @@ def _faq() -> rx.Component:
 def _schedule_prompt() -> rx.Component:
     """A nudge to book a call instead."""
     return rx.el.div(
-        rx.el.h3(contact.SCHEDULE_PROMPT.title, class_name="text-lg font-semibold text-slate-900"),
-        rx.el.p(contact.SCHEDULE_PROMPT.intro, class_name="mt-2 text-slate-600"),
-        action_link(contact.SCHEDULE_ACTION, "primary", "mt-6"),
+        rx.el.h3(
+            contact.PAGE.schedule_prompt.title, class_name="text-lg font-semibold text-slate-900"
+        ),
+        rx.el.p(contact.PAGE.schedule_prompt.intro, class_name="mt-2 text-slate-600"),
+        action_link(contact.PAGE.schedule_action, "primary", "mt-6"),
         class_name=CARD + " bg-indigo-50",
     )
 
@@ -52,16 +55,22 @@ def _schedule_prompt() -> rx.Component:
 def page() -> rx.Component:
     """The Contact page."""
     return layout(
-        hero(contact.HERO, response_badge(contact.RESPONSE_PROMISE)),
+        hero(contact.PAGE.hero, response_badge(contact.PAGE.response_promise)),
+        section(
+            "presupuesto",
+            contact.PAGE.quote_heading,
+            rx.el.div(quote_form(), class_name="mt-10"),
+            tone="muted",
+        ),
         section(
             "canales",
-            contact.METHODS_HEADING,
-            contact_cards(contact.CONTACT_METHODS),
+            contact.PAGE.methods_heading,
+            contact_cards(contact.PAGE.contact_methods),
             rx.el.div(
-                office_card(contact.OFFICE),
+                office_card(contact.PAGE.office),
                 _schedule_prompt(),
                 class_name="mt-6 grid gap-6 lg:grid-cols-2",
             ),
         ),
-        section("preguntas", contact.FAQ_HEADING, _faq(), tone="muted", centered=True),
+        section("preguntas", contact.PAGE.faq_heading, _faq(), tone="muted", centered=True),
     )

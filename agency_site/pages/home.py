@@ -20,7 +20,7 @@ from agency_site.components.sections import (
 )
 from agency_site.components.service_grid import service_grid
 from agency_site.content import home, influencer, testimonials
-from agency_site.content.contact import CONTACT_METHODS, OFFICE
+from agency_site.content.contact import PAGE as CONTACT_PAGE
 from agency_site.content.home import HomePage
 from agency_site.content.sections import StatsBandSection
 from agency_site.content.service_pages import SERVICES
@@ -111,7 +111,7 @@ def page(content: HomePage) -> rx.Component:
         section(
             "contacto",
             content.contact_info_heading,
-            rx.el.div(office_card(OFFICE), class_name="mt-10"),
-            contact_cards(CONTACT_METHODS, "mt-6"),
+            rx.el.div(office_card(CONTACT_PAGE.office), class_name="mt-10"),
+            contact_cards(CONTACT_PAGE.contact_methods, "mt-6"),
         ),
     )

@@ -7,7 +7,7 @@ from agency_site.components import styles
 from agency_site.components.contact import contact_links
 from agency_site.components.forms import booking_form
 from agency_site.components.sections import CARD
-from agency_site.content.contact import CONTACT_METHODS
+from agency_site.content.contact import PAGE as CONTACT_PAGE
 from agency_site.content.schedule import BookingFormSection, SchedulePage
 from agency_site.pages import sections_page
 
@@ -64,7 +64,7 @@ def _alternatives(booking: BookingFormSection) -> rx.Component:
     return rx.el.div(
         rx.el.h2(heading.title, class_name=_ASIDE_TITLE),
         rx.el.p(heading.intro, class_name="mt-1 text-sm text-slate-600"),
-        contact_links(CONTACT_METHODS),
+        contact_links(CONTACT_PAGE.contact_methods),
     )
 
 

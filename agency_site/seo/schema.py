@@ -12,7 +12,7 @@ from typing import Any
 
 from agency_site import paths
 from agency_site.content.careers import CAREERS, JobPosting
-from agency_site.content.contact import FAQ
+from agency_site.content.contact import PAGE as CONTACT_PAGE
 from agency_site.content.sections import PacksSection
 from agency_site.content.service_pages import SERVICE_PAGES, service_by_id
 from agency_site.content.site import SITE
@@ -127,7 +127,7 @@ def faq_page() -> list[JsonLd]:
                     "name": item.question,
                     "acceptedAnswer": {"@type": "Answer", "text": item.answer},
                 }
-                for item in FAQ
+                for item in CONTACT_PAGE.faq
             ],
         }
     ]

@@ -1,4 +1,5 @@
-"""Backend state of the two lead forms; the rules live in ``agency_site.leads.intake``.
+"""Backend state of the lead forms, one class per declaration (``agency_site/forms/``);
+the rules live in ``agency_site.leads.intake``.
 
 Inputs are uncontrolled: typing sends nothing, the whole form arrives once on
 submit. A submission runs as a background event so the 5-second success message
@@ -16,28 +17,19 @@ from typing import Any, ClassVar
 
 import reflex as rx
 
-from agency_site.content.forms import SUCCESS_MESSAGE_MS
+from agency_site.forms import declarations
+from agency_site.forms.declarations import FormDeclaration
 from agency_site.leads.intake import Result, Submission
 from agency_site.leads.kinds import LeadKind
 from agency_site.leads.runtime import intake
 from agency_site.leads.validation import screen
+from agency_site.rules import SUCCESS_MESSAGE_MS
 from agency_site.settings import get_settings
 
 logger = logging.getLogger(__name__)
 
 # A second identical submission this soon after an accepted one is a double click.
 DUPLICATE_WINDOW_S = 30.0
-
-HERO_FORM_ID = "hero-capture-form"
-BOOKING_FORM_ID = "booking-form"
-# Prefixes of the forms' field ids: hero-email, booking-name, booking-phone...
-HERO_PREFIX = "hero"
-BOOKING_PREFIX = "booking"
-
-
-def field_id(prefix: str, name: str) -> str:
-    """DOM id of a form field, e.g. ``booking-phone``."""
-    return f"{prefix}-{name}"
 
 
 def _digest(form_data: dict[str, str]) -> str:
@@ -46,13 +38,13 @@ def _digest(form_data: dict[str, str]) -> str:
 
 
 class LeadFormState(rx.State, mixin=True):
-    """A lead form: sending flag, the result to show and the message of each wrong field."""
+    """A lead form: sending flag, the result to show and the message of each wrong field.
 
-    kind: ClassVar[LeadKind]
-    form_id: ClassVar[str]
-    field_prefix: ClassVar[str]
-    # The form's controls, cleared after an accepted submission.
-    field_names: ClassVar[tuple[str, ...]]
+    ``form`` is its declaration: its kind, ids and fields (cleared after an accepted
+    submission) all come from there.
+    """
+
+    form: ClassVar[FormDeclaration]
 
     sending: bool = False
     # time.time() when ``sending`` was set: past ``sending_deadline()`` the flag is a
@@ -76,7 +68,7 @@ class LeadFormState(rx.State, mixin=True):
         if screen(form_data):  # Crafted: refused (and counted) without touching the state.
             async with self:
                 client_ip = self.router.session.client_ip
-            await intake().submit(self.kind, form_data, client_ip)
+            await intake().submit(self.form.kind, form_data, client_ip)
             return
         digest = _digest(form_data)
         async with self:
@@ -97,7 +89,7 @@ class LeadFormState(rx.State, mixin=True):
         # cancellation (shutdown, lost socket) ends here with the lead's fate unknown.
         submission = Submission(Result.STORE_FAILED)
         try:
-            submission = await intake().submit(self.kind, form_data, client_ip)
+            submission = await intake().submit(self.form.kind, form_data, client_ip)
         finally:
             finish = asyncio.ensure_future(self._finish(submission, digest))
             try:
@@ -106,15 +98,15 @@ class LeadFormState(rx.State, mixin=True):
                 # Cancelled again: the shielded clearing still runs to its end.
                 raise
             except Exception:
-                logger.exception("The %s form's sending flag could not be cleared.", self.kind)
+                logger.exception("The %s form's sending flag could not be cleared.", self.form.kind)
                 shown = -1
 
         if submission.result in (Result.SENT, Result.QUEUED):
             # Clear the fields only now: after a refusal the visitor keeps what they typed.
-            for name in self.field_names:
-                yield rx.set_value(field_id(self.field_prefix, name), "")
+            for name in self.form.names:
+                yield rx.set_value(self.form.field_id(name), "")
         elif submission.errors:
-            yield rx.set_focus(field_id(self.field_prefix, next(iter(submission.errors))))
+            yield rx.set_focus(self.form.field_id(next(iter(submission.errors))))
 
         if submission.result is Result.SENT and shown >= 0:
             await asyncio.sleep(SUCCESS_MESSAGE_MS / 1000)
@@ -137,7 +129,7 @@ class LeadFormState(rx.State, mixin=True):
         """The periodic check (the page may call it every few seconds while ``sending``):
         clear a leftover flag past its deadline."""
         if self.sending and sending_stale(self.sending_since):
-            logger.warning("The %s form's sending flag expired (a lost worker?).", self.kind)
+            logger.warning("The %s form's sending flag expired (a lost worker?).", self.form.kind)
             self.sending = False
             self.sending_since = 0.0
 
@@ -174,16 +166,22 @@ def sending_stale(since: float, now: float | None = None) -> bool:
 class HeroCaptureState(LeadFormState, rx.State):
     """The Home hero's e-mail capture."""
 
-    kind: ClassVar[LeadKind] = LeadKind.CONTACT
-    form_id: ClassVar[str] = HERO_FORM_ID
-    field_prefix: ClassVar[str] = HERO_PREFIX
-    field_names: ClassVar[tuple[str, ...]] = ("email",)
+    form: ClassVar[FormDeclaration] = declarations.CONTACT
 
 
 class BookingState(LeadFormState, rx.State):
     """The consultation booking form of /schedule."""
 
-    kind: ClassVar[LeadKind] = LeadKind.BOOKING
-    form_id: ClassVar[str] = BOOKING_FORM_ID
-    field_prefix: ClassVar[str] = BOOKING_PREFIX
-    field_names: ClassVar[tuple[str, ...]] = ("name", "email", "phone", "date", "time", "message")
+    form: ClassVar[FormDeclaration] = declarations.BOOKING
+
+
+class QuoteState(LeadFormState, rx.State):
+    """The quote request of /contact."""
+
+    form: ClassVar[FormDeclaration] = declarations.QUOTE
+
+
+# The state of each form, by kind (a new form: one class above and its line here).
+FORM_STATES: dict[LeadKind, type[LeadFormState]] = {
+    state.form.kind: state for state in (HeroCaptureState, BookingState, QuoteState)
+}

@@ -5,6 +5,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from scripts.loadtest import static_load
+from scripts.loadtest.monitor import MONITOR_FAULT
 from scripts.loadtest.topology import FAULTS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,6 +23,7 @@ RSS_CHECK_MIN_TABS = 100  # fewer tabs make the per-tab figure noise
 FAULT_BOOKINGS, FAULT_WINDOW_S = 200, 30.0
 FAULT_READERS = {"redis-restart": STACK_READERS}  # readers never touch Redis: the full load
 FAULT_READERS_DEFAULT = 100
+FAULT_HTTP_SHARE = 0.5  # half the bookers post the no-JavaScript form, half use the socket
 # Faults after which EmailJS may have an e-mail nobody heard about: a resend (marked as
 # such) is the honest limit of at-least-once delivery without an idempotency key.
 UNCONFIRMED_FAULTS = ("emailjs-drop", "kill-while-sending", "kill-backend")
@@ -32,7 +34,7 @@ PROBE_SHARE, MIN_PROBES, MAX_PROBES = 0.02, 20, 200  # Python readers timing pag
 
 
 def _parser() -> argparse.ArgumentParser:
-    from scripts.loadtest.__main__ import __doc__ as doc
+    from scripts.loadtest import __doc__ as doc
 
     parser = argparse.ArgumentParser(
         prog="python -m scripts.loadtest",
@@ -54,6 +56,9 @@ def _parser() -> argparse.ArgumentParser:
     add("--navs", type=int, default=3, help="client-side navigations per reader")
     add("--step", help="e.g. 10000,20000,40000: grow the readers until it breaks")
     add("--timeout", type=float, default=30.0, help="wait for an answer (s)")
+    add("--http-share", type=float,
+        help="share of the bookers posting the no-JavaScript form over HTTP (the others use "
+        "the websocket with the page's HTTP fallback); default 0.5 with --fault, else 0")  # fmt: skip
     add("--socket-readers", action="store_true", help="worst case: readers open the websocket")
     add("--readers-via", choices=("auto", "python", "h2load"), default="auto",
         help="who drives the HTTP readers (auto: h2load when installed)")  # fmt: skip
@@ -106,7 +111,11 @@ def _fill_defaults(args: argparse.Namespace) -> None:
     use_h2load = args.readers_via == "h2load" or (
         args.readers_via == "auto" and static_load.available()
     )
-    args.h2load = use_h2load and not args.socket_readers
+    # The monitor run goes through nginx, each visitor from its own address: Python readers.
+    args.distinct_addresses = args.fault == MONITOR_FAULT
+    args.h2load = use_h2load and not args.socket_readers and not args.distinct_addresses
+    if args.http_share is None:
+        args.http_share = FAULT_HTTP_SHARE if args.fault else 0.0
 
 
 def _check_bounds(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -120,6 +129,8 @@ def _check_bounds(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     for name in ("over", "ramp", "hold", "timeout", "fault_at"):
         if not 0 <= getattr(args, name) <= MAX_SECONDS:
             parser.error(f"--{name.replace('_', '-')} must be 0..{MAX_SECONDS} s")
+    if not 0 <= args.http_share <= 1:
+        parser.error("--http-share must be 0..1")
     if not 0 <= args.settle <= 600:
         parser.error("--settle must be 0..600 s")
     if args.probes is not None and not 0 <= args.probes <= MAX_SOCKET_READERS:

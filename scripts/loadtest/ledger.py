@@ -7,10 +7,10 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from agency_site.content.forms import RESEND_NOTE
+from agency_site.content.forms import COPY as FORMS_COPY
 
 # How an e-mail sent again after an unconfirmed send starts (delivery.template_params).
-RESEND_MARK = RESEND_NOTE.split("{")[0]
+RESEND_MARK = FORMS_COPY.resend_note.split("{")[0]
 
 
 @dataclass

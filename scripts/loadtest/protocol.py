@@ -69,8 +69,8 @@ HYDRATED_VAR = "is_hydrated_rx_state_"
 RESULT_VAR = "result_rx_state_"
 ERRORS_VAR = "errors_rx_state_"
 SENDING_VAR = "sending_rx_state_"
-# The booking form's fields in the order the browser's FormData lists them.
-BOOKING_FIELDS = ("name", "email", "phone", "date", "time", "message", "website")
+# The booking form's refs are its fields' names with this prefix (``booking_name``...).
+BOOKING_REF_PREFIX = "booking_"
 
 
 @dataclass(frozen=True)
@@ -118,9 +118,10 @@ def navigation_event(path: str) -> dict[str, Any]:
 
 
 def booking_event(fields: dict[str, str], path: str = "/schedule") -> dict[str, Any]:
-    """The submit event of the booking form filled with ``fields``."""
-    values = [[name, fields.get(name, "")] for name in BOOKING_FIELDS]
-    refs = [[f"booking_{name}", value] for name, value in values]
+    """The submit event of the booking form filled with ``fields`` (the form's controls in
+    the order the browser's FormData lists them: ``visitors.booking_fields``)."""
+    values = [[name, value] for name, value in fields.items()]
+    refs = [[f"{BOOKING_REF_PREFIX}{name}", value] for name, value in values]
     return {
         "name": BOOKING_SUBMIT,
         "payload": {"form_data": {FORM_DATA_ENTRIES_KEY: values + refs}},
@@ -180,8 +181,9 @@ class Tab:
         self.mismatch = True
         self._changed.set()
 
-    async def _wait_for(self, check, what: str) -> None:
-        deadline = time.monotonic() + self.timeout
+    async def _wait_for(self, check, what: str, within: float | None = None) -> None:
+        within = self.timeout if within is None else within
+        deadline = time.monotonic() + within
         while not check():
             if self.mismatch:
                 raise VisitorError("state_mismatch: the frontend build differs from the backend")
@@ -189,7 +191,7 @@ class Tab:
                 raise VisitorError(f"disconnected while waiting for {what}")
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise VisitorError(f"no {what} within {self.timeout:.0f} s")
+                raise VisitorError(f"no {what} within {within:.0f} s")
             self._changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), remaining)
@@ -229,8 +231,14 @@ class Tab:
         await self._wait_for(lambda: self.hydrated, "navigation answer")
         return time.perf_counter() - started
 
-    async def book(self, fields: dict[str, str]) -> tuple[str, float]:
-        """Submit the booking form; the outcome shown and seconds until it showed."""
+    async def book(
+        self, fields: dict[str, str], started_within: float | None = None
+    ) -> tuple[str, float]:
+        """Submit the booking form; the outcome shown and seconds until it showed.
+
+        ``started_within``: the backend must have started the submission (``sending``)
+        this soon, as the page's HTTP fallback expects (VisitorError otherwise).
+        """
         self.booking.clear()
         started = time.perf_counter()
         await self._emit(booking_event(fields))
@@ -241,6 +249,9 @@ class Tab:
                 bool(self.booking.get(RESULT_VAR)) or bool(self.booking.get(ERRORS_VAR))
             )
 
+        if started_within is not None:
+            began = lambda: SENDING_VAR in self.booking  # noqa: E731
+            await self._wait_for(began, "start of the submission", started_within)
         await self._wait_for(answered, "booking outcome")
         elapsed = time.perf_counter() - started
         return self.booking.get(RESULT_VAR) or "invalid", elapsed

@@ -75,6 +75,10 @@ def _reader_rows(r: dict) -> list[tuple[str, str]]:
     return rows
 
 
+def _counts(counts: dict | None) -> str:
+    return ", ".join(f"{k} {v}" for k, v in sorted((counts or {}).items())) or "-"
+
+
 def _booker_rows(r: dict) -> list[tuple[str, str]]:
     ledger = r["ledger"]
     by_status = ", ".join(f"{k} {v}" for k, v in sorted(ledger["leads_by_status"].items()))
@@ -85,6 +89,9 @@ def _booker_rows(r: dict) -> list[tuple[str, str]]:
         ("Booker /schedule load p50/p95/p99/max", fmt_pct(r["booker_page_ms"])),
         ("Booking submit→outcome p50/p95/p99/max", fmt_pct(r["booking_ms"])),
         ("Outcomes", ", ".join(f"{k} {v}" for k, v in sorted(r["outcomes"].items())) or "-"),
+        ("Booking paths (socket→http: the page's fallback)", _counts(r.get("paths"))),
+        ("Why the socket fell back to HTTP", _counts(r.get("fallback_reasons"))),
+        ("HTTP posts sent again after no answer (same key)", str(r.get("http_retries", 0))),
         ("Leads stored", f"{ledger['leads_stored']} ({by_status or '-'})"),
         ("E-mails received by the fake",
          f"{ledger['emails_received']} (of {ledger['send_attempts']} requests)"),
@@ -153,9 +160,10 @@ def verdict(r: dict) -> str:
         return "MISSED: " + "; ".join(r["misses"])
     if r.get("fault"):
         dup = r["ledger"]["duplicate_emails"]
+        paths = _counts(r.get("paths"))
         return (
-            f"Fault survived: {r['reader_errors']} reader errors, no visitor told 'received' "
-            "without a stored lead, no duplicated lead, every stored booking delivered"
+            f"Fault survived: 0 visitor errors, every booker told 'received' ({paths}), none "
+            "told store_failed, 0 lost, no duplicated lead, every stored booking delivered"
             + (f" ({dup} duplicated e-mail(s), each marked as a resend)" if dup else " once")
         )
     return (

@@ -13,9 +13,10 @@ from scripts.loadtest.cli import (
     RSS_CHECK_MIN_TABS,
     UNCONFIRMED_FAULTS,
 )
-from scripts.loadtest.ledger import reconcile
+from scripts.loadtest.ledger import STORED_OUTCOMES, reconcile
+from scripts.loadtest.monitor import MONITOR_FAULT, Monitor
 from scripts.loadtest.protocol import BuildInfo, Counters
-from scripts.loadtest.topology import ConnectionSampler, inject
+from scripts.loadtest.topology import ConnectionSampler, Injector
 from scripts.loadtest.visitors import RoundPlan, RoundStats, RssSampler, percentiles, run_round
 
 
@@ -70,22 +71,29 @@ class Gauges:
 
 
 async def _with_fault(args, ctx: dict, plan: RoundPlan, build, counters, at_peak) -> tuple:
-    """Run the visitors (and the fault, which always ends: the killed backend comes back)."""
+    """Run the visitors with the fault (which always ends: the killed backend comes back,
+    the stopped server starts again, the proxy passes websockets again)."""
     fault_log: list[str] = []
-    fault = None
-    if args.fault:
-        fault = asyncio.create_task(
-            inject(args.fault, args.fault_at, ctx["emailjs_port"], fault_log)
-        )
+    if not args.fault:
+        return await run_round(plan, build, counters, at_peak), fault_log, []
+    injector = Injector(args.fault, ctx["emailjs_port"], fault_log)
+    monitor = Monitor(ctx["stack"], ctx["db_url"]) if args.fault == MONITOR_FAULT else None
+    task = None
     try:
+        await injector.before()
+        if monitor is not None:
+            plan.url = await monitor.start(injector.note)
+        task = asyncio.create_task(injector.during(args.fault_at))
         stats = await run_round(plan, build, counters, at_peak)
-        if fault is not None:
-            await fault  # e.g. the killed backend is still starting
+        await task  # e.g. the killed backend is still starting
     finally:
-        if fault is not None and not fault.done():
+        if task is not None and not task.done():
             with contextlib.suppress(Exception):
-                await fault
-    return stats, fault_log
+                await task
+        if monitor is not None:
+            await monitor.finish(injector.note)
+        await injector.after()
+    return stats, fault_log, monitor.misses() if monitor else []
 
 
 async def _ledger(args, ctx: dict, plan: RoundPlan, stats: RoundStats) -> tuple:
@@ -104,7 +112,9 @@ async def _ledger(args, ctx: dict, plan: RoundPlan, stats: RoundStats) -> tuple:
     if not args.fault:
         return ledger, None
     settle0 = time.monotonic()
-    while ledger.leads_by_status.keys() - {"sent"} or ledger.undelivered:
+    # Until every booking is stored (a spooled one reaches the table when the drain runs)
+    # and every stored one is sent.
+    while ledger.lost or ledger.leads_by_status.keys() - {"sent"} or ledger.undelivered:
         if time.monotonic() - settle0 > args.settle:
             return ledger, None
         await asyncio.sleep(2)
@@ -145,17 +155,19 @@ async def measure_round(args, plan: RoundPlan, build: BuildInfo, ctx: dict) -> d
     at_peak = await _heap_hooks(ctx, plan, gauges)
     gauges.start()
     try:
-        stats, fault_log = await _with_fault(args, ctx, plan, build, counters, at_peak)
+        stats, fault_log, fault_found = await _with_fault(args, ctx, plan, build, counters, at_peak)
     finally:
         figures = await gauges.finish()
     ledger, settled_s = await _ledger(args, ctx, plan, stats)
     result = round_figures(plan, stats, counters, figures)
     result.update(
         ledger=ledger.as_dict(), fault=args.fault, fault_log=fault_log, settled_s=settled_s,
+        paths=stats.paths, fallback_reasons=stats.fallback_reasons,
+        http_retries=stats.http_retries,
         stack=bool(ctx.get("stack")), heap=await _heap_growth(ctx, plan),
         readers_via="socket" if plan.socket_readers else "h2load" if plan.workdir else "python",
     )  # fmt: skip
-    result["misses"] = misses(args, result, ledger, stats)
+    result["misses"] = fault_found + misses(args, result, ledger, stats)
     result["step_ok"] = not result["misses"]  # the knee is the last step meeting the targets
     return result
 
@@ -203,7 +215,7 @@ def round_figures(plan: RoundPlan, stats: RoundStats, counters: Counters, figure
 def misses(args, r: dict, ledger, stats: RoundStats) -> list[str]:
     """The targets this round missed (a fault round: honest outcomes and delivery)."""
     if args.fault:
-        return fault_misses(args.fault, ledger, r["settled_s"], args.settle, r["reader_errors"])
+        return fault_misses(args.fault, ledger, r["settled_s"], args.settle, stats)
     found = []
     if r["reader_errors"]:
         found.append(f"{r['reader_errors']} reader error(s)")
@@ -245,11 +257,20 @@ def ledger_misses(ledger) -> list[str]:
 
 
 def fault_misses(
-    fault: str, ledger, settled_s: float | None, settle: float, reader_errors: int
+    fault: str, ledger, settled_s: float | None, settle: float, stats: RoundStats
 ) -> list[str]:
-    """A fault round's verdict: no reader error, honest outcomes, every stored booking
-    delivered once."""
-    found = [f"{reader_errors} reader error(s)"] if reader_errors else []
+    """A fault round's verdict: no visitor error, every booker told "received" (none
+    told ``store_failed``, none without an answer), no booking lost, every stored booking
+    delivered once (a second copy only after a lost answer, marked as a resend)."""
+    found = [f"{n} {kind} error(s)" for kind, n in sorted(stats.visitor_errors.items())]
+    h2load = stats.static
+    if h2load is not None and h2load.failed + h2load.not_2xx:
+        found.append(f"{h2load.failed + h2load.not_2xx} h2load reader request(s) failed")
+    not_received = {o: n for o, n in stats.outcomes.items() if o not in STORED_OUTCOMES}
+    if not_received:
+        found.append(f"bookers not told 'received': {not_received}")
+    if ledger.lost:
+        found.append(f"{ledger.lost} booking(s) lost (no lead row)")
     if ledger.lies:
         found.append(f"{ledger.lies} visitor(s) told 'received' with no lead stored")
     if ledger.duplicate_leads:

@@ -28,15 +28,28 @@ FAULTS = (
     "emailjs-500",
     "emailjs-429",
     "postgres-restart",
+    "postgres-stop-60",
+    "postgres-down-at-start",
     "redis-restart",
+    "redis-stop-30",
     "emailjs-drop",
+    "proxy-refuse-websocket",
+    "monitor-held-lead",
 )
 KILL_DOWN_S = 10.0  # a killed backend is started again this long after
 EMAILJS_FAULT_S = 60.0  # the fake answers 500/429 this long, then recovers
 DROP_S = 15.0  # the fake takes e-mails and drops the answer this long
 # kill-while-sending: the fake answers this late, so sends are in flight when the kill comes.
 SLOW_ANSWER_S, SLOW_FOR_S, KILL_AFTER_SLOW_S = 4.0, 8.0, 3.0
-SERVER_DOWN_S = 5.0  # Redis/PostgreSQL stay stopped this long
+# Redis/PostgreSQL stay stopped this long (by fault mode).
+SERVER_DOWN_S = {
+    "postgres-restart": 5.0,
+    "redis-restart": 5.0,
+    "postgres-stop-60": 60.0,
+    "redis-stop-30": 30.0,
+}
+# postgres-down-at-start: PostgreSQL is started again this long into the round.
+DOWN_AT_START_S = 30.0
 
 
 @dataclass
@@ -71,6 +84,10 @@ class StackInfo:
             emailjs_port=port,
             state_dir=state_dir,
         )
+
+    def state(self) -> dict:
+        """The stack's ``pids.json`` now."""
+        return json.loads((self.state_dir / "pids.json").read_text())
 
     def pids(self, prefix: str = "backend") -> list[int]:
         """Pids of the stack's processes named ``prefix*`` now (a restart changes them)."""
@@ -159,43 +176,87 @@ def set_fake_fault(port: int, spec: dict) -> None:
         response.read()
 
 
-async def inject(fault: str, at_s: float, emailjs_port: int, log: list[str]) -> None:
-    """Apply ``fault`` ``at_s`` seconds into the round; ``log`` gets what happened when."""
-    start = time.monotonic()
+class Injector:
+    """One fault mode against the stack: ``before`` the round, ``during`` it (at the
+    fault's second), ``after`` it; ``log`` gets what happened when."""
 
-    def note(what: str) -> None:
-        log.append(f"{time.monotonic() - start:5.1f} s  {what}")
-        print(f"  [fault {time.monotonic() - start:5.1f} s] {what}", flush=True)
+    def __init__(self, fault: str, emailjs_port: int, log: list[str]) -> None:
+        self.fault, self.emailjs_port, self.log = fault, emailjs_port, log
+        self.start = time.monotonic()
 
-    await asyncio.sleep(at_s)
-    if fault == "kill-while-sending":
-        await asyncio.to_thread(
-            set_fake_fault, emailjs_port, {"delay": SLOW_ANSWER_S, "seconds": SLOW_FOR_S}
-        )
-        note(f"fake EmailJS takes each e-mail and answers {SLOW_ANSWER_S:.0f} s late")
-        await asyncio.sleep(KILL_AFTER_SLOW_S)
-    if fault in ("kill-backend", "kill-while-sending"):
-        await asyncio.to_thread(stack_command, "kill-backend", "1")
-        note("backend 1 killed (SIGKILL, all its workers)")
+    def note(self, what: str) -> None:
+        """Log and print one step of the fault."""
+        at = time.monotonic() - self.start
+        self.log.append(f"{at:5.1f} s  {what}")
+        print(f"  [fault {at:5.1f} s] {what}", flush=True)
+
+    async def stack(self, *args: str) -> str:
+        """``scripts/stack.py ARGS`` off the event loop."""
+        return await asyncio.to_thread(stack_command, *args)
+
+    async def fake(self, spec: dict) -> None:
+        """Switch the fake EmailJS's answers."""
+        await asyncio.to_thread(set_fake_fault, self.emailjs_port, spec)
+
+    async def before(self) -> None:
+        """Whole-round faults start before the first visitor."""
+        if self.fault == "postgres-down-at-start":
+            await self.stack("stop-postgres")
+            self.note("PostgreSQL stopped; restarting both backends while it is down")
+            for number in ("1", "2"):
+                await self.stack("kill-backend", number)
+                await self.stack("start-backend", number)
+                self.note(f"backend {number} started and answers /ping without PostgreSQL")
+            await asyncio.sleep(3)  # Caddy's active health check sees them (every 2 s)
+        elif self.fault == "proxy-refuse-websocket":
+            await self.stack("caddy-websocket", "refuse")
+            self.note("Caddy answers 403 to every websocket upgrade of /_event")
+        self.start = time.monotonic()
+
+    async def after(self) -> None:
+        """Undo a whole-round fault."""
+        if self.fault == "proxy-refuse-websocket":
+            await self.stack("caddy-websocket", "allow")
+            self.note("Caddy passes websocket upgrades again")
+
+    async def during(self, at_s: float) -> None:
+        """The fault at ``at_s`` seconds into the round (each ends by itself)."""
+        fault = self.fault
+        if fault == "postgres-down-at-start":
+            await asyncio.sleep(DOWN_AT_START_S)
+            await self.stack("start-postgres")
+            self.note("PostgreSQL started")
+            return
+        await asyncio.sleep(at_s)
+        if fault in ("kill-backend", "kill-while-sending"):
+            await self.kill(fault == "kill-while-sending")
+        elif fault in ("emailjs-500", "emailjs-429"):
+            status = int(fault.rsplit("-", 1)[1])
+            await self.fake({"status": status, "seconds": EMAILJS_FAULT_S})
+            self.note(f"fake EmailJS answers {status} for {EMAILJS_FAULT_S:.0f} s")
+        elif fault == "emailjs-drop":
+            await self.fake({"drop": True, "seconds": DROP_S})
+            self.note(f"fake EmailJS takes each e-mail, then drops the answer, for {DROP_S:.0f} s")
+        elif fault in SERVER_DOWN_S:
+            await self.server_down(fault.split("-", 1)[0], SERVER_DOWN_S[fault])
+        elif fault not in ("proxy-refuse-websocket", "monitor-held-lead"):
+            raise ValueError(f"unknown fault {fault}")
+
+    async def kill(self, while_sending: bool) -> None:
+        """SIGKILL backend 1 (with sends in flight: the fake answers late first)."""
+        if while_sending:
+            await self.fake({"delay": SLOW_ANSWER_S, "seconds": SLOW_FOR_S})
+            self.note(f"fake EmailJS takes each e-mail and answers {SLOW_ANSWER_S:.0f} s late")
+            await asyncio.sleep(KILL_AFTER_SLOW_S)
+        await self.stack("kill-backend", "1")
+        self.note("backend 1 killed (SIGKILL, all its workers)")
         await asyncio.sleep(KILL_DOWN_S)
-        note("starting backend 1 again")
-        await asyncio.to_thread(stack_command, "start-backend", "1")
-        note("backend 1 answers /ping again")
-    elif fault in ("emailjs-500", "emailjs-429"):
-        status = int(fault.rsplit("-", 1)[1])
-        await asyncio.to_thread(
-            set_fake_fault, emailjs_port, {"status": status, "seconds": EMAILJS_FAULT_S}
-        )
-        note(f"fake EmailJS answers {status} for {EMAILJS_FAULT_S:.0f} s")
-    elif fault == "emailjs-drop":
-        await asyncio.to_thread(set_fake_fault, emailjs_port, {"drop": True, "seconds": DROP_S})
-        note(f"fake EmailJS takes each e-mail, then drops the answer, for {DROP_S:.0f} s")
-    elif fault in ("redis-restart", "postgres-restart"):
-        server = fault.split("-", 1)[0]
-        note(f"stopping {server} (by pid) for {SERVER_DOWN_S:.0f} s")
-        await asyncio.to_thread(
-            stack_command, f"restart-{server}", "--down-seconds", str(SERVER_DOWN_S)
-        )
-        note(f"{server} started again on the same port")
-    else:
-        raise ValueError(f"unknown fault {fault}")
+        self.note("starting backend 1 again")
+        await self.stack("start-backend", "1")
+        self.note("backend 1 answers /ping again")
+
+    async def server_down(self, server: str, down_s: float) -> None:
+        """Stop Redis or PostgreSQL by pid for ``down_s``, then start it on the same port."""
+        self.note(f"stopping {server} (by pid) for {down_s:.0f} s")
+        await self.stack(f"restart-{server}", "--down-seconds", str(down_s))
+        self.note(f"{server} started again on the same port")

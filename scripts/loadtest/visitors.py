@@ -10,19 +10,23 @@ navigate over it and stay connected.
 
 import asyncio
 import contextlib
-import datetime as dt
 import random
 import statistics
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import aiohttp
 
-from agency_site.content.forms import AGENCY_TIME_ZONE, TIME_SLOTS
 from scripts.loadtest import static_load
+from scripts.loadtest.bookers import (
+    HTTP,
+    book_in_browser,
+    booking_date,
+    booking_fields,
+    post_booking,
+)
 from scripts.loadtest.protocol import BuildInfo, Counters, Tab, VisitorError
 from scripts.loadtest.readers import ACCEPT_ENCODING, ReaderModel
 from scripts.loadtest.static_load import StaticResult
@@ -32,32 +36,6 @@ BROWSER_CONNECTIONS = 6
 ERROR_EXAMPLES = 3  # messages kept per kind of error
 H2LOAD_VISITS = 4  # distinct visits (Home and 3 other landings) the h2load readers share
 BROWSER_HEADERS = {"Accept-Encoding": ACCEPT_ENCODING}
-
-
-def booking_date(now: dt.datetime | None = None) -> str:
-    """The next weekday at least two days ahead, in the agency's time zone (ISO)."""
-    day = (now or dt.datetime.now(ZoneInfo(AGENCY_TIME_ZONE))).date() + dt.timedelta(days=2)
-    while day.weekday() >= 5:
-        day += dt.timedelta(days=1)
-    return day.isoformat()
-
-
-def booker_email(run_id: str, n: int) -> str:
-    """The distinct address of booker ``n`` of run ``run_id``."""
-    return f"loadtest+{run_id}-{n}@example.com"
-
-
-def booking_fields(run_id: str, n: int, date: str) -> dict[str, str]:
-    """A valid booking of booker ``n``."""
-    return {
-        "name": f"Visitante de carga {n}",
-        "email": booker_email(run_id, n),
-        "phone": "+34 600 000 000",
-        "date": date,
-        "time": TIME_SLOTS[n % len(TIME_SLOTS)],
-        "message": f"Reserva de la prueba de carga {run_id}, visitante {n}.",
-        "website": "",
-    }
 
 
 def percentiles(values: list[float]) -> dict[str, float | None]:
@@ -87,6 +65,19 @@ class RoundPlan:
     socket_readers: bool = False  # the worst case: every reader opens the websocket
     probes: int = 0  # with h2load: this many of the readers are Python readers that time pages
     workdir: Path | None = None  # h2load's scripts and logs (h2load drives the rest)
+    http_share: float = 0.0  # this share of the bookers posts the no-JavaScript form
+    origin: str = ""  # the site's origin, the pages' Origin header (default: ``url``'s)
+    distinct_addresses: bool = False  # each visitor from its own 127.x address
+
+    def books_over_http(self, n: int) -> bool:
+        """Whether booker ``n`` posts the form over HTTP (the share spread evenly)."""
+        return int((n + 1) * self.http_share) > int(n * self.http_share)
+
+    def address(self, n: int) -> str | None:
+        """Visitor ``n``'s own loopback address (per-address proxy limits), or None."""
+        if not self.distinct_addresses:
+            return None
+        return f"127.0.{n // 250 + 10}.{n % 250 + 1}"
 
     @staticmethod
     def visit_of(pages: list[str], navs: int, rng: random.Random, landing: str = "") -> list[str]:
@@ -118,6 +109,9 @@ class RoundStats:
     booking_s: list[float] = field(default_factory=list)
     outcomes: dict[str, int] = field(default_factory=dict)
     outcome_by_email: dict[str, str] = field(default_factory=dict)
+    paths: dict[str, int] = field(default_factory=dict)  # socket, http, socket→http
+    fallback_reasons: dict[str, int] = field(default_factory=dict)  # why socket→http
+    http_retries: int = 0  # HTTP posts sent again after no JSON answer (same key)
     submitted: list[str] = field(default_factory=list)  # e-mails whose submit was sent
     active_s: float = 0.0
     static: StaticResult | None = None  # the h2load readers
@@ -165,10 +159,12 @@ async def load_page(
     return html_s + await fetch_files(session, url, files[1:], stats)
 
 
-def browser_session(timeout_s: float) -> aiohttp.ClientSession:
-    """One visitor's HTTP client: its own connections, at most 6 (Chromium's per host)."""
+def browser_session(timeout_s: float, address: str | None = None) -> aiohttp.ClientSession:
+    """One visitor's HTTP client: its own connections, at most 6 (Chromium's per host),
+    from ``address`` when given."""
+    local = (address, 0) if address else None
     return aiohttp.ClientSession(
-        connector=aiohttp.TCPConnector(limit=BROWSER_CONNECTIONS),
+        connector=aiohttp.TCPConnector(limit=BROWSER_CONNECTIONS, local_addr=local),
         auto_decompress=False,
         timeout=aiohttp.ClientTimeout(total=timeout_s),
     )
@@ -264,7 +260,7 @@ class Round:
         plan, stats = self.plan, self.stats
         await asyncio.sleep(plan.ramp_s * i / max(plan.readers, 1))
         steps = plan.model.visit(plan.visit(self.rng))
-        async with browser_session(plan.timeout_s) as session:
+        async with browser_session(plan.timeout_s, plan.address(i)) as session:
             try:
                 stats.page_load_s.append(await load_page(session, plan.url, steps[0], stats))
             except VisitorError as error:
@@ -292,30 +288,59 @@ class Round:
                 break
 
     async def booker(self, n: int) -> None:
-        """Loads /schedule over HTTP, then connects (as on a form's focus) and books."""
+        """Loads /schedule over HTTP, then books: over the websocket (connected as on a
+        form's focus) with the page's HTTP fallback, or posting the no-JavaScript form."""
         plan, stats = self.plan, self.stats
         await asyncio.sleep(plan.over_s * n / max(plan.bookings, 1))
-        async with browser_session(plan.timeout_s) as session:
+        session = browser_session(plan.timeout_s, plan.address(plan.readers + n))
+        async with session:
             try:
                 files = plan.model.page(SCHEDULE)
                 stats.booker_page_s.append(await load_page(session, plan.url, files, stats))
             except VisitorError as error:
                 stats.error(f"booker page: {error}")
                 return
-        tab = await self.opened(SCHEDULE, "booker")
-        if tab is None:
-            return
-        fields = booking_fields(plan.run_id, n, self.date)
-        stats.submitted.append(fields["email"])
-        try:
-            outcome, elapsed = await tab.book(fields)
-        except VisitorError as error:
-            stats.error(f"booking: {error}")
-            outcome = "no answer"
-        else:
-            stats.booking_s.append(elapsed)
+            fields = booking_fields(plan.run_id, n, self.date)
+            stats.submitted.append(fields["email"])
+            try:
+                outcome, path = await self.book(session, fields, plan.books_over_http(n))
+            except VisitorError as error:
+                stats.error(f"booking: {error}")
+                outcome, path = "no answer", "none"
         stats.outcomes[outcome] = stats.outcomes.get(outcome, 0) + 1
         stats.outcome_by_email[fields["email"]] = outcome
+        stats.paths[path] = stats.paths.get(path, 0) + 1
+
+    async def book(
+        self, session: aiohttp.ClientSession, fields: dict[str, str], over_http: bool
+    ) -> tuple[str, str]:
+        """One booking, timed: (the outcome shown, the path it took)."""
+        plan, stats = self.plan, self.stats
+        origin = plan.origin or plan.url
+        if over_http:
+            started = time.perf_counter()
+            outcome, tries = await post_booking(session, plan.url, origin, fields)
+            stats.booking_s.append(time.perf_counter() - started)
+            stats.http_retries += tries - 1
+            return outcome, HTTP
+        # The websocket from the visitor's own address when it has one, else shared.
+        own = session if plan.distinct_addresses else self.session
+        tab = Tab(plan.url, self.build, own, self.counters, plan.timeout_s)
+        self.tabs.append(tab)
+        booked = await book_in_browser(tab, session, origin, fields)
+        stats.booking_s.append(booked.elapsed_s)
+        stats.http_retries += max(booked.tries - 1, 0)
+        if booked.hydrate_s is not None:
+            stats.hydrate_s.append(booked.hydrate_s)
+        if booked.why:
+            reason = booked.why.split(":")[0].split(" within")[0]
+            stats.fallback_reasons[reason] = stats.fallback_reasons.get(reason, 0) + 1
+        else:
+            stats.connected += 1
+            stats.peak_connected = max(stats.peak_connected, stats.connected)
+        if own is session:  # its session closes with the booker
+            await tab.close()
+        return booked.outcome, booked.path
 
     def visitors(self) -> list[Awaitable[None]]:
         """Every visitor of the round (the h2load readers apart)."""

@@ -156,6 +156,7 @@ EMAILJS_E2E = {
     "EMAILJS_PRIVATE_KEY": "private_e2e",
     "EMAILJS_CONTACT_TEMPLATE_ID": "template_contact_e2e",
     "EMAILJS_BOOKING_TEMPLATE_ID": "template_booking_e2e",
+    "EMAILJS_QUOTE_TEMPLATE_ID": "template_quote_e2e",
 }
 
 

@@ -22,9 +22,11 @@ def expect_page(page: Page, path: str) -> None:
     the old page's elements are still there for a moment. The document title is
     rendered by the page itself (React hoists it into <head> in the same commit as
     the page's body), so once it reads the new page's title the old page is gone.
-    Paths that are not routes show the not-found page. The server may add a slash.
+    Paths that are not routes show the not-found page. The server may add a slash. A query
+    (``/contact?service=branding``) must be in the URL too.
     """
-    url = re.compile(rf"^[a-z]+://[^/]+{re.escape(path.rstrip('/'))}/?$")
+    path, mark, query = path.partition("?")
+    url = re.compile(rf"^[a-z]+://[^/]+{re.escape(path.rstrip('/'))}/?{re.escape(mark + query)}$")
     expect(page).to_have_url(url)
     expect(page).to_have_title(_TITLES.get(path, NOT_FOUND_TITLE))
     expect(page.get_by_role("heading", level=1)).to_be_visible()

@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from agency_site import paths
-from agency_site.content.forms import NOTICES
+from agency_site.content.forms import COPY
 from agency_site.content.pages import PAGES
 from agency_site.routes import ROUTES
 from tests.e2e.conftest import ROOT, SiteServer, free_port, stop_site, wait_until_up
@@ -193,7 +193,7 @@ def test_a_form_used_with_the_backend_down_is_never_paused_and_says_how_to_reach
     submit = form.locator("button[type=submit]")
     expect(submit).to_be_enabled()
     submit.click()
-    expect(form.get_by_text(NOTICES.store_failed)).to_be_visible(timeout=15_000)
+    expect(form.get_by_text(COPY.notices.store_failed)).to_be_visible(timeout=15_000)
     expect(submit).to_be_enabled()
 
 

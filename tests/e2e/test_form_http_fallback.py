@@ -10,7 +10,7 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 from pytest_httpserver import HTTPServer
 
 from agency_site import paths
-from agency_site.content.forms import BOOKING, HERO_CAPTURE, NOTICES
+from agency_site.content.forms import COPY
 from tests.e2e.conftest import SiteServer
 from tests.e2e.helpers import open_page
 from tests.e2e.test_forms import (
@@ -40,11 +40,11 @@ def test_with_websockets_refused_the_booking_is_delivered_over_http(
     fill_booking(page, working_day(6), "10:00")
     expect(form.locator(SUBMIT)).to_be_enabled()
     form.locator(SUBMIT).click()
-    expect(form.get_by_text(BOOKING.success)).to_be_visible(timeout=15_000)
+    expect(form.get_by_text(COPY.booking.success)).to_be_visible(timeout=15_000)
     assert len(wait_for_sends(fake, 1)) == 1
     assert [lead[1:] for lead in leads(site)[before:]] == [("booking", "sent")]
-    expect(form.get_by_label(BOOKING.name.label)).to_have_value("")
-    expect_shown_for_about_five_seconds(page, BOOKING.success)
+    expect(form.get_by_label(COPY.booking.fields["name"].label)).to_have_value("")
+    expect_shown_for_about_five_seconds(page, COPY.booking.success)
 
 
 def test_with_websockets_refused_wrong_fields_get_their_messages_in_place(
@@ -53,7 +53,7 @@ def test_with_websockets_refused_wrong_fields_get_their_messages_in_place(
     refuse_websockets(page)
     open_page(page, paths.HOME)
     form = page.locator("#hero-capture-form")
-    field = form.get_by_label(HERO_CAPTURE.email.label)
+    field = form.get_by_label(COPY.hero_capture.fields["email"].label)
     field.fill("no-es-un-correo@")
     # The browser's own check would stop this address; the server must judge it too.
     form.evaluate("(form) => { form.noValidate = true; }")
@@ -64,7 +64,7 @@ def test_with_websockets_refused_wrong_fields_get_their_messages_in_place(
     expect(field).to_have_attribute("aria-invalid", "true")
     expect(form.locator("#hero-email-error")).not_to_be_empty()
     assert wait_for_sends(fake, 1, timeout=2) == []
-    expect(page.get_by_text(NOTICES.store_failed)).to_have_count(0)
+    expect(page.get_by_text(COPY.notices.store_failed)).to_have_count(0)
 
 
 def book_through(page: Page, site: SiteServer, relay, day, slot: str) -> int:
@@ -76,7 +76,7 @@ def book_through(page: Page, site: SiteServer, relay, day, slot: str) -> int:
     before = len(leads(site))
     fill_booking(page, day, slot)
     form.locator(SUBMIT).click()
-    expect(form.get_by_text(BOOKING.success)).to_be_visible(timeout=20_000)
+    expect(form.get_by_text(COPY.booking.success)).to_be_visible(timeout=20_000)
     return before
 
 

@@ -16,17 +16,12 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
 from agency_site import paths
-from agency_site.content.forms import (
-    AGENCY_TIME_ZONE,
-    BOOKING,
-    HERO_CAPTURE,
-    NOTICES,
-    TIME_SLOTS,
-)
+from agency_site.content.forms import COPY
 from agency_site.content.site import SITE
 from agency_site.emailjs import LIB_VERSION, SEND_PATH
 from agency_site.leads.calendar import Closure, default_calendar
 from agency_site.leads.delivery import date_es
+from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
 from tests.e2e.conftest import EMAILJS_E2E, ROOT, SiteServer, accept_sends
 from tests.e2e.helpers import open_page
 
@@ -85,12 +80,12 @@ def fill_booking(page: Page, day: dt.date, slot: str = "16:00", email: str | Non
     """Fill in every booking field; the address used (a new one unless given)."""
     email = email or new_address()
     form = page.locator("#booking-form")
-    form.get_by_label(BOOKING.name.label).fill("Ana García")
-    form.get_by_label(BOOKING.email.label).fill(email)
-    form.get_by_label(BOOKING.phone.label).fill("+34 600 12 34 56")
-    form.get_by_label(BOOKING.date.label).fill(day.isoformat())
-    form.get_by_label(BOOKING.time.label).select_option(slot)
-    form.get_by_label(BOOKING.message.label).fill("Queremos una tienda online.")
+    form.get_by_label(COPY.booking.fields["name"].label).fill("Ana García")
+    form.get_by_label(COPY.booking.fields["email"].label).fill(email)
+    form.get_by_label(COPY.booking.fields["phone"].label).fill("+34 600 12 34 56")
+    form.get_by_label(COPY.booking.fields["date"].label).fill(day.isoformat())
+    form.get_by_label(COPY.booking.fields["time"].label).select_option(slot)
+    form.get_by_label(COPY.booking.fields["message"].label).fill("Queremos una tienda online.")
     return email
 
 
@@ -105,7 +100,7 @@ def book_while_refused(
     form = open_schedule(page)
     email = fill_booking(page, day, slot)
     form.locator(SUBMIT).click()
-    expect(form.get_by_text(NOTICES.queued)).to_be_visible()
+    expect(form.get_by_text(COPY.notices.queued)).to_be_visible()
     return form, email
 
 
@@ -162,44 +157,50 @@ def test_hero_capture_sends_the_email_thanks_and_clears_the_field(
 ) -> None:
     open_page(page, paths.HOME)
     form = page.locator("#hero-capture-form")
-    form.get_by_label(HERO_CAPTURE.email.label).fill("visitante@example.com")
+    form.get_by_label(COPY.hero_capture.fields["email"].label).fill("visitante@example.com")
     form.locator(SUBMIT).click()
 
-    expect(form.get_by_text(HERO_CAPTURE.success)).to_be_visible()
+    expect(form.get_by_text(COPY.hero_capture.success)).to_be_visible()
     assert wait_for_sends(fake, 1) == [
         payload(
             EMAILJS_E2E["EMAILJS_CONTACT_TEMPLATE_ID"],
             {
                 "to_email": SITE.email,
                 "from_email": "visitante@example.com",
-                "message": HERO_CAPTURE.email_message.format(email="visitante@example.com"),
+                "message": COPY.hero_capture.email_message.format(email="visitante@example.com"),
             },
         )
     ]
-    expect(form.get_by_label(HERO_CAPTURE.email.label)).to_have_value("")
-    expect_shown_for_about_five_seconds(page, HERO_CAPTURE.success)
+    expect(form.get_by_label(COPY.hero_capture.fields["email"].label)).to_have_value("")
+    expect_shown_for_about_five_seconds(page, COPY.hero_capture.success)
 
 
 def test_booking_sends_every_field_thanks_and_resets_the_form(
     page: Page, fake: HTTPServer, site: SiteServer
 ) -> None:
     form = open_schedule(page)
-    expect(form.get_by_label(BOOKING.date.label)).to_have_attribute(
+    expect(form.get_by_label(COPY.booking.fields["date"].label)).to_have_attribute(
         "min", madrid_today().isoformat()
     )
     day = working_day(3)
     email = fill_booking(page, day)
     form.locator(SUBMIT).click()
 
-    expect(form.get_by_text(BOOKING.success)).to_be_visible()
+    expect(form.get_by_text(COPY.booking.success)).to_be_visible()
     assert wait_for_sends(fake, 1) == [
         payload(EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"], booking_params(day, "16:00", email))
     ]
-    for field in (BOOKING.name, BOOKING.email, BOOKING.phone, BOOKING.date, BOOKING.time):
+    for field in (
+        COPY.booking.fields["name"],
+        COPY.booking.fields["email"],
+        COPY.booking.fields["phone"],
+        COPY.booking.fields["date"],
+        COPY.booking.fields["time"],
+    ):
         expect(form.get_by_label(field.label)).to_have_value("")
-    expect(form.get_by_label(BOOKING.message.label)).to_have_value("")
+    expect(form.get_by_label(COPY.booking.fields["message"].label)).to_have_value("")
     assert leads(site)[-1][1:] == ("booking", "sent")
-    expect_shown_for_about_five_seconds(page, BOOKING.success)
+    expect_shown_for_about_five_seconds(page, COPY.booking.success)
 
 
 def test_provider_failure_is_honest_and_the_lead_is_delivered_after_recovery(
@@ -207,15 +208,15 @@ def test_provider_failure_is_honest_and_the_lead_is_delivered_after_recovery(
 ) -> None:
     day = working_day(5)
     form, email = book_while_refused(page, fake, 500, "Internal Server Error", day, "09:00")
-    expect(page.get_by_text(BOOKING.success)).to_have_count(0)
+    expect(page.get_by_text(COPY.booking.success)).to_have_count(0)
     expect(form.get_by_role("link", name="WhatsApp")).to_have_attribute("href", SITE.whatsapp_url)
     expect(form.get_by_role("link", name=SITE.email)).to_have_attribute("href", SITE.mailto)
     lead_id, kind, status = leads(site)[-1]
     assert (kind, status) == ("booking", "queued")
     # The page stays usable: the button works again and the fields take input.
     expect(form.locator(SUBMIT)).to_be_enabled()
-    form.get_by_label(BOOKING.name.label).fill("Otra persona")
-    expect(form.get_by_label(BOOKING.name.label)).to_have_value("Otra persona")
+    form.get_by_label(COPY.booking.fields["name"].label).fill("Otra persona")
+    expect(form.get_by_label(COPY.booking.fields["name"].label)).to_have_value("Otra persona")
 
     accept_sends(fake)  # EmailJS is back: the retry loop delivers the stored lead.
     wait_until_sent(site, lead_id)
@@ -237,13 +238,13 @@ def test_a_past_date_sends_nothing_and_says_why(
     fill_booking(page, yesterday)
     form.locator(SUBMIT).click()
 
-    date = form.get_by_label(BOOKING.date.label)
-    expect(form.get_by_text(BOOKING.date_past)).to_be_visible()
+    date = form.get_by_label(COPY.booking.fields["date"].label)
+    expect(form.get_by_text(COPY.booking.date_past)).to_be_visible()
     expect(date).to_have_attribute("aria-invalid", "true")
     expect(date).to_have_attribute("aria-describedby", "booking-date-hint booking-date-error")
-    expect(page.locator("#booking-date-error")).to_have_text(BOOKING.date_past)
+    expect(page.locator("#booking-date-error")).to_have_text(COPY.booking.date_past)
     expect(date).to_be_focused()
-    expect(form.get_by_label(BOOKING.name.label)).to_have_value("Ana García")
+    expect(form.get_by_label(COPY.booking.fields["name"].label)).to_have_value("Ana García")
     assert_nothing_sent(fake, site, before)
 
 
@@ -262,9 +263,11 @@ def test_an_injected_time_slot_sends_nothing_and_says_why(
     )
     form.locator(SUBMIT).click()
 
-    expect(page.locator("#booking-time-error")).to_have_text(BOOKING.time.error)
-    expect(form.get_by_label(BOOKING.time.label)).to_have_attribute("aria-invalid", "true")
-    expect(page.get_by_text(BOOKING.success)).to_have_count(0)
+    expect(page.locator("#booking-time-error")).to_have_text(COPY.booking.fields["time"].error)
+    expect(form.get_by_label(COPY.booking.fields["time"].label)).to_have_attribute(
+        "aria-invalid", "true"
+    )
+    expect(page.get_by_text(COPY.booking.success)).to_have_count(0)
     assert_nothing_sent(fake, site, before)
 
 
@@ -292,26 +295,28 @@ def test_the_form_says_when_we_work_and_offers_only_open_slots(page: Page) -> No
         dt.datetime.combine(today, dt.time(10, 30), ZoneInfo(AGENCY_TIME_ZONE))
     )
     form = open_schedule(page)
-    date = form.get_by_label(BOOKING.date.label)
+    date = form.get_by_label(COPY.booking.fields["date"].label)
     expect(date).to_have_attribute("min", today.isoformat())
-    expect(form.locator("#booking-date-hint")).to_have_text(BOOKING.date_hint)
+    expect(form.locator("#booking-date-hint")).to_have_text(COPY.booking.date_hint)
     expect(date).not_to_have_attribute("placeholder", re.compile(".*"))
     assert offered_slots(form) == list(TIME_SLOTS)  # No date yet: every slot.
 
     date.fill(today.isoformat())
     assert offered_slots(form) == ["15:00", "16:00", "17:00", "18:00"]
-    form.get_by_label(BOOKING.time.label).select_option("17:00")
+    form.get_by_label(COPY.booking.fields["time"].label).select_option("17:00")
 
     saturday = first_day(today, Closure.WEEKEND)
     date.fill(saturday.isoformat())
     assert offered_slots(form) == []
-    expect(form.get_by_label(BOOKING.time.label)).to_have_value("")  # 17:00 went too.
-    assert date.evaluate("input => input.validationMessage") == BOOKING.date_weekend
+    expect(form.get_by_label(COPY.booking.fields["time"].label)).to_have_value(
+        ""
+    )  # 17:00 went too.
+    assert date.evaluate("input => input.validationMessage") == COPY.booking.date_weekend
 
     holiday = first_day(today, Closure.HOLIDAY)
     date.fill(holiday.isoformat())
     assert offered_slots(form) == []
-    assert date.evaluate("input => input.validationMessage") == BOOKING.date_holiday
+    assert date.evaluate("input => input.validationMessage") == COPY.booking.date_holiday
 
     date.fill(first_day(today + dt.timedelta(days=1), None).isoformat())
     assert offered_slots(form) == list(TIME_SLOTS)
@@ -333,9 +338,11 @@ def test_a_weekend_date_sends_nothing_and_says_why(
     )
     form.locator(SUBMIT).click()
 
-    expect(page.locator("#booking-date-error")).to_have_text(BOOKING.date_weekend)
-    expect(form.get_by_label(BOOKING.date.label)).to_have_attribute("aria-invalid", "true")
-    expect(page.get_by_text(BOOKING.success)).to_have_count(0)
+    expect(page.locator("#booking-date-error")).to_have_text(COPY.booking.date_weekend)
+    expect(form.get_by_label(COPY.booking.fields["date"].label)).to_have_attribute(
+        "aria-invalid", "true"
+    )
+    expect(page.get_by_text(COPY.booking.success)).to_have_count(0)
     assert_nothing_sent(fake, site, before)
 
 
@@ -383,14 +390,14 @@ def test_a_double_click_sends_once_and_the_button_says_it_is_sending(
     before = len(leads(site))
     open_page(page, paths.HOME)
     form = page.locator("#hero-capture-form")
-    form.get_by_label(HERO_CAPTURE.email.label).fill("prisa@example.com")
+    form.get_by_label(COPY.hero_capture.fields["email"].label).fill("prisa@example.com")
     button = form.locator(SUBMIT)
     button.dblclick()
 
-    expect(button).to_have_text(NOTICES.sending)
+    expect(button).to_have_text(COPY.notices.sending)
     expect(button).to_be_disabled()
-    expect(form.get_by_text(HERO_CAPTURE.success)).to_be_visible(timeout=10_000)
-    expect(button).to_have_text(HERO_CAPTURE.submit)
+    expect(form.get_by_text(COPY.hero_capture.success)).to_be_visible(timeout=10_000)
+    expect(button).to_have_text(COPY.hero_capture.submit)
     time.sleep(1)
     assert len(sends(fake)) == 1
     assert len(leads(site)) == before + 1

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, Request, WebSocket, expect
 from pytest_httpserver import HTTPServer
 
 from agency_site import paths
-from agency_site.content.forms import BOOKING, HERO_CAPTURE
+from agency_site.content.forms import COPY
 from agency_site.routes import ROUTES
 from agency_site.state import ui
 from tests.e2e.conftest import SiteServer
@@ -123,12 +123,17 @@ def test_a_visitor_who_uses_the_booking_form_opens_one_socket_and_books(
     day = working_day(4)
     fill_booking(page, day)
     form.locator(SUBMIT).click()
-    expect(form.get_by_text(BOOKING.success)).to_be_visible()
+    expect(form.get_by_text(COPY.booking.success)).to_be_visible()
     assert len(wait_for_sends(fake, 1)) == 1
     assert leads(site)[-1][1:] == ("booking", "sent")
-    for field in (BOOKING.name, BOOKING.email, BOOKING.phone, BOOKING.date):
+    for field in (
+        COPY.booking.fields["name"],
+        COPY.booking.fields["email"],
+        COPY.booking.fields["phone"],
+        COPY.booking.fields["date"],
+    ):
         expect(form.get_by_label(field.label)).to_have_value("")
-    expect_shown_for_about_five_seconds(page, BOOKING.success)
+    expect_shown_for_about_five_seconds(page, COPY.booking.success)
     assert len(backend.sockets) == 1, backend.sockets
     assert session_token(page)
 
@@ -137,7 +142,7 @@ def test_a_submit_without_a_focus_still_connects_and_delivers(page: Page, fake: 
     backend = Backend(page)
     open_page(page, paths.HOME)
     form = page.locator("#hero-capture-form")
-    field = form.get_by_label(HERO_CAPTURE.email.label)
+    field = form.get_by_label(COPY.hero_capture.fields["email"].label)
     # Autofill: the value arrives without a focus, then the form is submitted by script
     # (as a browser that does not focus buttons would on a click).
     field.evaluate(
@@ -151,6 +156,6 @@ def test_a_submit_without_a_focus_still_connects_and_delivers(page: Page, fake: 
     )
     assert backend.untouched()
     form.evaluate("(form) => form.requestSubmit()")
-    expect(form.get_by_text(HERO_CAPTURE.success)).to_be_visible()
+    expect(form.get_by_text(COPY.hero_capture.success)).to_be_visible()
     assert len(wait_for_sends(fake, 1)) == 1
     assert len(backend.sockets) == 1, backend.sockets

@@ -25,7 +25,7 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from agency_site import paths
-from agency_site.content.forms import BOOKING, HERO_CAPTURE, NOTICES
+from agency_site.content.forms import COPY
 from agency_site.emailjs import SEND_PATH
 from tests.e2e.conftest import SiteServer, watch_csp
 from tests.e2e.test_forms import (
@@ -63,10 +63,10 @@ def test_without_javascript_the_hero_capture_posts_stores_and_thanks(
     before = len(leads(site))
     no_js.goto(paths.HOME)
     form = no_js.locator("#hero-capture-form")
-    form.get_by_label(HERO_CAPTURE.email.label).fill("sinjs@example.com")
+    form.get_by_label(COPY.hero_capture.fields["email"].label).fill("sinjs@example.com")
     form.locator(SUBMIT).click()
 
-    expect(no_js.get_by_text(HERO_CAPTURE.success)).to_be_visible()
+    expect(no_js.get_by_text(COPY.hero_capture.success)).to_be_visible()
     assert no_js.url.endswith("/_site/forms/contact")
     assert_no_personal_data_in_url(no_js)
     assert leads(site)[before:] and leads(site)[-1][1:] == ("contact", "sent")
@@ -81,30 +81,36 @@ def test_without_javascript_wrong_fields_come_back_with_messages_and_values(
     before = leads(site)
     no_js.goto(paths.SCHEDULE)
     form = no_js.locator("#booking-form")
-    form.get_by_label(BOOKING.name.label).fill('Ana "<b>"')
-    form.get_by_label(BOOKING.email.label).fill("ana@example.com")
-    form.get_by_label(BOOKING.phone.label).fill("+34 600 12 34 56")
-    form.get_by_label(BOOKING.date.label).fill((working_day(2)).isoformat())
-    form.get_by_label(BOOKING.time.label).select_option("10:00")
-    form.get_by_label(BOOKING.message.label).fill("x" * 10)
+    form.get_by_label(COPY.booking.fields["name"].label).fill('Ana "<b>"')
+    form.get_by_label(COPY.booking.fields["email"].label).fill("ana@example.com")
+    form.get_by_label(COPY.booking.fields["phone"].label).fill("+34 600 12 34 56")
+    form.get_by_label(COPY.booking.fields["date"].label).fill((working_day(2)).isoformat())
+    form.get_by_label(COPY.booking.fields["time"].label).select_option("10:00")
+    form.get_by_label(COPY.booking.fields["message"].label).fill("x" * 10)
     # A past date is refused by the server (the browser allows it without JS: no min set).
-    form.get_by_label(BOOKING.date.label).fill((madrid_today() - dt.timedelta(days=1)).isoformat())
+    form.get_by_label(COPY.booking.fields["date"].label).fill(
+        (madrid_today() - dt.timedelta(days=1)).isoformat()
+    )
     form.locator(SUBMIT).click()
 
-    expect(no_js.get_by_text(BOOKING.date_past)).to_be_visible()
+    expect(no_js.get_by_text(COPY.booking.date_past)).to_be_visible()
     assert_no_personal_data_in_url(no_js)
     answer = no_js.locator("form")
-    expect(answer.get_by_label(BOOKING.name.label)).to_have_value('Ana "<b>"')
-    expect(answer.get_by_label(BOOKING.phone.label)).to_have_value("+34 600 12 34 56")
-    expect(answer.get_by_label(BOOKING.time.label)).to_have_value("10:00")
-    expect(answer.get_by_label(BOOKING.date.label)).to_have_attribute("aria-invalid", "true")
+    expect(answer.get_by_label(COPY.booking.fields["name"].label)).to_have_value('Ana "<b>"')
+    expect(answer.get_by_label(COPY.booking.fields["phone"].label)).to_have_value(
+        "+34 600 12 34 56"
+    )
+    expect(answer.get_by_label(COPY.booking.fields["time"].label)).to_have_value("10:00")
+    expect(answer.get_by_label(COPY.booking.fields["date"].label)).to_have_attribute(
+        "aria-invalid", "true"
+    )
     assert leads(site) == before
 
     # Corrected on the answer page, it goes through.
     day = working_day(2)
-    answer.get_by_label(BOOKING.date.label).fill(day.isoformat())
+    answer.get_by_label(COPY.booking.fields["date"].label).fill(day.isoformat())
     answer.locator("button[type=submit]").click()
-    expect(no_js.get_by_text(BOOKING.success)).to_be_visible()
+    expect(no_js.get_by_text(COPY.booking.success)).to_be_visible()
     assert leads(site)[-1][1:] == ("booking", "sent")
     [sent] = wait_for_sends(fake, 1)
     assert sent["template_params"]["from_name"] == 'Ana "<b>"'
@@ -121,7 +127,7 @@ def test_with_the_page_modules_blocked_the_booking_still_arrives(
     fill_booking(page, day, "11:00")
     page.locator("#booking-form").locator(SUBMIT).click()
 
-    expect(page.get_by_text(BOOKING.success)).to_be_visible()
+    expect(page.get_by_text(COPY.booking.success)).to_be_visible()
     assert_no_personal_data_in_url(page)
     assert leads(site)[-1][1:] == ("booking", "sent")
     assert wait_for_sends(fake, 1)[0]["template_params"]["time"] == "11:00"
@@ -143,7 +149,7 @@ def test_a_submit_before_hydration_is_not_lost(
     assert page.evaluate("document.documentElement.dataset.hydrated !== 'true'")
     field.press("Enter")
 
-    expect(page.get_by_text(HERO_CAPTURE.success)).to_be_visible()
+    expect(page.get_by_text(COPY.hero_capture.success)).to_be_visible()
     assert page.url.endswith("/_site/forms/contact")  # The browser's own post answered.
     assert_no_personal_data_in_url(page)
     assert len(leads(site)) == before + 1
@@ -167,8 +173,8 @@ def test_a_hung_provider_frees_the_form_with_the_honest_message(
     form.locator(SUBMIT).click()
 
     # The lead is stored, so the visitor is told it was received; the button works again.
-    expect(form.get_by_text(NOTICES.queued)).to_be_visible(timeout=15_000)
-    expect(form.locator(SUBMIT)).to_have_text(BOOKING.submit)
+    expect(form.get_by_text(COPY.notices.queued)).to_be_visible(timeout=15_000)
+    expect(form.locator(SUBMIT)).to_have_text(COPY.booking.submit)
     expect(form.locator(SUBMIT)).to_be_enabled()
     assert leads(site)[-1][1] == "booking"
 
@@ -245,7 +251,7 @@ def test_crafted_websocket_events_are_refused_while_a_visitor_books(
     attacker.start()
     started = time.monotonic()
     form.locator(SUBMIT).click()
-    expect(form.get_by_text(BOOKING.success)).to_be_visible(timeout=10_000)
+    expect(form.get_by_text(COPY.booking.success)).to_be_visible(timeout=10_000)
     answered_in = time.monotonic() - started
     attacker.join(timeout=120)
 

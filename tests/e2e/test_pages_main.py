@@ -316,12 +316,12 @@ def test_influencer_programme_buttons(page: Page, where: str, action) -> None:
 
 def test_contact_cards_link_to_email_phone_and_whatsapp(page: Page) -> None:
     open_page(page, paths.CONTACT)
-    assert "24 horas" in contact.RESPONSE_PROMISE  # SPEC: an answer within 24 hours.
-    expect(page.get_by_text(contact.RESPONSE_PROMISE).first).to_be_visible()
+    assert "24 horas" in contact.PAGE.response_promise  # SPEC: an answer within 24 hours.
+    expect(page.get_by_text(contact.PAGE.response_promise).first).to_be_visible()
     cards = page.locator("#canales ul").first.locator("li")
     expect(cards).to_have_count(3)
     hrefs = [SITE.mailto, SITE.tel, SITE.whatsapp_url]
-    for card, method, href in zip(cards.all(), contact.CONTACT_METHODS, hrefs, strict=True):
+    for card, method, href in zip(cards.all(), contact.PAGE.contact_methods, hrefs, strict=True):
         expect(card).to_contain_text(method.value)
         expect(card.get_by_role("link")).to_have_attribute("href", href)
     expect(page.locator("#canales")).to_contain_text(SITE.opening_hours)
@@ -330,8 +330,8 @@ def test_contact_cards_link_to_email_phone_and_whatsapp(page: Page) -> None:
 def test_contact_faq_opens_natively(page: Page) -> None:
     open_page(page, paths.CONTACT)
     questions = page.locator("#preguntas details")
-    expect(questions.locator("summary")).to_have_text([q.question for q in contact.FAQ])
-    whatsapp = contact.FAQ[1]
+    expect(questions.locator("summary")).to_have_text([q.question for q in contact.PAGE.faq])
+    whatsapp = contact.PAGE.faq[1]
     answer = page.get_by_text(whatsapp.answer)
     expect(answer).to_be_hidden()
     page.get_by_text(whatsapp.question).click()
@@ -344,17 +344,17 @@ def test_contact_faq_works_without_javascript(browser: Browser, base_url: str) -
     try:
         page = context.new_page()
         page.goto(paths.CONTACT)
-        first = contact.FAQ[0]
+        first = contact.PAGE.faq[0]
         page.get_by_text(first.question).click()
         expect(page.get_by_text(first.answer)).to_be_visible()
-        expect(page.get_by_text(first.answer)).to_contain_text(contact.RESPONSE_PROMISE)
+        expect(page.get_by_text(first.answer)).to_contain_text(contact.PAGE.response_promise)
     finally:
         context.close()
 
 
 def test_contact_offers_to_schedule_a_call(page: Page) -> None:
     open_page(page, paths.CONTACT)
-    link = page.get_by_role("link", name=contact.SCHEDULE_ACTION.label)
+    link = page.get_by_role("link", name=contact.PAGE.schedule_action.label)
     click_and_expect(page, link, paths.SCHEDULE)
 
 

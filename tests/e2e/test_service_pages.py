@@ -9,7 +9,7 @@ from agency_site import paths
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.content.sections import PacksSection, ProgrammesSection
 from agency_site.content.service_pages import SERVICE_PAGES, ServicePage, service_by_id
-from agency_site.content.services import price_label
+from agency_site.content.services import price_label, quote_link
 from tests import spec_facts as spec
 from tests.e2e.helpers import expect_page, open_page
 
@@ -47,7 +47,8 @@ def test_every_button_leads_where_the_spec_says(page: Page, service_id: str) -> 
     open_page(page, path)
     buttons = page.locator("main a")
     hrefs = buttons.evaluate_all("links => links.map((a) => a.getAttribute('href'))")
-    assert set(hrefs) == spec.TARGETS[service_id]
+    # The spec's targets; those to /contact open the quote form with this service chosen.
+    assert {href.split("?", 1)[0] for href in hrefs} == spec.TARGETS[service_id]
     assert len(hrefs) == len(SERVICE_PAGES[service_id].links())
 
     for index, href in enumerate(hrefs):
@@ -55,6 +56,8 @@ def test_every_button_leads_where_the_spec_says(page: Page, service_id: str) -> 
             open_page(page, path)
         page.locator("main a").nth(index).click()
         expect_page(page, href)
+        if href.startswith(paths.CONTACT):
+            expect(page.locator("#quote-service")).to_have_value(service_id)
         if href == paths.PORTFOLIO:
             expect(page.get_by_role("heading", level=1)).to_have_text(NOT_FOUND.heading)
         else:
@@ -72,7 +75,8 @@ def test_named_buttons_of_training_consulting_and_photography(page: Page) -> Non
     ):
         open_page(page, paths.service(service_id))
         page.locator("main").get_by_role("link", name=label, exact=True).first.click()
-        expect_page(page, target)
+        # /contact opens with the quote form's service chosen.
+        expect_page(page, quote_link(service_id) if target == paths.CONTACT else target)
 
 
 def test_sections_fade_in_when_scrolled_into_view(page: Page) -> None:

@@ -18,7 +18,11 @@ from agency_site.leads.models import Lead
 from agency_site.leads.store import LeadStore
 
 AGENCY_INBOX = "hola@agencia.test"
-TEMPLATES = {LeadKind.CONTACT: "template_contact", LeadKind.BOOKING: "template_booking"}
+TEMPLATES = {
+    LeadKind.CONTACT: "template_contact",
+    LeadKind.BOOKING: "template_booking",
+    LeadKind.QUOTE: "template_quote",
+}
 # Failed leads are due again at once, so a test can retry without waiting.
 IMMEDIATE = RetryPolicy(base=dt.timedelta(0), pause_s=0)
 LEASE = dt.timedelta(minutes=2)

@@ -8,10 +8,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from agency_site.content.forms import AGENCY_TIME_ZONE, BOOKING, TIME_SLOTS
+from agency_site.content.forms import COPY
 from agency_site.leads.calendar import Closure, WorkingCalendar
 from agency_site.leads.kinds import LeadKind
 from agency_site.leads.validation import validate
+from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
 from agency_site.settings import BookingSettings
 
 MADRID = ZoneInfo(AGENCY_TIME_ZONE)
@@ -38,11 +39,11 @@ def book(day: dt.date, slot: str = "16:00") -> dict[str, str]:
 @pytest.mark.parametrize(
     ("day", "message"),
     [
-        (dt.date(2026, 9, 12), BOOKING.date_weekend),  # Saturday.
-        (dt.date(2026, 9, 13), BOOKING.date_weekend),  # Sunday.
-        (dt.date(2026, 9, 11), BOOKING.date_holiday),  # Diada Nacional de Catalunya.
-        (dt.date(2026, 10, 12), BOOKING.date_holiday),  # Fiesta Nacional de España.
-        (AGRAMUNT_CLOSED, BOOKING.date_closed),
+        (dt.date(2026, 9, 12), COPY.booking.date_weekend),  # Saturday.
+        (dt.date(2026, 9, 13), COPY.booking.date_weekend),  # Sunday.
+        (dt.date(2026, 9, 11), COPY.booking.date_holiday),  # Diada Nacional de Catalunya.
+        (dt.date(2026, 10, 12), COPY.booking.date_holiday),  # Fiesta Nacional de España.
+        (AGRAMUNT_CLOSED, COPY.booking.date_closed),
     ],
     ids=["saturday", "sunday", "catalan-holiday", "spanish-holiday", "closed-day"],
 )
@@ -54,8 +55,8 @@ def test_days_the_agency_does_not_work_are_refused_next_to_the_date(
 
 def test_a_slot_of_today_that_starts_too_soon_is_refused_next_to_the_time() -> None:
     # 10:30 with two hours' notice: 12:00 has gone, 15:00 is still open.
-    assert book(NOW.date(), "09:00") == {"time": BOOKING.time_passed}
-    assert book(NOW.date(), "12:00") == {"time": BOOKING.time_passed}
+    assert book(NOW.date(), "09:00") == {"time": COPY.booking.time_passed}
+    assert book(NOW.date(), "12:00") == {"time": COPY.booking.time_passed}
     assert book(NOW.date(), "15:00") == {}
 
 

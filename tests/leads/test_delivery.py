@@ -7,7 +7,7 @@ import threading
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
-from agency_site.content.forms import DATES, RESEND_NOTE
+from agency_site.content.forms import COPY
 from agency_site.emailjs import SEND_PATH
 from agency_site.leads.delivery import RetryPolicy, date_es, new_claim_token, template_params
 from agency_site.leads.kinds import LeadKind, LeadStatus
@@ -57,8 +57,11 @@ def test_template_params_follow_the_spec() -> None:
 def test_dates_in_spanish_for_the_visitor_confirmation() -> None:
     # The words are forms.yaml's; the weekday (Monday = 0) and month are the facts.
     def spelled(weekday: int, day: int, month: int, year: int) -> str:
-        return DATES.format.format(
-            weekday=DATES.weekdays[weekday], day=day, month=DATES.months[month - 1], year=year
+        return COPY.dates.format.format(
+            weekday=COPY.dates.weekdays[weekday],
+            day=day,
+            month=COPY.dates.months[month - 1],
+            year=year,
         )
 
     assert date_es("2026-12-14") == spelled(0, 14, 12, 2026)
@@ -101,7 +104,7 @@ def test_a_failed_lead_stays_queued_and_is_delivered_once_the_provider_recovers(
     assert len(sent_payloads(emailjs)) == 2
     # A refusal is an answer: the e-mail was not sent, so the retry is not a resend.
     assert lead.unconfirmed_sends == 0
-    note = RESEND_NOTE.split("{", 1)[0]  # The note's words before the lead's number.
+    note = COPY.resend_note.split("{", 1)[0]  # The note's words before the lead's number.
     assert not any(note in p["template_params"]["message"] for p in sent_payloads(emailjs))
 
 
@@ -172,7 +175,9 @@ def test_a_claim_abandoned_by_a_crashed_worker_is_taken_over(
     # It may have sent the e-mail before dying: the agency is told this one is a resend.
     assert store.get(expired).unconfirmed_sends == 1
     [payload] = sent_payloads(emailjs)
-    assert payload["template_params"]["message"].startswith(RESEND_NOTE.format(lead_id=expired))
+    assert payload["template_params"]["message"].startswith(
+        COPY.resend_note.format(lead_id=expired)
+    )
 
 
 def test_a_send_without_an_answer_is_retried_late_and_marked_as_a_possible_duplicate(
@@ -205,7 +210,7 @@ def test_a_send_without_an_answer_is_retried_late_and_marked_as_a_possible_dupli
     store._update(Lead.id == lead_id, next_attempt_at=dt.datetime.now(dt.UTC))
     assert run(delivery.retry_due()) == 1
     first, again = sent_payloads(emailjs)
-    note = RESEND_NOTE.format(lead_id=lead_id)
+    note = COPY.resend_note.format(lead_id=lead_id)
     assert not first["template_params"]["message"].startswith("[")
     assert again["template_params"]["message"] == f"{note}\n\n{first['template_params']['message']}"
     assert store.get(lead_id).status == LeadStatus.SENT

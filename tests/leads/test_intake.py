@@ -6,7 +6,7 @@ import pytest
 from limits.aio.storage import MemoryStorage
 from pytest_httpserver import HTTPServer
 
-from agency_site.content.forms import BOOKING, HERO_CAPTURE
+from agency_site.content.forms import COPY
 from agency_site.emailjs import SEND_PATH
 from agency_site.leads.calendar import default_calendar
 from agency_site.leads.delivery import date_es
@@ -100,7 +100,7 @@ def test_the_hero_capture_sends_the_visitors_email_in_a_spanish_message(
     assert payload["template_params"] == {
         "to_email": AGENCY_INBOX,
         "from_email": "bea@example.com",
-        "message": HERO_CAPTURE.email_message.format(email="bea@example.com"),
+        "message": COPY.hero_capture.email_message.format(email="bea@example.com"),
         "source": describe(None),
     }
 
@@ -139,7 +139,7 @@ def test_an_invalid_submission_stores_and_sends_nothing(
 def test_a_crafted_payload_that_is_not_a_form_is_invalid(store: LeadStore) -> None:
     result = submit(make_intake(store, None), LeadKind.CONTACT, ["ana@example.com"])
     assert result.result is Result.INVALID
-    assert result.errors == {"email": HERO_CAPTURE.email.error}
+    assert result.errors == {"email": COPY.hero_capture.fields["email"].error}
     assert store.all() == []
 
 
@@ -193,4 +193,4 @@ def test_when_the_lead_cannot_be_stored_nothing_is_sent_and_the_visitor_is_told(
 
 def test_field_errors_are_the_spanish_copy(store: LeadStore) -> None:
     result = submit(make_intake(store, None), LeadKind.BOOKING, booking_form(phone="abc"))
-    assert result.errors == {"phone": BOOKING.phone.error}
+    assert result.errors == {"phone": COPY.booking.fields["phone"].error}

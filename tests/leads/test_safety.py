@@ -21,12 +21,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from limits.aio.storage import MemoryStorage
 
-from agency_site.content.forms import BOOKING, HERO_CAPTURE
+from agency_site.content.forms import COPY
+from agency_site.forms.declarations import BY_KIND
 from agency_site.leads.intake import LeadIntake, Result, Submission
 from agency_site.leads.kinds import LeadKind
 from agency_site.leads.ratelimit import RateLimiter, address_key, storage_for
 from agency_site.leads.store import LeadStore
-from agency_site.leads.validation import FIELD_ERRORS, MAX_FIELDS, Validation, screen, validate
+from agency_site.leads.validation import MAX_FIELDS, Validation, screen, validate
 from tests.leads.conftest import make_delivery, new_engine
 from tests.run_async import run
 
@@ -50,7 +51,7 @@ def test_validation_answers_any_payload_without_raising(form, kind: LeadKind) ->
     result = validate(kind, form, TODAY)
     assert isinstance(result, Validation)
     assert result.valid != bool(result.errors)
-    assert set(result.errors) <= set(FIELD_ERRORS[kind])
+    assert set(result.errors) <= set(BY_KIND[kind].errors)
 
 
 @given(form=FORMS | NEAR_FORMS, kind=st.sampled_from(list(LeadKind)))
@@ -86,15 +87,19 @@ def memory_limiter(per_ip: int, window_s: int = 600) -> RateLimiter:
 def test_crafted_shapes_are_refused_whole_with_a_short_reason(form, reason: str) -> None:
     assert screen(form) == reason
     result = validate(LeadKind.BOOKING, form, TODAY)
-    assert result.refused == reason and result.errors == FIELD_ERRORS[LeadKind.BOOKING]
+    assert result.refused == reason and result.errors == BY_KIND[LeadKind.BOOKING].errors
 
 
 def test_a_huge_field_is_wrong_before_any_character_is_read() -> None:
     # A million control characters: reading them would say "control characters".
     form = {"email": "\x00" * 1_000_000}
-    assert validate(LeadKind.CONTACT, form, TODAY).errors == {"email": HERO_CAPTURE.email.error}
+    assert validate(LeadKind.CONTACT, form, TODAY).errors == {
+        "email": COPY.hero_capture.fields["email"].error
+    }
     form = {"name": "\x00" * 1_000_000}
-    assert validate(LeadKind.BOOKING, form, TODAY).errors["name"] == BOOKING.name.error
+    assert (
+        validate(LeadKind.BOOKING, form, TODAY).errors["name"] == COPY.booking.fields["name"].error
+    )
 
 
 def test_a_crafted_submission_is_logged_in_one_short_line(caplog) -> None:
@@ -107,7 +112,7 @@ def test_a_crafted_submission_is_logged_in_one_short_line(caplog) -> None:
 
 
 def test_max_fields_leaves_room_for_every_real_field() -> None:
-    assert len(FIELD_ERRORS[LeadKind.BOOKING]) + 1 < MAX_FIELDS
+    assert len(BY_KIND[LeadKind.BOOKING].errors) + 1 < MAX_FIELDS
 
 
 # --- Rate limit: per address, shared through Redis ---------------------------------------

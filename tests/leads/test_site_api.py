@@ -7,7 +7,7 @@ import pytest
 from limits.aio.storage import MemoryStorage
 
 from agency_site import paths
-from agency_site.content.forms import BOOKING, HERO_CAPTURE, NOTICES
+from agency_site.content.forms import COPY
 from agency_site.leads.calendar import default_calendar
 from agency_site.leads.intake import LeadIntake, agency_today
 from agency_site.leads.kinds import LeadStatus
@@ -77,7 +77,7 @@ def test_a_plain_booking_post_is_stored_and_answered_with_the_success_page(
     )
     response = post(intake, "booking", str(body), {"origin": SITE})
     assert response.status_code == 200
-    assert NOTICES.queued in response.text  # Stored; delivery is not configured here.
+    assert COPY.notices.queued in response.text  # Stored; delivery is not configured here.
     [lead] = store.all()
     assert (lead.kind, lead.status, lead.fields["name"]) == (
         "booking",
@@ -97,7 +97,7 @@ def test_wrong_fields_come_back_with_their_messages_and_the_escaped_values(
     response = post(intake, "booking", str(body))
     assert response.status_code == 400
     page = response.text
-    for message in (BOOKING.email.error, BOOKING.phone.error):
+    for message in (COPY.booking.fields["email"].error, COPY.booking.fields["phone"].error):
         assert message in page
     assert "<script>" not in page
     assert 'value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"' in page
@@ -116,7 +116,7 @@ def test_the_hero_capture_answers_with_its_success_text_when_sent(
     intake = LeadIntake(store, make_delivery(store, make_client(emailjs)), limiter)
     response = post(intake, "contact", "email=bea%40example.com&website=")
     assert response.status_code == 200
-    assert HERO_CAPTURE.success in response.text
+    assert COPY.hero_capture.success in response.text
 
 
 @pytest.mark.parametrize(
@@ -146,7 +146,7 @@ def test_big_or_odd_bodies_are_refused_cheaply(intake: LeadIntake, store: LeadSt
     assert post(intake, "contact", "email=" + "a" * 40_000).status_code == 413
     many = "&".join(f"k{n}=" for n in range(2000))
     response = post(intake, "contact", many)
-    assert response.status_code == 400 and HERO_CAPTURE.email.error in response.text
+    assert response.status_code == 400 and COPY.hero_capture.fields["email"].error in response.text
     assert post(intake, "nope", "email=a").status_code == 404
     assert post(intake, "contact", b"\xff\xfe=\x00").status_code == 400
     assert store.all() == []

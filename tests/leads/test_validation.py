@@ -7,10 +7,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agency_site.content.forms import AGENCY_TIME_ZONE, BOOKING, HERO_CAPTURE, NOTICES, TIME_SLOTS
+from agency_site.content.forms import COPY
 from agency_site.leads.calendar import WorkingCalendar
 from agency_site.leads.kinds import LeadKind
 from agency_site.leads.validation import one_year_after, validate
+from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
 
 TODAY = dt.date(2026, 3, 10)  # A Tuesday.
 # Early enough that all of today's slots can still be booked.
@@ -55,34 +56,34 @@ def test_unknown_fields_are_ignored() -> None:
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("name", "", BOOKING.name.error),
-        ("name", " A ", BOOKING.name.error),
-        ("name", "A" * 101, BOOKING.name.error),
-        ("name", "Ana\x00", NOTICES.control_chars),
-        ("name", "Ana\nGarcía", NOTICES.control_chars),
-        ("name", ["Ana"], BOOKING.name.error),
-        ("email", "", BOOKING.email.error),
-        ("email", "ana@", BOOKING.email.error),
-        ("email", "ana example.com", BOOKING.email.error),
-        ("email", "a" * 250 + "@example.com", BOOKING.email.error),
-        ("email", 42, BOOKING.email.error),
-        ("phone", "12345", BOOKING.phone.error),
-        ("phone", "6" * 21, BOOKING.phone.error),
-        ("phone", "600 12 34 5x", BOOKING.phone.error),
-        ("phone", "(+) - ( )", BOOKING.phone.error),
-        ("phone", "600123456\x07", NOTICES.control_chars),
-        ("date", "", BOOKING.date.error),
-        ("date", "10/03/2026", BOOKING.date.error),
-        ("date", "2026-02-30", BOOKING.date.error),
-        ("date", "2026-03-09", BOOKING.date_past),
-        ("date", "2027-03-11", BOOKING.date_too_far),
-        ("time", "", BOOKING.time.error),
-        ("time", "03:00", BOOKING.time.error),
-        ("time", "10:00:00", BOOKING.time.error),
-        ("time", "10:00'); DROP TABLE leads;--", BOOKING.time.error),
-        ("message", "x" * 2001, BOOKING.message.error),
-        ("message", "x" * 100_000, BOOKING.message.error),
-        ("message", "hola\x1b[31m", NOTICES.control_chars),
+        ("name", "", COPY.booking.fields["name"].error),
+        ("name", " A ", COPY.booking.fields["name"].error),
+        ("name", "A" * 101, COPY.booking.fields["name"].error),
+        ("name", "Ana\x00", COPY.notices.control_chars),
+        ("name", "Ana\nGarcía", COPY.notices.control_chars),
+        ("name", ["Ana"], COPY.booking.fields["name"].error),
+        ("email", "", COPY.booking.fields["email"].error),
+        ("email", "ana@", COPY.booking.fields["email"].error),
+        ("email", "ana example.com", COPY.booking.fields["email"].error),
+        ("email", "a" * 250 + "@example.com", COPY.booking.fields["email"].error),
+        ("email", 42, COPY.booking.fields["email"].error),
+        ("phone", "12345", COPY.booking.fields["phone"].error),
+        ("phone", "6" * 21, COPY.booking.fields["phone"].error),
+        ("phone", "600 12 34 5x", COPY.booking.fields["phone"].error),
+        ("phone", "(+) - ( )", COPY.booking.fields["phone"].error),
+        ("phone", "600123456\x07", COPY.notices.control_chars),
+        ("date", "", COPY.booking.fields["date"].error),
+        ("date", "10/03/2026", COPY.booking.fields["date"].error),
+        ("date", "2026-02-30", COPY.booking.fields["date"].error),
+        ("date", "2026-03-09", COPY.booking.date_past),
+        ("date", "2027-03-11", COPY.booking.date_too_far),
+        ("time", "", COPY.booking.fields["time"].error),
+        ("time", "03:00", COPY.booking.fields["time"].error),
+        ("time", "10:00:00", COPY.booking.fields["time"].error),
+        ("time", "10:00'); DROP TABLE leads;--", COPY.booking.fields["time"].error),
+        ("message", "x" * 2001, COPY.booking.fields["message"].error),
+        ("message", "x" * 100_000, COPY.booking.fields["message"].error),
+        ("message", "hola\x1b[31m", COPY.notices.control_chars),
     ],
 )
 def test_each_wrong_field_gets_its_own_spanish_message(field, value, message) -> None:
@@ -107,9 +108,11 @@ def test_the_hero_capture_needs_a_valid_email_only() -> None:
         "email": "ana@example.com"
     }
     assert validate(LeadKind.CONTACT, {"email": "ana@"}, TODAY).errors == {
-        "email": HERO_CAPTURE.email.error
+        "email": COPY.hero_capture.fields["email"].error
     }
-    assert validate(LeadKind.CONTACT, {}, TODAY).errors == {"email": HERO_CAPTURE.email.error}
+    assert validate(LeadKind.CONTACT, {}, TODAY).errors == {
+        "email": COPY.hero_capture.fields["email"].error
+    }
 
 
 def test_dates_run_from_today_to_a_year_ahead() -> None:
@@ -176,9 +179,9 @@ def test_names_of_2_to_100_printable_characters_are_accepted(name: str) -> None:
 def test_control_characters_are_refused_anywhere_in_the_message(text: str, control: str) -> None:
     middle = len(text) // 2
     result = booking(message=text[:middle] + control + text[middle:])
-    assert result["errors"] == {"message": NOTICES.control_chars}
+    assert result["errors"] == {"message": COPY.notices.control_chars}
 
 
 @given(st.characters(categories=("Cc",)))
 def test_control_characters_are_refused_even_at_the_ends_of_a_name(control: str) -> None:
-    assert booking(name="Ana" + control)["errors"] == {"name": NOTICES.control_chars}
+    assert booking(name="Ana" + control)["errors"] == {"name": COPY.notices.control_chars}

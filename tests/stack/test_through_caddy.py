@@ -14,11 +14,12 @@ from playwright.sync_api import Page, expect
 from pytest_httpserver import HTTPServer
 
 from agency_site import paths
-from agency_site.content.forms import AGENCY_TIME_ZONE, BOOKING, HERO_CAPTURE
+from agency_site.content.forms import COPY
 from agency_site.deploy.topology import CLIENT_READ_TIMEOUT_S
 from agency_site.emailjs import SEND_PATH
 from agency_site.leads.calendar import default_calendar
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
+from agency_site.rules import AGENCY_TIME_ZONE
 from agency_site.server import asset_headers, document_headers, load_script_hashes
 from tests.e2e.helpers import open_page
 from tests.stack.conftest import Stack
@@ -54,13 +55,13 @@ def working_day(ahead: int = 3) -> dt.date:
 def book(page: Page, email: str) -> None:
     """Fill in and send the booking form; wait for the thank-you."""
     form = page.locator("#booking-form")
-    form.get_by_label(BOOKING.name.label).fill("Ana García")
-    form.get_by_label(BOOKING.email.label).fill(email)
-    form.get_by_label(BOOKING.phone.label).fill("+34 600 12 34 56")
-    form.get_by_label(BOOKING.date.label).fill(working_day().isoformat())
-    form.get_by_label(BOOKING.time.label).select_option("10:00")
+    form.get_by_label(COPY.booking.fields["name"].label).fill("Ana García")
+    form.get_by_label(COPY.booking.fields["email"].label).fill(email)
+    form.get_by_label(COPY.booking.fields["phone"].label).fill("+34 600 12 34 56")
+    form.get_by_label(COPY.booking.fields["date"].label).fill(working_day().isoformat())
+    form.get_by_label(COPY.booking.fields["time"].label).select_option("10:00")
     form.locator(SUBMIT).click(timeout=60_000)  # Waits while the form is offline.
-    expect(form.get_by_text(BOOKING.success)).to_be_visible(timeout=30_000)
+    expect(form.get_by_text(COPY.booking.success)).to_be_visible(timeout=30_000)
 
 
 def stored(stack: Stack, email: str) -> list[str]:
@@ -120,9 +121,9 @@ def test_a_trailing_slash_redirects_to_the_page_and_never_off_site(stack: Stack)
 def test_both_forms_deliver_through_the_topology(page: Page, stack: Stack, fake) -> None:
     open_page(page, paths.HOME)
     hero = page.locator("#hero-capture-form")
-    hero.get_by_label(HERO_CAPTURE.email.label).fill("stack-hero@example.com")
+    hero.get_by_label(COPY.hero_capture.fields["email"].label).fill("stack-hero@example.com")
     hero.locator(SUBMIT).click()
-    expect(hero.get_by_text(HERO_CAPTURE.success)).to_be_visible()
+    expect(hero.get_by_text(COPY.hero_capture.success)).to_be_visible()
     open_page(page, paths.SCHEDULE)
     book(page, "stack-booking@example.com")
     expected = ["stack-hero@example.com", "stack-booking@example.com"]

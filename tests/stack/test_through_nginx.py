@@ -1,7 +1,6 @@
 """The same export behind the generated nginx configuration: pages, 404, headers, the websocket."""
 
 import base64
-import datetime as dt
 import os
 import re
 import socket
@@ -12,14 +11,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-import sqlalchemy as sa
-from sqlmodel import Session
 
-from agency_site.leads.models import Lead, LeadStatus
-from agency_site.leads.monitor import CANARY
-from agency_site.leads.store import LeadStore
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
 from scripts import local_servers
+from scripts.loadtest.monitor import hold_lead, release_lead
 from tests.stack.conftest import Stack
 from tests.stack.test_through_caddy import check_header_sets, quiet_websocket_survives
 
@@ -86,30 +81,6 @@ def test_the_websocket_upgrade_reaches_a_backend(nginx_url: str, stack: Stack) -
     assert quiet_websocket_survives(nginx_url, stack.url).startswith("40")
 
 
-def _held_lead(stack: Stack) -> int:
-    """A lead held by the provider's refusal: /_site/leads/health answers 503 while it is.
-
-    As after a real refusal, the canary (which would send it to the stack's accepting fake
-    and so release it) is due only a full interval later."""
-    engine = sa.create_engine(stack.state()["db_url"])
-    with Session(engine) as session:
-        lead = Lead(kind="contact", fields={"email": "held@example.com"}, status=LeadStatus.HELD)
-        session.add(lead)
-        session.commit()
-        lead_id = lead.id
-    LeadStore(engine).postpone_job(CANARY, dt.timedelta(minutes=15))
-    engine.dispose()
-    return lead_id
-
-
-def _release_lead(stack: Stack, lead_id: int) -> None:
-    engine = sa.create_engine(stack.state()["db_url"])
-    with engine.begin() as connection:
-        connection.execute(sa.text("DELETE FROM leads WHERE id = :id"), {"id": lead_id})
-    LeadStore(engine).postpone_job(CANARY, dt.timedelta(0))
-    engine.dispose()
-
-
 def _upgrade(nginx_url: str, origin: str) -> bytes:
     """The status line of a websocket upgrade through nginx."""
     host, port = nginx_url.removeprefix("http://").split(":")
@@ -129,7 +100,7 @@ def _upgrade(nginx_url: str, origin: str) -> bytes:
 def test_a_monitor_polling_a_503_never_takes_a_backend_out(nginx_url: str, stack: Stack) -> None:
     """A monitor polls /_site/leads/health every second while it answers 503 (a held lead):
     every other visitor's page, health check, form post and websocket still succeed."""
-    lead_id = _held_lead(stack)
+    lead_id = hold_lead(stack.state()["db_url"])
     monitor: list[int] = []
     errors: list[str] = []
     stop = threading.Event()
@@ -166,7 +137,7 @@ def test_a_monitor_polling_a_503_never_takes_a_backend_out(nginx_url: str, stack
     finally:
         stop.set()
         poller.join()
-        _release_lead(stack, lead_id)
+        release_lead(stack.state()["db_url"], lead_id)
     print(
         f"\nmonitor: {len(monitor)} polls of /_site/leads/health, statuses {sorted(set(monitor))};"
         f" {visits} other visitors (page, /_health, /ping, a form post, a websocket each):"

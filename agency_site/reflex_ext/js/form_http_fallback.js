@@ -53,16 +53,22 @@ useEffect(() => {
     clearTimeout(watchTimer);
     form.setAttribute("data-http-sending", "true");
     let answer = { result: "store_failed" };
-    try {
-      const response = await fetch(form.action, {
-        method: "POST",
-        body: new URLSearchParams(new FormData(form)),
-        headers: { Accept: "application/json" },
-        credentials: "omit",
-      });
-      answer = await response.json();
-    } catch {
-      // Neither path reaches the backend: the visitor is told to write to us.
+    // No answer from the site (the backend lost mid-request, the proxy's 502 page) is
+    // tried again: the same key, so the submission is stored and sent once. After the
+    // last try the visitor is told to write to us.
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      try {
+        const response = await fetch(form.action, {
+          method: "POST",
+          body: new URLSearchParams(new FormData(form)),
+          headers: { Accept: "application/json" },
+          credentials: "omit",
+        });
+        answer = await response.json();
+        break;
+      } catch {
+        if (attempt < 3) await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+      }
     }
     form.removeAttribute("data-http-sending");
     show(answer);

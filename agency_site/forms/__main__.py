@@ -1,0 +1,27 @@
+"""``python -m agency_site.forms``: each form's fields and the variables its EmailJS
+template gets, read from the declarations (what to write in the EmailJS dashboard)."""
+
+from agency_site.forms.declarations import FORMS
+from agency_site.forms.fields import Control
+from agency_site.leads.delivery import form_params
+
+
+def describe() -> str:
+    """One paragraph per form: its setting, fields and template variables."""
+    lines = []
+    for form in FORMS:
+        sample = {f.name: "2026-01-05" if f.control is Control.DATE else "x" for f in form.fields}
+        variables = list(form_params(form, sample, ""))
+        lines += [
+            f"{form.kind} form (EMAILJS_{form.template_setting.upper()}), on {form.page}",
+            "  fields: "
+            + ", ".join(
+                f"{field.name}{'' if field.required else ' (optional)'}" for field in form.fields
+            ),
+            "  template variables: " + ", ".join(variables),
+        ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(describe())

@@ -1,0 +1,253 @@
+"""Each form declared once (agency_site/forms/): validation, the no-JavaScript page, the
+export and the EmailJS parameters follow the declaration, and so does a field added to it."""
+
+import datetime as dt
+from dataclasses import replace
+from html.parser import HTMLParser
+
+import pytest
+from pytest_httpserver import HTTPServer
+
+from agency_site.components.forms import lead_form
+from agency_site.content.forms import COPY
+from agency_site.forms import declarations
+from agency_site.forms.__main__ import describe
+from agency_site.forms.declarations import (
+    BY_KIND,
+    FORMS,
+    HONEYPOT_FIELD,
+    FormDeclaration,
+    export_fields,
+    pack_options,
+    service_options,
+    submission_fields,
+)
+from agency_site.forms.fields import Control, FormField
+from agency_site.leads import cli
+from agency_site.leads.delivery import template_params
+from agency_site.leads.intake import Result, Submission
+from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.store import LeadStore
+from agency_site.leads.validation import validate
+from agency_site.rules import MESSAGE_MAX, NAME_MAX
+from agency_site.site_api import answer_page, form_page
+from agency_site.state.forms import FORM_STATES, BookingState
+from tests.leads.conftest import AGENCY_INBOX, LEASE, accept_all, make_client, make_delivery
+from tests.run_async import run
+
+TODAY = dt.date(2026, 3, 9)  # A Monday.
+QUOTE_VALID = {
+    "name": "Ana García",
+    "email": "ana@example.com",
+    "phone": "",
+    "service": "branding",
+    "pack": "esencial",
+    "message": "Quiero renovar mi marca.",
+}
+
+
+def quote(**changes: str) -> dict[str, str]:
+    """The quote form's errors for a valid submission with ``changes``."""
+    return validate(LeadKind.QUOTE, {**QUOTE_VALID, **changes}, TODAY).errors
+
+
+class _Controls(HTMLParser):
+    """The names of a page's form controls, and the selected options' values."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: list[str] = []
+        self.selected: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        attributes = dict(attrs)
+        if tag in ("input", "select", "textarea") and attributes.get("name"):
+            self.names.append(attributes["name"])
+        if tag == "option" and "selected" in attributes:
+            self.selected.append(attributes["value"])
+
+
+def controls(html: str) -> _Controls:
+    parser = _Controls()
+    parser.feed(html)
+    return parser
+
+
+def test_every_kind_has_one_declaration_and_one_state() -> None:
+    assert set(BY_KIND) == set(LeadKind) == set(FORM_STATES)
+    assert all(FORM_STATES[form.kind].form is form for form in FORMS)
+    assert len({form.form_id for form in FORMS}) == len({form.prefix for form in FORMS}) == 3
+
+
+def test_every_field_has_its_words() -> None:
+    for form in FORMS:
+        for field in form.fields:
+            words = form.field_words(field)
+            assert words.label and words.error, (form.kind, field.name)
+        assert form.words.submit and form.words.success
+        purpose = getattr(COPY.privacy_purposes, form.privacy_purpose)
+        assert any(purpose in text for _, text in form.privacy.items)
+
+
+def test_a_valid_quote_is_cleaned() -> None:
+    result = validate(LeadKind.QUOTE, {**QUOTE_VALID, "name": "  Ana García "}, TODAY)
+    assert result.fields == QUOTE_VALID
+    assert quote(pack="") == {}  # The pack is optional...
+    assert quote(phone="+34 600 12 34 56") == {}  # ...and so is the phone.
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("name", "A", COPY.quote.fields["name"].error),
+        ("name", "x" * (NAME_MAX + 1), COPY.quote.fields["name"].error),
+        ("email", "ana@", COPY.quote.fields["email"].error),
+        ("phone", "12345", COPY.quote.fields["phone"].error),  # Optional, but checked when given.
+        ("phone", "600 12 34 5x", COPY.quote.fields["phone"].error),
+        ("service", "", COPY.quote.fields["service"].error),
+        ("service", "cooking", COPY.quote.fields["service"].error),
+        ("pack", "no-such-pack", COPY.quote.fields["pack"].error),
+        (
+            "pack",
+            "pack-premium",
+            COPY.quote.fields["pack"].error,
+        ),  # Product photography's, not branding's.
+        ("message", "", COPY.quote.fields["message"].error),  # Required on this form.
+        ("message", "x" * (MESSAGE_MAX + 1), COPY.quote.fields["message"].error),
+        ("message", "hola\x07", COPY.notices.control_chars),
+        ("name", "Ana\x00", COPY.notices.control_chars),
+    ],
+)
+def test_each_rule_of_the_quote_form(field: str, value: str, message: str) -> None:
+    assert quote(**{field: value}) == {field: message}
+
+
+def test_a_pack_of_the_chosen_service_is_accepted() -> None:
+    for option in pack_options():
+        assert quote(service=option.group, pack=option.value) == {}
+    assert {option.group for option in pack_options()} < {o.value for o in service_options()}
+
+
+def test_a_raw_value_far_too_long_is_wrong_without_reading_it() -> None:
+    too_long = "\x07" * (2 * MESSAGE_MAX + 1)  # Control characters: read, they'd say so.
+    assert quote(message=too_long) == {"message": COPY.quote.fields["message"].error}
+
+
+def test_missing_fields_each_say_so_and_the_unknown_are_ignored() -> None:
+    result = validate(LeadKind.QUOTE, {"pack": "", "is_admin": "1"}, TODAY)
+    assert list(result.errors) == ["name", "email", "service", "message"]
+
+
+@pytest.mark.parametrize("form", FORMS, ids=lambda form: form.kind)
+def test_the_no_javascript_page_shows_every_declared_field(form: FormDeclaration) -> None:
+    errors = {field.name: "mal" for field in form.fields}
+    html = answer_page(form.kind, Submission(Result.INVALID, errors), {}, "/x", "https://s.es")
+    assert controls(html).names == [*form.names, HONEYPOT_FIELD]
+    for field in form.fields:
+        assert f'for="{form.field_id(field.name)}">{form.field_words(field).label}' in html
+    assert html.count('aria-invalid="true"') == len(form.fields)
+
+
+def test_the_no_javascript_quote_page_chooses_the_query_s_service_and_pack() -> None:
+    def chosen(**query: str) -> list[str]:
+        return controls(form_page(LeadKind.QUOTE, query, "/x", "https://s.es")).selected
+
+    assert chosen(service="branding", pack="esencial") == ["branding", "esencial"]
+    assert chosen(service="branding", pack="pack-premium") == ["branding"]  # Not its pack.
+    assert chosen(service="cooking", pack="esencial") == []  # Unknown: ignored.
+    assert chosen(name="Ana", email="ana@example.com") == []  # No typed text from a URL.
+
+
+def test_the_export_has_a_column_per_exported_field() -> None:
+    assert export_fields() == cli.EXPORT_FIELDS
+    for form in FORMS:
+        assert {f.name for f in form.fields if f.export} <= set(cli.EXPORT_COLUMNS)
+    assert cli.EXPORT_FIELDS[:6] == ("name", "email", "phone", "date", "time", "message")
+
+
+def test_the_quote_e_mail_carries_the_declared_variables() -> None:
+    params = template_params(LeadKind.QUOTE, QUOTE_VALID, AGENCY_INBOX)
+    assert params == {
+        "to_email": AGENCY_INBOX,
+        "from_name": "Ana García",
+        "from_email": "ana@example.com",
+        "phone": "",
+        "service": "Branding y Diseño",  # The names as shown, not the ids.
+        "pack": "Esencial",
+        "message": "Quiero renovar mi marca.",
+    }
+
+
+def test_the_load_test_gets_a_valid_submission_s_field_names() -> None:
+    assert submission_fields(LeadKind.BOOKING) == (
+        "name",
+        "email",
+        "phone",
+        "date",
+        "time",
+        "message",
+        "website",
+    )
+
+
+def test_a_quote_lead_is_stored_and_delivered_with_its_own_template(
+    store: LeadStore, emailjs: HTTPServer
+) -> None:
+    accept_all(emailjs)
+    lead_id = store.add(LeadKind.QUOTE, QUOTE_VALID, claim_token=None, lease=LEASE)
+    assert run(make_delivery(store, make_client(emailjs)).retry_due()) == 1
+    assert store.get(lead_id).status == LeadStatus.SENT
+    (request, _response) = emailjs.log[-1]
+    assert request.get_json()["template_id"] == "template_quote"
+
+
+def test_without_its_template_id_a_quote_lead_is_held(store: LeadStore, emailjs: HTTPServer):
+    accept_all(emailjs)
+    lead_id = store.add(LeadKind.QUOTE, QUOTE_VALID, claim_token=None, lease=LEASE)
+    delivery = make_delivery(store, make_client(emailjs))
+    delivery.templates = {**delivery.templates, LeadKind.QUOTE: ""}
+    run(delivery.retry_due())
+    lead = store.get(lead_id)
+    assert lead.status == LeadStatus.HELD
+    assert lead.last_error == "EMAILJS_QUOTE_TEMPLATE_ID is not set"
+    assert not emailjs.log  # Nothing was sent without a template.
+
+
+def test_a_field_added_to_a_declaration_shows_up_everywhere(monkeypatch) -> None:
+    """A throwaway booking form with one more field: nothing else is written for it."""
+    company = FormField(
+        "company", Control.TEXT, required=False, max_length=80, copy="name", email=("company",)
+    )
+    form = replace(declarations.BOOKING, fields=(*declarations.BOOKING.fields, company))
+    monkeypatch.setitem(BY_KIND, LeadKind.BOOKING, form)
+    monkeypatch.setattr(BookingState, "form", form)
+
+    assert BookingState.form.names[-1] == "company"  # The state clears it after a send.
+    markup = str(lead_form(BookingState))
+    assert 'id:"booking-company"' in markup and 'name:"company"' in markup
+    html = answer_page(LeadKind.BOOKING, Submission(Result.INVALID), {}, "/x", "https://s.es")
+    assert "company" in controls(html).names
+    valid = {
+        "name": "Ana García",
+        "email": "ana@example.com",
+        "phone": "600123456",
+        "date": "2026-03-10",
+        "time": "10:00",
+    }
+    assert (
+        validate(LeadKind.BOOKING, {**valid, "company": "Acme"}, TODAY).fields["company"] == "Acme"
+    )
+    assert validate(LeadKind.BOOKING, {**valid, "company": "x" * 81}, TODAY).errors == {
+        "company": COPY.booking.fields["name"].error
+    }
+    assert "company" in export_fields((form,))
+    assert (
+        template_params(LeadKind.BOOKING, {**valid, "company": "Acme"}, AGENCY_INBOX)["company"]
+        == "Acme"
+    )
+
+
+def test_the_template_variables_are_listed_from_the_declarations() -> None:
+    listing = describe()
+    assert "EMAILJS_QUOTE_TEMPLATE_ID" in listing
+    assert "to_email, from_name, from_email, phone, service, pack, message" in listing

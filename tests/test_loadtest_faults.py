@@ -1,0 +1,58 @@
+"""The load test's bookers and fault drills, without a stack: what they send and change."""
+
+import subprocess
+
+import pytest
+
+from agency_site.deploy import caddy
+from agency_site.deploy.topology import from_settings
+from agency_site.forms.declarations import IDEMPOTENCY_FIELD, submission_fields
+from agency_site.leads.kinds import LeadKind
+from agency_site.settings import load_settings
+from scripts import stack
+from scripts.loadtest import cli
+from scripts.loadtest.bookers import booking_fields
+from scripts.loadtest.visitors import RoundPlan
+
+
+def test_the_booking_posted_has_the_form_s_fields_and_a_key_per_submission() -> None:
+    first, again = booking_fields("run", 1, "2030-01-07"), booking_fields("run", 1, "2030-01-07")
+    assert list(first) == [*submission_fields(LeadKind.BOOKING), IDEMPOTENCY_FIELD]
+    assert first[IDEMPOTENCY_FIELD] != again[IDEMPOTENCY_FIELD]
+    assert booking_fields("run", 1, "2030-01-07", key="k" * 32)[IDEMPOTENCY_FIELD] == "k" * 32
+
+
+@pytest.mark.parametrize("share, http", [(0.0, 0), (0.5, 100), (0.25, 50), (1.0, 200)])
+def test_the_http_share_of_the_bookers_is_spread_evenly(share: float, http: int) -> None:
+    plan = RoundPlan("u", 0, 200, 1, 1, 1, 0, [], "r", None, http_share=share)  # type: ignore[arg-type]
+    chosen = [n for n in range(200) if plan.books_over_http(n)]
+    assert len(chosen) == http
+    assert share != 0.5 or chosen == list(range(1, 200, 2))
+
+
+def test_a_fault_round_sends_bookings_over_both_paths_by_default() -> None:
+    args = cli.parse_args(["--stack", "--fault", "postgres-stop-60"])
+    assert args.http_share == cli.FAULT_HTTP_SHARE and args.bookings == cli.FAULT_BOOKINGS
+    assert cli.parse_args(["--stack"]).http_share == 0
+    monitor = cli.parse_args(["--stack", "--fault", "monitor-held-lead"])
+    assert monitor.distinct_addresses and not monitor.h2load
+
+
+def test_the_caddyfile_refusing_websockets_is_valid_and_keeps_the_rest(
+    monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    monkeypatch.setenv("REFLEX_DEPLOY_URL", "http://localhost:8080")
+    monkeypatch.setenv("REFLEX_API_URL", "http://localhost:8080")
+    generated = caddy.caddyfile(from_settings(load_settings(), static_root=str(tmp_path)))
+    refusing = stack.refusing_websockets(generated)
+    assert refusing.replace(stack._REFUSE_WEBSOCKET, "") == generated
+    assert refusing.index("respond 403") < refusing.index("@backend path")
+    path = tmp_path / "Caddyfile"
+    path.write_text(refusing)
+    result = subprocess.run(
+        ["caddy", "validate", "--config", str(path), "--adapter", "caddyfile"],
+        capture_output=True,
+        text=True,
+        env={"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
