@@ -19,6 +19,7 @@ from agency_site import paths
 from agency_site.content.forms import COPY
 from agency_site.content.site import SITE
 from agency_site.emailjs import LIB_VERSION, SEND_PATH
+from agency_site.leads import source as lead_source
 from agency_site.leads.calendar import Closure, default_calendar
 from agency_site.leads.delivery import date_es
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
@@ -32,9 +33,19 @@ def madrid_today() -> dt.date:
     return dt.datetime.now(ZoneInfo(AGENCY_TIME_ZONE)).date()
 
 
+_DAYS_GIVEN: set[dt.date] = set()
+
+
 def working_day(days_ahead: int) -> dt.date:
-    """The first day the agency works, at least ``days_ahead`` days from today."""
-    return default_calendar().next_working_day(madrid_today() + dt.timedelta(days=days_ahead))
+    """A day the agency works, at least ``days_ahead`` days from today, that no other test of
+    this session was given: a slot is requested once, so two tests booking the same day and
+    hour would see the second one refused (as two visitors would)."""
+    calendar = default_calendar()
+    day = calendar.next_working_day(madrid_today() + dt.timedelta(days=days_ahead))
+    while day in _DAYS_GIVEN:
+        day = calendar.next_working_day(day + dt.timedelta(days=1))
+    _DAYS_GIVEN.add(day)
+    return day
 
 
 def sends(fake: HTTPServer) -> list[dict]:
@@ -112,8 +123,15 @@ def wait_until_sent(site: SiteServer, lead_id: int, timeout: float = 30) -> None
     assert leads(site)[-1] == (lead_id, "booking", "sent")
 
 
+def visit_source(page_path: str, landing: str | None = None, **more: str) -> str:
+    """The ``source`` line of a lead sent from ``page_path`` in a visit that began on
+    ``landing`` (default: the same page)."""
+    return lead_source.describe({"page": page_path, "landing": landing or page_path, **more})
+
+
 def booking_params(day: dt.date, slot: str, email: str) -> dict:
-    """The booking's template variables; the first booking of ``email`` today."""
+    """The booking's template variables; the first booking of ``email`` today, sent from
+    /schedule opened directly."""
     return {
         "to_email": SITE.email,
         "from_name": "Ana García",
@@ -125,6 +143,7 @@ def booking_params(day: dt.date, slot: str, email: str) -> dict:
         "message": "Queremos una tienda online.",
         "reply_to": email,
         "date_es": date_es(day.isoformat()),
+        "source": visit_source(paths.SCHEDULE),
         "confirm_url": "",
         "decline_url": "",
     }
@@ -168,6 +187,7 @@ def test_hero_capture_sends_the_email_thanks_and_clears_the_field(
                 "to_email": SITE.email,
                 "from_email": "visitante@example.com",
                 "message": COPY.hero_capture.email_message.format(email="visitante@example.com"),
+                "source": visit_source(paths.HOME),
             },
         )
     ]

@@ -11,7 +11,14 @@ from agency_site.content.forms import COPY
 from agency_site.content.site import SITE
 from tests.e2e.conftest import EMAILJS_E2E, SiteServer
 from tests.e2e.helpers import open_page
-from tests.e2e.test_forms import SUBMIT, leads, new_address, payload, wait_for_sends
+from tests.e2e.test_forms import (
+    SUBMIT,
+    leads,
+    new_address,
+    payload,
+    visit_source,
+    wait_for_sends,
+)
 
 WORDS = COPY.quote.fields
 
@@ -41,6 +48,7 @@ def test_a_quote_with_the_service_and_pack_of_the_link_is_sent_and_stored(
                 "service": "Branding y Diseño",
                 "pack": "Esencial",
                 "message": "Queremos renovar la marca.",
+                "source": visit_source(paths.CONTACT),
             },
         )
     ]
