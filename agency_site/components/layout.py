@@ -12,14 +12,15 @@ from agency_site.reflex_ext.js import load_js
 from agency_site.state import ui
 
 MAIN_ID = "main"
-# Where the visit came from (entry page, utm_*, referring host), kept in the tab and written
-# into a lead form's hidden field on submit: js/lead_source.js, leads/source.py.
+# Where the visit came from (entry page, utm_*, referring host), kept in the page's memory
+# (nothing stored in the browser) and written into a lead form's hidden field on submit:
+# js/lead_source.js, leads/source.py.
 _LEAD_SOURCE = hook_var(
     '"on"',
     [
         load_js(
             "lead_source.js",
-            STORAGE_KEY="agency_site.visit",
+            GLOBAL="agencySiteVisit",
             UTM_KEYS=list(UTM_KEYS),
             FIELD=FIELD,
         )

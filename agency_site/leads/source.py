@@ -1,9 +1,9 @@
 """Where a lead came from, without cookies: the page the form was sent from, the entry page
 of the visit, its ``utm_*`` parameters and the referring site's host.
 
-The browser keeps the visit's entry facts in the tab only (``sessionStorage``, see
-``reflex_ext/js/lead_source.js`` and the cookie policy) and puts them, with the current
-page, in the forms' hidden ``lead_source`` field as JSON. Nothing here trusts it: it is read
+The page keeps the visit's entry facts in its memory only (nothing stored in the browser,
+``reflex_ext/js/lead_source.js``) and puts them, with the current page, in the forms'
+hidden ``lead_source`` field as JSON when a form is sent. Nothing here trusts it: it is read
 only when short, only known keys are kept, each value is a bounded, printable string (paths
 start with ``/``, the referrer is a bare host name), and anything else is dropped, never an
 error: a lead is never refused for its source.

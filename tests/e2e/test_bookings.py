@@ -102,7 +102,9 @@ def test_a_lead_says_where_the_visit_came_from(
     page: Page, fake: HTTPServer, site: SiteServer
 ) -> None:
     open_page(page, "/?utm_source=boletin&utm_medium=email&utm_campaign=otono")
-    page.goto(paths.SCHEDULE)  # Another page of the same visit (same tab).
+    # Another page of the same visit: a link of the page (no reload).
+    page.locator(f"main a[href='{paths.SCHEDULE}']").first.click()
+    page.wait_for_url(f"**{paths.SCHEDULE}")
     form = page.locator("#booking-form")
     expect(form.locator(SUBMIT)).to_be_enabled()
     fill_booking(page, working_day(23), "17:00")
@@ -116,4 +118,7 @@ def test_a_lead_says_where_the_visit_came_from(
         utm_medium="email",
         utm_campaign="otono",
     )
-    assert page.evaluate("() => document.cookie") == ""  # Kept in the tab, not in a cookie.
+    # Nothing of it was stored in the browser: no cookie, no storage entry.
+    assert page.evaluate("() => document.cookie") == ""
+    stored = page.evaluate("() => JSON.stringify({...sessionStorage, ...localStorage})")
+    assert "boletin" not in stored

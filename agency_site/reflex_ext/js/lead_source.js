@@ -1,19 +1,13 @@
 // React hook of the page layout (agency_site/components/layout.py): where the visit came from,
-// for the lead forms, without cookies. On the first page of a visit (per tab: sessionStorage,
-// gone when the tab closes) it keeps the entry page's path, its utm_* parameters and the
-// referring site's host (another site's only); on every form submit (capture phase, before
-// React and the HTTP fallback read the form) it writes them, with the current page, into the
-// form's hidden $FIELD input as JSON. The server checks and bounds what it receives.
+// for the lead forms, with nothing stored in the browser (no cookie, no storage): on the first
+// page of a visit it notes, in the page's memory only ($GLOBAL on window, kept while the visitor
+// moves between pages, gone with the tab or a reload), the entry page's path, its utm_*
+// parameters and the referring site's host (another site's only). On every form submit
+// (capture phase, before React and the HTTP fallback read the form) it writes them, with the
+// current page, into the form's hidden $FIELD input as JSON. Nothing leaves the browser unless
+// the visitor sends a form; the server checks and bounds what it receives.
 useEffect(() => {
-  const storageKey = $STORAGE_KEY;
-  const remembered = () => {
-    try {
-      return JSON.parse(sessionStorage.getItem(storageKey) ?? "null");
-    } catch {
-      return null;
-    }
-  };
-  if (!remembered()) {
+  if (!window[$GLOBAL]) {
     const params = new URLSearchParams(location.search);
     const visit = { landing: location.pathname };
     for (const name of $UTM_KEYS) {
@@ -24,14 +18,12 @@ useEffect(() => {
       const from = document.referrer ? new URL(document.referrer).hostname : "";
       if (from && from !== location.hostname) visit.referrer = from;
     } catch {}
-    try {
-      sessionStorage.setItem(storageKey, JSON.stringify(visit));
-    } catch {}
+    window[$GLOBAL] = Object.freeze(visit);
   }
   const onSubmit = (event) => {
     const input = event.target?.elements?.namedItem?.($FIELD);
     if (!input) return;
-    input.value = JSON.stringify({ ...(remembered() ?? {}), page: location.pathname });
+    input.value = JSON.stringify({ ...window[$GLOBAL], page: location.pathname });
   };
   document.addEventListener("submit", onSubmit, true);
   return () => document.removeEventListener("submit", onSubmit, true);
