@@ -5,8 +5,9 @@
   links (a GET never changes anything). No script; ``noindex``; the site's security
   headers (``server.py``) like every backend answer.
 - ``GET /_site/bookings/calendar?t=<token>``: the confirmed appointment as ``text/calendar``.
-- ``GET /_site/bookings/free-slots?date=YYYY-MM-DD``: ``{"date", "free": [...], "full"}``,
-  the slots the form offers for that day.
+- ``GET /_site/bookings/free-slots?date=YYYY-MM-DD``: ``{"date", "free": [...], "taken":
+  [...], "full"}``: the day's slots open and not held, those held, and whether the day
+  reached its limit. The form hides the taken ones (its own calendar copy judges the rest).
 
 An expired, tampered or replayed link, a booking that no longer exists or has passed,
 gets a clear page (4xx), never an error.
@@ -164,7 +165,12 @@ def create_app(get_desk: Callable[[], BookingDesk]) -> Starlette:
         except ValueError:
             return JSONResponse({"error": "date"}, status_code=400)
         found = slots.availability(desk.engine, date, agency_now(), desk.calendar, desk.daily_limit)
-        answer = {"date": date.isoformat(), "free": list(found.free), "full": found.full}
+        answer = {
+            "date": date.isoformat(),
+            "free": list(found.free),
+            "taken": list(found.taken),
+            "full": found.full,
+        }
         return JSONResponse(answer, headers={"Cache-Control": "no-store"})
 
     return Starlette(

@@ -78,6 +78,7 @@ class Availability:
     """What the form offers for a day."""
 
     free: tuple[str, ...]  # The day's slots still open and not held, in order.
+    taken: tuple[str, ...]  # The day's slots held by a pending or confirmed booking.
     full: bool  # The day reached BOOKING_DAILY_LIMIT.
 
 
@@ -88,7 +89,7 @@ def availability(
     held = taken(engine, [date])[date]
     full = bool(daily_limit) and len(held) >= daily_limit
     free = () if full else tuple(s for s in calendar.open_slots(date, now) if s not in held)
-    return Availability(free=free, full=full)
+    return Availability(free=free, taken=tuple(sorted(held)), full=full)
 
 
 def nearest_free(

@@ -145,4 +145,5 @@ def test_the_free_slots_of_a_day(client, store) -> None:
     answer = client.get(paths.FREE_SLOTS + f"?date={DAY.isoformat()}").json()
     assert answer["date"] == DAY.isoformat() and not answer["full"]
     assert "09:00" not in answer["free"] and "10:00" in answer["free"]
+    assert answer["taken"] == ["09:00"]
     assert client.get(paths.FREE_SLOTS + "?date=mañana").status_code == 400

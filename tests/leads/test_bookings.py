@@ -78,7 +78,7 @@ def test_the_daily_limit(store: LeadStore) -> None:
         book(store, time="11:00", limit=2)
     calendar = WorkingCalendar()
     assert slots.availability(store.engine, MONDAY, NOW, calendar, 2) == slots.Availability(
-        (), True
+        (), ("09:00", "10:00"), True
     )
     free = slots.availability(store.engine, MONDAY, NOW, calendar, 0)
     assert "10:00" not in free.free and "11:00" in free.free and not free.full

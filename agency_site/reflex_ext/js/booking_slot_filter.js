@@ -4,9 +4,9 @@
 // start too soon are hidden and disabled; a closed day also gets its Spanish message as the
 // date's custom validity. The server still judges every booking.
 // $CLOSED: {"YYYY-MM-DD": closure} of the non-working weekdays; $MESSAGES: {closure: text}.
-// Slots already requested by someone else: once a day is chosen the backend is asked for
-// its free slots ($FREE_SLOTS_URL?date=..., a plain GET, no websocket) and the others are
-// hidden too; if it does not answer, the calendar's slots stay offered (the server refuses a
+// Slots already requested by someone else: once a day is chosen the backend is asked which of
+// its slots are taken ($FREE_SLOTS_URL?date=..., a plain GET, no websocket) and those are
+// hidden too (all of them when the day is full); if it does not answer, the calendar's slots stay offered (the server refuses a
 // taken one with the nearest free ones). The times are the agency's ($TIME_ZONE): when the
 // visitor's clock differs on that day, each option shows their local time too ($LOCAL_LABEL
 // with {slot} and {local}) and the $ZONE_NOTE_ID element names their zone.
@@ -85,8 +85,8 @@ useEffect(() => {
     fetch(`${$FREE_SLOTS_URL}?date=${encodeURIComponent(day)}`, { headers: { Accept: "application/json" } })
       .then((response) => (response.ok ? response.json() : null))
       .then((answer) => {
-        if (answer && Array.isArray(answer.free)) {
-          free.set(day, { slots: new Set(answer.free), at: Date.now() });
+        if (answer && Array.isArray(answer.taken)) {
+          free.set(day, { taken: new Set(answer.taken), full: answer.full === true, at: Date.now() });
           if (dateInput.value === day) update();
         }
       })
@@ -97,8 +97,10 @@ useEffect(() => {
   };
   const update = () => {
     const day = dateInput.value;
-    const taken = free.get(day)?.slots;
-    const open = new Set(openSlots(day).filter((slot) => !taken || taken.has(slot)));
+    const known = free.get(day);
+    const open = new Set(
+      known?.full ? [] : openSlots(day).filter((slot) => !known?.taken.has(slot)),
+    );
     askFree(day);
     localLabels(day);
     for (const option of select.options) {
