@@ -26,6 +26,8 @@ tests need ``make test-e2e``).
 - ClientStateVar's ``refs`` keys: ``test_reflex_ext.py::…client_state_keys_are_where_…``.
 - Hook text pasted as written: ``test_reflex_ext.py::…browser_code_is_valid_javascript_…``.
 - Menus, scroll and date hooks at work: ``e2e/test_a11y.py``, ``e2e/test_ui_traffic.py``.
+- The booking slot filter's free slots and clocks, and the layout's visit-source hook (a
+  hidden field filled in the submit's capture phase): ``e2e/test_bookings.py``.
 - ``state.js``'s anchors and its connect paths (``CONNECT_PATHS``; a mismatch fails the
   build): ``test_lazy_socket.py::…connect_path…``; readers open no socket, a form user one:
   ``e2e/test_lazy_socket.py``.
