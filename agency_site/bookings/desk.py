@@ -2,6 +2,7 @@
 cancel, the agency) by e-mail. The links' pages and the operator command both go through
 ``BookingDesk.answer``."""
 
+import asyncio
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
@@ -76,11 +77,13 @@ class BookingDesk:
     ) -> tuple[slots.Decision, Booking | None, bool]:
         """Apply ``action`` to booking ``lead_id`` once; the outcome, the booking after it,
         and whether the visitor was told by e-mail."""
-        decision, booking = slots.decide(self.engine, lead_id, TARGET[action], link_digest)
+        decision, booking = await asyncio.to_thread(
+            slots.decide, self.engine, lead_id, TARGET[action], link_digest
+        )
         if decision is not slots.Decision.DONE or booking is None:
             return decision, booking, False
         logger.info("Booking %s %s.", booking.lead_id, booking.state)
-        lead = LeadStore(self.engine).get(lead_id)
+        lead = await asyncio.to_thread(LeadStore(self.engine).get, lead_id)
         told = lead is not None and await _tell(self, action, booking, lead)
         return decision, booking, told
 

@@ -13,8 +13,9 @@ An expired, tampered or replayed link, a booking that no longer exists or has pa
 gets a clear page (4xx), never an error.
 """
 
+import asyncio
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from html import escape
 from urllib.parse import parse_qsl
 
@@ -77,108 +78,121 @@ def _link_problem(desk: BookingDesk, problem: LinkProblem) -> HTMLResponse:
     return _problem(desk, COPY.problems.tampered, 400)
 
 
+async def _resolve(
+    desk: BookingDesk, action: Action | None, token: str
+) -> tuple[Link, Booking, Lead] | Response:
+    """The link and its booking and lead, or the page saying why not."""
+    if action is None:
+        return _problem(desk, COPY.problems.tampered, 404)
+    link = desk.verify(action, token)
+    if isinstance(link, LinkProblem):
+        return _link_problem(desk, link)
+    found = await asyncio.to_thread(desk.booking, link.lead_id)
+    if found is None:
+        return _problem(desk, COPY.problems.unknown, 404)
+    if action is not Action.CALENDAR and (refusal := _why_not(desk, action, found[0])):
+        return refusal
+    return link, *found
+
+
+async def _show(desk: BookingDesk, request: Request) -> Response:
+    """GET: the booking and the button that acts; nothing changes."""
+    action = _action(request)
+    token = request.query_params.get("t", "")
+    resolved = await _resolve(desk, action, token)
+    if isinstance(resolved, Response):
+        return resolved
+    _, booking, lead = resolved
+    copy = getattr(COPY, str(action))
+    form = (
+        f'<form method="post" action="{escape(paths.booking_link(str(action)), quote=True)}">'
+        f'<input type="hidden" name="t" value="{escape(token, quote=True)}">'
+        f'<button type="submit">{escape(copy.button)}</button></form>'
+    )
+    html = page(copy.title, _summary(booking, lead) + form, desk.home())
+    return HTMLResponse(
+        html, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+    )
+
+
+async def _act(desk: BookingDesk, request: Request) -> Response:
+    """POST (the button): the change, once, and what it did."""
+    action = _action(request)
+    small = int(request.headers.get("content-length") or 0) <= _TOKEN_BODY_MAX
+    body = await request.body() if small else b""
+    token = dict(parse_qsl(body.decode("utf-8", errors="replace"))).get("t", "")
+    resolved = await _resolve(desk, action, token)
+    if isinstance(resolved, Response):
+        return resolved
+    link, booking, lead = resolved
+    assert action is not None
+    decision, booking, told = await desk.answer(link.lead_id, action, link.digest)
+    if decision is slots.Decision.REPLAYED:
+        return _problem(desk, COPY.problems.replayed, 409)
+    if decision is not slots.Decision.DONE or booking is None:
+        refusal = _why_not(desk, action, booking) if booking else None
+        return refusal or _problem(desk, COPY.problems.unknown, 404)
+    copy = getattr(COPY, str(action))
+    after = ""
+    if action is not Action.CANCEL:
+        email = str(lead.fields.get("email", ""))
+        after = COPY.notified if told else fill(COPY.not_notified, {"email": email})
+    text = f'<p class="box ok" role="status">{escape(copy.done)} {escape(after)}</p>'
+    html = page(copy.title, _summary(booking, lead) + text, desk.home())
+    return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+
+
+async def _calendar_file(desk: BookingDesk, request: Request) -> Response:
+    """The appointment as an .ics (cancelled: STATUS:CANCELLED)."""
+    resolved = await _resolve(desk, Action.CALENDAR, request.query_params.get("t", ""))
+    if isinstance(resolved, Response):
+        return resolved
+    _, booking, lead = resolved
+    cancelled = booking.state != BookingState.CONFIRMED
+    body = ics(appointment(booking, lead.fields), cancelled=cancelled)
+    headers = {
+        "Content-Disposition": f'attachment; filename="consulta-{booking.date.isoformat()}.ics"',
+        "Cache-Control": "no-store",
+    }
+    return Response(body, media_type="text/calendar; charset=utf-8", headers=headers)
+
+
+async def _free_slots(desk: BookingDesk, request: Request) -> Response:
+    """A day's free and taken slots, for the form."""
+    try:
+        date = dt.date.fromisoformat(request.query_params.get("date", "")[:10])
+    except ValueError:
+        return JSONResponse({"error": "date"}, status_code=400)
+    found = await asyncio.to_thread(
+        slots.availability, desk.engine, date, agency_now(), desk.calendar, desk.daily_limit
+    )
+    answer = {
+        "date": date.isoformat(),
+        "free": list(found.free),
+        "taken": list(found.taken),
+        "full": found.full,
+    }
+    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
+
+
+Handler = Callable[[BookingDesk, Request], Awaitable[Response]]
+
+
 def create_app(get_desk: Callable[[], BookingDesk]) -> Starlette:
     """The Starlette app of the booking endpoints (the desk is built on first use)."""
 
-    def resolve(
-        desk: BookingDesk, action: Action | None, token: str
-    ) -> tuple[Link, Booking, Lead] | Response:
-        """The link and its booking and lead, or the page saying why not."""
-        if action is None:
-            return _problem(desk, COPY.problems.tampered, 404)
-        link = desk.verify(action, token)
-        if isinstance(link, LinkProblem):
-            return _link_problem(desk, link)
-        found = desk.booking(link.lead_id)
-        if found is None:
-            return _problem(desk, COPY.problems.unknown, 404)
-        if action is not Action.CALENDAR and (refusal := _why_not(desk, action, found[0])):
-            return refusal
-        return link, *found
+    def bound(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            return await handler(get_desk(), request)
 
-    async def show(request: Request) -> Response:
-        desk = get_desk()
-        action = _action(request)
-        token = request.query_params.get("t", "")
-        resolved = resolve(desk, action, token)
-        if isinstance(resolved, Response):
-            return resolved
-        _, booking, lead = resolved
-        copy = getattr(COPY, str(action))
-        form = (
-            f'<form method="post" action="{escape(paths.booking_link(str(action)), quote=True)}">'
-            f'<input type="hidden" name="t" value="{escape(token, quote=True)}">'
-            f'<button type="submit">{escape(copy.button)}</button></form>'
-        )
-        html = page(copy.title, _summary(booking, lead) + form, desk.home())
-        return HTMLResponse(
-            html, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
-        )
-
-    async def act(request: Request) -> Response:
-        desk = get_desk()
-        action = _action(request)
-        small = int(request.headers.get("content-length") or 0) <= _TOKEN_BODY_MAX
-        body = await request.body() if small else b""
-        token = dict(parse_qsl(body.decode("utf-8", errors="replace"))).get("t", "")
-        resolved = resolve(desk, action, token)
-        if isinstance(resolved, Response):
-            return resolved
-        link, booking, lead = resolved
-        assert action is not None
-        decision, booking, told = await desk.answer(link.lead_id, action, link.digest)
-        if decision is slots.Decision.REPLAYED:
-            return _problem(desk, COPY.problems.replayed, 409)
-        if decision is not slots.Decision.DONE or booking is None:
-            return (
-                _why_not(desk, action, booking)
-                if booking
-                else _problem(desk, COPY.problems.unknown, 404)
-            )
-        copy = getattr(COPY, str(action))
-        after = ""
-        if action is not Action.CANCEL:
-            email = str(lead.fields.get("email", ""))
-            after = COPY.notified if told else fill(COPY.not_notified, {"email": email})
-        text = f'<p class="box ok" role="status">{escape(copy.done)} {escape(after)}</p>'
-        html = page(copy.title, _summary(booking, lead) + text, desk.home())
-        return HTMLResponse(html, headers={"Cache-Control": "no-store"})
-
-    async def calendar_file(request: Request) -> Response:
-        desk = get_desk()
-        resolved = resolve(desk, Action.CALENDAR, request.query_params.get("t", ""))
-        if isinstance(resolved, Response):
-            return resolved
-        _, booking, lead = resolved
-        cancelled = booking.state != BookingState.CONFIRMED
-        body = ics(appointment(booking, lead.fields), cancelled=cancelled)
-        headers = {
-            "Content-Disposition": f'attachment; filename="consulta-{booking.date.isoformat()}.ics"',
-            "Cache-Control": "no-store",
-        }
-        return Response(body, media_type="text/calendar; charset=utf-8", headers=headers)
-
-    async def free_slots(request: Request) -> Response:
-        desk = get_desk()
-        try:
-            date = dt.date.fromisoformat(request.query_params.get("date", "")[:10])
-        except ValueError:
-            return JSONResponse({"error": "date"}, status_code=400)
-        found = slots.availability(desk.engine, date, agency_now(), desk.calendar, desk.daily_limit)
-        answer = {
-            "date": date.isoformat(),
-            "free": list(found.free),
-            "taken": list(found.taken),
-            "full": found.full,
-        }
-        return JSONResponse(answer, headers={"Cache-Control": "no-store"})
+        return endpoint
 
     return Starlette(
         routes=[
-            Route(paths.FREE_SLOTS, free_slots, methods=["GET"]),
-            Route(paths.booking_link(str(Action.CALENDAR)), calendar_file, methods=["GET"]),
-            Route(paths.booking_link("{action}"), show, methods=["GET"]),
-            Route(paths.booking_link("{action}"), act, methods=["POST"]),
+            Route(paths.FREE_SLOTS, bound(_free_slots), methods=["GET"]),
+            Route(paths.booking_link(str(Action.CALENDAR)), bound(_calendar_file), methods=["GET"]),
+            Route(paths.booking_link("{action}"), bound(_show), methods=["GET"]),
+            Route(paths.booking_link("{action}"), bound(_act), methods=["POST"]),
         ]
     )
 

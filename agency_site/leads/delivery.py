@@ -199,6 +199,15 @@ class Delivery:
         else:  # Held like a refused configuration: setting the id releases it.
             setting = f"EMAILJS_{BY_KIND[kind].template_setting.upper()}"
             result = SendResult(0, f"{setting} is not set", Outcome.CONFIGURATION)
+        recorded = await self._record(lead_id, kind, token, result, attempts)
+        if not recorded:
+            logger.error("Lead %s: its claim expired before the outcome was recorded.", lead_id)
+        return result
+
+    async def _record(
+        self, lead_id: int, kind: LeadKind, token: str, result: SendResult, attempts: int
+    ) -> bool:
+        """Record how a send of a lead claimed with ``token`` went; False if the claim expired."""
         error = f"HTTP {result.status}: {result.text}" if result.status else result.text
         if result.outcome is Outcome.SENT:
             recorded = await asyncio.to_thread(self.store.mark_sent, lead_id, token)
@@ -241,9 +250,7 @@ class Delivery:
                 error,
                 int(delay.total_seconds()),
             )
-        if not recorded:
-            logger.error("Lead %s: its claim expired before the outcome was recorded.", lead_id)
-        return result
+        return recorded
 
     async def attempt_claimed(self, lead: Lead, token: str) -> SendResult:
         """``attempt`` for a stored lead claimed with ``token``."""
