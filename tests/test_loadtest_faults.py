@@ -16,10 +16,16 @@ from scripts.loadtest.visitors import RoundPlan
 
 
 def test_the_booking_posted_has_the_form_s_fields_and_a_key_per_submission() -> None:
-    first, again = booking_fields("run", 1, "2030-01-07"), booking_fields("run", 1, "2030-01-07")
+    first, again = (
+        booking_fields("run", 1, ("2030-01-07", "10:00")),
+        booking_fields("run", 1, ("2030-01-07", "10:00")),
+    )
     assert list(first) == [*submission_fields(LeadKind.BOOKING), IDEMPOTENCY_FIELD]
     assert first[IDEMPOTENCY_FIELD] != again[IDEMPOTENCY_FIELD]
-    assert booking_fields("run", 1, "2030-01-07", key="k" * 32)[IDEMPOTENCY_FIELD] == "k" * 32
+    assert (
+        booking_fields("run", 1, ("2030-01-07", "10:00"), key="k" * 32)[IDEMPOTENCY_FIELD]
+        == "k" * 32
+    )
 
 
 @pytest.mark.parametrize("share, http", [(0.0, 0), (0.5, 100), (0.25, 50), (1.0, 200)])
@@ -56,3 +62,15 @@ def test_the_caddyfile_refusing_websockets_is_valid_and_keeps_the_rest(
         env={"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
     )
     assert result.returncode == 0, result.stderr[-2000:]
+
+
+def test_every_booking_of_a_run_asks_for_its_own_slot() -> None:
+    import datetime as dt
+
+    from scripts.loadtest.bookers import SlotPlan
+
+    plan = SlotPlan(dt.datetime(2026, 12, 4, 9, 0, tzinfo=dt.UTC))  # A Friday.
+    taken = [plan.take() for _ in range(400)]
+    assert len(set(taken)) == 400
+    assert taken[0] == ("2026-12-07", "09:00")  # Monday (Sunday + 1), the first slot.
+    assert ("2026-12-08", "09:00") not in taken  # A public holiday (Immaculate Conception).

@@ -39,9 +39,9 @@ def test_the_form_entries_key_and_the_booking_vars_are_the_frontend_s() -> None:
 
 
 def test_a_booking_event_carries_every_field_and_its_ref() -> None:
-    event = protocol.booking_event(booking_fields("run", 1, "2030-01-07"))
+    event = protocol.booking_event(booking_fields("run", 1, ("2030-01-07", "10:00")))
     entries = event["payload"]["form_data"][protocol.FORM_DATA_ENTRIES_KEY]
     names = [name for name, _ in entries]
-    fields = list(booking_fields("run", 1, "2030-01-07"))
+    fields = list(booking_fields("run", 1, ("2030-01-07", "10:00")))
     assert names == [*fields, *(f"{protocol.BOOKING_REF_PREFIX}{n}" for n in fields)]
     assert event["name"] == protocol.BOOKING_SUBMIT

@@ -14,6 +14,7 @@
 
 import asyncio
 import datetime as dt
+import itertools
 import json
 import time
 import uuid
@@ -29,6 +30,7 @@ from agency_site.forms.declarations import (
     IDEMPOTENCY_FIELD,
     submission_fields,
 )
+from agency_site.leads.calendar import default_calendar
 from agency_site.leads.kinds import LeadKind
 from agency_site.paths import SCHEDULE, form_post
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
@@ -45,12 +47,27 @@ HTTP_TRIES = 3  # a POST without a JSON answer is sent again (js/form_http_fallb
 SOCKET, HTTP, FALLBACK = "socket", "http", "socket→http"
 
 
-def booking_date(now: dt.datetime | None = None) -> str:
-    """The next weekday at least two days ahead, in the agency's time zone (ISO)."""
-    day = (now or dt.datetime.now(ZoneInfo(AGENCY_TIME_ZONE))).date() + dt.timedelta(days=2)
-    while day.weekday() >= 5:
-        day += dt.timedelta(days=1)
-    return day.isoformat()
+class SlotPlan:
+    """A distinct slot for every booking the load test makes: a slot is requested once, so
+    each booker asks for its own (working days from two days ahead, eight slots a day, in
+    order; 400 bookings take 50 working days). Shared by every round of one run."""
+
+    def __init__(self, now: dt.datetime | None = None) -> None:
+        self._calendar = default_calendar()
+        start = (now or dt.datetime.now(ZoneInfo(AGENCY_TIME_ZONE))).date() + dt.timedelta(days=2)
+        self._days = [self._calendar.next_working_day(start)]
+        self._taken = itertools.count()
+
+    def take(self) -> tuple[str, str]:
+        """The next free (ISO date, slot)."""
+        day_index, slot = divmod(next(self._taken), len(TIME_SLOTS))
+        while len(self._days) <= day_index:
+            after = self._days[-1] + dt.timedelta(days=1)
+            self._days.append(self._calendar.next_working_day(after))
+        return self._days[day_index].isoformat(), TIME_SLOTS[slot]
+
+
+SLOTS = SlotPlan()
 
 
 def booker_email(run_id: str, n: int) -> str:
@@ -58,7 +75,9 @@ def booker_email(run_id: str, n: int) -> str:
     return f"loadtest+{run_id}-{n}@example.com"
 
 
-def booking_fields(run_id: str, n: int, date: str, key: str | None = None) -> dict[str, str]:
+def booking_fields(
+    run_id: str, n: int, slot: tuple[str, str], key: str | None = None
+) -> dict[str, str]:
     """A valid booking of booker ``n``: the booking form's declared fields in the order the
     browser's FormData lists them (``website`` is the honeypot, the last one the
     submission's idempotency key, one per submission). A required field added to the
@@ -67,8 +86,8 @@ def booking_fields(run_id: str, n: int, date: str, key: str | None = None) -> di
         "name": f"Visitante de carga {n}",
         "email": booker_email(run_id, n),
         "phone": "+34 600 000 000",
-        "date": date,
-        "time": TIME_SLOTS[n % len(TIME_SLOTS)],
+        "date": slot[0],
+        "time": slot[1],
         "message": f"Reserva de la prueba de carga {run_id}, visitante {n}.",
         HONEYPOT_FIELD: "",
     }

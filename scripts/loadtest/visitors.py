@@ -22,8 +22,8 @@ import aiohttp
 from scripts.loadtest import static_load
 from scripts.loadtest.bookers import (
     HTTP,
+    SLOTS,
     book_in_browser,
-    booking_date,
     booking_fields,
     post_booking,
 )
@@ -235,7 +235,6 @@ class Round:
         self.plan, self.build, self.counters = plan, build, counters
         self.stats = RoundStats()
         self.rng = random.Random(plan.run_id)
-        self.date = booking_date()
         self.tabs: list[Tab] = []
         self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
 
@@ -300,7 +299,7 @@ class Round:
             except VisitorError as error:
                 stats.error(f"booker page: {error}")
                 return
-            fields = booking_fields(plan.run_id, n, self.date)
+            fields = booking_fields(plan.run_id, n, SLOTS.take())
             stats.submitted.append(fields["email"])
             try:
                 outcome, path = await self.book(session, fields, plan.books_over_http(n))
