@@ -3,6 +3,7 @@ for simultaneous requests; state changes once; single-use links; the calendar fi
 
 import datetime as dt
 import threading
+from functools import partial
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -16,6 +17,7 @@ from agency_site.leads.calendar import WorkingCalendar
 from agency_site.leads.kinds import LeadKind
 from agency_site.leads.store import LeadStore, Slot
 from tests.leads.conftest import BOOKING_FIELDS, LEASE, new_engine
+from tests.run_async import in_own_thread
 
 MONDAY = dt.date(2026, 12, 14)
 NOW = dt.datetime(2026, 12, 10, 9, 0, tzinfo=dt.UTC)
@@ -256,11 +258,15 @@ def test_the_operator_confirms_and_cancels_from_the_command_line(store: LeadStor
     desk = desk_for(store, 14, sent)
     out = io.StringIO()
     delivery = type("D", (), {"store": store})()
-    assert cli.run(["confirm", str(lead_id)], delivery, out, desk=desk) == 0
+
+    def command(*argv: str) -> int:  # In a thread of its own: asyncio.run inside.
+        return in_own_thread(partial(cli.run, list(argv), delivery, out, desk=desk))
+
+    assert command("confirm", str(lead_id)) == 0
     assert "confirmed; the visitor was e-mailed" in out.getvalue()
     assert sent[-1][1]["ics_url"]
-    assert cli.run(["confirm", str(lead_id)], delivery, out, desk=desk) == 1
-    assert cli.run(["cancel", str(lead_id)], delivery, out, desk=desk) == 0
+    assert command("confirm", str(lead_id)) == 1
+    assert command("cancel", str(lead_id)) == 0
     assert slots.taken(store.engine, [MONDAY]) == {MONDAY: set()}
-    assert cli.run(["decline", "999999"], delivery, out, desk=desk) == 1
+    assert command("decline", "999999") == 1
     assert "No booking 999999." in out.getvalue()
