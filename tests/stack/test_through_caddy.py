@@ -1,6 +1,7 @@
 """The production topology as a visitor meets it: every page, the forms, the headers, a dead backend."""
 
 import datetime as dt
+import itertools
 import re
 import time
 from pathlib import Path
@@ -19,7 +20,7 @@ from agency_site.deploy.topology import CLIENT_READ_TIMEOUT_S
 from agency_site.emailjs import SEND_PATH
 from agency_site.leads.calendar import default_calendar
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
-from agency_site.rules import AGENCY_TIME_ZONE
+from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
 from agency_site.server import asset_headers, document_headers, load_script_hashes
 from tests.e2e.helpers import open_page
 from tests.stack.conftest import Stack
@@ -46,10 +47,20 @@ def wait_for_senders(fake: HTTPServer, expected: list[str], timeout: float = 30)
     return senders(fake)
 
 
-def working_day(ahead: int = 3) -> dt.date:
-    """The first day the agency works at least ``ahead`` days from today."""
-    today = dt.datetime.now(ZoneInfo(AGENCY_TIME_ZONE)).date()
-    return default_calendar().next_working_day(today + dt.timedelta(days=ahead))
+_BOOKED = itertools.count()
+
+
+def next_slot() -> tuple[dt.date, str]:
+    """A slot no other booking of this session asked for (a slot is requested once): the
+    slots of the working days from three days ahead, in order."""
+    day_index, slot = divmod(next(_BOOKED), len(TIME_SLOTS))
+    calendar = default_calendar()
+    day = calendar.next_working_day(
+        dt.datetime.now(ZoneInfo(AGENCY_TIME_ZONE)).date() + dt.timedelta(days=3)
+    )
+    for _ in range(day_index):
+        day = calendar.next_working_day(day + dt.timedelta(days=1))
+    return day, TIME_SLOTS[slot]
 
 
 def book(page: Page, email: str) -> None:
@@ -58,8 +69,9 @@ def book(page: Page, email: str) -> None:
     form.get_by_label(COPY.booking.fields["name"].label).fill("Ana García")
     form.get_by_label(COPY.booking.fields["email"].label).fill(email)
     form.get_by_label(COPY.booking.fields["phone"].label).fill("+34 600 12 34 56")
-    form.get_by_label(COPY.booking.fields["date"].label).fill(working_day().isoformat())
-    form.get_by_label(COPY.booking.fields["time"].label).select_option("10:00")
+    day, slot = next_slot()
+    form.get_by_label(COPY.booking.fields["date"].label).fill(day.isoformat())
+    form.get_by_label(COPY.booking.fields["time"].label).select_option(slot)
     form.locator(SUBMIT).click(timeout=60_000)  # Waits while the form is offline.
     expect(form.get_by_text(COPY.booking.success)).to_be_visible(timeout=30_000)
 
