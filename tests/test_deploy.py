@@ -76,15 +76,21 @@ def test_the_backend_unit_serves_without_waiting_for_the_database_and_restarts(s
     assert "Restart=on-failure" in unit and "REFLEX_TRUSTED_PROXY_HOPS=1" in unit
 
 
-def test_caddy_validates_the_caddyfile(settings, tmp_path) -> None:
-    path = tmp_path / "Caddyfile"
-    path.write_text(caddy.caddyfile(from_settings(settings, static_root=str(tmp_path))))
-    result = subprocess.run(
+def caddy_validate(caddyfile: str, folder: Path) -> subprocess.CompletedProcess:
+    """``caddy validate`` of ``caddyfile`` written in ``folder`` (its home, too)."""
+    path = folder / "Caddyfile"
+    path.write_text(caddyfile)
+    return subprocess.run(
         ["caddy", "validate", "--config", str(path), "--adapter", "caddyfile"],
         capture_output=True,
         text=True,
-        env={"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        env={"HOME": str(folder), "XDG_DATA_HOME": str(folder), "PATH": "/usr/bin:/bin"},
     )
+
+
+def test_caddy_validates_the_caddyfile(settings, tmp_path) -> None:
+    generated = caddy.caddyfile(from_settings(settings, static_root=str(tmp_path)))
+    result = caddy_validate(generated, tmp_path)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "Valid configuration" in result.stdout + result.stderr
 

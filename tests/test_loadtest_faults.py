@@ -1,7 +1,5 @@
 """The load test's bookers and fault drills, without a stack: what they send and change."""
 
-import subprocess
-
 import pytest
 
 from agency_site.deploy import caddy
@@ -13,6 +11,7 @@ from scripts import stack
 from scripts.loadtest import cli
 from scripts.loadtest.bookers import booking_fields
 from scripts.loadtest.visitors import RoundPlan
+from tests.test_deploy import caddy_validate
 
 
 def test_the_booking_posted_has_the_form_s_fields_and_a_key_per_submission() -> None:
@@ -53,14 +52,7 @@ def test_the_caddyfile_refusing_websockets_is_valid_and_keeps_the_rest(
     refusing = stack.refusing_websockets(generated)
     assert refusing.replace(stack._REFUSE_WEBSOCKET, "") == generated
     assert refusing.index("respond 403") < refusing.index("@backend path")
-    path = tmp_path / "Caddyfile"
-    path.write_text(refusing)
-    result = subprocess.run(
-        ["caddy", "validate", "--config", str(path), "--adapter", "caddyfile"],
-        capture_output=True,
-        text=True,
-        env={"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
-    )
+    result = caddy_validate(refusing, tmp_path)
     assert result.returncode == 0, result.stderr[-2000:]
 
 

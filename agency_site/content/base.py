@@ -1,5 +1,6 @@
 """Building blocks shared by every content module."""
 
+from abc import abstractmethod
 from collections.abc import Iterator, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -40,9 +41,9 @@ class Figure(Content):
     key: str = ""
 
     @property
+    @abstractmethod
     def figure(self) -> str:
-        """The figure as quoted in a sentence."""
-        raise NotImplementedError
+        """The figure as quoted in a sentence (each kind of figure says how)."""
 
 
 class Stat(Figure):
