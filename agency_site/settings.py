@@ -79,6 +79,8 @@ class AgencySettings(BaseSettings):
 
     name: str = "Impulso Digital"
     title: str = "Impulso Digital · Agencia de Marketing Digital y Desarrollo Web"
+    # The same title on the Catalan pages (/ca/...).
+    title_ca: str = "Impulso Digital · Agència de Màrqueting Digital i Desenvolupament Web"
     email: str = "hola@impulsodigital.es"
     phone: str = "+34 973 39 00 00"
     whatsapp: str = ""  # Defaults to the phone.

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 import agency_site.content
 from agency_site.content.base import Link
+from agency_site.locale import LOCALES, Localized
 
 
 def content_modules() -> list[ModuleType]:
@@ -24,7 +25,10 @@ def content_modules() -> list[ModuleType]:
 def models_in(value: Any) -> Iterator[BaseModel]:
     """Every pydantic model instance in ``value``: itself, its fields and computed fields,
     and whatever tuples, lists, sets and dicts hold, recursively."""
-    if isinstance(value, BaseModel):
+    if isinstance(value, Localized):  # Every language's object.
+        for language in LOCALES:
+            yield from models_in(value.of(language))
+    elif isinstance(value, BaseModel):
         yield value
         names = [*type(value).model_fields, *type(value).model_computed_fields]
         for name in names:

@@ -11,10 +11,13 @@ from agency_site.content.careers import CAREERS
 from agency_site.content.sections import Action, CallToAction
 from agency_site.content.site import SITE
 from agency_site.forms.declarations import pack_options, service_options
+from agency_site.locale import LOCALES, localized_path
 from agency_site.routes import ROUTES
 from tests.content_walker import content_modules, links_in
 
-DECLARED = {route.path for route in ROUTES} | {paths.PORTFOLIO, paths.BLOG}
+DECLARED = {route.path for route in ROUTES} | {
+    localized_path(path, language) for path in (paths.PORTFOLIO, paths.BLOG) for language in LOCALES
+}
 ANCHOR = re.compile(r"^#[a-z][a-z0-9-]*$")
 # Outside sites the content may name on purpose: the data-protection authority (privacy policy).
 EXTERNAL = {"https://www.aepd.es"}

@@ -3,5 +3,6 @@ quotes the stats by key: ``{clients}``)."""
 
 from agency_site.content.files import load
 from agency_site.content.sections import SectionsPage
+from agency_site.locale import Localized
 
-PAGE = load("pages/about.yaml", SectionsPage)
+PAGE = Localized(lambda: load("pages/about.yaml", SectionsPage))

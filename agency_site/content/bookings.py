@@ -3,6 +3,7 @@
 
 from agency_site.content.base import Content
 from agency_site.content.files import load
+from agency_site.locale import Localized
 
 
 class BookingAction(Content):
@@ -94,4 +95,4 @@ class BookingsCopy(Content):
     agency_cancelled: str
 
 
-COPY = load("bookings.yaml", BookingsCopy)
+COPY = Localized(lambda: load("bookings.yaml", BookingsCopy))

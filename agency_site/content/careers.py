@@ -19,6 +19,7 @@ from agency_site.content.sections import (
     section_union,
 )
 from agency_site.content.site import SITE
+from agency_site.locale import Localized
 
 
 def application_mailto(subject: str) -> str:
@@ -147,4 +148,4 @@ class CareersPage(SectionsPage):
         )
 
 
-CAREERS = load("pages/careers.yaml", CareersPage)
+CAREERS = Localized(lambda: load("pages/careers.yaml", CareersPage))

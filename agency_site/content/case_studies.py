@@ -12,6 +12,7 @@ from pydantic import Field
 from agency_site.content.base import Content, Hero, Image, PageMeta
 from agency_site.content.files import load, load_folder
 from agency_site.content.sections import CallToAction
+from agency_site.locale import Localized
 
 DEFAULT_CASE_ID = "ecommerce-growth"
 
@@ -85,8 +86,8 @@ class CaseStudiesPage(Content):
     order: tuple[str, ...] = Field(min_length=1)
 
 
-PAGE = load("pages/case-studies.yaml", CaseStudiesPage)
-CASE_STUDIES = load_folder("case-studies", CaseStudy, PAGE.order)
+PAGE = Localized(lambda: load("pages/case-studies.yaml", CaseStudiesPage))
+CASE_STUDIES = Localized(lambda: load_folder("case-studies", CaseStudy, PAGE.order))
 
 
 def case_study_by_id(case_id: str) -> CaseStudy:

@@ -9,6 +9,7 @@ from agency_site.content.base import Content, Hero, PageMeta
 from agency_site.content.files import load
 from agency_site.content.loader import fill
 from agency_site.content.sections import Action, SectionHeading
+from agency_site.locale import Localized
 
 
 class ContactMethod(Content):
@@ -71,4 +72,4 @@ class ContactPage(Content):
         return data
 
 
-PAGE = load("pages/contact.yaml", ContactPage)
+PAGE = Localized(lambda: load("pages/contact.yaml", ContactPage))

@@ -1,5 +1,5 @@
 """Loading a content file with the site-wide values filled in: what every content module
-calls. Reading and validating is ``loader.py``'s; the values are ``values.py``'s table.
+calls, in the language in use (``agency_site.locale``). Reading and validating is ``loader.py``'s; the values are ``values.py``'s table.
 
 ``values`` adds names a file may use besides the site's (``{forms.name_max}``: a figure
 the code owns, such as a form's limit).
@@ -9,7 +9,8 @@ from collections.abc import Iterable, Mapping
 
 from agency_site.content import loader
 from agency_site.content import values as site_wide
-from agency_site.content.loader import DEFAULT_LOCALE, ContentError, Model
+from agency_site.content.loader import ContentError, Model
+from agency_site.locale import current
 
 __all__ = ["ContentError", "load", "load_folder", "load_markdown"]
 
@@ -22,18 +23,18 @@ def _known(extra: Mapping[str, str] | None) -> dict[str, str]:
 def load(
     name: str,
     model: type[Model],
-    locale: str = DEFAULT_LOCALE,
+    locale: str | None = None,
     values: Mapping[str, str] | None = None,
 ) -> Model:
     """The YAML file ``content/<locale>/<name>`` validated as ``model``."""
-    return loader.load(name, model, _known(values), locale)
+    return loader.load(name, model, _known(values), locale or current())
 
 
 def load_folder(
-    folder: str, model: type[Model], order: Iterable[str], locale: str = DEFAULT_LOCALE
+    folder: str, model: type[Model], order: Iterable[str], locale: str | None = None
 ) -> tuple[Model, ...]:
     """One ``model`` per ``<id>.yaml`` of the folder, in ``order``; each file's ``id`` is its name."""
-    return loader.load_folder(folder, model, order, _known(None), locale)
+    return loader.load_folder(folder, model, order, _known(None), locale or current())
 
 
 def load_markdown(
@@ -43,7 +44,7 @@ def load_markdown(
     supported: Iterable[str],
     blocks: Iterable[str] = (),
     headings: Iterable[str] = ("h2", "h3"),
-    locale: str = DEFAULT_LOCALE,
+    locale: str | None = None,
 ) -> Model:
     """``content/<locale>/<name>``: its YAML front matter plus ``body`` (the Markdown), as
     ``model``."""
@@ -54,5 +55,5 @@ def load_markdown(
         supported=supported,
         blocks=blocks,
         headings=headings,
-        locale=locale,
+        locale=locale or current(),
     )

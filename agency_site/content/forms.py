@@ -9,6 +9,7 @@ from pydantic import Field
 from agency_site.content.base import Content, Link
 from agency_site.content.files import load
 from agency_site.content.loader import fill
+from agency_site.locale import Localized
 from agency_site.rules import (
     EMAIL_MAX,
     MESSAGE_MAX,
@@ -95,6 +96,10 @@ class BookingCopy(FormCopy):
     # a note naming their "{zone}".
     time_local: str
     time_zone_note: str
+    # The template's Auto-Reply to the visitor ({{reply_subject}}, {{reply_message}}), in
+    # the visitor's language: {name} (short_name), {date} (in words) and {time} only.
+    autoreply_subject: str
+    autoreply_message: str
 
 
 class AnswerPageCopy(Content):
@@ -146,15 +151,17 @@ class FormsCopy(Content):
 
 
 # The error messages quote the limits by name ({forms.name_max}): the rules own them.
-COPY = load(
-    "forms.yaml",
-    FormsCopy,
-    values={
-        "forms.name_min": str(NAME_MIN),
-        "forms.name_max": str(NAME_MAX),
-        "forms.phone_min": str(PHONE_MIN),
-        "forms.phone_max": str(PHONE_MAX),
-        "forms.message_max": str(MESSAGE_MAX),
-        "forms.email_max": str(EMAIL_MAX),
-    },
+COPY = Localized(
+    lambda: load(
+        "forms.yaml",
+        FormsCopy,
+        values={
+            "forms.name_min": str(NAME_MIN),
+            "forms.name_max": str(NAME_MAX),
+            "forms.phone_min": str(PHONE_MIN),
+            "forms.phone_max": str(PHONE_MAX),
+            "forms.message_max": str(MESSAGE_MAX),
+            "forms.email_max": str(EMAIL_MAX),
+        },
+    )
 )

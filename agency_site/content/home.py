@@ -4,6 +4,7 @@ from agency_site.content.base import Content, Hero, Image, PageMeta
 from agency_site.content.contact import PAGE as CONTACT_PAGE
 from agency_site.content.files import load
 from agency_site.content.sections import Action, CallToAction, SectionHeading
+from agency_site.locale import Localized
 
 
 class Teaser(Content):
@@ -51,6 +52,10 @@ class HomePage(Content):
 
 
 # The closing band quotes the Contact page's promise: {contact.response_promise}.
-PAGE = load(
-    "pages/home.yaml", HomePage, values={"contact.response_promise": CONTACT_PAGE.response_promise}
+PAGE = Localized(
+    lambda: load(
+        "pages/home.yaml",
+        HomePage,
+        values={"contact.response_promise": CONTACT_PAGE.response_promise},
+    )
 )

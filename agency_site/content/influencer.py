@@ -3,5 +3,6 @@
 
 from agency_site.content.files import load
 from agency_site.content.sections import SectionsPage
+from agency_site.locale import Localized
 
-PAGE = load("pages/influencer-program.yaml", SectionsPage)
+PAGE = Localized(lambda: load("pages/influencer-program.yaml", SectionsPage))

@@ -7,6 +7,7 @@ from pydantic import Field
 
 from agency_site.content.base import Content, Link
 from agency_site.content.files import load
+from agency_site.locale import Localized
 
 # A menu entry: a page's path (named as the page names itself), or a link with its own label
 # (a page the site does not have yet, such as the blog).
@@ -56,4 +57,4 @@ class LayoutCopy(Content):
     footer: FooterCopy
 
 
-LAYOUT = load("layout.yaml", LayoutCopy)
+LAYOUT = Localized(lambda: load("layout.yaml", LayoutCopy))

@@ -3,6 +3,7 @@
 
 from agency_site.content.base import Content
 from agency_site.content.files import load
+from agency_site.locale import Localized
 
 
 class LeadSourceWords(Content):
@@ -15,4 +16,4 @@ class LeadSourceWords(Content):
     unknown: str  # When the browser told nothing (no JavaScript, storage blocked).
 
 
-WORDS = load("lead-source.yaml", LeadSourceWords)
+WORDS = Localized(lambda: load("lead-source.yaml", LeadSourceWords))

@@ -12,6 +12,7 @@ from pydantic import Field, field_validator
 from agency_site.content.base import Content, Fact, Hero, PageMeta
 from agency_site.content.files import load, load_markdown
 from agency_site.content.loader import markdown_tree
+from agency_site.locale import Localized
 
 # The Markdown the legal pages may use (components/legal.py renders each), and their blocks.
 MARKDOWN_NODES = (
@@ -100,10 +101,12 @@ def _legal_page(name: str) -> LegalPage:
     )
 
 
-SHARED = load("legal/common.yaml", LegalCommon)
-STORAGE = load("legal/storage.yaml", StorageTable)
-PRIVACY = _legal_page("privacy.md")
-TERMS = _legal_page("terms.md")
-COOKIES = _legal_page("cookies.md")
+SHARED = Localized(lambda: load("legal/common.yaml", LegalCommon))
+STORAGE = Localized(lambda: load("legal/storage.yaml", StorageTable))
+PRIVACY = Localized(lambda: _legal_page("privacy.md"))
+TERMS = Localized(lambda: _legal_page("terms.md"))
+COOKIES = Localized(lambda: _legal_page("cookies.md"))
 # The legal pages, in the order of the footer and the sitemap.
-DOCUMENTS: tuple[LegalPage, ...] = (PRIVACY, TERMS, COOKIES)
+DOCUMENTS: Localized[tuple[LegalPage, ...]] = Localized(
+    lambda: (PRIVACY.value, TERMS.value, COOKIES.value)
+)

@@ -12,8 +12,8 @@ are filled as it is read; a model's own templates (``{price}``, ``{clients}``) b
 them (``files.py`` adds the site-wide ones).
 
 A YAML file's first line names its JSON Schema (written by ``schema_tool.py``) so an
-editor checks it while one types. Files live under a locale folder (``es``); a second
-language would be a sibling folder with the same names.
+editor checks it while one types. Files live under a language's folder (``es``, ``ca``),
+with the same names in each (``twins.py`` checks they mirror each other).
 """
 
 import re
@@ -26,9 +26,10 @@ from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 from pydantic import BaseModel, ValidationError
 
+from agency_site.locale import DEFAULT_LOCALE
+
 CONTENT_DIR = Path(__file__).parent
 SCHEMA_DIR = CONTENT_DIR / "schemas"
-DEFAULT_LOCALE = "es"
 SCHEMA_LINE = "# yaml-language-server: $schema={}"
 
 Model = TypeVar("Model", bound=BaseModel)

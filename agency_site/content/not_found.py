@@ -2,6 +2,7 @@
 
 from agency_site.content.base import Content
 from agency_site.content.files import load
+from agency_site.locale import Localized
 
 
 class NotFoundCopy(Content):
@@ -13,4 +14,4 @@ class NotFoundCopy(Content):
     description: str  # Of the page, for browsers; its title is the heading.
 
 
-NOT_FOUND = load("pages/not-found.yaml", NotFoundCopy)
+NOT_FOUND = Localized(lambda: load("pages/not-found.yaml", NotFoundCopy))

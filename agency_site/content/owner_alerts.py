@@ -3,6 +3,7 @@
 
 from agency_site.content.base import Content
 from agency_site.content.files import load
+from agency_site.locale import Localized
 
 
 class OwnerAlerts(Content):
@@ -26,4 +27,4 @@ class OwnerAlerts(Content):
     booking_unanswered: str
 
 
-ALERTS = load("owner-alerts.yaml", OwnerAlerts)
+ALERTS = Localized(lambda: load("owner-alerts.yaml", OwnerAlerts))

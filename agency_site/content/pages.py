@@ -2,7 +2,8 @@
 description, sitemap priority and navigation label come from its file's ``meta`` (a
 service's and a case study's path from its id), its description's ``{figures}`` filled in
 from its own content. ``routes.py`` registers a route per entry (the view of its kind of
-content); the menus of ``layout.yaml`` name their pages from here.
+content); the menus of ``layout.yaml`` name their pages from here. Each language has its
+table (``PAGES.of("ca")``): the same pages, at ``/ca`` + the Spanish path.
 
 A new page: its file, and one line below.
 """
@@ -25,6 +26,7 @@ from agency_site.content.base import Content, Link, PageMeta, figures
 from agency_site.content.layout import LAYOUT, MenuItem
 from agency_site.content.loader import ContentError
 from agency_site.content.service_pages import SERVICE_PAGES, SERVICES
+from agency_site.locale import Localized, current, localized_path
 
 
 class PageEntry(Content):
@@ -59,52 +61,78 @@ def _entry(
     )
 
 
-_ENTRIES: tuple[PageEntry, ...] = (
-    _entry(home.PAGE),
-    _entry(about.PAGE),
-    _entry(case_studies.PAGE),
-    *[
+def _entries() -> tuple[PageEntry, ...]:
+    """Every page of the language in use, at its path in that language (``/ca/about``)."""
+    entries = (
+        _entry(home.PAGE.value),
+        _entry(about.PAGE.value),
+        _entry(case_studies.PAGE.value),
+        *[
+            _entry(
+                case,
+                case_studies.PAGE.case_meta,
+                path=paths.case_study(case.id),
+                name=case.title,
+                quoted={"subtitle": case.subtitle},
+            )
+            for case in case_studies.CASE_STUDIES
+        ],
+        _entry(careers.CAREERS.value),
+        *[_entry(document) for document in legal.DOCUMENTS],
+        _entry(influencer.PAGE.value),
         _entry(
-            case,
-            case_studies.PAGE.case_meta,
-            path=paths.case_study(case.id),
-            name=case.title,
-            quoted={"subtitle": case.subtitle},
-        )
-        for case in case_studies.CASE_STUDIES
-    ],
-    _entry(careers.CAREERS),
-    *[_entry(document) for document in legal.DOCUMENTS],
-    _entry(influencer.PAGE),
-    _entry(
-        contact.PAGE, path=paths.CONTACT, quoted={"response_promise": contact.PAGE.response_promise}
-    ),
-    _entry(schedule.PAGE),
-    *[
-        _entry(page, path=paths.service(page.id), name=page.listing.title, quoted=page.facts)
-        for page in SERVICE_PAGES.values()
-    ],
-)
-PAGES: dict[str, PageEntry] = {entry.path: entry for entry in _ENTRIES}
-if len(PAGES) != len(_ENTRIES) or "" in PAGES:
-    raise ContentError("Every page needs its own path (meta.path).")
+            contact.PAGE.value,
+            path=paths.CONTACT,
+            quoted={"response_promise": contact.PAGE.response_promise},
+        ),
+        _entry(schedule.PAGE.value),
+        *[
+            _entry(page, path=paths.service(page.id), name=page.listing.title, quoted=page.facts)
+            for page in SERVICE_PAGES.values()
+        ],
+    )
+    return tuple(entry.model_copy(update={"path": localized_path(entry.path)}) for entry in entries)
+
+
+def _table() -> dict[str, PageEntry]:
+    """The pages of the language in use, by path."""
+    entries = _entries()
+    table = {entry.path: entry for entry in entries}
+    if len(table) != len(entries) or "" in table:
+        raise ContentError("Every page needs its own path (meta.path).")
+    return table
+
+
+# The pages of the language in use by path (``PAGES.of("ca")``: the Catalan ones).
+PAGES: Localized[dict[str, PageEntry]] = Localized(_table)
 
 
 def _label(item: MenuItem, navigation: bool = False) -> Link:
-    """A menu entry as a link: a page by its name (or navigation label), a link as written."""
+    """A menu entry as a link: a page by its name (or navigation label), a link as written;
+    its target in the language in use."""
     if isinstance(item, Link):
-        return item
-    if item not in PAGES:
-        raise ContentError(f"content/es/layout.yaml: the menus name {item!r}, not a page")
-    page = PAGES[item]
-    return Link(label=(page.nav_label if navigation else page.name) or "", href=item)
+        return item.model_copy(update={"href": localized_path(item.href)})
+    path = localized_path(item)
+    if path not in PAGES:
+        raise ContentError(f"content/{current()}/layout.yaml: the menus name {item!r}, not a page")
+    page = PAGES[path]
+    return Link(label=(page.nav_label if navigation else page.name) or "", href=path)
 
 
 # The menus of layout.yaml, in order (SPEC §2); the services' in the order of their files.
-NAVBAR: tuple[Link, ...] = tuple(_label(item, navigation=True) for item in LAYOUT.navbar.links)
-CONTACT_BUTTON: Link = _label(LAYOUT.navbar.contact, navigation=True)
-FOOTER_COMPANY: tuple[Link, ...] = tuple(_label(item) for item in LAYOUT.footer.company_links)
-FOOTER_LEGAL: tuple[Link, ...] = tuple(_label(item) for item in LAYOUT.footer.legal_links)
-SERVICES_MENU: tuple[Link, ...] = tuple(
-    Link(label=service.title, href=paths.service(service.id)) for service in SERVICES
+NAVBAR: Localized[tuple[Link, ...]] = Localized(
+    lambda: tuple(_label(item, navigation=True) for item in LAYOUT.navbar.links)
+)
+CONTACT_BUTTON: Localized[Link] = Localized(lambda: _label(LAYOUT.navbar.contact, navigation=True))
+FOOTER_COMPANY: Localized[tuple[Link, ...]] = Localized(
+    lambda: tuple(_label(item) for item in LAYOUT.footer.company_links)
+)
+FOOTER_LEGAL: Localized[tuple[Link, ...]] = Localized(
+    lambda: tuple(_label(item) for item in LAYOUT.footer.legal_links)
+)
+SERVICES_MENU: Localized[tuple[Link, ...]] = Localized(
+    lambda: tuple(
+        Link(label=service.title, href=localized_path(paths.service(service.id)))
+        for service in SERVICES
+    )
 )

@@ -12,6 +12,7 @@ from agency_site.content.sections import (
     SectionsPage,
     section_union,
 )
+from agency_site.locale import Localized
 
 
 class BookingFormSection(Section, SectionHeading):
@@ -34,4 +35,4 @@ class SchedulePage(SectionsPage):
     )
 
 
-PAGE = load("pages/schedule.yaml", SchedulePage)
+PAGE = Localized(lambda: load("pages/schedule.yaml", SchedulePage))

@@ -3,6 +3,7 @@
 
 from agency_site.content.base import Content
 from agency_site.content.files import load
+from agency_site.locale import Localized
 
 
 class SeoCopy(Content):
@@ -12,4 +13,4 @@ class SeoCopy(Content):
     social_image_alt: str
 
 
-SEO = load("seo.yaml", SeoCopy)
+SEO = Localized(lambda: load("seo.yaml", SeoCopy))

@@ -12,6 +12,7 @@ from agency_site.content.files import load_folder
 from agency_site.content.loader import fill
 from agency_site.content.sections import BandSection, PageSection
 from agency_site.content.services import COMMON, Button, Id, with_quote_links
+from agency_site.locale import Localized
 
 
 class ServiceListing(Content):
@@ -93,9 +94,9 @@ class ServicePage(Content):
         return {link.href.split("?", 1)[0] for link in self.links()}
 
 
-SERVICE_PAGES: dict[str, ServicePage] = {
-    page.id: page for page in load_folder("services", ServicePage, COMMON.order)
-}
+SERVICE_PAGES: Localized[dict[str, ServicePage]] = Localized(
+    lambda: {page.id: page for page in load_folder("services", ServicePage, COMMON.order)}
+)
 
 
 class Service(ServiceListing):
@@ -104,8 +105,10 @@ class Service(ServiceListing):
     id: Id
 
 
-SERVICES: tuple[Service, ...] = tuple(
-    Service(id=page.id, **page.listing.model_dump()) for page in SERVICE_PAGES.values()
+SERVICES: Localized[tuple[Service, ...]] = Localized(
+    lambda: tuple(
+        Service(id=page.id, **page.listing.model_dump()) for page in SERVICE_PAGES.values()
+    )
 )
 
 

@@ -17,6 +17,7 @@ from agency_site import paths
 from agency_site.content.base import Action, Content, Figure, euros
 from agency_site.content.files import load
 from agency_site.content.loader import fill
+from agency_site.locale import Localized
 
 Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$")]
 
@@ -29,7 +30,7 @@ class ServicesCommon(Content):
     buttons: dict[Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")], Action]
 
 
-COMMON = load("services/common/services.yaml", ServicesCommon)
+COMMON = Localized(lambda: load("services/common/services.yaml", ServicesCommon))
 ButtonName = Literal[tuple(COMMON.buttons)]  # type: ignore[valid-type]  # For the JSON Schema.
 
 

@@ -12,6 +12,7 @@ from pydantic import computed_field
 
 from agency_site.content import loader
 from agency_site.content.base import Content
+from agency_site.locale import DEFAULT_LOCALE, Localized, current
 from agency_site.settings import get_settings
 
 
@@ -94,30 +95,34 @@ class SiteWords(Content):
     pending_registry: str
 
 
-_agency = get_settings().agency
-# Read without the site-wide {names}: they are made of this file.
-_words = loader.load("site.yaml", SiteWords, values={})
+def _site() -> Site:
+    """The agency as the language in use describes it."""
+    _agency = get_settings().agency
+    # Read without the site-wide {names}: they are made of this file.
+    _words = loader.load("site.yaml", SiteWords, values={}, locale=current())
+    return Site(
+        name=_agency.name,
+        fixed_title=_agency.title if current() == DEFAULT_LOCALE else _agency.title_ca,
+        tagline=_words.tagline,
+        blurb=_words.blurb,
+        email=_agency.email,
+        phone=_agency.phone,
+        whatsapp=_agency.whatsapp,
+        address=Address(
+            street=_agency.street,
+            postal_code=_agency.postal_code,
+            city=_words.city,
+            region=_words.region,
+            country=_words.country,
+            country_code="ES",
+        ),
+        legal=LegalIdentity(
+            company_name=_agency.legal_name or _words.pending_legal_name,
+            nif=_agency.nif or _words.pending_nif,
+            registry=_agency.registry or _words.pending_registry,
+        ),
+        opening_hours=_words.opening_hours,
+    )
 
-SITE = Site(
-    name=_agency.name,
-    fixed_title=_agency.title,
-    tagline=_words.tagline,
-    blurb=_words.blurb,
-    email=_agency.email,
-    phone=_agency.phone,
-    whatsapp=_agency.whatsapp,
-    address=Address(
-        street=_agency.street,
-        postal_code=_agency.postal_code,
-        city=_words.city,
-        region=_words.region,
-        country=_words.country,
-        country_code="ES",
-    ),
-    legal=LegalIdentity(
-        company_name=_agency.legal_name or _words.pending_legal_name,
-        nif=_agency.nif or _words.pending_nif,
-        registry=_agency.registry or _words.pending_registry,
-    ),
-    opening_hours=_words.opening_hours,
-)
+
+SITE = Localized(_site)

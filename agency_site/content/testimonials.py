@@ -5,6 +5,7 @@ from pydantic import Field
 from agency_site.content.base import Content, Image
 from agency_site.content.files import load
 from agency_site.content.loader import fill
+from agency_site.locale import Localized
 
 MAX_RATING = 5
 
@@ -33,4 +34,4 @@ class TestimonialsCopy(Content):
         return fill(self.rating_label, values, "rating_label")
 
 
-COPY = load("testimonials.yaml", TestimonialsCopy)
+COPY = Localized(lambda: load("testimonials.yaml", TestimonialsCopy))

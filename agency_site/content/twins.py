@@ -39,7 +39,21 @@ TWIN_LOCALES: tuple[str, ...] = ("ca",)
 
 # Keys whose string value is a fact, the same in every language.
 FACT_KEYS = frozenset(
-    {"id", "key", "href", "path", "icon", "gradient", "image", "src", "network", "kind", "slug"}
+    {
+        "id",
+        "key",
+        "href",
+        "path",
+        "icon",
+        "gradient",
+        "image",
+        "src",
+        "network",
+        "kind",
+        "slug",
+        "order",
+    }
+    | {"type"}  # A job's contract type: a key of the careers page's employment_types.
 )
 # A string that is a fact wherever it is: a URL, a site path, an e-mail, a {placeholder}
 # alone, a colour class list.
@@ -59,9 +73,11 @@ _SPANISH = re.compile(
 # (names, brands and the English navigation labels are capitalised, and stay).
 _COMMON_WORD = re.compile(r"(?<![\w{.])[a-záéíóúüñ]{4,}\b")
 # Terms kept in Spanish on purpose, with why: matched and ignored before the check above.
-KEPT_IN_SPANISH: dict[str, str] = {
-    "España": "the country as the postal address names it",
-}
+KEPT_IN_SPANISH: dict[str, str] = {}
+# Texts the same in both languages on purpose (the "not translated" check skips them):
+# the browser's own storage names the cookies policy lists, and Catalan words spelled as
+# in Spanish with no other natural choice.
+SAME_ON_PURPOSE = frozenset({"token", "react-router-scroll-positions", "theme", "confirmada"})
 
 
 def _spanish_words(text: str) -> list[str]:
@@ -105,7 +121,11 @@ def _compare_text(spanish: str, twin: str, where: str, key: str) -> Iterator[str
         yield f"{where}: figures {_DIGITS.findall(twin)} differ from the Spanish {_DIGITS.findall(spanish)}"
     if words := _spanish_words(twin):
         yield f"{where}: reads as Spanish ({', '.join(sorted(set(words)))})"
-    elif twin == spanish and _COMMON_WORD.search(_PLACEHOLDER.sub("", twin)):
+    elif (
+        twin == spanish
+        and twin not in SAME_ON_PURPOSE
+        and _COMMON_WORD.search(_PLACEHOLDER.sub("", twin))
+    ):
         yield f"{where}: not translated ({twin[:60]!r})"
 
 
