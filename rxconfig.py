@@ -63,9 +63,8 @@ config = rx.Config(
     frontend_compression_formats=["brotli", "gzip"],
     plugins=[
         rx.plugins.TailwindV4Plugin(),
-        # "preserve": sitemap URLs keep the canonical form of seo/urls.py (/about, not /about/).
-        rx.plugins.SitemapPlugin(trailing_slash="preserve"),
         SiteBuildPlugin(),
     ],
-    disable_plugins=[],
+    # sitemap.xml is SiteBuildPlugin's: it pairs each page with its twin in each language.
+    disable_plugins=[rx.plugins.SitemapPlugin],
 )

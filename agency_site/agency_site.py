@@ -1,4 +1,5 @@
-"""The Reflex app: every page of ``routes.py``, in Spanish, with the shared stylesheet."""
+"""The Reflex app: every page of ``routes.py``, in Spanish and Catalan, with the shared
+stylesheet."""
 
 import reflex as rx
 
@@ -6,13 +7,16 @@ from agency_site import event_guard, routes
 from agency_site.client_errors import client_errors_api
 from agency_site.leads.runtime import lifespan as leads_lifespan
 from agency_site.reflex_ext.connection_overlay import drop_connection_overlay
+from agency_site.reflex_ext.page_language import document_lang
 from agency_site.seo.head import site_head
 from agency_site.server import SiteMiddleware
 from agency_site.site_api import site_api
 from agency_site.state.forms import FORM_STATES
 
 app = rx.App(
-    html_lang="es",
+    # <html lang> follows the page's path: "ca" under /ca, else "es".
+    # (App.html_lang takes only a string: the expression goes in as the element's attribute.)
+    html_custom_attrs={"lang": document_lang()},
     stylesheets=["/site.css"],
     head_components=site_head(),
     toaster=None,

@@ -1,8 +1,11 @@
 """URL paths of every page of the site: the one place a path is written.
 
-This module imports nothing of ours, so content, components and pages can all
-link by constant instead of typing a path twice.
+This module imports nothing of ours but ``locale`` (which imports nothing), so content,
+components and pages can all link by constant instead of typing a path twice. The paths
+are the Spanish pages'; ``locale.localized_path`` gives their twin in another language.
 """
+
+from agency_site.locale import prefix
 
 HOME = "/"
 ABOUT = "/about"
@@ -21,6 +24,12 @@ PORTFOLIO = "/portfolio"
 BLOG = "/blog"
 
 NOT_FOUND = "404"
+
+
+def not_found_file(language: str) -> str:
+    """The build's not-found page for a language's unknown paths: ``/404.html``, and
+    ``/ca/404.html`` for ``/ca/...``."""
+    return f"{prefix(language)}/404.html"
 
 
 def service(service_id: str) -> str:

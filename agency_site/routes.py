@@ -1,5 +1,6 @@
-"""The site's routes: one per page of the page table (``content/pages.py``), rendered by
-the view of its kind of content, plus the not-found page.
+"""The site's routes: one per page of the page table (``content/pages.py``) in each
+language (``/about`` and ``/ca/about``), rendered by the view of its kind of content in
+its language, plus the not-found page (which speaks the language of the path asked for).
 
 ``agency_site.py`` registers exactly these; tests and the sitemap read them from here.
 A page of a kind the site already has needs no line here; a new kind of page adds its
@@ -12,7 +13,7 @@ from typing import Any
 
 import reflex as rx
 
-from agency_site import paths
+from agency_site import locale, paths
 from agency_site.components.legal import legal_page
 from agency_site.content.careers import CareersPage
 from agency_site.content.case_studies import CaseStudiesPage, CaseStudy
@@ -74,6 +75,7 @@ class Route:
     """A page of the site."""
 
     path: str
+    locale: str = locale.DEFAULT_LOCALE
     page: Callable[[], rx.Component]
     name: str | None  # Prefix of the document title; None for the fixed title alone.
     description: str
@@ -83,45 +85,68 @@ class Route:
     @property
     def title(self) -> str:
         """The document title."""
-        return SITE.page_title(self.name)
+        with locale.active(self.locale):
+            return SITE.page_title(self.name)
+
+    @property
+    def spanish_path(self) -> str:
+        """The path of the same page in Spanish (the default language): its twins' key."""
+        return locale.unlocalized_path(self.path)
+
+    def path_in(self, language: str) -> str:
+        """The path of the same page in ``language``."""
+        return locale.localized_path(self.spanish_path, language)
 
 
-def _route(entry: PageEntry) -> Route:
-    """The route of a page of the table: its kind's view of its content."""
+def _route(entry: PageEntry, language: str) -> Route:
+    """The route of a page of the table: its kind's view of its content, in its language."""
     kind = KINDS[type(entry.content)]
 
     def page() -> rx.Component:
-        return kind.view(entry.content)
+        with locale.active(language, page=locale.unlocalized_path(entry.path)):
+            return kind.view(entry.content)
 
     slug = entry.path.strip("/").replace("/", "_").replace("-", "_") or "home"
     page.__name__ = f"page_{slug}"  # How Reflex names the page in its messages.
     # Reflex writes a page's memoized components to one JavaScript module per Python module
     # of its function (reflex_base/utils/memo_paths.py): the pages of a kind with a bundle
     # share that one; any other page has its own (inlined in the page's chunk).
-    page.__module__ = f"agency_site.pages.{kind.bundle or slug}"
+    bundle = kind.bundle and kind.bundle + locale.prefix(language).replace("/", "_")
+    page.__module__ = f"agency_site.pages.{bundle or slug}"
     extra = kind.structured_data
+
+    def structured() -> Sequence[schema.JsonLd]:
+        with locale.active(language):
+            return extra(entry.content) if extra else ()
+
     return Route(
         path=entry.path,
+        locale=language,
         page=page,
         name=entry.name,
         description=entry.description,
         priority=entry.priority,
-        structured_data=(lambda: extra(entry.content)) if extra else None,
+        structured_data=structured if extra else None,
     )
 
 
-ROUTES: tuple[Route, ...] = tuple(_route(entry) for entry in PAGES.values())
+# Every page in every language: the Spanish ones first, in the table's order.
+ROUTES: tuple[Route, ...] = tuple(
+    _route(entry, language) for language in locale.LOCALES for entry in PAGES.of(language).values()
+)
+BY_PATH: dict[str, Route] = {route.path: route for route in ROUTES}
 
 NOT_FOUND_TITLE = SITE.page_title(NOT_FOUND.heading)
 
 
 def breadcrumb_trail(route: Route) -> list[tuple[str, str]]:
-    """(name, path) pairs from Home down to ``route``, through its registered parent pages."""
-    by_path = {r.path: r for r in ROUTES}
-    trail = [(SEO.home_crumb, paths.HOME)]
-    parts = route.path.strip("/").split("/")
+    """(name, path) pairs from Home down to ``route``, through its registered parent pages,
+    in its language."""
+    with locale.active(route.locale):
+        trail = [(SEO.home_crumb, locale.localized_path(paths.HOME))]
+    parts = route.spanish_path.strip("/").split("/")
     for depth in range(1, len(parts) + 1):
-        parent = by_path.get("/" + "/".join(parts[:depth]))
+        parent = BY_PATH.get(locale.localized_path("/" + "/".join(parts[:depth]), route.locale))
         if parent is not None and parent.name:
             trail.append((parent.name, parent.path))
     return trail
@@ -129,10 +154,19 @@ def breadcrumb_trail(route: Route) -> list[tuple[str, str]]:
 
 def structured_data(route: Route) -> list[schema.JsonLd]:
     """The JSON-LD entries of a page besides the agency: breadcrumbs and its own."""
-    entries = [] if route.path == paths.HOME else [schema.breadcrumbs(breadcrumb_trail(route))]
+    entries = (
+        [] if route.spanish_path == paths.HOME else [schema.breadcrumbs(breadcrumb_trail(route))]
+    )
     if route.structured_data is not None:
         entries.extend(route.structured_data())
     return entries
+
+
+def alternates(route: Route) -> dict[str, str]:
+    """The page's path in each language, by hreflang (``es``, ``ca``), and ``x-default``
+    (the Spanish one): what its head and the sitemap list."""
+    found = {locale.HTML_LANG[language]: route.path_in(language) for language in locale.LOCALES}
+    return found | {"x-default": route.path_in(locale.DEFAULT_LOCALE)}
 
 
 def register(app: rx.App) -> None:
@@ -144,14 +178,27 @@ def register(app: rx.App) -> None:
             title=route.title,
             description=route.description,
             image=head.social_image_url(),
-            meta=head.page_meta(route.path, route.title, route.description, structured_data(route)),
-            context={"sitemap": {"priority": route.priority, "changefreq": "monthly"}},
+            meta=head.page_meta(
+                route.path,
+                route.title,
+                route.description,
+                structured_data(route),
+                language=route.locale,
+                alternates=alternates(route),
+            ),
+            context={
+                "sitemap": {
+                    "priority": route.priority,
+                    "changefreq": "monthly",
+                    "alternates": alternates(route),
+                }
+            },
         )
     app.add_page(
         not_found.page,
         route=paths.NOT_FOUND,
-        title=NOT_FOUND_TITLE,
-        description=NOT_FOUND.description,
+        title=not_found.title(),
+        description=not_found.description(),
         image=head.social_image_url(),
         meta=head.not_found_meta(),
         context={"sitemap": None},

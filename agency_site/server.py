@@ -8,6 +8,8 @@ backend (our ``/_site/`` endpoints too) and, with ``reflex run --env prod
   form is ``/about`` (see ``seo/urls.py``), so ``/about`` is answered from the
   prerendered ``about.html`` and ``/about/`` redirects (308) to ``/about``. The
   redirect target is built from the page the build has, never from the request.
+- Unknown paths under another language's prefix (``/ca/nothing``) get that language's
+  not-found page (``ca/404.html``), with status 404, like Spanish ones get ``404.html``.
 - Long-lived caching of the content-hashed bundles under ``/assets/``.
 - Two header sets, declared here once and followed by the proxy configurations
   (``deploy/``): every response gets ``asset_headers`` (nosniff, HSTS on https);
@@ -35,17 +37,20 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from starlette.datastructures import MutableHeaders
-from starlette.responses import RedirectResponse
+from starlette.responses import FileResponse, RedirectResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from agency_site.paths import SCRIPT_HASHES_FILE
+from agency_site.locale import DEFAULT_LOCALE, LOCALES, locale_of, prefix
+from agency_site.paths import SCRIPT_HASHES_FILE, not_found_file
 from agency_site.reflex_ext.internals import get_config, static_dir
 from agency_site.settings import get_settings, origin
 
 # Vite's content-hashed bundles: cached for a year, a new build has new names.
 _HASHED_ASSETS = "/assets/"
 # Build files that are not pages of their own: /404 must stay a 404.
-_NOT_PAGES = frozenset({"404", "__spa-fallback"})
+_NOT_PAGES = frozenset(
+    {"404", "__spa-fallback"} | {not_found_file(language).strip("/")[:-5] for language in LOCALES}
+)
 # A page name as the build writes it: lowercase words and dashes, "/" between segments.
 _CANONICAL_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*(?:/[a-z0-9][a-z0-9_-]*)*")
 
@@ -173,4 +178,22 @@ class SiteMiddleware:
                 return
             html = f"/{name}.html"
             scope = {**scope, "path": html, "raw_path": html.encode()}
+        elif scope["method"] in ("GET", "HEAD") and (page := self._not_found_page(path)):
+            # Reflex answers an unknown path with the default language's 404.html: under
+            # /ca/ it is the Catalan one, with the same status.
+            response = FileResponse(page, status_code=404, media_type="text/html")
+            await response(scope, receive, send_with_headers)
+            return
         await self.app(scope, receive, send_with_headers)
+
+    def _not_found_page(self, path: str) -> Path | None:
+        """The not-found page of another language than the default for an unknown path of
+        that language (``/ca/nothing``), or None (a file of the build, or Spanish)."""
+        language = locale_of(path)
+        if language == DEFAULT_LOCALE or not path.startswith(prefix(language) + "/"):
+            return None
+        wanted = (self.pages_dir / path.lstrip("/")).resolve()
+        if wanted.is_relative_to(self.pages_dir) and wanted.is_file():
+            return None
+        page = self.pages_dir / not_found_file(language).lstrip("/")
+        return page if page.is_file() else None

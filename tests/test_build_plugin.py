@@ -18,7 +18,7 @@ ROUTER_CONFIG = (
 def test_router_config_prerenders_static_paths_and_the_404_probe() -> None:
     config = prerender_not_found(ROUTER_CONFIG)
     assert '"prerender": true' not in config
-    assert f'[...getStaticPaths(), "/{NOT_FOUND_PROBE}"]' in config
+    assert f'[...getStaticPaths(), "/{NOT_FOUND_PROBE}", "/ca/{NOT_FOUND_PROBE}"]' in config
 
 
 def test_dev_config_without_prerendering_is_left_alone() -> None:
@@ -31,6 +31,8 @@ def _build(tmp_path: Path) -> Path:
     (static / NOT_FOUND_PROBE).mkdir(parents=True)
     (static / NOT_FOUND_PROBE / "index.html").write_text("<h1>Página no encontrada</h1>")
     (static / f"{NOT_FOUND_PROBE}.html").write_text("<h1>Página no encontrada</h1>")
+    (static / "ca" / NOT_FOUND_PROBE).mkdir(parents=True)
+    (static / "ca" / NOT_FOUND_PROBE / "index.html").write_text("<h1>Pàgina no trobada</h1>")
     (static / "__spa-fallback.html").write_text("<body></body>")
     return static
 
@@ -41,6 +43,9 @@ def test_the_prerendered_404_page_replaces_the_empty_spa_fallback(tmp_path: Path
     assert (static / "__spa-fallback.html").read_text() == "<h1>Página no encontrada</h1>"
     assert not (static / NOT_FOUND_PROBE).exists()
     assert not (static / f"{NOT_FOUND_PROBE}.html").exists()
+    # The Catalan one answers unknown /ca/ paths.
+    assert (static / "ca" / "404.html").read_text() == "<h1>Pàgina no trobada</h1>"
+    assert not (static / "ca" / NOT_FOUND_PROBE).exists()
 
 
 def test_dynamic_routes_refuse_to_lose_the_spa_fallback(tmp_path: Path) -> None:

@@ -7,14 +7,15 @@ from pydantic import ValidationError
 
 from agency_site import paths
 from agency_site.components import footer
-from agency_site.components.navbar import NAV_LINKS
+from agency_site.components.navbar import nav_links
 from agency_site.content import about, pages
 from agency_site.content.base import PageMeta, euros
 from agency_site.content.case_studies import CASE_STUDIES
 from agency_site.content.sections import PacksSection, StatsSection
 from agency_site.content.service_pages import SERVICE_PAGES, SERVICES, ServicePage
 from agency_site.content.site import SITE
-from agency_site.routes import ROUTES, Route
+from agency_site.locale import localized_path
+from agency_site.routes import BY_PATH, ROUTES, Route
 from tests import spec_facts as spec
 
 
@@ -42,14 +43,14 @@ def test_case_study_pages_are_one_static_route_per_case() -> None:
 
 def test_navbar_links_point_to_declared_routes() -> None:
     registered = {route.path for route in ROUTES}
-    assert [href for _, href in NAV_LINKS] == [
+    assert [href for _, href in nav_links()] == [
         "/",
         "/influencer-program",
         "/case-studies",
         "/about",
     ]
-    assert all(href in registered for _, href in NAV_LINKS)
-    assert [label for label, _ in NAV_LINKS] == [
+    assert all(href in registered for _, href in nav_links())
+    assert [label for label, _ in nav_links()] == [
         "Home",
         "Influencer Program",
         "Case Studies",
@@ -123,6 +124,8 @@ def test_titles_carry_the_fixed_title_and_are_unique() -> None:
     home = next(r for r in ROUTES if r.path == "/")
     titles = [r.title for r in ROUTES]
     assert len(set(titles)) == len(titles)
-    assert all(t.endswith(home.title) for t in titles)
+    # Each ends with its language's fixed title (its Home's whole title).
+    assert all(r.title.endswith(BY_PATH[localized_path("/", r.locale)].title) for r in ROUTES)
+    assert BY_PATH["/ca"].title != home.title
     assert home.name is None and home.title == SITE.fixed_title
     assert _route(paths.ABOUT).title == f"{about.PAGE.meta.name} | {home.title}"

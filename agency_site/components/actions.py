@@ -8,6 +8,7 @@ import reflex as rx
 from agency_site.components import styles
 from agency_site.content.layout import LAYOUT
 from agency_site.content.sections import Action
+from agency_site.locale import localized_path
 
 Variant = Literal["primary", "secondary", "on_dark", "outline_on_dark"]
 
@@ -25,16 +26,21 @@ _VARIANTS: dict[str, str] = {
     "on_dark": BUTTON_ON_DARK,
     "outline_on_dark": BUTTON_OUTLINE_ON_DARK,
 }
-NEW_TAB_NOTE = f" ({LAYOUT.new_tab_note})"
+
+
+def new_tab_note() -> str:
+    """What screen readers hear after a link that opens a new tab."""
+    return f" ({LAYOUT.new_tab_note})"
 
 
 def link(href: str, *children: rx.Component | str, class_name: str = "") -> rx.Component:
-    """An ``<a>``; links to other sites open in a new tab and say so to screen readers."""
+    """An ``<a>``; links to other sites open in a new tab and say so to screen readers; a
+    link to a page leads to it in the language in use."""
     external = href.startswith("https://")
     return rx.el.a(
         *children,
-        rx.el.span(NEW_TAB_NOTE, class_name="sr-only") if external else rx.fragment(),
-        href=href,
+        rx.el.span(new_tab_note(), class_name="sr-only") if external else rx.fragment(),
+        href=localized_path(href),
         target="_blank" if external else None,
         rel="noopener noreferrer" if external else None,
         class_name=class_name,

@@ -3,11 +3,13 @@
 import reflex as rx
 
 from agency_site.components import styles
+from agency_site.components.language_switch import footer_switch
 from agency_site.content.base import Link
 from agency_site.content.layout import LAYOUT
 from agency_site.content.loader import fill
 from agency_site.content.pages import FOOTER_COMPANY, FOOTER_LEGAL, SERVICES_MENU
 from agency_site.content.site import SITE
+from agency_site.locale import localized_path
 from agency_site.reflex_ext.js import load_js
 
 _LINK = "text-sm text-slate-300 hover:text-white " + styles.FOCUS_RING
@@ -20,7 +22,10 @@ def _link_list(heading: str, links: tuple[Link, ...]) -> rx.Component:
     return rx.el.div(
         rx.el.h2(heading, class_name="text-sm font-semibold uppercase tracking-wider text-white"),
         rx.el.ul(
-            *[rx.el.li(rx.el.a(link.label, href=link.href, class_name=_LINK)) for link in links],
+            *[
+                rx.el.li(rx.el.a(link.label, href=localized_path(link.href), class_name=_LINK))
+                for link in links
+            ],
             class_name="mt-4 space-y-2",
         ),
     )
@@ -74,6 +79,7 @@ def footer() -> rx.Component:
                     rx.el.p(SITE.name, class_name="text-xl font-extrabold text-white"),
                     rx.el.p(SITE.blurb, class_name="mt-4 text-sm leading-6 text-slate-300"),
                     _social_links(),
+                    footer_switch(_LINK, "text-sm font-semibold text-white"),
                     class_name="lg:col-span-2",
                 ),
                 _link_list(LAYOUT.footer.services, SERVICES_MENU),

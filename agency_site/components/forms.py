@@ -22,12 +22,13 @@ from functools import cache
 
 import reflex as rx
 
-from agency_site import paths
+from agency_site import locale, paths
 from agency_site.components import styles
 from agency_site.content.forms import COPY, PrivacyNotice
 from agency_site.forms.declarations import (
     HONEYPOT_FIELD,
     IDEMPOTENCY_FIELD,
+    LANGUAGE_FIELD,
     FormDeclaration,
 )
 from agency_site.forms.fields import Control, FormField
@@ -35,6 +36,7 @@ from agency_site.leads import source as lead_source
 from agency_site.leads.calendar import Closure, agency_now, default_calendar
 from agency_site.leads.intake import Result
 from agency_site.leads.validation import one_year_after
+from agency_site.locale import localized_path
 from agency_site.reflex_ext.client_state import ClientStateVar, hook_var, refs_keys
 from agency_site.reflex_ext.internals import ImportVar, VarData, get_config, has_connection_errors
 from agency_site.reflex_ext.js import load_js
@@ -76,13 +78,18 @@ _MIN_DATE = rx.Var("bookingDates.min", _var_data=_DATE_BOUNDS_DATA).to(str)
 _MAX_DATE = rx.Var("bookingDates.max", _var_data=_DATE_BOUNDS_DATA).to(str)
 
 
-@cache
 def _slot_filter(form: FormDeclaration, field: FormField) -> rx.Var:
+    """The slot filter of ``field`` in the language in use (``_slot_filter_in``)."""
+    return _slot_filter_in(form, field, locale.current())
+
+
+@cache
+def _slot_filter_in(form: FormDeclaration, field: FormField, language: str) -> rx.Var:
     """Browser-side copy of ``leads/calendar.py``: a SLOT select offers only open slots.
 
     No websocket traffic: on every change of its day's date field (and when the select is
     opened, as time passes) the options of closed days and of today's slots that start
-    too soon are hidden and disabled; a closed day also gets its Spanish message as the
+    too soon are hidden and disabled; a closed day also gets its message as the
     date's custom validity. The server still judges every booking.
     """
     calendar = default_calendar()
@@ -92,7 +99,8 @@ def _slot_filter(form: FormDeclaration, field: FormField) -> rx.Var:
     closed = {
         day.isoformat(): str(calendar.closure(day)) for day in calendar.non_working_days(start, end)
     }
-    words = form.words
+    with locale.active(language):
+        words = form.words
     hook = load_js(
         "booking_slot_filter.js",
         CLOSED=closed,
@@ -110,6 +118,7 @@ def _slot_filter(form: FormDeclaration, field: FormField) -> rx.Var:
         LOCAL_LABEL=words.time_local,
         ZONE_NOTE=words.time_zone_note,
         ZONE_NOTE_ID=_zone_note_id(form, field),
+        LANG=locale.HTML_LANG[language],
     )
     return rx.Var(
         '"on"',
@@ -202,6 +211,17 @@ def _key_field(form: FormDeclaration) -> rx.Component:
     return rx.el.input(type="hidden", name=IDEMPOTENCY_FIELD, id=form.field_id(IDEMPOTENCY_FIELD))
 
 
+def _language_field(form: FormDeclaration) -> rx.Component:
+    """The language of the page the form is on: the server answers and writes to the
+    visitor in it (``leads/intake.py``)."""
+    return rx.el.input(
+        type="hidden",
+        name=LANGUAGE_FIELD,
+        id=form.field_id(LANGUAGE_FIELD),
+        value=locale.current(),
+    )
+
+
 def _source_field(form: FormDeclaration) -> rx.Component:
     """Where the visit came from, written by the layout's browser code on submit
     (``js/lead_source.js``); the server checks it (``leads/source.py``)."""
@@ -279,7 +299,9 @@ def _privacy(notice: PrivacyNotice) -> rx.Component:
         rx.el.p(notice.heading, class_name="font-semibold"),
         rx.el.p(
             *[rx.fragment(rx.el.strong(f"{title}: "), f"{text} ") for title, text in notice.items],
-            rx.el.a(notice.more.label, href=notice.more.href, class_name="underline"),
+            rx.el.a(
+                notice.more.label, href=localized_path(notice.more.href), class_name="underline"
+            ),
             ".",
         ),
         class_name=_PRIVACY + " space-y-1",
@@ -487,6 +509,7 @@ def _inline_form(state: type[LeadFormState]) -> rx.Component:
         _honeypot(form),
         _key_field(form),
         _source_field(form),
+        _language_field(form),
         _status(state),
         _privacy(form.privacy),
         class_name="relative mt-8 flex max-w-2xl flex-col gap-3",
@@ -506,6 +529,7 @@ def _stacked_form(state: type[LeadFormState]) -> rx.Component:
         _honeypot(form),
         _key_field(form),
         _source_field(form),
+        _language_field(form),
         _status(state),
         rx.el.div(_submit(state)),
         _privacy(form.privacy),

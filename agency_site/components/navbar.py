@@ -4,17 +4,23 @@ import reflex as rx
 
 from agency_site import paths
 from agency_site.components import styles
+from agency_site.components.language_switch import other_languages
 from agency_site.content.layout import LAYOUT
 from agency_site.content.pages import CONTACT_BUTTON, NAVBAR, SERVICES_MENU
 from agency_site.content.site import SITE
+from agency_site.locale import localized_path
 from agency_site.state import ui
 
 # Top-level links of SPEC §2 (Services is the dropdown, Contact the button): layout.yaml's.
-NAV_LINKS: tuple[tuple[str, str], ...] = tuple((link.label, link.href) for link in NAVBAR)
 
 SERVICES_MENU_ID = "services-menu"
 MOBILE_MENU_ID = "mobile-menu"
 MOBILE_SERVICES_MENU_ID = "mobile-services-menu"
+
+
+def nav_links() -> tuple[tuple[str, str], ...]:
+    """(label, href) of the navigation bar's pages, in the language in use."""
+    return tuple((link.label, link.href) for link in NAVBAR)
 
 
 def _link(label: str, href: str, class_name: str) -> rx.Component:
@@ -62,7 +68,7 @@ def _services_list(list_id: str, is_open: rx.Var, item_class: str, list_class: s
 
 def _desktop_nav() -> rx.Component:
     """Links, dropdown and contact button for medium and wider screens."""
-    home, *rest = NAV_LINKS
+    home, *rest = nav_links()
     return rx.el.ul(
         rx.el.li(_link(home[0], home[1], styles.NAV_LINK)),
         rx.el.li(
@@ -85,6 +91,7 @@ def _desktop_nav() -> rx.Component:
             class_name="relative",
         ),
         *[rx.el.li(_link(label, href, styles.NAV_LINK)) for label, href in rest],
+        *[rx.el.li(link) for link in other_languages(styles.NAV_LINK)],
         _contact_button(styles.BUTTON_PRIMARY + " ml-2 !py-2 text-sm"),
         class_name="hidden items-center gap-1 md:flex",
     )
@@ -123,7 +130,7 @@ def _mobile_nav() -> rx.Component:
         ),
         rx.el.div(
             rx.el.ul(
-                rx.el.li(_link(NAV_LINKS[0][0], NAV_LINKS[0][1], item)),
+                rx.el.li(_link(*nav_links()[0], item)),
                 rx.el.li(
                     _toggle(
                         LAYOUT.navbar.services,
@@ -140,7 +147,8 @@ def _mobile_nav() -> rx.Component:
                         "ml-4 border-l border-slate-200 pl-2",
                     ),
                 ),
-                *[rx.el.li(_link(label, href, item)) for label, href in NAV_LINKS[1:]],
+                *[rx.el.li(_link(label, href, item)) for label, href in nav_links()[1:]],
+                *[rx.el.li(link) for link in other_languages(item)],
                 _contact_button(styles.BUTTON_PRIMARY + " mt-4 w-full"),
                 class_name="space-y-1",
             ),
@@ -169,7 +177,7 @@ def navbar() -> rx.Component:
         rx.el.nav(
             rx.el.a(
                 SITE.name,
-                href=paths.HOME,
+                href=localized_path(paths.HOME),
                 on_click=ui.close_menus(),
                 class_name="relative z-[60] text-xl font-extrabold tracking-tight text-indigo-800 "
                 + styles.FOCUS_RING,

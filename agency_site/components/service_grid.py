@@ -7,6 +7,7 @@ from agency_site.components import styles
 from agency_site.components.sections import CARD, ICON_BADGE, check_list
 from agency_site.content.home import ServiceCardCopy
 from agency_site.content.service_pages import Service
+from agency_site.locale import localized_path
 from agency_site.state import ui
 
 _TOGGLE = (
@@ -59,7 +60,7 @@ def service_card(service: Service, copy: ServiceCardCopy) -> rx.Component:
             rx.el.a(
                 copy.cta_label,
                 rx.icon("arrow-right", size=18, aria_hidden="true"),
-                href=paths.service(service.id),
+                href=localized_path(paths.service(service.id)),
                 class_name=styles.BUTTON_PRIMARY + " mt-6 w-full text-sm",
             ),
             id=panel_id(service.id),

@@ -5,6 +5,7 @@ Caddy is what Reflex's own production example uses; it serves the build's
 TLS certificate by itself. Validate with ``caddy validate --config Caddyfile``.
 """
 
+from agency_site import locale
 from agency_site.deploy.topology import (
     BACKEND_EXACT_PATHS,
     BACKEND_PREFIXES,
@@ -17,12 +18,18 @@ from agency_site.deploy.topology import (
     HASHED_PREFIX,
     MANIFEST_TYPE,
     MAX_FAILS,
-    NOT_FOUND_PAGE,
     SHORT_CACHE,
     Topology,
     quoted,
 )
+from agency_site.locale import DEFAULT_LOCALE, LOCALES
+from agency_site.paths import not_found_file
 from agency_site.seo.urls import MANIFEST_PATH
+
+
+def _language_match(language: str) -> str:
+    """The CEL condition that a path is of ``language`` (none for the default one)."""
+    return "" if language == DEFAULT_LOCALE else f" && path('{locale.prefix(language)}/*')"
 
 
 def _backend_matcher() -> str:
@@ -68,6 +75,19 @@ def caddyfile(topology: Topology) -> str:
     redirects = "\n".join(f"\tredir {path}/ {path} 308" for path in topology.pages)
     backends = " ".join(topology.backends)
     global_options = "{\n" + "\n".join(options) + "\n}\n\n"
+    not_found = "\n".join(
+        f"""\t\t@notfound_{language} expression {{err.status_code}} == 404{_language_match(language)}
+\t\thandle @notfound_{language} {{
+\t\t\trewrite * {not_found_file(language)}
+\t\t\theader Cache-Control {quoted(SHORT_CACHE)}
+{_header(document, chr(9) * 3)}
+\t\t\tfile_server {{
+\t\t\t\tprecompressed br gzip
+\t\t\t}}
+\t\t}}"""
+        # Other languages first: the default language's page answers every other path.
+        for language in sorted(LOCALES, key=lambda language: language == DEFAULT_LOCALE)
+    )
     return f"""{GENERATED}{global_options}# The two header sets of the Python server (agency_site/server.py).
 (asset_headers) {{
 \theader {{
@@ -126,18 +146,10 @@ def caddyfile(topology: Topology) -> str:
 \t\t}}
 \t}}
 
-\t# Unknown paths: the exported not-found page, with status 404.
+\t# Unknown paths: the exported not-found page of the path's language, with status 404.
 \thandle_errors {{
 \t\timport asset_headers
-\t\t@notfound expression {{err.status_code}} == 404
-\t\thandle @notfound {{
-\t\t\trewrite * {NOT_FOUND_PAGE}
-\t\t\theader Cache-Control {quoted(SHORT_CACHE)}
-{_header(document, chr(9) * 3)}
-\t\t\tfile_server {{
-\t\t\t\tprecompressed br gzip
-\t\t\t}}
-\t\t}}
+{not_found}
 \t\thandle {{
 \t\t\trespond "{{err.status_code}} {{err.status_text}}"
 \t\t}}

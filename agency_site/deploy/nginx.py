@@ -6,6 +6,7 @@ certificate comes from elsewhere (e.g. certbot); Caddy gets one by itself.
 Check with ``nginx -t``.
 """
 
+from agency_site import locale
 from agency_site.deploy.topology import (
     BACKEND_EXACT_PATHS,
     BACKEND_PREFIXES,
@@ -20,12 +21,13 @@ from agency_site.deploy.topology import (
     HASHED_PREFIX,
     MANIFEST_TYPE,
     MAX_FAILS,
-    NOT_FOUND_PAGE,
     SHORT_CACHE,
     WEBSOCKET_READ_TIMEOUT_S,
     Topology,
     quoted,
 )
+from agency_site.locale import DEFAULT_LOCALE, LOCALES
+from agency_site.paths import not_found_file
 from agency_site.seo.urls import MANIFEST_PATH
 
 UPSTREAM = "agency_site_backend"
@@ -128,6 +130,17 @@ def server_block(topology: Topology) -> str:
     redirects = "\n".join(
         f"    location = {path}/ {{\n        return 308 {path};\n    }}" for path in topology.pages
     )
+    # Each other language's pages (/ca/...): the same files, its own not-found page.
+    language_locations = "".join(
+        f"""    location {locale.prefix(language)}/ {{
+        error_page 404 {not_found_file(language)};
+{_headers(topology, "        ", SHORT_CACHE)}
+        try_files $uri.html $uri =404;
+    }}
+"""
+        for language in LOCALES
+        if language != DEFAULT_LOCALE
+    )
     server_name = "_" if topology.local else topology.host
     return f"""{GENERATED}
 upstream {UPSTREAM} {{
@@ -163,8 +176,9 @@ map $http_upgrade $connection_upgrade {{
     client_header_timeout {CLIENT_READ_TIMEOUT_S}s;
     client_body_timeout {CLIENT_READ_TIMEOUT_S}s;
     client_max_body_size {CLIENT_MAX_BODY};
-    # Unknown paths: the exported not-found page, with status 404.
-    error_page 404 {NOT_FOUND_PAGE};
+    # Unknown paths: the exported not-found page, with status 404 (another language's
+    # paths: its own, in its location below).
+    error_page 404 {not_found_file(DEFAULT_LOCALE)};
 
 {_headers(topology, "    ")}
 
@@ -195,7 +209,7 @@ map $http_upgrade $connection_upgrade {{
 {_headers(topology, "        ", SHORT_CACHE)}
         try_files $uri.html $uri =404;
     }}
-}}
+{language_locations}}}
 """
 
 

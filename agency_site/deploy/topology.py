@@ -18,7 +18,6 @@ HASHED_PREFIX = "/assets/"
 HASHED_CACHE = "public, max-age=31536000, immutable"
 # Pages and other files: a new release shows within five minutes.
 SHORT_CACHE = "public, max-age=300"
-NOT_FOUND_PAGE = "/404.html"
 # Neither Debian's nginx nor Go (Caddy) knows the manifest's type: named here.
 MANIFEST_TYPE = "application/manifest+json"
 # Every proxy in front of the backends replaces X-Forwarded-For with the visitor's

@@ -10,6 +10,7 @@ from agency_site.components.media import image
 from agency_site.components.sections import CARD_FRAME, cta_band, hero
 from agency_site.content import case_studies
 from agency_site.content.case_studies import CASE_STUDIES, CaseStudiesPage, CaseStudy
+from agency_site.locale import localized_path
 
 _BLOCK_TITLE = "text-sm font-semibold uppercase tracking-wider text-indigo-700"
 
@@ -44,7 +45,7 @@ def _case_card(case: CaseStudy) -> rx.Component:
                     case_studies.PAGE.labels.read_more,
                     rx.el.span(f": {case.title}", class_name="sr-only"),
                     rx.icon("arrow-right", size=18, aria_hidden="true"),
-                    href=paths.case_study(case.id),
+                    href=localized_path(paths.case_study(case.id)),
                     class_name=styles.BUTTON_PRIMARY + " mt-8",
                 ),
                 class_name="p-6 sm:p-8 lg:col-span-3",

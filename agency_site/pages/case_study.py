@@ -13,6 +13,7 @@ from agency_site.content import case_studies
 from agency_site.content.base import Hero
 from agency_site.content.case_studies import CaseStudy
 from agency_site.content.sections import SectionHeading
+from agency_site.locale import localized_path
 
 _QUOTE_CARD = "rounded-2xl border border-indigo-100 bg-indigo-50 p-6 sm:p-8"
 _BACK_LINK = (
@@ -72,7 +73,7 @@ def page(case: CaseStudy) -> rx.Component:
             rx.el.a(
                 rx.icon("arrow-left", size=16, aria_hidden="true"),
                 case_studies.PAGE.labels.back,
-                href=paths.CASE_STUDIES,
+                href=localized_path(paths.CASE_STUDIES),
                 class_name=_BACK_LINK + " mt-8",
             ),
             aside=image(case.image, eager=True, class_name="aspect-[3/2] w-full rounded-3xl"),

@@ -1,11 +1,14 @@
 """Reflex build plugin: files generated from the settings, and a prerendered not-found page.
 
-- ``robots.txt`` and ``manifest.webmanifest`` are written into the build from the
-  settings, so their absolute URLs follow ``REFLEX_DEPLOY_URL``.
+- ``robots.txt``, ``sitemap.xml`` and ``manifest.webmanifest`` are written into the
+  build from the settings, so their absolute URLs follow ``REFLEX_DEPLOY_URL``; the
+  sitemap lists each page's twins in the other languages (``context["sitemap"]
+  ["alternates"]`` of its ``add_page``), which Reflex's own sitemap plugin cannot.
 - React Router does not prerender the catch-all 404 route, and Reflex copies the
   empty SPA shell to ``404.html``: visitors without JavaScript and crawlers would
   get a blank page. The plugin prerenders the 404 route at a probe path and makes
-  that HTML the SPA fallback, which Reflex then copies to ``404.html``. The
+  that HTML the SPA fallback, which Reflex then copies to ``404.html``; the Catalan
+  one (probe ``/ca/__not-found``) becomes ``ca/404.html``, for unknown ``/ca/`` paths. The
   production server answers unknown paths with it and status 404, and so does
   nginx/Caddy with ``error_page 404 /404.html``. This is only right while every
   route is prerendered (no dynamic ``[param]`` routes), which the plugin checks.
@@ -28,12 +31,13 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from agency_site.paths import SCRIPT_HASHES_FILE
+from agency_site.locale import DEFAULT_LOCALE, LOCALES, localized_path
+from agency_site.paths import SCRIPT_HASHES_FILE, not_found_file
 from agency_site.reflex_ext.hydration import defer_hydration
 from agency_site.reflex_ext.internals import Plugin
 from agency_site.reflex_ext.lazy_socket import lazy_state_js
-from agency_site.seo.files import robots_txt, web_manifest
-from agency_site.seo.urls import MANIFEST_PATH, ROBOTS_PATH
+from agency_site.seo.files import robots_txt, sitemap_xml, web_manifest
+from agency_site.seo.urls import MANIFEST_PATH, ROBOTS_PATH, SITEMAP_PATH
 
 # Any path no page is declared at: React Router renders the catch-all 404 route there.
 NOT_FOUND_PROBE = "__not-found"
@@ -63,11 +67,18 @@ def _public_file(url_path: str, text: str) -> tuple[str, str]:
     return f"public{url_path}", text
 
 
+def not_found_probes() -> list[str]:
+    """The probe path of each language: ``/__not-found``, ``/ca/__not-found``."""
+    return [localized_path(f"/{NOT_FOUND_PROBE}", language) for language in LOCALES]
+
+
 def prerender_not_found(router_config: str) -> str:
-    """React Router config that prerenders every static path plus the 404 probe."""
+    """React Router config that prerenders every static path plus each language's 404 probe
+    (a development config, which prerenders nothing, is left alone)."""
+    probes = ", ".join(json.dumps(probe) for probe in not_found_probes())
     return router_config.replace(
         _PRERENDER_ALL,
-        f'"prerender": async ({{ getStaticPaths }}) => [...getStaticPaths(), "/{NOT_FOUND_PROBE}"]',
+        f'"prerender": async ({{ getStaticPaths }}) => [...getStaticPaths(), {probes}]',
     )
 
 
@@ -85,6 +96,16 @@ def bundle_icons(vite_config: str) -> str:
     return vite_config.replace(_SPLIT_GROUPS, _SPLIT_GROUPS + _ICON_GROUP)
 
 
+def sitemap_pages(context: dict) -> list[tuple[str, dict]]:
+    """(path, sitemap context) of every page ``add_page`` gave one (not the 404 page)."""
+    pages = []
+    for page in context.get("unevaluated_pages", []):
+        config = page.context.get("sitemap", {})
+        if config is not None and page.route != "404":
+            pages.append(("/" + page.route.removeprefix("index").strip("/"), config))
+    return pages
+
+
 def install_not_found_page(static_dir: Path, routes: list[str]) -> None:
     """Make the prerendered 404 page the SPA fallback; remove the probe's own files."""
     dynamic = [route for route in routes if "[" in route]
@@ -94,14 +115,20 @@ def install_not_found_page(static_dir: Path, routes: list[str]) -> None:
             "replacing it with the not-found page (agency_site/reflex_ext/build_plugin.py)."
         )
         raise RuntimeError(msg)
-    probe_dir = static_dir / NOT_FOUND_PROBE
-    page = probe_dir / "index.html"
-    if not page.exists():
-        msg = f"The not-found page was not prerendered at {page}."
-        raise RuntimeError(msg)
-    shutil.copyfile(page, static_dir / _SPA_FALLBACK)
-    shutil.rmtree(probe_dir)
-    (static_dir / f"{NOT_FOUND_PROBE}.html").unlink(missing_ok=True)
+    for language, probe in zip(LOCALES, not_found_probes(), strict=True):
+        probe_dir = static_dir / probe.strip("/")
+        page = probe_dir / "index.html"
+        if not page.exists():
+            msg = f"The not-found page was not prerendered at {page}."
+            raise RuntimeError(msg)
+        # The default language's is the SPA fallback (Reflex copies it to 404.html); another
+        # language's is its folder's 404.html (ca/404.html), served for its unknown paths.
+        target = static_dir / (
+            _SPA_FALLBACK if language == DEFAULT_LOCALE else not_found_file(language).lstrip("/")
+        )
+        shutil.copyfile(page, target)
+        shutil.rmtree(probe_dir)
+        probe_dir.with_suffix(".html").unlink(missing_ok=True)
 
 
 def script_hashes(html: str) -> set[str]:
@@ -130,6 +157,7 @@ class SiteBuildPlugin(Plugin):
         """Queue the generated files and the router config change."""
         context["add_save_task"](_public_file, ROBOTS_PATH, robots_txt())
         context["add_save_task"](_public_file, MANIFEST_PATH, web_manifest())
+        context["add_save_task"](_public_file, SITEMAP_PATH, sitemap_xml(sitemap_pages(context)))
         context["add_save_task"](lazy_state_js)
         context["add_modify_task"](_ROUTER_CONFIG, prerender_not_found)
         context["add_modify_task"](_VITE_CONFIG, bundle_icons)

@@ -5,6 +5,7 @@ from typing import Any
 
 import reflex as rx
 
+from agency_site import locale
 from agency_site.content.seo import SEO
 from agency_site.content.site import SITE
 from agency_site.seo import schema
@@ -20,7 +21,6 @@ from agency_site.seo.urls import (
 # The agency's colours: Tailwind indigo-700 on white (icons, manifest, browser UI).
 THEME_COLOR = "#4338ca"
 BACKGROUND_COLOR = "#ffffff"
-OG_LOCALE = "es_ES"
 
 Meta = dict[str, Any] | rx.Component
 
@@ -31,19 +31,48 @@ def social_image_url() -> str:
 
 
 def page_meta(
-    path: str, title: str, description: str, structured_data: Sequence[schema.JsonLd]
+    path: str,
+    title: str,
+    description: str,
+    structured_data: Sequence[schema.JsonLd],
+    *,
+    language: str = locale.DEFAULT_LOCALE,
+    alternates: dict[str, str] | None = None,
 ) -> list[Meta]:
-    """Canonical link, Open Graph and Twitter tags and the JSON-LD of one page.
+    """Canonical link, hreflang alternates, Open Graph and Twitter tags and the JSON-LD of
+    one page in ``language``; ``alternates``: its path by hreflang (``es``, ``ca``,
+    ``x-default``).
 
     ``og:image`` itself comes from ``add_page(image=social_image_url())``.
     """
+    with locale.active(language):
+        return _page_meta(path, title, description, structured_data, alternates or {})
+
+
+def _page_meta(
+    path: str,
+    title: str,
+    description: str,
+    structured_data: Sequence[schema.JsonLd],
+    alternates: dict[str, str],
+) -> list[Meta]:
     url = absolute_url(path)
     width, height = SOCIAL_IMAGE_SIZE
+    language = locale.current()
     return [
         rx.el.link(rel="canonical", href=url),
+        *[
+            rx.el.link(rel="alternate", href_lang=hreflang, href=absolute_url(other))
+            for hreflang, other in alternates.items()
+        ],
         {"property": "og:type", "content": "website"},
         {"property": "og:site_name", "content": SITE.name},
-        {"property": "og:locale", "content": OG_LOCALE},
+        {"property": "og:locale", "content": locale.OG_LOCALE[language]},
+        *[
+            {"property": "og:locale:alternate", "content": locale.OG_LOCALE[other]}
+            for other in locale.LOCALES
+            if other != language
+        ],
         {"property": "og:url", "content": url},
         {"property": "og:title", "content": title},
         {"property": "og:description", "content": description},
@@ -55,7 +84,7 @@ def page_meta(
         {"name": "twitter:description", "content": description},
         {"name": "twitter:image", "content": social_image_url()},
         {"name": "twitter:image:alt", "content": SEO.social_image_alt},
-        json_ld_script(page_json_ld(structured_data)),
+        json_ld_script(page_json_ld([schema.web_page(path, title, description), *structured_data])),
     ]
 
 

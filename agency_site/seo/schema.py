@@ -16,6 +16,7 @@ from agency_site.content.contact import PAGE as CONTACT_PAGE
 from agency_site.content.sections import PacksSection
 from agency_site.content.service_pages import SERVICE_PAGES, service_by_id
 from agency_site.content.site import SITE
+from agency_site.locale import HTML_LANG, current, localized_path
 from agency_site.seo.urls import ICON_512_PATH, SOCIAL_IMAGE_PATH, absolute_url
 
 JsonLd = dict[str, Any]
@@ -62,6 +63,18 @@ def breadcrumbs(trail: Sequence[tuple[str, str]]) -> JsonLd:
     }
 
 
+def web_page(path: str, title: str, description: str) -> JsonLd:
+    """The page itself, in the language in use (``inLanguage``)."""
+    return {
+        "@type": "WebPage",
+        "url": absolute_url(path),
+        "name": title,
+        "description": description,
+        "inLanguage": HTML_LANG[current()],
+        "isPartOf": {"@type": "WebSite", "url": absolute_url("/"), "name": SITE.name},
+    }
+
+
 def graph(entries: Iterable[JsonLd]) -> JsonLd:
     """One JSON-LD document holding several entries."""
     return {"@context": "https://schema.org", "@graph": list(entries)}
@@ -91,7 +104,7 @@ def job_posting(job: JobPosting) -> JsonLd:
                 "unitText": "YEAR",
             },
         },
-        "url": absolute_url(paths.CAREERS) + "#" + job.id,
+        "url": absolute_url(localized_path(paths.CAREERS)) + "#" + job.id,
     }
     if job.city:
         entry["jobLocation"] = {
@@ -159,7 +172,7 @@ def service(service_id: str) -> list[JsonLd]:
         "name": summary.title,
         "serviceType": summary.title,
         "description": page.hero.intro,
-        "url": absolute_url(paths.service(service_id)),
+        "url": absolute_url(localized_path(paths.service(service_id))),
         "provider": {"@id": organization_id()},
         "areaServed": {"@type": "Country", "name": SITE.address.country},
     }

@@ -1,7 +1,7 @@
 // React hook of the booking form (agency_site/components/forms.py, _slot_filter_hook): the
 // browser-side copy of leads/calendar.py. On every change of the date (and when the time
 // select is opened, as time passes) the options of closed days and of today's slots that
-// start too soon are hidden and disabled; a closed day also gets its Spanish message as the
+// start too soon are hidden and disabled; a closed day also gets its message (in the page's language) as the
 // date's custom validity. The server still judges every booking.
 // $CLOSED: {"YYYY-MM-DD": closure} of the non-working weekdays; $MESSAGES: {closure: text}.
 // Slots already requested by someone else: once a day is chosen the backend is asked which of
@@ -9,7 +9,7 @@
 // hidden too (all of them when the day is full); if it does not answer, the calendar's slots stay offered (the server refuses a
 // taken one with the nearest free ones). The times are the agency's ($TIME_ZONE): when the
 // visitor's clock differs on that day, each option shows their local time too ($LOCAL_LABEL
-// with {slot} and {local}) and the $ZONE_NOTE_ID element names their zone.
+// with {slot} and {local}) and the $ZONE_NOTE_ID element names their zone. $LANG: the page's language.
 
 useEffect(() => {
   const closed = $CLOSED;
@@ -65,7 +65,7 @@ useEffect(() => {
     for (const option of select.options) {
       if (!option.value) continue;
       const instant = day ? agencyInstant(day, option.value) : null;
-      const local = instant?.toLocaleTimeString("es-ES", {
+      const local = instant?.toLocaleTimeString($LANG, {
         hour: "2-digit", minute: "2-digit", timeZone: visitorZone,
       });
       if (local && local !== option.value) {
