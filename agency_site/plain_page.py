@@ -5,6 +5,7 @@ from html import escape
 
 from agency_site.content.forms import COPY
 from agency_site.content.site import SITE
+from agency_site.locale import HTML_LANG, current
 
 _CSS = """
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#0f172a;
@@ -53,7 +54,7 @@ def alternatives_notice(text: str) -> str:
 def page(title: str, body: str, back: str) -> str:
     """A whole answer page: ``title``, the ``body`` markup and a link back to the site."""
     return (
-        '<!DOCTYPE html><html lang="es"><head><meta charset="utf-8">'
+        f'<!DOCTYPE html><html lang="{HTML_LANG[current()]}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="robots" content="noindex">'
         f"<title>{escape(title)} · {escape(SITE.name)}</title><style>{_CSS}</style></head>"

@@ -8,7 +8,8 @@ reaches the agency: the same ``LeadIntake.submit`` (rate limit, honeypot,
 validation, store, send) as the websocket path, and a real page in answer. Once
 the page is hydrated its ``onSubmit`` prevents this POST and the websocket is used.
 
-The answer is a small page of its own (Spanish, styled inline, no script), not
+The answer is a small page of its own (in the language of the form's page, its hidden
+``language`` field; styled inline, no script), not
 the form's prerendered page with values spliced in: that page hydrates, and React
 would throw away (or mismatch on) anything the server wrote into its markup. It
 shows the success text, or the honest notice with the agency's direct channels,
@@ -43,13 +44,14 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from agency_site import paths
+from agency_site import locale, paths
 from agency_site.content.forms import COPY
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.forms.declarations import (
     BY_KIND,
     HONEYPOT_FIELD,
     IDEMPOTENCY_FIELD,
+    LANGUAGE_FIELD,
     FormDeclaration,
 )
 from agency_site.forms.fields import Control, FormField
@@ -60,7 +62,6 @@ from agency_site.plain_page import alternatives_notice, page
 from agency_site.rules import TIME_SLOTS
 from agency_site.settings import origin
 
-ANSWER_PAGE, NOTICES = COPY.answer_page, COPY.notices
 _STATUS = {
     Result.SENT: 200,
     Result.QUEUED: 200,
@@ -204,6 +205,7 @@ class _Form:
         return (
             f'<form method="post" action="{escape(action, quote=True)}" '
             f'id="{self.form.prefix}-fallback-form">{fields}{honeypot}'
+            f'<input type="hidden" name="{LANGUAGE_FIELD}" value="{locale.current()}">'
             f'<button type="submit">{escape(self.form.words.submit)}</button></form>'
         )
 
@@ -218,19 +220,21 @@ def answer_page(
     """The page a visitor without JavaScript gets after submitting the ``kind`` form."""
     form = BY_KIND[kind]
     result = submission.result
-    title = ANSWER_PAGE.sent if result in (Result.SENT, Result.QUEUED) else ANSWER_PAGE.review
+    title = (
+        COPY.answer_page.sent if result in (Result.SENT, Result.QUEUED) else COPY.answer_page.review
+    )
     if result is Result.SENT:
         body = f'<p class="box ok" role="status">{escape(form.words.success)}</p>'
     elif result is Result.QUEUED:
-        body = alternatives_notice(NOTICES.queued)
+        body = alternatives_notice(COPY.notices.queued)
     else:
         notices = {
-            Result.RATE_LIMITED: NOTICES.rate_limited,
-            Result.STORE_FAILED: NOTICES.store_failed,
+            Result.RATE_LIMITED: COPY.notices.rate_limited,
+            Result.STORE_FAILED: COPY.notices.store_failed,
         }
         body = alternatives_notice(notices[result]) if result in notices else ""
         body += _Form(form, values, submission.errors).render(action)
-    return page(title, body, site_url.rstrip("/") + form.page)
+    return page(title, body, site_url.rstrip("/") + locale.localized_path(form.page))
 
 
 def form_page(kind: LeadKind, query: Mapping[str, str], action: str, site_url: str) -> str:
@@ -247,7 +251,9 @@ def form_page(kind: LeadKind, query: Mapping[str, str], action: str, site_url: s
         if any(o.value == value and o.group == group for o in field.choices()):
             chosen[field.name] = value
     body = _Form(form, chosen, {}).render(action)
-    return page(ANSWER_PAGE.form, body, site_url.rstrip("/") + form.page)
+    return page(
+        COPY.answer_page.form, body, site_url.rstrip("/") + locale.localized_path(form.page)
+    )
 
 
 def _short_page(status: int, title: str, text: str, site_url: str) -> HTMLResponse:
@@ -296,7 +302,7 @@ def create_app(
 ) -> Starlette:
     """The Starlette app of the ``/_site/`` endpoints (mounted before Reflex's own)."""
     allowed = tuple(allowed_origins)
-    refused_text = ANSWER_PAGE.refused_text
+    refused_text = COPY.answer_page.refused_text
 
     def refuse(request: Request, status: int, title: str) -> Response:
         if _wants_json(request):
@@ -309,16 +315,16 @@ def create_app(
         except ValueError:
             return refuse(request, 404, NOT_FOUND.heading)
         if not origin_allowed(request.headers, allowed):
-            return refuse(request, 403, ANSWER_PAGE.refused)
+            return refuse(request, 403, COPY.answer_page.refused)
         content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if content_type != _FORM_TYPE:
-            return refuse(request, 415, ANSWER_PAGE.refused)
+            return refuse(request, 415, COPY.answer_page.refused)
         try:
             body = await _read_body(request, max_body_bytes, body_timeout_s)
         except SlowBody:
-            return refuse(request, 408, ANSWER_PAGE.refused)
+            return refuse(request, 408, COPY.answer_page.refused)
         if body is None:
-            return refuse(request, 413, ANSWER_PAGE.too_large)
+            return refuse(request, 413, COPY.answer_page.too_large)
         # The body is capped, so parsing it is cheap; the intake refuses too many fields.
         values = dict(parse_qsl(body.decode("utf-8", errors="replace"), keep_blank_values=True))
         key = values.pop(IDEMPOTENCY_FIELD, None) or request.headers.get(IDEMPOTENCY_HEADER)
@@ -332,7 +338,9 @@ def create_app(
                 body_json, status_code=status, headers={"Cache-Control": "no-store"}
             )
         shown = values if len(values) <= MAX_FIELDS else {}
-        html = answer_page(kind, submission, shown, api_url + paths.form_post(kind), site_url)
+        # The answer in the language of the page the form was sent from.
+        with locale.active(locale.parse(values.get(LANGUAGE_FIELD))):
+            html = answer_page(kind, submission, shown, api_url + paths.form_post(kind), site_url)
         return HTMLResponse(html, status_code=status)
 
     async def get_form(request: Request) -> Response:
@@ -341,7 +349,8 @@ def create_app(
         except ValueError:
             return refuse(request, 404, NOT_FOUND.heading)
         query = dict(request.query_params)
-        html = form_page(kind, query, api_url + paths.form_post(kind), site_url)
+        with locale.active(locale.parse(query.get(LANGUAGE_FIELD))):
+            html = form_page(kind, query, api_url + paths.form_post(kind), site_url)
         return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
     return Starlette(

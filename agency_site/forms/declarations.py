@@ -4,7 +4,7 @@ where its leads go. Everything else about a form follows from here (see ``__init
 from dataclasses import dataclass, replace
 from functools import cache
 
-from agency_site import paths
+from agency_site import locale, paths
 from agency_site.content.forms import COPY, FieldCopy, FormCopy, PrivacyNotice
 from agency_site.forms.fields import Control, FormField, Option
 from agency_site.leads.kinds import LeadKind
@@ -13,6 +13,7 @@ from agency_site.rules import EMAIL_MAX, MESSAGE_MAX, NAME_MAX, NAME_MIN, PHONE_
 # The fields every form carries besides its own (see components/forms.py, leads/).
 HONEYPOT_FIELD = "website"  # Hidden; only bots fill it in.
 IDEMPOTENCY_FIELD = "idempotency_key"  # Hidden; one key per submission, set by the browser.
+LANGUAGE_FIELD = "language"  # Hidden; the language of the form's page (es, ca).
 
 
 @dataclass(frozen=True)
@@ -100,23 +101,31 @@ MESSAGE = FormField(
 )
 
 
-@cache
 def service_options() -> tuple[Option, ...]:
-    """The nine services, in the menus' order."""
+    """The nine services, in the menus' order, named in the language in use."""
+    return _service_options(locale.current())
+
+
+@cache
+def _service_options(language: str) -> tuple[Option, ...]:
     from agency_site.content.service_pages import SERVICES
 
-    return tuple(Option(service.id, service.title) for service in SERVICES)
+    return tuple(Option(service.id, service.title) for service in SERVICES.of(language))
+
+
+def pack_options() -> tuple[Option, ...]:
+    """Every service's packs, each in its service's group, named in the language in use."""
+    return _pack_options(locale.current())
 
 
 @cache
-def pack_options() -> tuple[Option, ...]:
-    """Every service's packs, each in its service's group."""
+def _pack_options(language: str) -> tuple[Option, ...]:
     from agency_site.content.service_pages import SERVICE_PAGES
     from agency_site.content.services import pack_id
 
     return tuple(
         Option(pack_id(pack), pack.title, service_id)
-        for service_id, page in SERVICE_PAGES.items()
+        for service_id, page in SERVICE_PAGES.of(language).items()
         for section in page.sections
         for pack in getattr(section, "packs", ())
     )

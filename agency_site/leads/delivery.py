@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from agency_site import locale
 from agency_site.content.forms import COPY
+from agency_site.content.loader import fill
 from agency_site.emailjs import EmailJSClient, Outcome, SendResult
 from agency_site.forms.declarations import BY_KIND, FormDeclaration
 from agency_site.forms.fields import Control
@@ -48,7 +50,8 @@ class RetryPolicy:
 
 
 def date_es(iso_date: str) -> str:
-    """A date in Spanish, whatever the machine's locale: "lunes, 14 de diciembre de 2026"."""
+    """A date in words of the language in use (Spanish unless a visitor's language is
+    active), whatever the machine's locale: "lunes, 14 de diciembre de 2026"."""
     day, words = dt.date.fromisoformat(iso_date), COPY.dates
     return words.format.format(
         weekday=words.weekdays[day.weekday()],
@@ -129,6 +132,21 @@ def form_params(form: FormDeclaration, fields: dict[str, Any], to_email: str) ->
     return params
 
 
+def autoreply_params(form: FormDeclaration, fields: dict[str, Any]) -> dict[str, str]:
+    """The Auto-Reply's subject and message, in the language in use: the visitor's name
+    (``short_name``), the date in words and the time, nothing else they typed."""
+    words = form.words
+    values = {
+        "name": short_name(str(fields.get("name", "") or "")),
+        "date": date_es(str(fields["date"])) if fields.get("date") else "",
+        "time": str(fields.get("time", "") or ""),
+    }
+    return {
+        "reply_subject": words.autoreply_subject,
+        "reply_message": fill(words.autoreply_message, values, "autoreply_message"),
+    }
+
+
 def _no_links(lead_id: int) -> dict[str, str]:
     return {"confirm_url": "", "decline_url": ""}
 
@@ -176,22 +194,31 @@ class Delivery:
         *,
         autoreply: bool = False,
         source: dict[str, str] | None = None,
+        language: str = locale.DEFAULT_LOCALE,
     ) -> SendResult:
         """Send a lead claimed with ``token`` and record the outcome in the store.
 
         ``unconfirmed_sends``: earlier sends of it whose outcome is unknown; if any, this
         e-mail is marked as a possible duplicate. ``autoreply``: the lead's own flag.
         ``source``: where it came from, told to the agency as ``source`` (one line).
+        ``language``: the visitor's, told to the agency as ``language`` (its name, e.g.
+        "Català"); the auto-reply's words are in it (``reply_subject``, ``reply_message``),
+        the rest of the e-mail is the agency's, in Spanish.
         """
         assert self.client is not None, "delivery is not configured"
-        params = template_params(
-            kind,
-            fields,
-            self.to_email,
-            resend_of=lead_id if unconfirmed_sends else None,
-            autoreply=autoreply,
-        )
-        params["source"] = lead_source.describe(source)
+        with locale.active(locale.DEFAULT_LOCALE):
+            params = template_params(
+                kind,
+                fields,
+                self.to_email,
+                resend_of=lead_id if unconfirmed_sends else None,
+                autoreply=autoreply,
+            )
+            params["source"] = lead_source.describe(source)
+        params["language"] = locale.AUTONYMS[locale.parse(language)]
+        if BY_KIND[kind].autoreply:
+            with locale.active(locale.parse(language)):
+                params |= autoreply_params(BY_KIND[kind], fields)
         if kind is LeadKind.BOOKING:
             params |= self.booking_links(lead_id)
         if template := self.templates.get(kind, ""):
@@ -264,6 +291,7 @@ class Delivery:
             lead.unconfirmed_sends,
             autoreply=lead.autoreply,
             source=lead.source,
+            language=lead.language,
         )
 
     async def retry_due(self, limit: int = 100) -> int:

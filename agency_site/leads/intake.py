@@ -24,10 +24,11 @@ from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from agency_site import locale
 from agency_site.bookings import slots
 from agency_site.content.bookings import COPY as BOOKINGS
 from agency_site.content.loader import fill
-from agency_site.forms.declarations import BY_KIND, IDEMPOTENCY_FIELD
+from agency_site.forms.declarations import BY_KIND, IDEMPOTENCY_FIELD, LANGUAGE_FIELD
 from agency_site.leads import source as lead_source
 from agency_site.leads.calendar import agency_now, default_calendar
 from agency_site.leads.delivery import Delivery, date_es, new_claim_token
@@ -149,6 +150,25 @@ class LeadIntake:
         idempotency_key: str | None,
     ) -> Submission:
         """``submit`` without its deadline; sets ``stored`` once the lead is in the database."""
+        # The language of the form's page: its messages, and the visitor's e-mails.
+        language = locale.parse(
+            form_data.get(LANGUAGE_FIELD) if isinstance(form_data, Mapping) else None
+        )
+        with locale.active(language):
+            return await self._submit_in(
+                kind, form_data, client_ip, stored, idempotency_key, language
+            )
+
+    async def _submit_in(
+        self,
+        kind: LeadKind,
+        form_data: Any,
+        client_ip: str,
+        stored: asyncio.Event,
+        idempotency_key: str | None,
+        language: str,
+    ) -> Submission:
+        """``_submit`` in the visitor's ``language`` (already active)."""
         checked = validate(kind, form_data, agency_today())  # Bounded work, never raises.
         if checked.refused:
             logger.warning(
@@ -174,7 +194,9 @@ class LeadIntake:
         slot = self._slot(kind, checked.fields, strict=True)
         source = lead_source.parse(form_data.get(lead_source.FIELD))
         try:
-            lead = await self._store(kind, checked.fields, token, key, autoreply_day, slot, source)
+            lead = await self._store(
+                kind, checked.fields, token, key, autoreply_day, slot, source, language
+            )
         except (slots.SlotTaken, slots.DayFull) as refused:
             return Submission(Result.INVALID, await self._slot_errors(checked.fields, refused))
         except DuplicateSubmission as duplicate:
@@ -182,7 +204,9 @@ class LeadIntake:
             sent = duplicate.status == LeadStatus.SENT
             return Submission(Result.SENT if sent else Result.QUEUED)
         except Exception:
-            spooled = SpooledLead(key, kind, checked.fields, utcnow(), autoreply_day, source)
+            spooled = SpooledLead(
+                key, kind, checked.fields, utcnow(), autoreply_day, source, language
+            )
             return await self._spool(spooled, stored)
         stored.set()
         lead_id = lead.id
@@ -207,6 +231,7 @@ class LeadIntake:
         autoreply_day: dt.date | None,
         slot: Slot | None = None,
         source: dict[str, str] | None = None,
+        language: str = locale.DEFAULT_LOCALE,
     ) -> Lead:
         """Insert the lead, retrying with backoff for half the deadline; the last error if not.
 
@@ -227,6 +252,7 @@ class LeadIntake:
             autoreply_day=autoreply_day,
             slot=slot,
             source=source,
+            language=language,
         )
         while True:
             try:
@@ -327,6 +353,7 @@ class LeadIntake:
                 # to sort out (the booking is stored, holding no slot), never a lost lead.
                 slot=self._slot(lead.kind, lead.fields, strict=False),
                 source=lead.source,
+                language=lead.language,
             )
         except DuplicateSubmission:
             return False

@@ -70,6 +70,9 @@ class Lead(SQLModel, table=True):
     # Where it came from (``leads/source.py``): the page, the visit's entry page, utm_*,
     # the referring host, as the browser told them (checked); None when it told nothing.
     source: dict[str, str] | None = Field(default=None, sa_column=sa.Column(sa.JSON))
+    # The language of the page its form was sent from (``agency_site.locale``): the
+    # visitor's e-mails go out in it.
+    language: str = Field(default="es", max_length=8, sa_column_kwargs={"server_default": "es"})
 
 
 class LeadAutoreply(SQLModel, table=True):

@@ -44,6 +44,8 @@ from pathlib import Path
 from typing import Any
 
 from agency_site.leads.kinds import LeadKind
+from agency_site.locale import DEFAULT_LOCALE
+from agency_site.locale import parse as parse_language
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +74,7 @@ class SpooledLead:
     created_at: dt.datetime
     autoreply_day: dt.date | None = None
     source: dict[str, str] | None = None
+    language: str = DEFAULT_LOCALE
 
     def line(self) -> bytes:
         record = {
@@ -82,6 +85,7 @@ class SpooledLead:
             "created_at": self.created_at.isoformat(),
             "day": self.autoreply_day.isoformat() if self.autoreply_day else None,
             "source": self.source,
+            "language": self.language,
         }
         return json.dumps(record, ensure_ascii=False).encode() + b"\n"
 
@@ -95,6 +99,7 @@ class SpooledLead:
             created_at=dt.datetime.fromisoformat(record["created_at"]),
             autoreply_day=dt.date.fromisoformat(record["day"]) if record.get("day") else None,
             source=record.get("source"),
+            language=parse_language(record.get("language")),
         )
 
 

@@ -26,6 +26,7 @@ from agency_site.leads.models import (
     email_key,
     utcnow,
 )
+from agency_site.locale import DEFAULT_LOCALE
 
 # Longest error text kept per lead.
 _ERROR_MAX = 1000
@@ -123,8 +124,9 @@ class LeadStore:
         created_at: dt.datetime | None = None,
         slot: Slot | None = None,
         source: dict[str, str] | None = None,
+        language: str = DEFAULT_LOCALE,
     ) -> Lead:
-        """Store a new lead and return it.
+        """Store a new lead and return it (``language``: its form's page's).
 
         With ``claim_token`` the caller holds it and sends it right away; without, it
         waits queued for the retry loop (delivery not configured, or drained from the
@@ -149,6 +151,7 @@ class LeadStore:
             idempotency_key=idempotency_key,
             email_norm=email_key(email) if isinstance(email, str) else None,
             source=source or None,
+            language=language,
         )
         try:
             with Session(self.engine, expire_on_commit=False) as session:

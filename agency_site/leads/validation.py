@@ -30,6 +30,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from agency_site import locale
 from agency_site.content.forms import COPY
 from agency_site.forms.declarations import BY_KIND, HONEYPOT_FIELD, FormDeclaration
 from agency_site.forms.fields import Control, FormField
@@ -46,7 +47,7 @@ MAX_FIELD_NAME = 64
 
 _PHONE = re.compile(r"[0-9 +\-()]+")
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-# Errors of this type carry their own Spanish message; others get the field's message.
+# Errors of this type carry their own message; others get the field's message.
 _SPECIFIC = "lead_specific"
 
 
@@ -223,8 +224,14 @@ def _field_type(form: FormDeclaration, field: FormField) -> Any:
     ]
 
 
-@cache
 def request_model(form: FormDeclaration) -> type[BaseModel]:
+    """The pydantic model of a submission of ``form`` in the language in use (its
+    messages are that language's)."""
+    return _request_model(form, locale.current())
+
+
+@cache
+def _request_model(form: FormDeclaration, language: str) -> type[BaseModel]:
     """The pydantic model of a submission of ``form``, built from its declaration."""
     fields: dict[str, Any] = {
         field.name: (_field_type(form, field), ...)
@@ -241,7 +248,8 @@ def request_model(form: FormDeclaration) -> type[BaseModel]:
 
 @dataclass(frozen=True)
 class Validation:
-    """The cleaned fields of a valid submission, or a Spanish message per wrong field.
+    """The cleaned fields of a valid submission, or a message per wrong field (in the
+    language in use: the visitor's).
 
     ``refused`` says, in a few words, why a crafted payload was refused whole.
     """

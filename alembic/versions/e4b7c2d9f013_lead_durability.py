@@ -14,19 +14,19 @@ Create Date: 2026-11-24 04:00:00.000000
 
 """
 
-from typing import Sequence, Union
+from collections.abc import Sequence
 
 import sqlalchemy as sa
 import sqlmodel
-from alembic import op
 
 from agency_site.leads.models import email_key
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = "e4b7c2d9f013"
-down_revision: Union[str, Sequence[str], None] = "9d3a6f1c2b47"
-branch_labels: Union[str, Sequence[str], None] = None
-depends_on: Union[str, Sequence[str], None] = None
+down_revision: str | Sequence[str] | None = "9d3a6f1c2b47"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
 
 _BATCH = 500
 

@@ -17,17 +17,18 @@ Create Date: 2026-11-24 07:00:00.000000
 """
 
 import datetime as dt
-from typing import Sequence, Union
+from collections.abc import Sequence
 
 import sqlalchemy as sa
 import sqlmodel
+
 from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = "f1a8d3c5b720"
-down_revision: Union[str, Sequence[str], None] = "e4b7c2d9f013"
-branch_labels: Union[str, Sequence[str], None] = None
-depends_on: Union[str, Sequence[str], None] = None
+down_revision: str | Sequence[str] | None = "e4b7c2d9f013"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:

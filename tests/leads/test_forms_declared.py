@@ -16,6 +16,7 @@ from agency_site.forms.declarations import (
     BY_KIND,
     FORMS,
     HONEYPOT_FIELD,
+    LANGUAGE_FIELD,
     FormDeclaration,
     export_fields,
     pack_options,
@@ -142,7 +143,7 @@ def test_missing_fields_each_say_so_and_the_unknown_are_ignored() -> None:
 def test_the_no_javascript_page_shows_every_declared_field(form: FormDeclaration) -> None:
     errors = {field.name: "mal" for field in form.fields}
     html = answer_page(form.kind, Submission(Result.INVALID, errors), {}, "/x", "https://s.es")
-    assert controls(html).names == [*form.names, HONEYPOT_FIELD]
+    assert controls(html).names == [*form.names, HONEYPOT_FIELD, LANGUAGE_FIELD]
     for field in form.fields:
         assert f'for="{form.field_id(field.name)}">{form.field_words(field).label}' in html
     assert html.count('aria-invalid="true"') == len(form.fields)

@@ -15,6 +15,7 @@ from agency_site.leads.kinds import LeadKind, LeadStatus
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.source import describe
 from agency_site.leads.store import LeadStore
+from agency_site.locale import active
 from tests.leads.conftest import (
     AGENCY_INBOX,
     accept_all,
@@ -74,6 +75,13 @@ def test_a_booking_is_stored_then_sent_with_the_spec_payload(
                 "reply_to": "ana@example.com",
                 "date_es": date_es(form["date"]),
                 "source": describe(None),
+                "language": "Español",
+                "reply_subject": COPY.booking.autoreply_subject,
+                "reply_message": (
+                    f"Hola, Ana García: hemos recibido tu solicitud de consulta para el "
+                    f"{date_es(form['date'])} a las 16:00 (hora de Madrid). Te escribiremos "
+                    "pronto para confirmar la cita."
+                ),
                 "confirm_url": "",
                 "decline_url": "",
             },
@@ -102,7 +110,43 @@ def test_the_hero_capture_sends_the_visitors_email_in_a_spanish_message(
         "from_email": "bea@example.com",
         "message": COPY.hero_capture.email_message.format(email="bea@example.com"),
         "source": describe(None),
+        "language": "Español",
     }
+
+
+def test_a_catalan_booking_is_answered_and_auto_replied_in_catalan_and_stores_its_language(
+    store: LeadStore, emailjs: HTTPServer
+) -> None:
+    """The form of /ca/schedule sends language=ca: its messages are Catalan, the lead keeps
+    the language, the agency's e-mail names it (in Spanish otherwise) and the visitor's
+    auto-reply is Catalan."""
+    accept_all(emailjs)
+    intake = make_intake(store, emailjs)
+    refused = submit(intake, LeadKind.BOOKING, booking_form(language="ca", email="no"))
+    assert refused.result is Result.INVALID
+    assert refused.errors["email"] == COPY.of("ca").booking.fields["email"].error
+    assert refused.errors["email"] != COPY.of("es").booking.fields["email"].error
+
+    form = booking_form(language="ca")
+    assert submit(intake, LeadKind.BOOKING, form).result is Result.SENT
+    [lead] = store.all()
+    assert lead.language == "ca"
+    [payload] = sent_payloads(emailjs)
+    params = payload["template_params"]
+    assert params["language"] == "Català"
+    assert params["date_es"] == date_es(form["date"])  # The agency's: Spanish.
+    assert params["reply_subject"] == COPY.of("ca").booking.autoreply_subject
+    with active("ca"):
+        catalan_date = date_es(form["date"])
+    assert catalan_date != date_es(form["date"])
+    assert f"per al {catalan_date} a les 16:00" in params["reply_message"]
+
+
+def test_an_unknown_language_is_answered_in_spanish(store: LeadStore, emailjs: HTTPServer) -> None:
+    accept_all(emailjs)
+    intake = make_intake(store, emailjs)
+    assert submit(intake, LeadKind.BOOKING, booking_form(language="fr")).result is Result.SENT
+    assert store.all()[0].language == "es"
 
 
 def test_a_provider_failure_keeps_the_lead_queued_and_is_not_a_success(
