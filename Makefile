@@ -128,8 +128,8 @@ test-stack: setup-dev
 loadtest: setup-dev
 	$(BIN)/python -m scripts.loadtest $(LOADTEST_ARGS)
 
-## content-check: load every text file under agency_site/content/es/ and say what is wrong,
-##                if anything [seconds]
+## content-check: load every text file under agency_site/content/ (es and its Catalan twins
+##                in ca, same structure, nothing left in Spanish) and say what is wrong [seconds]
 .PHONY: content-check content-schema
 content-check: setup
 	$(BIN)/python -m agency_site.content.schema_tool check

@@ -1,17 +1,18 @@
 """Search and sharing metadata: descriptions, canonical URLs, Open Graph, JSON-LD, sitemap."""
 
 import json
+from xml.etree import ElementTree
 
 import pytest
 
-from agency_site import paths, routes
+from agency_site import locale, paths, routes
 from agency_site.agency_site import app
 from agency_site.content.seo import SEO
 from agency_site.content.site import SITE
-from agency_site.reflex_ext.internals import generate_links_for_sitemap
+from agency_site.reflex_ext.build_plugin import sitemap_pages
 from agency_site.routes import ROUTES, Route
 from agency_site.seo import head, schema
-from agency_site.seo.files import robots_txt, web_manifest
+from agency_site.seo.files import robots_txt, sitemap_xml, web_manifest
 from agency_site.seo.urls import absolute_url, canonical_path
 from agency_site.settings import get_settings
 from tests import spec_facts as spec
@@ -63,6 +64,37 @@ def test_open_graph_and_twitter_tags_are_absolute_and_spanish(route: Route) -> N
     assert (meta["og:image:width"], meta["og:image:height"]) == ("1200", "630")
 
 
+def test_every_page_links_its_twins_by_hreflang_and_says_its_language() -> None:
+    for route in (routes.BY_PATH["/about"], routes.BY_PATH["/ca/about"]):
+        tags = head.page_meta(
+            route.path,
+            route.title,
+            route.description,
+            [],
+            language=route.locale,
+            alternates=routes.alternates(route),
+        )
+        links = {
+            str(tag.href_lang).strip('"'): str(tag.href).strip('"')
+            for tag in tags
+            if not isinstance(tag, dict) and tag.tag == "link" and str(tag.rel) == '"alternate"'
+        }
+        assert links == {
+            "es": f"{SITE_URL}/about",
+            "ca": f"{SITE_URL}/ca/about",
+            "x-default": f"{SITE_URL}/about",
+        }
+        meta = {
+            tag["property"]: tag["content"]
+            for tag in tags
+            if isinstance(tag, dict) and "property" in tag
+        }
+        assert meta["og:locale"] == {"es": "es_ES", "ca": "ca_ES"}[route.locale]
+        with locale.active(route.locale):
+            web_page = schema.web_page(route.path, route.title, route.description)
+        assert web_page["inLanguage"] == route.locale
+
+
 def test_canonical_link_is_the_absolute_url_without_trailing_slash() -> None:
     tags = head.page_meta("/about", "t", "d", [])
     link = next(t for t in tags if not isinstance(t, dict) and t.tag == "link")
@@ -73,12 +105,36 @@ def test_canonical_link_is_the_absolute_url_without_trailing_slash() -> None:
     assert absolute_url("/") == SITE_URL + "/"
 
 
+def _sitemap() -> ElementTree.Element:
+    pages = sitemap_pages({"unevaluated_pages": list(app._unevaluated_pages.values())})
+    return ElementTree.fromstring(sitemap_xml(pages))
+
+
+_NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+
+
 def test_sitemap_lists_every_route_at_its_canonical_url_and_not_the_404_page() -> None:
-    links = generate_links_for_sitemap(list(app._unevaluated_pages.values()), "preserve")
-    locs = [link["loc"] for link in links]
+    urls = _sitemap().findall("s:url", _NS)
+    locs = [url.findtext("s:loc", namespaces=_NS) for url in urls]
     assert sorted(locs) == sorted(absolute_url(r.path) for r in ROUTES)
     assert not any("404" in loc for loc in locs)
-    assert next(link for link in links if link["loc"] == SITE_URL + "/")["priority"] == 1.0
+    home = next(url for url in urls if url.findtext("s:loc", namespaces=_NS) == SITE_URL + "/")
+    assert home.findtext("s:priority", namespaces=_NS) == "1.0"
+
+
+def test_sitemap_pairs_every_page_with_its_twins_both_ways() -> None:
+    """Each URL lists es, ca and x-default; the Catalan twin lists the same three."""
+    alternates = {
+        url.findtext("s:loc", namespaces=_NS): {
+            link.get("hreflang"): link.get("href") for link in url.findall("x:link", _NS)
+        }
+        for url in _sitemap().findall("s:url", _NS)
+    }
+    for loc, links in alternates.items():
+        assert set(links) == {"es", "ca", "x-default"}, loc
+        assert loc in links.values() and links["x-default"] == links["es"]
+        assert alternates[links["ca"]] == links == alternates[links["es"]]
+    assert alternates[f"{SITE_URL}/about"]["ca"] == f"{SITE_URL}/ca/about"
 
 
 def test_every_page_carries_the_agency_as_a_professional_service() -> None:

@@ -44,6 +44,10 @@ def client(tmp_path: Path) -> Client:
     (tmp_path / "about.html").write_text("about")
     (tmp_path / "index.html").write_text("home")
     (tmp_path / "404.html").write_text("Página no encontrada")
+    (tmp_path / "ca" / "about").mkdir(parents=True)
+    (tmp_path / "ca.html").write_text("inici")
+    (tmp_path / "ca" / "about.html").write_text("sobre nosaltres")
+    (tmp_path / "ca" / "404.html").write_text("Pàgina no trobada")
     (tmp_path / "assets").mkdir()
     (tmp_path / "assets" / "entry-Ab12.js").write_text("js")
     (tmp_path / "assets" / "font-Ab12.woff2").write_bytes(b"wOF2")
@@ -70,6 +74,18 @@ def test_home_and_unknown_paths_keep_their_answers(client: Client) -> None:
         response = client.get(path)
         assert response.status_code == 404, path
         assert response.text == "Página no encontrada"
+
+
+def test_catalan_pages_are_served_and_unknown_catalan_paths_get_the_catalan_404(
+    client: Client,
+) -> None:
+    assert (client.get("/ca").text, client.get("/ca/about").text) == ("inici", "sobre nosaltres")
+    assert client.get("/ca/about/").headers["location"] == "/ca/about"
+    for path in ("/ca/portfolio", "/ca/404", "/ca/services/nothing"):
+        response = client.get(path)
+        assert (response.status_code, response.text) == (404, "Pàgina no trobada"), path
+        assert "Content-Security-Policy" in response.headers
+    assert client.get("/cat").text == "Página no encontrada"  # Not a Catalan path.
 
 
 def test_documents_carry_both_header_sets(client: Client) -> None:

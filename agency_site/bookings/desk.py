@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
+from agency_site import locale
 from agency_site.bookings import slots
 from agency_site.bookings.links import Action, Link, LinkProblem, LinkSigner
 from agency_site.bookings.mails import visitor_mail
@@ -92,9 +93,14 @@ async def _tell(pages: BookingDesk, action: Action, booking: Booking, lead: Lead
     """E-mail the visitor where their booking stands (and the agency of a cancel)."""
     if pages.signer is None:
         return False
-    mail = visitor_mail(
-        booking, lead.fields, api_url=pages.api_url, site_url=pages.site_url, signer=pages.signer
-    )
+    with locale.active(lead.language):  # The visitor's e-mail: their language.
+        mail = visitor_mail(
+            booking,
+            lead.fields,
+            api_url=pages.api_url,
+            site_url=pages.site_url,
+            signer=pages.signer,
+        )
     told = await pages.send("visitor", mail.params)
     if action is Action.CANCEL:
         words = {
@@ -103,7 +109,8 @@ async def _tell(pages: BookingDesk, action: Action, booking: Booking, lead: Lead
             "date_es": date_es(booking.date.isoformat()),
             "time": booking.time,
         }
-        await pages.send(
-            "agency", {"message": fill(COPY.agency_cancelled, words), "from_email": words["email"]}
-        )
+        with locale.active(locale.DEFAULT_LOCALE):  # The agency's: Spanish.
+            words["date_es"] = date_es(booking.date.isoformat())
+            message = fill(COPY.agency_cancelled, words)
+        await pages.send("agency", {"message": message, "from_email": words["email"]})
     return told

@@ -2,7 +2,8 @@
 the visitor template (``EMAILJS_VISITOR_TEMPLATE_ID``), and the links they carry.
 
 Template parameters: ``to_email``, ``to_name`` (the name cut short, as in the auto-reply),
-``subject``, ``message`` (the whole text, in Spanish), ``date_es``, ``time``,
+``subject``, ``message`` (the whole text, in the language in use: the visitor's),
+``date_es`` (the date in words of that language), ``time``,
 ``time_zone``, and, when they apply, ``ics_url``, ``google_url``, ``outlook_url``,
 ``cancel_url`` and ``book_again_url`` (empty otherwise).
 """
@@ -20,6 +21,7 @@ from agency_site.content.bookings import COPY
 from agency_site.content.loader import fill
 from agency_site.content.site import SITE
 from agency_site.leads.delivery import date_es, short_name
+from agency_site.locale import localized_path
 from agency_site.rules import AGENCY_TIME_ZONE
 
 
@@ -89,7 +91,7 @@ def visitor_mail(
             "cancel_url": link(api_url, signer, Action.CANCEL, booking.lead_id),
         }
     else:
-        params["book_again_url"] = site_url.rstrip("/") + paths.SCHEDULE
+        params["book_again_url"] = site_url.rstrip("/") + localized_path(paths.SCHEDULE)
     return VisitorMail(params)
 
 

@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from agency_site import paths
+from agency_site import locale, paths
 from agency_site.bookings import slots
 from agency_site.bookings.calendar_file import ics
 from agency_site.bookings.desk import BookingDesk
@@ -103,6 +103,23 @@ async def _show(desk: BookingDesk, request: Request) -> Response:
     if isinstance(resolved, Response):
         return resolved
     _, booking, lead = resolved
+    with locale.active(page_language(action, lead)):
+        return _show_page(desk, action, token, booking, lead)
+
+
+# The links the visitor gets (their e-mails); confirm and decline are the agency's.
+VISITOR_ACTIONS = frozenset({Action.CANCEL, Action.CALENDAR})
+
+
+def page_language(action: Action | None, lead: Lead) -> str:
+    """The language of a booking page: the visitor's own pages (cancel, calendar file) in
+    their language, the agency's (confirm, decline) in Spanish."""
+    return lead.language if action in VISITOR_ACTIONS else locale.DEFAULT_LOCALE
+
+
+def _show_page(
+    desk: BookingDesk, action: Action, token: str, booking: Booking, lead: Lead
+) -> Response:
     copy = getattr(COPY, str(action))
     form = (
         f'<form method="post" action="{escape(paths.booking_link(str(action)), quote=True)}">'
@@ -124,8 +141,13 @@ async def _act(desk: BookingDesk, request: Request) -> Response:
     resolved = await _resolve(desk, action, token)
     if isinstance(resolved, Response):
         return resolved
-    link, booking, lead = resolved
+    link, _, lead = resolved
     assert action is not None
+    with locale.active(page_language(action, lead)):
+        return await _act_page(desk, action, link, lead)
+
+
+async def _act_page(desk: BookingDesk, action: Action, link: Link, lead: Lead) -> Response:
     decision, booking, told = await desk.answer(link.lead_id, action, link.digest)
     if decision is slots.Decision.REPLAYED:
         return _problem(desk, COPY.problems.replayed, 409)
@@ -149,7 +171,8 @@ async def _calendar_file(desk: BookingDesk, request: Request) -> Response:
         return resolved
     _, booking, lead = resolved
     cancelled = booking.state != BookingState.CONFIRMED
-    body = ics(appointment(booking, lead.fields), cancelled=cancelled)
+    with locale.active(lead.language):  # The visitor's calendar: their language.
+        body = ics(appointment(booking, lead.fields), cancelled=cancelled)
     headers = {
         "Content-Disposition": f'attachment; filename="consulta-{booking.date.isoformat()}.ics"',
         "Cache-Control": "no-store",

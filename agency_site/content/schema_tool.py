@@ -1,7 +1,8 @@
 """Checks every content file and writes the JSON Schemas an editor checks them with.
 
 ``python -m agency_site.content.schema_tool check`` (``make content-check``) loads every
-file and prints the first error clearly; ``... schemas`` (``make content-schema``)
+file, checks that every language's files mirror the Spanish ones (``twins.py``) and prints
+the first error clearly; ``... schemas`` (``make content-schema``)
 rewrites ``content/schemas/*.json`` from the models the files were loaded into.
 """
 
@@ -12,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agency_site.content import loader
+from agency_site.content import loader, twins
 from agency_site.content.loader import CONTENT_DIR, SCHEMA_DIR, ContentError, shown
 
 
@@ -92,12 +93,18 @@ def check() -> str:
             f"{', '.join(shown(path) for path in unread)}: no page reads this file "
             "(a misspelt name?)"
         )
+    if untranslated := twins.problems():
+        raise ContentError(
+            f"the translations do not mirror the Spanish files ({len(untranslated)}):\n  "
+            + "\n  ".join(untranslated)
+        )
     if outdated := outdated_schemas():
         raise ContentError(
             f"{shown(SCHEMA_DIR)}: {', '.join(outdated)} out of date: run `make content-schema`"
         )
     return (
-        f"Content OK: every file under {shown(CONTENT_DIR)} is valid ({len(loader.SCHEMAS)} kinds)."
+        f"Content OK: every file under {shown(CONTENT_DIR)} is valid ({len(loader.SCHEMAS)} kinds), "
+        f"and {', '.join(twins.TWIN_LOCALES)} mirror the Spanish files."
     )
 
 

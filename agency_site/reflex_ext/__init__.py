@@ -11,6 +11,8 @@ Outside this package the site uses Reflex's public ``rx.`` API only; the rest is
 - ``lazy_socket.py`` and ``js/lazy_socket.js``: the websocket opens only when a form is used.
 - ``connection_overlay.py``: Reflex's connection overlay (an app wrap) removed.
 - ``event_namespace.py``: a check in front of Reflex's websocket event handler.
+- ``page_language.py``: ``<html lang>`` and the not-found page's language from the path
+  (React Router's ``useLocation`` in the document root).
 
 Upgrade checklist: what to re-check after a Reflex (or React Router) upgrade, and the test
 that guards it (``test_reflex_ext.py::…`` is ``tests/test_reflex_ext.py::test_…``; ``e2e/``
@@ -39,4 +41,9 @@ tests need ``make test-e2e``).
 - ``EventNamespace.on_event`` is socket.io's handler: ``test_reflex_ext.py::…socketio_routes…``.
 - The form-entries key of ``state.js``: ``test_reflex_ext.py::…form_s_entries_travel…``.
 - The build's folder (``.web/build/client``): ``test_reflex_ext.py::…frontend_build_is_…``.
+- ``<html lang>`` as an expression of ``html_custom_attrs`` in the document root (Reflex
+  refuses hooks there; ``useLocation`` is a call, not a Reflex hook), the 404 probe of each
+  language and ``ca/404.html``: ``e2e/test_languages.py::test_every_catalan_page_…`` and
+  ``…unknown_catalan_paths…``; the title of the not-found route as a Var (``rx.cond``):
+  the same tests.
 """
