@@ -127,10 +127,17 @@ class LeadIntake:
         """
         if idempotency_key is None and isinstance(form_data, Mapping):
             idempotency_key = form_data.get(IDEMPOTENCY_FIELD)
+        # The language of the form's page: its messages, the lead's, the visitor's e-mails.
+        language = locale.parse(
+            form_data.get(LANGUAGE_FIELD) if isinstance(form_data, Mapping) else None
+        )
         stored = asyncio.Event()
         try:
             async with asyncio.timeout(self.deadline_s):
-                return await self._submit(kind, form_data, client_ip, stored, idempotency_key)
+                with locale.active(language):
+                    return await self._submit(
+                        kind, form_data, client_ip, stored, idempotency_key, language
+                    )
         except TimeoutError:
             if stored.is_set():
                 logger.error("A %s submission passed its deadline; the lead is stored.", kind)
@@ -148,27 +155,10 @@ class LeadIntake:
         client_ip: str,
         stored: asyncio.Event,
         idempotency_key: str | None,
-    ) -> Submission:
-        """``submit`` without its deadline; sets ``stored`` once the lead is in the database."""
-        # The language of the form's page: its messages, and the visitor's e-mails.
-        language = locale.parse(
-            form_data.get(LANGUAGE_FIELD) if isinstance(form_data, Mapping) else None
-        )
-        with locale.active(language):
-            return await self._submit_in(
-                kind, form_data, client_ip, stored, idempotency_key, language
-            )
-
-    async def _submit_in(
-        self,
-        kind: LeadKind,
-        form_data: Any,
-        client_ip: str,
-        stored: asyncio.Event,
-        idempotency_key: str | None,
         language: str,
     ) -> Submission:
-        """``_submit`` in the visitor's ``language`` (already active)."""
+        """``submit`` without its deadline, in the visitor's ``language`` (active); sets
+        ``stored`` once the lead is in the database."""
         checked = validate(kind, form_data, agency_today())  # Bounded work, never raises.
         if checked.refused:
             logger.warning(
