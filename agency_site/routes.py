@@ -93,6 +93,12 @@ class Route:
         """The path of the same page in Spanish (the default language): its twins' key."""
         return locale.unlocalized_path(self.path)
 
+    @property
+    def social_image(self) -> str:
+        """Its ``og:image``: the social card of its language."""
+        with locale.active(self.locale):
+            return head.social_image_url()
+
     def path_in(self, language: str) -> str:
         """The path of the same page in ``language``."""
         return locale.localized_path(self.spanish_path, language)
@@ -177,7 +183,7 @@ def register(app: rx.App) -> None:
             route=route.path,
             title=route.title,
             description=route.description,
-            image=head.social_image_url(),
+            image=route.social_image,
             meta=head.page_meta(
                 route.path,
                 route.title,

@@ -15,14 +15,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from agency_site.content.site import SITE  # noqa: E402
+from agency_site.locale import LOCALES, active  # noqa: E402
 from agency_site.seo.head import BACKGROUND_COLOR, THEME_COLOR  # noqa: E402
 from agency_site.seo.urls import (  # noqa: E402
     APPLE_TOUCH_ICON_PATH,
     FAVICON_PATH,
     ICON_192_PATH,
     ICON_512_PATH,
-    SOCIAL_IMAGE_PATH,
     SOCIAL_IMAGE_SIZE,
+    social_image_path,
 )
 
 ASSETS = ROOT / "assets"
@@ -103,10 +104,14 @@ def main() -> None:
     icon(180, rounded=False).convert("RGB").save(asset(APPLE_TOUCH_ICON_PATH), optimize=True)
     icon(192).save(asset(ICON_192_PATH), optimize=True)
     icon(512, rounded=False).save(asset(ICON_512_PATH), optimize=True)
-    social_card().save(asset(SOCIAL_IMAGE_PATH), optimize=True)
+    for language in LOCALES:  # The tagline written on it is each language's.
+        with active(language):
+            social_card().save(asset(social_image_path(language)), optimize=True)
     for path in (FAVICON_PATH, APPLE_TOUCH_ICON_PATH, ICON_192_PATH, ICON_512_PATH):
         print(asset(path).relative_to(ROOT), asset(path).stat().st_size, "bytes")
-    print(asset(SOCIAL_IMAGE_PATH).relative_to(ROOT), asset(SOCIAL_IMAGE_PATH).stat().st_size)
+    for language in LOCALES:
+        card = asset(social_image_path(language))
+        print(card.relative_to(ROOT), card.stat().st_size, "bytes")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from agency_site.locale import LOCALES
 from agency_site.seo import urls
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
@@ -20,7 +21,7 @@ def _png_size(path: Path) -> tuple[int, int]:
 @pytest.mark.parametrize(
     ("url_path", "size"),
     [
-        (urls.SOCIAL_IMAGE_PATH, urls.SOCIAL_IMAGE_SIZE),
+        *[(urls.social_image_path(language), urls.SOCIAL_IMAGE_SIZE) for language in LOCALES],
         (urls.APPLE_TOUCH_ICON_PATH, (180, 180)),
         (urls.ICON_192_PATH, (192, 192)),
         (urls.ICON_512_PATH, (512, 512)),

@@ -13,9 +13,9 @@ from agency_site.seo.urls import (
     APPLE_TOUCH_ICON_PATH,
     FAVICON_PATH,
     MANIFEST_PATH,
-    SOCIAL_IMAGE_PATH,
     SOCIAL_IMAGE_SIZE,
     absolute_url,
+    social_image_path,
 )
 
 # The agency's colours: Tailwind indigo-700 on white (icons, manifest, browser UI).
@@ -26,8 +26,9 @@ Meta = dict[str, Any] | rx.Component
 
 
 def social_image_url() -> str:
-    """Absolute URL of the 1200×630 image shown when a page is shared (``og:image``)."""
-    return absolute_url(SOCIAL_IMAGE_PATH)
+    """Absolute URL of the 1200×630 image shown when a page is shared (``og:image``), in the
+    language in use."""
+    return absolute_url(social_image_path(locale.current()))
 
 
 def page_meta(

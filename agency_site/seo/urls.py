@@ -5,10 +5,11 @@ Canonical form of a path: no trailing slash (``/about``), except the home page
 production server answers ``/about`` directly and redirects ``/about/`` to it.
 """
 
+from agency_site.locale import DEFAULT_LOCALE
 from agency_site.settings import get_settings
 
 # Shipped in assets/ (made by scripts/make_brand_assets.py).
-SOCIAL_IMAGE_PATH = "/social-card.png"
+SOCIAL_IMAGE_PATH = "/social-card.png"  # Spanish; another language's: social_image_path.
 SOCIAL_IMAGE_SIZE = (1200, 630)
 FAVICON_PATH = "/favicon.ico"
 APPLE_TOUCH_ICON_PATH = "/apple-touch-icon.png"
@@ -17,6 +18,12 @@ ICON_512_PATH = "/icon-512.png"
 MANIFEST_PATH = "/manifest.webmanifest"
 SITEMAP_PATH = "/sitemap.xml"
 ROBOTS_PATH = "/robots.txt"
+
+
+def social_image_path(language: str) -> str:
+    """The social image of a language's pages (its tagline is written on it):
+    ``/social-card.png``, ``/social-card-ca.png``."""
+    return SOCIAL_IMAGE_PATH if language == DEFAULT_LOCALE else f"/social-card-{language}.png"
 
 
 def canonical_path(path: str) -> str:
