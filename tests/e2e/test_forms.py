@@ -17,6 +17,7 @@ from werkzeug import Response
 
 from agency_site import paths
 from agency_site.content.forms import COPY
+from agency_site.content.loader import fill
 from agency_site.content.site import SITE
 from agency_site.emailjs import LIB_VERSION, SEND_PATH
 from agency_site.leads import source as lead_source
@@ -144,6 +145,12 @@ def booking_params(day: dt.date, slot: str, email: str) -> dict:
         "reply_to": email,
         "date_es": date_es(day.isoformat()),
         "source": visit_source(paths.SCHEDULE),
+        "language": "Español",
+        "reply_subject": COPY.booking.autoreply_subject,
+        "reply_message": fill(
+            COPY.booking.autoreply_message,
+            {"name": "Ana García", "date": date_es(day.isoformat()), "time": slot},
+        ),
         "confirm_url": "",
         "decline_url": "",
     }
@@ -188,6 +195,7 @@ def test_hero_capture_sends_the_email_thanks_and_clears_the_field(
                 "from_email": "visitante@example.com",
                 "message": COPY.hero_capture.email_message.format(email="visitante@example.com"),
                 "source": visit_source(paths.HOME),
+                "language": "Español",
             },
         )
     ]

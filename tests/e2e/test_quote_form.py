@@ -49,6 +49,7 @@ def test_a_quote_with_the_service_and_pack_of_the_link_is_sent_and_stored(
                 "pack": "Esencial",
                 "message": "Queremos renovar la marca.",
                 "source": visit_source(paths.CONTACT),
+                "language": "Español",
             },
         )
     ]

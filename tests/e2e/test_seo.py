@@ -8,7 +8,9 @@ from playwright.sync_api import APIRequestContext, Browser, Page, expect
 
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.content.site import SITE
+from agency_site.locale import OG_LOCALE
 from agency_site.routes import ROUTES
+from agency_site.seo.urls import social_image_path
 
 
 @pytest.fixture
@@ -34,9 +36,12 @@ def test_prerendered_head_has_canonical_open_graph_and_json_ld(
     assert _head_value(html, r'<link href="([^"]+)" rel="canonical"') == url
     assert _head_value(html, r'<meta content="([^"]+)" property="og:url"') == url
     assert _head_value(html, r'<meta content="([^"]+)" property="og:image"') == (
-        f"{base_url}/social-card.png"
+        base_url + social_image_path(route.locale)
     )
-    assert _head_value(html, r'<meta content="([^"]+)" property="og:locale"') == "es_ES"
+    assert (
+        _head_value(html, r'<meta content="([^"]+)" property="og:locale"')
+        == (OG_LOCALE[route.locale])
+    )
     assert 'name="twitter:card"' in html
     documents = re.findall(r'<script type="application/ld\+json">(.*?)</script>', html)
     assert len(documents) == 1
@@ -44,10 +49,10 @@ def test_prerendered_head_has_canonical_open_graph_and_json_ld(
     assert graph[0]["@type"] == "ProfessionalService"
     assert graph[0]["address"]["addressLocality"] == SITE.address.city
     types = [entry["@type"] for entry in graph]
-    assert types.count("BreadcrumbList") == (0 if route.path == "/" else 1)
-    assert types.count("JobPosting") == (3 if route.path == "/careers" else 0)
-    assert types.count("FAQPage") == (1 if route.path == "/contact" else 0)
-    assert types.count("Service") == (1 if route.path.startswith("/services/") else 0)
+    assert types.count("BreadcrumbList") == (0 if route.spanish_path == "/" else 1)
+    assert types.count("JobPosting") == (3 if route.spanish_path == "/careers" else 0)
+    assert types.count("FAQPage") == (1 if route.spanish_path == "/contact" else 0)
+    assert types.count("Service") == (1 if route.spanish_path.startswith("/services/") else 0)
 
 
 def test_unknown_paths_answer_404_with_the_prerendered_not_found_page(
