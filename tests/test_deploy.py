@@ -1,6 +1,7 @@
 """The generated deploy files: valid for the real Caddy and nginx, same headers as the Python server."""
 
 import datetime as dt
+import json
 import shutil
 import sqlite3
 import subprocess
@@ -191,10 +192,15 @@ def _static_site(folder) -> None:
     (folder / "sitemap.xml").write_text("<urlset/>")
     (folder / "manifest.webmanifest").write_text("{}")
     (folder / "favicon.ico").write_bytes(b"\0")
-    (folder / SCRIPT_HASHES_FILE).write_text('["sha256-abc="]')
+    # As many inline scripts as a site of ~100 pages: a CSP longer than an nginx token (4 KB).
+    hashes = [f"sha256-{index:043d}=" for index in range(160)]
+    (folder / SCRIPT_HASHES_FILE).write_text(json.dumps(hashes))
+    (folder / "ca").mkdir(mode=0o755)
+    (folder / "ca.html").write_text("<!doctype html><title>Inici</title>")
+    (folder / "ca" / "404.html").write_text("<!doctype html><title>No trobada</title>")
 
 
-DOCUMENTS = {"/": 200, "/about": 200, "/no-existe": 404}
+DOCUMENTS = {"/": 200, "/about": 200, "/no-existe": 404, "/ca": 200, "/ca/no-existeix": 404}
 ASSETS = (
     "/assets/entry-Ab12.js",
     "/assets/font-Ab12.woff2",
@@ -269,6 +275,9 @@ def test_the_proxy_sends_document_headers_on_documents_only(
         url = f"http://127.0.0.1:{port}"
         documents, assets = dict(topology.document_headers), dict(topology.asset_headers)
         assert_header_sets(url, documents, assets, DOCUMENTS, ASSETS)
+        # Each language's not-found page for its unknown paths.
+        assert "No trobada" in httpx.get(url + "/ca/no-existeix").text
+        assert "No encontrada" in httpx.get(url + "/no-existe").text
         assert "immutable" in httpx.get(url + ASSETS[0]).headers["cache-control"]
         manifest = httpx.get(url + "/manifest.webmanifest").headers["content-type"]
         assert manifest.startswith("application/manifest+json")

@@ -40,22 +40,46 @@ def _document_variable(name: str) -> str:
     return "$agency_" + name.lower().replace("-", "_")
 
 
+# nginx reads a configuration token of at most 4 KB; a longer header value (the CSP: one
+# hash per inline script of every page, in two languages) is split over several maps
+# and joined again in ``add_header``.
+_MAP_VALUE_MAX = 3000
+
+
+def _chunks(value: str) -> list[str]:
+    """``value`` in pieces of at most ``_MAP_VALUE_MAX`` characters, cut before a space."""
+    pieces: list[str] = []
+    while len(value) > _MAP_VALUE_MAX:
+        cut = value.rindex(" ", 0, _MAP_VALUE_MAX)
+        pieces.append(value[:cut])
+        value = value[cut:]
+    return [*pieces, value]
+
+
 def _document_maps(topology: Topology) -> str:
-    """One ``map`` per document header: its value when the answer is HTML, else empty
-    (nginx sends no header with an empty value), as the Python server's ``is_document``."""
+    """One ``map`` per document header (per piece of a long one): its value when the answer
+    is HTML, else empty (nginx sends no header with an empty value), as the Python server's
+    ``is_document``."""
     return "\n\n".join(
-        f"map $sent_http_content_type {_document_variable(name)} {{\n"
-        f'    "~*^text/html" {quoted(value)};\n    default "";\n}}'
+        f"map $sent_http_content_type {_document_variable(name)}_{index} {{\n"
+        f'    "~*^text/html" {quoted(piece)};\n    default "";\n}}'
         for name, value in topology.document_headers
+        for index, piece in enumerate(_chunks(value))
     )
+
+
+def _document_value(name: str, value: str) -> str:
+    """The ``add_header`` value of a document header: its maps' pieces, joined."""
+    variable = _document_variable(name)
+    return quoted("".join(f"{variable}_{index}" for index in range(len(_chunks(value)))))
 
 
 def _headers(topology: Topology, indent: str, cache: str | None = None) -> str:
     """``add_header`` lines; nginx drops inherited ones in any block that adds its own."""
     lines = [f"add_header {name} {quoted(value)} always;" for name, value in topology.asset_headers]
     lines += [
-        f"add_header {name} {_document_variable(name)} always;"
-        for name, _ in topology.document_headers
+        f"add_header {name} {_document_value(name, value)} always;"
+        for name, value in topology.document_headers
     ]
     if cache:
         lines.append(f"add_header Cache-Control {quoted(cache)} always;")

@@ -16,6 +16,7 @@ from pytest_httpserver import HTTPServer
 
 from agency_site import paths
 from agency_site.content.forms import COPY
+from agency_site.content.not_found import NOT_FOUND
 from agency_site.deploy.topology import CLIENT_READ_TIMEOUT_S
 from agency_site.emailjs import SEND_PATH
 from agency_site.leads.calendar import default_calendar
@@ -97,6 +98,11 @@ def test_unknown_paths_get_the_not_found_page_with_404(page: Page) -> None:
     response = page.goto(paths.PORTFOLIO)
     assert response is not None and response.status == 404
     expect(page).to_have_title(NOT_FOUND_TITLE)
+    # Under /ca/ the Catalan one, with the same status.
+    response = page.goto("/ca" + paths.PORTFOLIO)
+    assert response is not None and response.status == 404
+    expect(page.locator("html")).to_have_attribute("lang", "ca")
+    expect(page.get_by_role("heading", level=1)).to_have_text(NOT_FOUND.of("ca").heading)
 
 
 def check_header_sets(url: str, stack: Stack) -> None:

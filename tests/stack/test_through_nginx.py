@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from agency_site.content.not_found import NOT_FOUND
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
 from scripts import local_servers
 from scripts.loadtest.monitor import hold_lead, release_lead
@@ -60,6 +61,11 @@ def test_unknown_paths_get_the_not_found_page_with_404(nginx_url: str) -> None:
         response = httpx.get(nginx_url + path)
         assert response.status_code == 404, path
         assert f"<title>{NOT_FOUND_TITLE}</title>" in response.text
+    for path in ("/ca/portfolio", "/ca/services/nothing"):  # The Catalan one under /ca/.
+        response = httpx.get(nginx_url + path)
+        assert response.status_code == 404, path
+        assert '<html lang="ca"' in response.text and NOT_FOUND.of("ca").heading in response.text
+    assert httpx.get(nginx_url + "/ca/about/").headers["location"] == "/ca/about"
 
 
 def test_headers_caching_and_redirects(nginx_url: str, stack: Stack) -> None:
