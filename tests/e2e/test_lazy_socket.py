@@ -56,7 +56,7 @@ def session_token(page: Page) -> str | None:
 def test_a_reader_opens_no_websocket_on_any_route(page: Page) -> None:
     backend = Backend(page)
     counts = {}
-    for path in [*(route.path for route in ROUTES), "/no-such-page"]:
+    for path in [*(route.path for route in ROUTES), "/no-such-page", "/ca/no-such-page"]:
         before = len(backend.sockets) + len(backend.polling)
         open_page(page, path)
         page.wait_for_timeout(SETTLE_MS if path == paths.HOME else 300)
