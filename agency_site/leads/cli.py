@@ -49,6 +49,7 @@ EXPORT_COLUMNS = (
     "last_error",
     *EXPORT_FIELDS,
     "source",
+    "language",
 )
 # A cell starting with one of these is a formula to a spreadsheet (CSV injection).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -152,7 +153,7 @@ def _list(delivery: Delivery, status: str | None, out: TextIO) -> int:
         )
         if lead.status != LeadStatus.SENT and lead.last_error:
             line += f"  [{lead.last_error[:80]}]"
-        line += f"  ({lead_source.describe(lead.source)})"
+        line += f"  ({lead_source.describe(lead.source)} · {lead.language})"
         print(line, file=out)
     return 0
 
@@ -187,6 +188,7 @@ def _row(lead: Lead) -> list[str]:
             lead.last_error,
             *(lead.fields.get(name, "") for name in EXPORT_FIELDS),
             lead_source.describe(lead.source),
+            lead.language,
         )
     ]
 
@@ -210,6 +212,7 @@ def _write_json(leads: list[Lead], file: TextIO) -> None:
             "last_error": lead.last_error,
             "fields": lead.fields,
             "source": lead.source,
+            "language": lead.language,
         }
         for lead in leads
     ]

@@ -186,6 +186,7 @@ def test_find_shows_everything_about_a_person_whatever_the_case(any_store: LeadS
         "last_error",
         "fields",
         "source",
+        "language",
     }
 
     code, out = command(store, None, "find", "--email", "ana@example.com", "--format", "csv")
