@@ -83,7 +83,7 @@ def test_a_case_without_exactly_three_results_is_rejected(count: int) -> None:
 
 def test_careers_positions_are_the_spec_ones() -> None:
     assert [
-        (j.title, j.department, careers.CAREERS.location(j), j.type, j.salary)
+        (j.title, j.department, careers.CAREERS.location(j), careers.CAREERS.contract(j), j.salary)
         for j in careers.CAREERS.positions
     ] == [
         (

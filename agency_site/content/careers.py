@@ -48,6 +48,10 @@ class JobLabels(Content):
     hybrid: str
 
 
+# schema.org's employmentType values a position may have.
+EmploymentType = Literal["FULL_TIME", "PART_TIME", "TEMPORARY", "INTERN"]
+
+
 class JobPosting(Content):
     """An open position with its conditions, requirements and benefits."""
 
@@ -56,7 +60,7 @@ class JobPosting(Content):
     department: str
     city: str = ""  # Empty for a fully remote position.
     hybrid: bool = False
-    type: str
+    type: EmploymentType  # schema.org's name; shown as the page's ``employment_types`` says.
     date_posted: dt.date
     salary_min: int = Field(gt=0)
     salary_max: int = Field(gt=0)
@@ -105,11 +109,11 @@ class ApplicationSection(Section):
 
 class CareersPage(SectionsPage):
     """The Careers page: its sections may include the open positions and the application
-    band; the labels of a position card and the contract types' schema.org names."""
+    band; the labels of a position card and the contract types' words."""
 
     job_labels: JobLabels
-    # schema.org's employmentType of each contract type the positions name (JSON-LD).
-    employment_types: dict[str, Literal["FULL_TIME", "PART_TIME", "TEMPORARY", "INTERN"]]
+    # How each contract type (schema.org's employmentType, in the JSON-LD) reads.
+    employment_types: dict[EmploymentType, str]
     sections: tuple[  # type: ignore[valid-type]
         section_union(*SECTION_KINDS, PositionsSection, ApplicationSection), ...
     ] = Field(min_length=1)
@@ -120,6 +124,10 @@ class CareersPage(SectionsPage):
         if unknown:
             raise ValueError(f"employment_types lacks {sorted(unknown)}")
         return self
+
+    def contract(self, job: JobPosting) -> str:
+        """A job's contract type as shown: 'Jornada completa'."""
+        return self.employment_types[job.type]
 
     def location(self, job: JobPosting) -> str:
         """Where a job is done, as shown: 'Remoto', 'Madrid', 'Madrid (híbrido)'."""

@@ -53,7 +53,6 @@ FACT_KEYS = frozenset(
         "slug",
         "order",
     }
-    | {"type"}  # A job's contract type: a key of the careers page's employment_types.
 )
 # A string that is a fact wherever it is: a URL, a site path, an e-mail, a {placeholder}
 # alone, a colour class list.
@@ -77,7 +76,9 @@ KEPT_IN_SPANISH: dict[str, str] = {}
 # Texts the same in both languages on purpose (the "not translated" check skips them):
 # the browser's own storage names the cookies policy lists, and Catalan words spelled as
 # in Spanish with no other natural choice.
-SAME_ON_PURPOSE = frozenset({"token", "react-router-scroll-positions", "theme", "confirmada"})
+SAME_ON_PURPOSE = frozenset(
+    {"token", "react-router-scroll-positions", "theme", "confirmada", "Jornada completa"}
+)
 
 
 def _spanish_words(text: str) -> list[str]:

@@ -20,7 +20,7 @@ def _job_facts(job: JobPosting) -> rx.Component:
     facts = (
         ("building-2", CAREERS.job_labels.department, job.department),
         ("map-pin", CAREERS.job_labels.location, CAREERS.location(job)),
-        ("clock", CAREERS.job_labels.type, job.type),
+        ("clock", CAREERS.job_labels.type, CAREERS.contract(job)),
         ("wallet", CAREERS.job_labels.salary, job.salary),
     )
     return rx.el.dl(

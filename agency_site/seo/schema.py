@@ -92,7 +92,7 @@ def job_posting(job: JobPosting) -> JsonLd:
         "title": job.title,
         "description": job.description,
         "datePosted": job.date_posted.isoformat(),
-        "employmentType": CAREERS.employment_types[job.type],
+        "employmentType": job.type,
         "hiringOrganization": {"@id": organization_id()},
         "baseSalary": {
             "@type": "MonetaryAmount",
