@@ -241,7 +241,7 @@ def test_careers_lists_the_positions_with_their_conditions(page: Page) -> None:
             [
                 job.department,
                 careers.CAREERS.location(job),
-                job.type,
+                careers.CAREERS.contract(job),
                 job.salary,
                 *job.requirements,
                 *job.benefits,
