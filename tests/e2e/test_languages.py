@@ -49,6 +49,7 @@ def test_every_catalan_page_says_its_language_and_pairs_with_its_twin(
     html = response.text()
     assert re.search(r'<html lang="ca"', html)
     assert f"<title>{route.title}</title>" in html.replace("&#x27;", "'")
+    assert len(re.findall(r"<h1[ >]", html)) == 1 and len(re.findall(r"<main[ >]", html)) == 1
     assert f'<link href="{base_url}{route.path}" rel="canonical"/>' in html
 
     def hreflangs(page_html: str) -> dict[str, str]:
