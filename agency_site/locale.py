@@ -9,6 +9,7 @@ language. Outside any ``active`` block the language is Spanish, the default.
 This module imports nothing of ours: content, components, pages and leads all use it.
 """
 
+import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -54,6 +55,21 @@ def active(locale: str, page: str | None = None) -> Iterator[str]:
         _CURRENT.reset(token)
         if page_token is not None:
             _PAGE.reset(page_token)
+
+
+def per_language(function: Callable[..., T]) -> Callable[..., T]:
+    """``function`` cached per its (hashable) arguments and the language in use: what it
+    builds from content once per language (a form's validation model, its options)."""
+
+    @functools.cache
+    def in_language(language: str, *args: Any) -> T:
+        return function(*args)
+
+    @functools.wraps(function)
+    def cached(*args: Any) -> T:
+        return in_language(current(), *args)
+
+    return cached
 
 
 def parse(value: object) -> str:

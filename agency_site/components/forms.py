@@ -18,7 +18,6 @@ of a websocket.
 """
 
 import datetime as dt
-from functools import cache
 
 import reflex as rx
 
@@ -78,13 +77,8 @@ _MIN_DATE = rx.Var("bookingDates.min", _var_data=_DATE_BOUNDS_DATA).to(str)
 _MAX_DATE = rx.Var("bookingDates.max", _var_data=_DATE_BOUNDS_DATA).to(str)
 
 
+@locale.per_language
 def _slot_filter(form: FormDeclaration, field: FormField) -> rx.Var:
-    """The slot filter of ``field`` in the language in use (``_slot_filter_in``)."""
-    return _slot_filter_in(form, field, locale.current())
-
-
-@cache
-def _slot_filter_in(form: FormDeclaration, field: FormField, language: str) -> rx.Var:
     """Browser-side copy of ``leads/calendar.py``: a SLOT select offers only open slots.
 
     No websocket traffic: on every change of its day's date field (and when the select is
@@ -99,8 +93,7 @@ def _slot_filter_in(form: FormDeclaration, field: FormField, language: str) -> r
     closed = {
         day.isoformat(): str(calendar.closure(day)) for day in calendar.non_working_days(start, end)
     }
-    with locale.active(language):
-        words = form.words
+    words = form.words
     hook = load_js(
         "booking_slot_filter.js",
         CLOSED=closed,
@@ -118,7 +111,7 @@ def _slot_filter_in(form: FormDeclaration, field: FormField, language: str) -> r
         LOCAL_LABEL=words.time_local,
         ZONE_NOTE=words.time_zone_note,
         ZONE_NOTE_ID=_zone_note_id(form, field),
-        LANG=locale.HTML_LANG[language],
+        LANG=locale.HTML_LANG[locale.current()],
     )
     return rx.Var(
         '"on"',

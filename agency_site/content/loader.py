@@ -243,6 +243,15 @@ def check_markdown(
             raise ContentError(f"{where}: {line}headings here start with {marks}")
 
 
+def split_front_matter(text: str) -> tuple[str, str, int] | None:
+    """A Markdown file's front matter (YAML text), its body and the body's first line
+    number, or None when it does not start with a front matter between two ``---`` lines."""
+    match = _FRONT_MATTER.match(text)
+    if match is None:
+        return None
+    return match.group(1), text[match.end() :], text[: match.end()].count("\n") + 1
+
+
 def load_markdown(
     name: str,
     model: type[Model],
@@ -256,14 +265,13 @@ def load_markdown(
     """``content/<locale>/<name>``: its YAML front matter plus ``body`` (the Markdown), as
     ``model``; values filled into the body are escaped, so they show as typed."""
     _path, where, text = _read(name, locale)
-    match = _FRONT_MATTER.match(text)
-    if match is None:
+    parts = split_front_matter(text)
+    if parts is None:
         raise ContentError(f"{where}: must start with a front matter between two '---' lines")
-    front = _yaml("\n" + match.group(1), where) or {}  # Line numbers as in the file.
+    front_text, body, first_line = parts
+    front = _yaml("\n" + front_text, where) or {}  # Line numbers as in the file.
     if not isinstance(front, dict) or "body" in front:
         raise ContentError(f"{where}: the front matter must be fields other than 'body'")
-    body = text[match.end() :]
-    first_line = text[: match.end()].count("\n") + 1
     lines = [
         substitute(line, values, where, f"line {number}", markdown_escaped)
         for number, line in enumerate(body.split("\n"), start=first_line)

@@ -26,12 +26,12 @@ from typing import Any
 import yaml
 
 from agency_site.content.loader import (
-    _FRONT_MATTER,
     CONTENT_DIR,
     DEFAULT_LOCALE,
     locale_dir,
     markdown_tree,
     shown,
+    split_front_matter,
 )
 
 # The languages besides the default one, each a folder of twins.
@@ -159,10 +159,10 @@ def _parse(path: Path) -> tuple[Any, str | None]:
     """A file's YAML (a Markdown file's front matter) and its Markdown body, if any."""
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".md":
-        match = _FRONT_MATTER.match(text)
-        if match is None:
+        parts = split_front_matter(text)
+        if parts is None:
             return None, text
-        return yaml.safe_load(match.group(1)), text[match.end() :]
+        return yaml.safe_load(parts[0]), parts[1]
     return yaml.safe_load(text), None
 
 

@@ -2,7 +2,6 @@
 where its leads go. Everything else about a form follows from here (see ``__init__``)."""
 
 from dataclasses import dataclass, replace
-from functools import cache
 
 from agency_site import locale, paths
 from agency_site.content.forms import COPY, FieldCopy, FormCopy, PrivacyNotice
@@ -101,31 +100,23 @@ MESSAGE = FormField(
 )
 
 
+@locale.per_language
 def service_options() -> tuple[Option, ...]:
     """The nine services, in the menus' order, named in the language in use."""
-    return _service_options(locale.current())
-
-
-@cache
-def _service_options(language: str) -> tuple[Option, ...]:
     from agency_site.content.service_pages import SERVICES
 
-    return tuple(Option(service.id, service.title) for service in SERVICES.of(language))
+    return tuple(Option(service.id, service.title) for service in SERVICES)
 
 
+@locale.per_language
 def pack_options() -> tuple[Option, ...]:
     """Every service's packs, each in its service's group, named in the language in use."""
-    return _pack_options(locale.current())
-
-
-@cache
-def _pack_options(language: str) -> tuple[Option, ...]:
     from agency_site.content.service_pages import SERVICE_PAGES
     from agency_site.content.services import pack_id
 
     return tuple(
         Option(pack_id(pack), pack.title, service_id)
-        for service_id, page in SERVICE_PAGES.of(language).items()
+        for service_id, page in SERVICE_PAGES.items()
         for section in page.sections
         for pack in getattr(section, "packs", ())
     )

@@ -15,7 +15,6 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cache
 from typing import Annotated, Any
 
 from email_validator import EmailNotValidError, validate_email
@@ -224,15 +223,10 @@ def _field_type(form: FormDeclaration, field: FormField) -> Any:
     ]
 
 
+@locale.per_language
 def request_model(form: FormDeclaration) -> type[BaseModel]:
-    """The pydantic model of a submission of ``form`` in the language in use (its
-    messages are that language's)."""
-    return _request_model(form, locale.current())
-
-
-@cache
-def _request_model(form: FormDeclaration, language: str) -> type[BaseModel]:
-    """The pydantic model of a submission of ``form``, built from its declaration."""
+    """The pydantic model of a submission of ``form``, built from its declaration, in the
+    language in use (its messages are that language's)."""
     fields: dict[str, Any] = {
         field.name: (_field_type(form, field), ...)
         if field.required
