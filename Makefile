@@ -123,9 +123,11 @@ test-stack: setup-dev
 	$(BIN)/python -m pytest -m stack -rA tests/stack
 
 ## loadtest: readers over HTTP and bookers over the websocket against the production build, with a
-##           fake EmailJS (not part of `make test`); e.g. make loadtest LOADTEST_ARGS="--bookings 1"
+##           fake EmailJS (not part of `make test`; installs Debian's nghttp2-client for h2load
+##           when root); e.g. make loadtest LOADTEST_ARGS="--bookings 1"
 ##           [10-20 min]
 loadtest: setup-dev
+	$(BIN)/python scripts/local_servers.py --loadtest
 	$(BIN)/python -m scripts.loadtest $(LOADTEST_ARGS)
 
 ## content-check: load every text file under agency_site/content/ (es and its Catalan twins

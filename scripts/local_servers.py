@@ -16,19 +16,16 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-# Debian's packages of every server the production topology uses.
-APT_PACKAGES = (
-    "redis-server",
-    "postgresql",
-    "caddy",
-    "nginx-light",
-    "libnginx-mod-http-brotli-static",
-)
-# Programs only the tests use, and their Debian packages (`make test` installs them too).
-TEST_TOOLS = {
-    "systemd-analyze": "systemd",  # Verifies the generated systemd units.
-    "nft": "nftables",  # Checks the deploy guide's firewall rule (nft -c).
-}
+if __package__ in (None, ""):  # run as a script: `python scripts/local_servers.py`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scripts.programs import LOADTEST, SERVERS, TESTS, packages, programs
+
+# Debian's packages of every server the production topology uses (docs, skip messages).
+APT_PACKAGES = packages(SERVERS)
+# PostgreSQL's server programs: Debian keeps them out of PATH (``postgres_bin`` finds them).
+_POSTGRES_SERVER_PROGRAMS = frozenset({"initdb", "pg_ctl", "createdb"})
+
 PG_USER = "agency"
 PG_DATABASE = "agency"
 PG_PASSWORD = "agency-local"  # A throwaway local cluster; never a deployment's.
@@ -50,11 +47,15 @@ def postgres_bin() -> Path | None:
     return Path(found).parent if found else None
 
 
-def missing_programs(*, tests: bool = False) -> list[str]:
-    """Server programs (and with ``tests`` the tests' own tools) not installed here."""
-    programs = ("redis-server", "caddy", "nginx", *(TEST_TOOLS if tests else ()))
-    missing = [name for name in programs if not shutil.which(name)]
-    if postgres_bin() is None:
+def missing_programs(*stages: str) -> list[str]:
+    """The programs of ``stages`` (default: the servers) not installed here."""
+    stages = stages or (SERVERS,)
+    missing = [
+        name
+        for name in programs(*stages)
+        if name not in _POSTGRES_SERVER_PROGRAMS and not shutil.which(name)
+    ]
+    if SERVERS in stages and postgres_bin() is None:
         missing.append("postgresql")
     return missing
 
@@ -64,29 +65,30 @@ def can_install() -> bool:
     return os.geteuid() == 0 and shutil.which("apt-get") is not None
 
 
-def ensure_installed(*, optional: bool = False, tests: bool = False) -> None:
-    """Install Debian's server packages when missing and root; else say what to do.
+def ensure_installed(*stages: str, optional: bool = False) -> None:
+    """Install Debian's packages of ``stages`` (default: the servers) when a program of
+    theirs is missing and we are root; else say what to do.
 
-    ``tests``: the tests' own tools too. ``optional`` (``make test-unit``): without root,
-    only say which tests will be skipped.
+    ``optional`` (``make test-unit``): without root, only say which tests will be skipped.
     """
-    missing = missing_programs(tests=tests)
+    stages = stages or (SERVERS,)
+    missing = missing_programs(*stages)
     if not missing:
         return
-    packages = (*APT_PACKAGES, *(TEST_TOOLS.values() if tests else ()))
+    wanted = packages(*stages)
     if optional and not can_install():
         print(
             f"Not installed here: {', '.join(missing)}. The tests that need them are skipped "
             "(TEST_DATABASE_URL / TEST_REDIS_URL can point them at running servers; under "
-            f"CI=true they fail). To run them: sudo apt-get install {' '.join(packages)}",
+            f"CI=true they fail). To run them: sudo apt-get install {' '.join(wanted)}",
             flush=True,
         )
         return
     if can_install():
-        print(f"Installing Debian's {' '.join(packages)} ...", flush=True)
+        print(f"Installing Debian's {' '.join(wanted)} ...", flush=True)
         subprocess.run(["apt-get", "update", "-qq"], check=True)
         subprocess.run(
-            ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages],
+            ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *wanted],
             check=True,
             env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
             stdout=subprocess.DEVNULL,
@@ -94,7 +96,7 @@ def ensure_installed(*, optional: bool = False, tests: bool = False) -> None:
         return
     raise SystemExit(
         f"Missing: {', '.join(missing)}. Install them with\n"
-        f"  sudo apt-get install {' '.join(packages)}\nand run the command again."
+        f"  sudo apt-get install {' '.join(wanted)}\nand run the command again."
     )
 
 
@@ -266,6 +268,10 @@ def stop_postgres(server: Server) -> None:
 
 
 if __name__ == "__main__":
-    # `make test`: the servers the tests start, installed when root (else it stops here);
-    # `make test-unit` (--optional): installed when root, else the tests needing them skip.
-    ensure_installed(optional="--optional" in sys.argv[1:], tests=True)
+    # `make test`: the servers the tests start and the tests' tools, installed when root
+    # (else it stops here); `make test-unit` (--optional): installed when root, else the
+    # tests needing them skip; `make loadtest` (--loadtest): h2load.
+    argv = sys.argv[1:]
+    ensure_installed(
+        *((LOADTEST,) if "--loadtest" in argv else (SERVERS, TESTS)), optional="--optional" in argv
+    )

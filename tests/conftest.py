@@ -11,6 +11,7 @@ or program (PostgreSQL, Redis, Caddy, nginx) is missing is skipped with the reas
 import itertools
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +21,7 @@ from urllib.parse import urlsplit
 import pytest
 import sqlalchemy as sa
 
-from scripts import local_servers
+from scripts import local_servers, programs
 
 IN_CI = os.environ.get("CI", "").strip().lower() in {"true", "1", "yes"}
 # Programs of the production topology some fast tests run (`caddy validate`, `nginx -t`...):
@@ -56,6 +57,49 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
             f"Skipped: {program} is not installed or not on PATH (Debian: `sudo apt-get install "
             f"{' '.join(local_servers.APT_PACKAGES)}`; CI=true fails instead)",
         )
+
+
+# Every program the session starts (``subprocess``, ``asyncio``'s subprocesses), by the
+# audit event Python raises for each: checked at the end against scripts/programs.py.
+_VENV_BIN = Path(sys.executable).parent
+_ran: set[str] = set()
+
+
+def program_name(executable: str) -> str | None:
+    """The program a started executable is, as the table names it; None for the venv's
+    own programs (python, reflex, ruff...: requirements*.txt installs them)."""
+    path = Path(executable)
+    if path.parent == _VENV_BIN or path.name == Path(sys.executable).name:
+        return None
+    return path.name
+
+
+def unknown_programs(names: set[str]) -> set[str]:
+    """Those of ``names`` no project file installs and the base system does not have."""
+    return {n for n in names if n not in programs.PROGRAMS and n not in programs.BASE_SYSTEM}
+
+
+def _record_programs(event: str, args: tuple) -> None:
+    if event == "subprocess.Popen":
+        executable, argv = args[0], args[1]
+        first = executable or (argv if isinstance(argv, str | bytes | os.PathLike) else argv[0])
+        if isinstance(first, str | os.PathLike) and (name := program_name(os.fspath(first))):
+            _ran.add(name)
+
+
+sys.addaudithook(_record_programs)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run when a test started a program no project file installs."""
+    unknown = unknown_programs(_ran)
+    if unknown:
+        print(
+            f"\nThe tests ran {', '.join(sorted(unknown))}, which no project file installs: "
+            "add each to scripts/programs.py with the stage that installs it.",
+            file=sys.stderr,
+        )
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 # Browser tests that build .web/ themselves (Reflex's own commands): they run first, before

@@ -131,8 +131,7 @@ def test_h2load_summary_and_log_are_read(tmp_path: Path) -> None:
     assert result.errors == ["connect error"]
 
 
-def test_options_per_mode_and_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(static_load, "available", lambda: True)
+def test_options_per_mode_and_bounds() -> None:
     stack = cli.parse_args(["--stack"])
     assert (stack.readers, stack.bookings, stack.over, stack.h2load) == (10000, 400, 20.0, True)
     assert cli.probes_for(stack, 10000) == 200
@@ -153,6 +152,42 @@ def test_options_per_mode_and_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
     ):
         with pytest.raises(SystemExit):
             cli.parse_args(bad)
+
+
+@pytest.mark.parametrize("installed", [True, False])
+def test_parsing_answers_the_same_whatever_the_machine_has(
+    monkeypatch: pytest.MonkeyPatch, installed: bool
+) -> None:
+    """The options decide; h2load being installed or not changes nothing until the run starts."""
+    monkeypatch.setattr(static_load, "available", lambda: installed)
+    for argv, h2load in (
+        (["--stack"], True),
+        (["--readers", "100"], True),
+        (["--readers-via", "python", "--readers", "100"], False),
+        (["--stack", "--fault", "monitor-held-lead"], False),
+    ):
+        assert cli.parse_args(argv).h2load is h2load
+
+
+@pytest.mark.parametrize(
+    "argv, installed, lacking, h2load",
+    [
+        (["--stack"], True, False, True),
+        (["--stack"], False, True, True),  # 10,000 readers: more than Python readers drive
+        (["--readers", "2000"], False, False, False),  # auto: Python readers instead
+        (["--readers-via", "h2load", "--readers", "100"], False, True, True),
+        (["--readers-via", "python", "--readers", "100"], False, False, False),
+        (["--stack", "--step", "1000,20000"], False, True, True),
+    ],
+)
+def test_the_run_checks_the_machine_where_it_starts(
+    argv: list[str], installed: bool, lacking: bool, h2load: bool
+) -> None:
+    args = cli.parse_args(argv)
+    message = cli.check_machine(args, h2load_installed=installed)
+    assert (message is not None, args.h2load) == (lacking, h2load)
+    if message:
+        assert "nghttp2-client" in message and "make loadtest" in message
 
 
 def test_stepping_reports_the_knee_caddy_s_cost_and_the_memory() -> None:

@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scripts.loadtest.cli import parse_args, probes_for  # noqa: E402
+from scripts.loadtest import static_load  # noqa: E402
+from scripts.loadtest.cli import check_machine, parse_args, probes_for  # noqa: E402
 from scripts.loadtest.protocol import BuildInfo, Counters, Tab  # noqa: E402
 from scripts.loadtest.readers import ReaderModel  # noqa: E402
 from scripts.loadtest.report import print_round, stepping_summary, targets_text  # noqa: E402
@@ -218,6 +219,10 @@ def run(args, stack: StackInfo | None, workdir: Path) -> tuple[dict, list[dict]]
 def main(argv: list[str] | None = None) -> int:
     """Run the rounds and report; 1 when a target is missed, 3 when it could not run."""
     args = parse_args(argv)
+    lacking = check_machine(args, h2load_installed=static_load.available())
+    if lacking:
+        print(lacking, file=sys.stderr)
+        return 3
     stack = StackInfo.load() if args.stack else None
     if stack and not stack.emailjs_port:
         print("The stack was not started with EMAILJS_API_BASE=http://127.0.0.1:<port> "

@@ -4,7 +4,6 @@ import argparse
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from scripts.loadtest import static_load
 from scripts.loadtest.monitor import MONITOR_FAULT
 from scripts.loadtest.topology import FAULTS
 
@@ -82,8 +81,6 @@ def _check_modes(parser: argparse.ArgumentParser, args: argparse.Namespace) -> N
         parser.error("--stack excludes --url and --start-single")
     if args.url and args.start_single:
         parser.error("--url and --start-single exclude each other")
-    if args.readers_via == "h2load" and not static_load.available():
-        parser.error("h2load is not installed: apt-get install nghttp2-client")
     if args.url:
         host = urlsplit(args.url).hostname or ""
         if host not in ("localhost", "127.0.0.1", "::1") and not host.startswith("127."):
@@ -108,12 +105,14 @@ def _fill_defaults(args: argparse.Namespace) -> None:
     args.ramp = min(window, 20.0 if args.fault else window) if args.ramp is None else args.ramp
     args.start_single = not (args.url or args.stack)
     args.steps = [int(s) for s in args.step.split(",")] if args.step else [args.readers]
-    use_h2load = args.readers_via == "h2load" or (
-        args.readers_via == "auto" and static_load.available()
-    )
     # The monitor run goes through nginx, each visitor from its own address: Python readers.
     args.distinct_addresses = args.fault == MONITOR_FAULT
-    args.h2load = use_h2load and not args.socket_readers and not args.distinct_addresses
+    # Who drives the HTTP readers follows from the options alone: "auto" means h2load
+    # wherever HTTP readers can be h2load clients. Whether it is installed is checked where
+    # the run starts (``check_machine``), so parsing answers the same on every machine.
+    args.h2load = (
+        args.readers_via != "python" and not args.socket_readers and not args.distinct_addresses
+    )
     if args.http_share is None:
         args.http_share = FAULT_HTTP_SHARE if args.fault else 0.0
 
@@ -135,6 +134,25 @@ def _check_bounds(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         parser.error("--settle must be 0..600 s")
     if args.probes is not None and not 0 <= args.probes <= MAX_SOCKET_READERS:
         parser.error(f"--probes must be 0..{MAX_SOCKET_READERS}")
+
+
+def check_machine(args: argparse.Namespace, *, h2load_installed: bool) -> str | None:
+    """What this machine lacks for the parsed run, or None: called where the run starts.
+
+    A run whose readers are h2load clients needs h2load (``make loadtest`` installs
+    Debian's nghttp2-client); "auto" falls back to Python readers when it is missing and
+    the load is within what Python readers can drive.
+    """
+    if not args.h2load or h2load_installed:
+        return None
+    if args.readers_via == "h2load" or max(args.steps) > MAX_SOCKET_READERS:
+        return (
+            f"h2load is not installed and {max(args.steps)} readers need it (Python readers: "
+            f"at most {MAX_SOCKET_READERS}): `make loadtest` installs it, or "
+            "apt-get install nghttp2-client"
+        )
+    args.h2load = False
+    return None
 
 
 def probes_for(args: argparse.Namespace, readers: int) -> int:
