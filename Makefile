@@ -69,20 +69,23 @@ leads: setup
 export: setup
 	$(BIN)/python -m agency_site.site_export
 
+# The browser tests on one worker (they share one build), the unit tests on the other core.
+PYTEST_PARALLEL ?= -n 2 --dist loadgroup
+
 ## test: set up and run the whole test suite (unit + browser tests on Debian's Chromium;
 ##       installs Chromium, PostgreSQL, Redis, Caddy, nginx from Debian when root) [about 10 min]
 test: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
 	$(BIN)/python scripts/local_servers.py
-	$(BIN)/python -m pytest -m "not stack"
+	$(BIN)/python -m pytest -m "not stack" $(PYTEST_PARALLEL)
 
 ## test-unit: the fast tests (no browser, no build), without root: the ones needing PostgreSQL,
 ##            Redis, Caddy or nginx run when installed (or TEST_DATABASE_URL / TEST_REDIS_URL
 ##            point at running ones) and are skipped otherwise (failed under CI=true) [about 2 min]
 test-unit: setup-dev
 	$(BIN)/python scripts/local_servers.py --optional
-	$(BIN)/python -m pytest -m "not e2e and not stack"
+	$(BIN)/python -m pytest -m "not e2e and not stack" $(PYTEST_PARALLEL)
 
 ## test-e2e: only the browser tests [about 7 min]
 test-e2e: setup-dev

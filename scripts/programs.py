@@ -63,6 +63,7 @@ BASE_SYSTEM = frozenset(
         "python3",
         "runuser",
         "systemctl",
+        "uname",  # coreutils: Python's platform module runs it
         "useradd",
         "userdel",
     }

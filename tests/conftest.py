@@ -90,8 +90,18 @@ def _record_programs(event: str, args: tuple) -> None:
 sys.addaudithook(_record_programs)
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:  # pytest-xdist: a worker finished
+    """Gather what each worker (``make test``: ``-n 2``) started."""
+    _ran.update(node.workeroutput.get("programs", ()))
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Fail the run when a test started a program no project file installs."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # a worker: its controller checks what every worker ran
+        workeroutput["programs"] = sorted(_ran)
+        return
     unknown = unknown_programs(_ran)
     if unknown:
         print(
@@ -105,6 +115,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 # Browser tests that build .web/ themselves (Reflex's own commands): they run first, before
 # the session's production site (tests/e2e/conftest.py) builds and serves from .web/.
 BUILDS_ITS_OWN_SITE = "test_reflex_run.py"
+BROWSER_GROUP = "browser"
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -114,6 +125,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         path = str(item.path).replace("\\", "/")
         if "/e2e/" in path:
             item.add_marker(pytest.mark.e2e)
+            # Under pytest-xdist (`make test`: -n 2 --dist loadgroup) every browser test runs
+            # on one worker, in this order, against the one build of .web/ they share; the
+            # unit tests run on the other core meanwhile.
+            item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP))
         if "/stack/" in path:
             item.add_marker(pytest.mark.stack)
 
