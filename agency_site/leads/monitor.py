@@ -229,10 +229,15 @@ class Monitor:
         alert when lines are set aside; delete the lines past the retention period."""
         if self.spool is None:
             return
-        await asyncio.to_thread(self.purge_spool)
+        await self._watch_waiting()
         if aside := await asyncio.to_thread(self._aside_news):
             logger.error("%s spooled line(s) could not be stored and are set aside.", aside)
             await self.alert(ALERTS.spool_quarantined.format(count=aside, folder=self.spool.folder))
+        await asyncio.to_thread(self.purge_spool)
+
+    async def _watch_waiting(self) -> None:
+        """The alerts of leads waiting in this host's spool (``watch_spool``)."""
+        assert self.spool is not None
         oldest = await asyncio.to_thread(self.spool.oldest)
         marker = self.spool.folder / SPOOL_ALERTED
         if oldest is not None and utcnow() - oldest > self.spool_alert_after:

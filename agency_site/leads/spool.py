@@ -22,8 +22,8 @@ honest "received": it is on disk, fsynced, before the answer leaves.
 unknown kind, or refused by the database for its content (not because it is down) --
 is set aside in ``spool-<host>-<pid>.quarantine`` beside its file (0600, fsynced, the
 line as it was) and the drain goes on with the next lines; the owner is alerted
-(``monitor.py``) and ``leads spool`` shows it. A line whose address is in the erasure
-log (``erasures.py``) is dropped by the drain, never stored. ``leads erase`` removes a
+(``monitor.py``) and ``leads spool`` shows it. A lead received before its address was
+erased (the erasure log, ``erasures.py``) is dropped by the drain, never stored. ``leads erase`` removes a
 person's lines from every spool, quarantine and ``.torn`` file of the host, and the
 retention purge the lines older than the retention period (``rewrite``: under the
 file's lock, through a new file renamed over it, so a crash leaves the old or the new).
@@ -322,9 +322,9 @@ class Spool:
                 removed += rewrite(path, keep)  # Locked only when a line is due.
         return removed
 
-    def erased(self) -> set[str]:
-        """The address digests of the erasure log (none without one)."""
-        return erasures.digests(self.erasure_log) if self.erasure_log else set()
+    def erased(self) -> dict[str, dt.datetime]:
+        """When each address (digest) of the erasure log was erased (none without a log)."""
+        return erasures.erased_at(self.erasure_log) if self.erasure_log else {}
 
     def oldest(self) -> dt.datetime | None:
         """When the oldest lead still in the spool was received, or None when it is empty."""
@@ -366,7 +366,9 @@ class Spool:
                         logger.error("An unreadable line of %s is set aside.", path.name)
                         continue
                     email = lead.fields.get("email")
-                    if isinstance(email, str) and email_digest(email) in erased:
+                    when = erased.get(email_digest(email)) if isinstance(email, str) else None
+                    # The log has the second: a lead of that very second is dropped too.
+                    if when is not None and lead.created_at < when + dt.timedelta(seconds=1):
                         logger.warning("A spooled lead of an erased address was dropped.")
                         continue
                     try:

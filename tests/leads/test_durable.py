@@ -718,9 +718,11 @@ def test_a_spooled_lead_of_an_erased_address_is_dropped_at_drain(
     spool.append(SpooledLead("a" * 32, LeadKind.CONTACT, contact("Ana@Example.com"), _now()))
     spool.append(SpooledLead("b" * 32, LeadKind.CONTACT, contact("bea@example.com"), _now()))
     erasures.record(log, "ana@example.COM")  # Erased on this host while the database was down.
+    later = _now() + dt.timedelta(seconds=2)  # She writes again after her erasure: kept.
+    spool.append(SpooledLead("c" * 32, LeadKind.CONTACT, contact("ana@example.com"), later))
     intake = intake_on(store, spool)
-    assert intake.drain_spool() == 1
-    assert [lead.fields["email"] for lead in store.all()] == ["bea@example.com"]
+    assert intake.drain_spool() == 2
+    assert [lead.idempotency_key for lead in store.all()] == ["b" * 32, "c" * 32]
     assert spool.files() == [] and spool.aside() == []
 
 
