@@ -31,6 +31,7 @@ PERSONAL_DATA_GLOBS = (
     "*.sqlite3-shm",
     "spool-*.jsonl",
     "spool-*.torn",
+    "spool-*.quarantine",
     "leads-*.dump",
 )
 # Folders of the site holding nothing but data (git-ignored): left out whole.

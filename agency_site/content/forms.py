@@ -46,6 +46,9 @@ class Notices(Content):
     rate_limited: str
     sending: str  # Label of the submit button while sending.
     control_chars: str  # A field carries invisible control characters.
+    # Next to the field whose value the database refused (e.g. an address whose
+    # normalised form does not fit): nothing stored, the visitor must change it.
+    not_stored: str
 
 
 class PrivacyPurposes(Content):

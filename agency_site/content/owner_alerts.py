@@ -23,6 +23,9 @@ class OwnerAlerts(Content):
     queued_recovered: str
     rejected: str
     backup_failed: str
+    # Spooled leads the database refused or that cannot be read, set aside on this host:
+    # {count} lines set aside in all, {folder} the spool folder.
+    spool_quarantined: str
     # Bookings pending for over a working day: {count}, {bookings} (date and time of each).
     booking_unanswered: str
 

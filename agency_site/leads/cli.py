@@ -3,8 +3,9 @@
 ``list``, ``retry`` and ``export`` for the daily work; ``purge``, ``find`` and
 ``erase`` for the RGPD: the retention period of the privacy policy and the rights of
 access and erasure (each erasure is also written to the erasure log, which
-``restore`` re-applies after putting a backup back); ``spool`` shows the leads
-waiting on this host's disk for the database; ``confirm``, ``decline`` and ``cancel``
+``restore`` re-applies after putting a backup back; ``find``, ``erase`` and ``purge``
+also cover this host's spool folder); ``spool`` shows the leads waiting on this host's
+disk for the database, and the lines the drain set aside; ``confirm``, ``decline`` and ``cancel``
 answer a booking as its e-mail's buttons do. It uses the same environment as the site (``REFLEX_DB_URL``,
 ``EMAILJS_*``, ``LEADS_*``) and is safe to run next to live backend workers: leads are
 claimed atomically.
@@ -19,6 +20,7 @@ import asyncio
 import csv
 import json
 import os
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -35,6 +37,7 @@ from agency_site.leads.delivery import Delivery
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.monitor import retention_cutoff
+from agency_site.leads.spool import QUARANTINE, SUFFIX, TORN, Spool, SpooledLead
 from agency_site.settings import ROOT, get_settings
 
 # The forms' fields (their declarations say which), each once.
@@ -258,16 +261,45 @@ def _purge(delivery: Delivery, ops: "Options") -> int:
     cutoff = retention_cutoff(ops.retention_months)
     when = cutoff.strftime("%Y-%m-%d %H:%M UTC")
     deleted = delivery.store.purge(cutoff)
+    lines = Spool(ops.spool_dir).purge(cutoff)
     print(
         f"{deleted} lead(s) deleted: people whose last lead arrived before {when} "
-        f"(retention: {ops.retention_months} months).",
+        f"(retention: {ops.retention_months} months); {lines} line(s) of this host's "
+        "spool folder received before then.",
         file=ops.out,
     )
     return 0
 
 
+def _spooled(ops: "Options", email: str) -> list[Lead]:
+    """The lines of this host's spool folder about ``email``, as leads not stored (no id)."""
+    host = socket.gethostname()
+    found = []
+    for path, raw in Spool(ops.spool_dir).of_email(email):
+        where = "spooled" if path.suffix == SUFFIX else "set aside"
+        try:
+            lead = SpooledLead.parse(raw)
+        except (ValueError, KeyError, TypeError):
+            text = raw.decode("utf-8", errors="replace")
+            found.append(
+                Lead(kind="?", fields={"line": text}, created_at=None, status=f"{where} on {host}")
+            )
+            continue
+        found.append(
+            Lead(
+                kind=lead.kind,
+                fields=lead.fields,
+                created_at=lead.created_at,
+                status=f"{where} on {host}",
+                source=lead.source,
+                language=lead.language,
+            )
+        )
+    return found
+
+
 def _find(delivery: Delivery, email: str, form: str, output: str | None, ops: "Options") -> int:
-    leads = delivery.store.of_email(email)
+    leads = delivery.store.of_email(email) + _spooled(ops, email)
     write = _write_json if form == "json" else _write_csv
     if output:
         return _write_file(Path(output).expanduser(), leads, write, ops.out)
@@ -277,20 +309,29 @@ def _find(delivery: Delivery, email: str, form: str, output: str | None, ops: "O
 
 def _erase(delivery: Delivery, email: str, yes: bool, ops: "Options") -> int:
     leads = delivery.store.of_email(email)
-    if not leads:
+    spool = Spool(ops.spool_dir)
+    spooled = spool.of_email(email)
+    if not leads and not spooled:
         print(f"No lead stored for {email}.", file=ops.out)
         return 0
     ids = ", ".join(str(lead.id) for lead in leads)
-    print(f"{len(leads)} lead(s) of {email}: {ids}.", file=ops.out)
+    print(f"{len(leads)} lead(s) of {email}: {ids or '-'}.", file=ops.out)
+    if spooled:
+        print(f"{len(spooled)} line(s) in this host's spool folder.", file=ops.out)
     if not yes and not _confirm("Delete them for good?", ops):
         print("Nothing deleted.", file=ops.out)
         return 1
-    # Logged first: if the delete fails, a later restore still honours the request.
+    # Logged first: if the delete fails, a later restore still honours the request, and
+    # the drain drops any lead of this address it has not stored yet.
     erasures.record(ops.erasure_log, email)
+    # The spool before the table: a drain storing this person's lead right now holds
+    # its file's lock, so the lead is in the table before the table's delete.
+    lines = spool.erase(email)
     deleted = delivery.store.erase_email(email)
     print(
-        f"{deleted} lead(s) deleted. Delete also the e-mails they produced in the agency's "
-        "inbox and any CSV exported earlier.",
+        f"{deleted} lead(s) deleted, and {lines} line(s) of this host's spool folder. "
+        "Delete also the e-mails they produced in the agency's inbox and any CSV exported "
+        "earlier; run this on every host that has a spool folder.",
         file=ops.out,
     )
     return 0
@@ -329,16 +370,36 @@ def _restore(delivery: Delivery, backup: Path, yes: bool, ops: "Options") -> int
 
 
 def _spool(ops: "Options") -> int:
-    from agency_site.leads.spool import Spool
-
-    leads = list(Spool(ops.spool_dir).leads())
+    spool = Spool(ops.spool_dir)
+    leads = list(spool.leads())
     if not leads:
         print(f"The spool is empty ({ops.spool_dir}).", file=ops.out)
-        return 0
-    print(f"{len(leads)} lead(s) wait for the database in {ops.spool_dir}:", file=ops.out)
-    for lead in leads:
-        contact = lead.fields.get("email", "")
-        print(f"  {_when(lead.created_at):23}  {lead.kind:8} {contact}", file=ops.out)
+    else:
+        print(f"{len(leads)} lead(s) wait for the database in {ops.spool_dir}:", file=ops.out)
+        for lead in leads:
+            contact = lead.fields.get("email", "")
+            print(f"  {_when(lead.created_at):23}  {lead.kind:8} {contact}", file=ops.out)
+    aside = list(spool.lines(spool.aside()))
+    if aside:
+        print(
+            f"{len(aside)} line(s) set aside: the database refused them or they cannot be "
+            f"read (spool-*{QUARANTINE}, spool-*{TORN}). Answer these people directly, then "
+            "delete the lines (or, once the cause is fixed, append them to a "
+            f"spool-*{SUFFIX} file to be drained again):",
+            file=ops.out,
+        )
+        for path, raw in aside:
+            try:
+                lead = SpooledLead.parse(raw)
+            except (ValueError, KeyError, TypeError):
+                text = raw.decode("utf-8", errors="replace")[:120]
+                print(f"  {path.name}: unreadable: {text}", file=ops.out)
+                continue
+            contact = lead.fields.get("email", "")
+            print(
+                f"  {path.name}: {_when(lead.created_at):23}  {lead.kind:8} {contact}",
+                file=ops.out,
+            )
     return 0
 
 

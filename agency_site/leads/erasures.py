@@ -8,6 +8,7 @@ restored database (``LeadStore.erase_digests``). Keep the log with the backups'
 off-site copies: it is what makes a restore honour the erasures.
 """
 
+import datetime as dt
 import os
 from pathlib import Path
 
@@ -28,13 +29,22 @@ def record(log: Path, email: str) -> None:
 
 def digests(log: Path) -> set[str]:
     """Every address digest in the log (none if there is no log yet)."""
+    return set(erased_at(log))
+
+
+def erased_at(log: Path) -> dict[str, dt.datetime]:
+    """When each address (digest) in the log was last erased (UTC)."""
     try:
         text = log.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return set()
-    found = set()
+        return {}
+    found: dict[str, dt.datetime] = {}
     for line in text.splitlines():
         parts = line.split()
         if len(parts) == 2 and len(parts[1]) == 64:
-            found.add(parts[1])
+            try:
+                moment = dt.datetime.strptime(parts[0], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.UTC)
+            except ValueError:
+                moment = dt.datetime.max.replace(tzinfo=dt.UTC)  # Unreadable: erased for good.
+            found[parts[1]] = max(moment, found.get(parts[1], moment))
     return found

@@ -8,13 +8,16 @@ A valid lead is stored whatever the database does: the insert is retried with ba
 for up to half the submit deadline (each try bounded by the engine's connect and
 statement timeouts, ``runtime.database_engine``); if the database still does not
 answer, the lead goes to this host's durable spool (``spool.py``) and the visitor is
-told it was received. The page's idempotency key makes one submission tried over both
-paths (websocket, then the HTTP fallback) a single lead.
+told it was received. Only an outage counts (``failure``): a lead the database refuses
+for its content is neither retried nor spooled; the visitor is asked to correct it. The
+page's idempotency key makes one submission tried over both paths (websocket, then the
+HTTP fallback) a single lead.
 """
 
 import asyncio
 import datetime as dt
 import logging
+import re
 import time
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -24,9 +27,12 @@ from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import sqlalchemy as sa
+
 from agency_site import locale
 from agency_site.bookings import slots
 from agency_site.content.bookings import COPY as BOOKINGS
+from agency_site.content.forms import COPY as FORMS
 from agency_site.content.loader import fill
 from agency_site.forms.declarations import BY_KIND, IDEMPOTENCY_FIELD, LANGUAGE_FIELD
 from agency_site.leads import source as lead_source
@@ -35,7 +41,7 @@ from agency_site.leads.delivery import Delivery, date_es, new_claim_token
 from agency_site.leads.kinds import LeadKind, LeadStatus
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.ratelimit import RateLimiter
-from agency_site.leads.spool import Spool, SpooledLead, new_key, valid_key
+from agency_site.leads.spool import Spool, SpooledLead, Unstorable, new_key, valid_key
 from agency_site.leads.store import DuplicateSubmission, LeadStore, Slot
 from agency_site.leads.validation import HONEYPOT_FIELD, validate
 from agency_site.rules import AGENCY_TIME_ZONE
@@ -83,6 +89,82 @@ def loggable(value: object) -> str:
     """A client-supplied value cut short and stripped of control characters, for a log line."""
     text = value if isinstance(value, str) else type(value).__name__
     return "".join(c if c.isprintable() else "?" for c in text[:_LOG_VALUE_MAX])
+
+
+class Failure(StrEnum):
+    """Why the database did not store a lead."""
+
+    OUTAGE = "outage"  # It could not be reached or did not answer in time: retry, spool.
+    CONTENT = "content"  # It refused this lead's values: the visitor must change them.
+    OTHER = "other"  # Anything else (a bug, a missing table): spooled, never retried.
+
+
+# SQLSTATE classes: connection, resources, shutdown, system, rollback (deadlock, serialization).
+_OUTAGE_STATES = ("08", "40", "53", "57", "58")
+# Data exception (too long, bad encoding), integrity (constraints), program limit (index row).
+_CONTENT_STATES = ("22", "23", "54")
+# The form field a refused column holds, when not of the same name.
+_FIELD_OF_COLUMN = {"email_norm": "email"}
+# How PostgreSQL quotes the length a value did not fit.
+_QUOTED_LENGTH = re.compile(r"character varying\((\d+)\)")
+
+
+def failure(error: BaseException) -> Failure:
+    """Whether ``error`` of an insert is an outage, a refusal of the content, or other."""
+    if isinstance(error, sa.exc.DBAPIError):
+        state = str(getattr(error.orig, "sqlstate", None) or "")
+        if error.connection_invalidated or state[:2] in _OUTAGE_STATES:
+            return Failure.OUTAGE
+        if state[:2] in _CONTENT_STATES or isinstance(
+            error, (sa.exc.DataError, sa.exc.IntegrityError)
+        ):
+            return Failure.CONTENT
+        if isinstance(error, (sa.exc.OperationalError, sa.exc.InterfaceError)):
+            return Failure.OUTAGE
+        return Failure.OTHER
+    if isinstance(error, (TimeoutError, OSError, sa.exc.TimeoutError, sa.exc.DisconnectionError)):
+        return Failure.OUTAGE
+    return Failure.OTHER
+
+
+def refused_column(error: BaseException) -> str:
+    """The ``leads`` column the database refused, as far as its error tells (or ``?``).
+
+    PostgreSQL names the column of a NOT NULL violation only; a value too long for its
+    column is found among the statement's values: longer than the length the error
+    quotes (``character varying(320)``), or than its column's in the model.
+    """
+    column = getattr(getattr(getattr(error, "orig", None), "diag", None), "column_name", None)
+    if column:
+        return str(column)
+    quoted = _QUOTED_LENGTH.search(str(error))
+    params = getattr(error, "params", None)
+    rows = params if isinstance(params, list | tuple) else [params]
+    for row in rows:
+        if not isinstance(row, Mapping):
+            continue
+        for name, value in row.items():
+            table_column = Lead.__table__.columns.get(name)
+            length = getattr(getattr(table_column, "type", None), "length", None)
+            if quoted and length:
+                length = min(length, int(quoted.group(1)))
+            if isinstance(value, str) and length and len(value) > length:
+                return str(name)
+    return "?"
+
+
+def _error_line(error: BaseException) -> str:
+    """The first line of an error (the driver's own words), bounded, for a log line."""
+    error = getattr(error, "orig", None) or error
+    return loggable(str(error).splitlines()[0] if str(error) else repr(error))
+
+
+class ContentRefused(Exception):
+    """The database refused a lead for its content (``column``): not an outage."""
+
+    def __init__(self, column: str) -> None:
+        super().__init__(f"refused for its content (column {column})")
+        self.column = column
 
 
 class LeadIntake:
@@ -193,6 +275,12 @@ class LeadIntake:
             logger.info("A %s submission arrived again (lead %s).", kind, duplicate.lead_id)
             sent = duplicate.status == LeadStatus.SENT
             return Submission(Result.SENT if sent else Result.QUEUED)
+        except ContentRefused as refused:
+            names = BY_KIND[kind].names
+            name = _FIELD_OF_COLUMN.get(refused.column, refused.column)
+            return Submission(
+                Result.INVALID, {name if name in names else names[0]: FORMS.notices.not_stored}
+            )
         except Exception:
             spooled = SpooledLead(
                 key, kind, checked.fields, utcnow(), autoreply_day, source, language
@@ -226,7 +314,9 @@ class LeadIntake:
         """Insert the lead, retrying with backoff for half the deadline; the last error if not.
 
         While the database is known to be down (a store failed in the last few seconds)
-        one try only: the spool takes the lead at once.
+        one try only: the spool takes the lead at once. Only an outage (``failure``) is
+        retried: ``ContentRefused`` when the database refuses the lead's values, and any
+        other error is raised at once (the lead is spooled, the database not marked down).
         """
         loop = asyncio.get_running_loop()
         budget = 0.0 if time.monotonic() < self._down_until else self.deadline_s / 2
@@ -255,12 +345,26 @@ class LeadIntake:
             except (DuplicateSubmission, slots.SlotTaken, slots.DayFull):
                 raise  # An answer of the database, not a failure to retry.
             except Exception as error:
+                failed = failure(error)
+                if failed is Failure.CONTENT:
+                    column = refused_column(error)
+                    logger.error(
+                        "A %s lead was refused by the database for its content, column %s "
+                        "(%s); the visitor is asked to correct it.",
+                        kind,
+                        loggable(column),
+                        _error_line(error),
+                    )
+                    raise ContentRefused(column) from error
+                if failed is Failure.OTHER:
+                    logger.exception("A %s lead could not be stored (not an outage).", kind)
+                    raise
                 if loop.time() + wait > give_up_at:
                     self._down_until = time.monotonic() + _DOWN_FOR_S
                     logger.error(
                         "A %s lead could not be stored in the database (%s).",
                         kind,
-                        loggable(str(error).splitlines()[0] if str(error) else repr(error)),
+                        _error_line(error),
                     )
                     raise
                 await asyncio.sleep(wait)
@@ -352,7 +456,9 @@ class LeadIntake:
     def drain_spool(self) -> int:
         """Move every spooled lead into the database (exactly once); how many were new.
 
-        Raises when the database fails (the spool stays as it was, drained next time).
+        Raises when the database is down (``failure``: the spool stays as it was, drained
+        next time); a lead it refuses otherwise is set aside (``spool.QUARANTINE``) and the
+        drain goes on.
         """
         if self.spool is None or not self.spool.files():
             return 0
@@ -360,7 +466,14 @@ class LeadIntake:
 
         def store(lead: SpooledLead) -> None:
             nonlocal added
-            added += self.store_spooled(lead)
+            try:
+                added += self.store_spooled(lead)
+            except Exception as error:
+                failed = failure(error)
+                if failed is Failure.OUTAGE:
+                    raise
+                column = refused_column(error) if failed is Failure.CONTENT else "-"
+                raise Unstorable(f"{failed}, column {column}: {_error_line(error)}") from error
 
         handed = self.spool.drain(store)
         if handed:

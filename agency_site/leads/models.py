@@ -9,6 +9,12 @@ import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
 from agency_site.leads.kinds import LeadStatus
+from agency_site.rules import EMAIL_MAX
+
+# Longest ``email_key`` of an address validation accepts (at most ``EMAIL_MAX``
+# characters, already NFC): case folding turns one character into three at most
+# (``ΐ``, ``ﬃ``), so a 130-character Greek address folds to 378.
+EMAIL_KEY_MAX = 3 * EMAIL_MAX
 
 
 def utcnow() -> dt.datetime:
@@ -64,7 +70,7 @@ class Lead(SQLModel, table=True):
     # websocket and the HTTP path, or spooled and drained, is stored once (unique).
     idempotency_key: str | None = Field(default=None, max_length=64)
     # ``email_key`` of ``fields["email"]``: what find, erase and purge compare.
-    email_norm: str | None = Field(default=None, max_length=320)
+    email_norm: str | None = Field(default=None, max_length=EMAIL_KEY_MAX)
     # Whether this lead's send may trigger the visitor's auto-reply (one per address and day).
     autoreply: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
     # Where it came from (``leads/source.py``): the page, the visit's entry page, utm_*,

@@ -18,12 +18,17 @@
   count the owner was told).
 - **Spool**: while the database is down the table cannot say what the owner was told,
   so the spool's alert state is a file of the spool folder (``.alerted``, created with
-  ``O_EXCL`` by exactly one worker of the host), checked by the drain loop.
+  ``O_EXCL`` by exactly one worker of the host), checked by the drain loop. The same
+  loop alerts when lines the drain could not store are set aside (quarantine): the
+  count the owner was last told is the file ``.aside-alerted``, changed under its lock,
+  so one worker of the host tells each increase. And it deletes the spool's lines past
+  the retention period (the host's own files: the daily purge runs on one host only).
 """
 
 import asyncio
 import calendar
 import datetime as dt
+import fcntl
 import logging
 import os
 from dataclasses import dataclass, field
@@ -44,7 +49,7 @@ logger = logging.getLogger(__name__)
 HELD_ALERT, CANARY, PURGE = "held_alert", "canary", "purge"
 QUEUED_ALERT, REJECTED_ALERT = "queued_alert", "rejected_alert"
 OK, HELD, LATE = "ok", "held", "late"
-SPOOL_ALERTED = ".alerted"
+SPOOL_ALERTED, ASIDE_ALERTED = ".alerted", ".aside-alerted"
 PURGE_EVERY = dt.timedelta(days=1)
 HEALTH_PATH = "/_site/leads/health"
 WEBHOOK_TRIES = 3
@@ -186,10 +191,53 @@ class Monitor:
         if switched and told.isdigit() and summary.rejected > int(told):
             await self.alert(ALERTS.rejected.format(count=summary.rejected))
 
+    def purge_spool(self) -> int:
+        """Delete the lines of this host's spool files past the retention period; how many."""
+        if self.spool is None:
+            return 0
+        deleted = self.spool.purge(retention_cutoff(self.retention_months))
+        if deleted:
+            logger.info(
+                "%s line(s) of the spool folder deleted: older than the retention of %s months.",
+                deleted,
+                self.retention_months,
+            )
+        return deleted
+
+    def _aside_news(self) -> int:
+        """How many lines are set aside, when more than the owner was last told (else 0)."""
+        assert self.spool is not None
+        count = sum(1 for _ in self.spool.lines(self.spool.aside()))
+        marker = self.spool.folder / ASIDE_ALERTED
+        if not count and not marker.exists():
+            return 0
+        fd = os.open(marker, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            text = os.pread(fd, 32, 0).decode(errors="replace").strip()
+            told = int(text) if text.isdigit() else 0
+            if count != told:
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"{count}\n".encode(), 0)
+                os.fsync(fd)
+            return count if count > told else 0
+        finally:
+            os.close(fd)
+
     async def watch_spool(self) -> None:
-        """Alert once while this host's spool has held a lead too long, and once when empty."""
+        """Alert once while this host's spool has held a lead too long, and once when empty;
+        alert when lines are set aside; delete the lines past the retention period."""
         if self.spool is None:
             return
+        await self._watch_waiting()
+        if aside := await asyncio.to_thread(self._aside_news):
+            logger.error("%s spooled line(s) could not be stored and are set aside.", aside)
+            await self.alert(ALERTS.spool_quarantined.format(count=aside, folder=self.spool.folder))
+        await asyncio.to_thread(self.purge_spool)
+
+    async def _watch_waiting(self) -> None:
+        """The alerts of leads waiting in this host's spool (``watch_spool``)."""
+        assert self.spool is not None
         oldest = await asyncio.to_thread(self.spool.oldest)
         marker = self.spool.folder / SPOOL_ALERTED
         if oldest is not None and utcnow() - oldest > self.spool_alert_after:

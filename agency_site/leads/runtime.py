@@ -155,7 +155,7 @@ def intake() -> LeadIntake:
             window_s=settings.leads.rate_limit_window_seconds,
         ),
         deadline_s=settings.leads.submit_deadline_seconds,
-        spool=Spool(settings.leads.spool_path),
+        spool=Spool(settings.leads.spool_path, erasure_log=settings.leads.erasure_log_path),
         daily_limit=settings.booking.daily_limit,
     )
 

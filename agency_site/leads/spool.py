@@ -18,6 +18,16 @@ honest "received": it is on disk, fsynced, before the answer leaves.
   (``st_nlink == 0`` once it holds the lock) opens a new one, so nothing is appended
   to a deleted file.
 
+**A line the drain cannot store** -- unreadable (a writer killed mid-line), of an
+unknown kind, or refused by the database for its content (not because it is down) --
+is set aside in ``spool-<host>-<pid>.quarantine`` beside its file (0600, fsynced, the
+line as it was) and the drain goes on with the next lines; the owner is alerted
+(``monitor.py``) and ``leads spool`` shows it. A lead received before its address was
+erased (the erasure log, ``erasures.py``) is dropped by the drain, never stored. ``leads erase`` removes a
+person's lines from every spool, quarantine and ``.torn`` file of the host, and the
+retention purge the lines older than the retention period (``rewrite``: under the
+file's lock, through a new file renamed over it, so a crash leaves the old or the new).
+
 **A spooled lead is not e-mailed before it reaches the database.** Every send happens
 under a claim in the ``leads`` table; that row is what records the outcome (sent,
 unconfirmed, held, rejected) for every worker and host, marks a possible duplicate,
@@ -43,13 +53,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agency_site.leads import erasures
 from agency_site.leads.kinds import LeadKind
+from agency_site.leads.models import email_digest, email_key
 from agency_site.locale import DEFAULT_LOCALE
 from agency_site.locale import parse as parse_language
 
 logger = logging.getLogger(__name__)
 
 PREFIX, SUFFIX = "spool-", ".jsonl"
+# Lines the drain could not store (``QUARANTINE``), and those an older version kept
+# aside when a writer was killed mid-line (``TORN``): both kept for the operator.
+QUARANTINE, TORN = ".quarantine", ".torn"
 # What a page may send as its idempotency key (a UUID's hex or similar).
 _KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
@@ -103,6 +118,39 @@ class SpooledLead:
         )
 
 
+class Unstorable(Exception):
+    """Raised by the drain's ``store`` for a lead the database will never take as it is:
+    its line is set aside (quarantine) and the drain goes on."""
+
+
+def _email_of(raw: bytes) -> str | None:
+    """The address of a spool line, if it can be read."""
+    try:
+        email = json.loads(raw)["fields"]["email"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return email if isinstance(email, str) else None
+
+
+def _created_at(raw: bytes) -> dt.datetime | None:
+    """When the lead of a spool line was received, if it can be read (UTC)."""
+    try:
+        moment = dt.datetime.fromisoformat(json.loads(raw)["created_at"])
+    except (ValueError, KeyError, TypeError):
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
+
+
+def of_address(raw: bytes, email: str) -> bool:
+    """Whether a spool line is about ``email`` (any case or script); an unreadable line
+    is, when the address appears anywhere in it."""
+    key = email_key(email)
+    found = _email_of(raw)
+    if found is not None:
+        return email_key(found) == key
+    return bool(key) and key in email_key(raw.decode("utf-8", errors="replace"))
+
+
 def _fsync_folder(folder: Path) -> None:
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
@@ -117,12 +165,78 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
+def append_lines(path: Path, data: bytes) -> None:
+    """Append whole lines to ``path`` durably, under its lock (0600, fsynced, and its
+    folder when the file is new); a file removed or replaced while we waited for the lock
+    is opened again, so nothing is appended to a deleted file."""
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            status = os.fstat(fd)
+            if status.st_nlink == 0:
+                continue  # Drained or rewritten while we waited: open the file now there.
+            prefix = b""
+            if status.st_size and os.pread(fd, 1, status.st_size - 1) != b"\n":
+                prefix = b"\n"  # A writer was killed mid-line: start a clean one.
+            _write_all(fd, prefix + data)
+            os.fsync(fd)
+            if status.st_size == 0:
+                _fsync_folder(path.parent)  # The new file's name is durable too.
+            return
+        finally:
+            os.close(fd)
+
+
+def rewrite(path: Path, keep: Callable[[bytes, dt.datetime], bool]) -> int:
+    """Drop the lines of ``path`` that ``keep(line, file's mtime)`` refuses; how many.
+
+    Under the file's lock; the kept lines go to a new file renamed over it (its mtime
+    kept: an unreadable line is as old as its file), or the file is removed if none is
+    kept, so a crash leaves either the old file or the new one.
+    """
+    while True:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return 0
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            status = os.fstat(fd)
+            if status.st_nlink == 0:
+                continue  # Drained or rewritten while we waited.
+            modified = dt.datetime.fromtimestamp(status.st_mtime, dt.UTC)
+            lines = [raw for raw in os.pread(fd, status.st_size, 0).splitlines() if raw.strip()]
+            kept = [raw for raw in lines if keep(raw, modified)]
+            if len(kept) == len(lines):
+                return 0
+            if kept:
+                temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+                out = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+                try:
+                    _write_all(out, b"\n".join(kept) + b"\n")
+                    os.fsync(out)
+                finally:
+                    os.close(out)
+                os.utime(temporary, ns=(status.st_atime_ns, status.st_mtime_ns))
+                os.replace(temporary, path)
+            else:
+                path.unlink()
+            _fsync_folder(path.parent)
+            return len(lines) - len(kept)
+        finally:
+            os.close(fd)
+
+
 class Spool:
     """This host's spool folder; ``name`` tells this worker's file from the others'."""
 
-    def __init__(self, folder: Path, name: str | None = None) -> None:
+    def __init__(
+        self, folder: Path, name: str | None = None, erasure_log: Path | None = None
+    ) -> None:
         self.folder = folder
         self.name = name or f"{socket.gethostname()}-{os.getpid()}"
+        self.erasure_log = erasure_log  # Leads of the addresses it lists are never drained.
 
     @property
     def path(self) -> Path:
@@ -132,29 +246,13 @@ class Spool:
     def append(self, lead: SpooledLead) -> None:
         """Write ``lead`` durably (fsynced) to this worker's file; raises OSError if it cannot."""
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        line = lead.line()
-        while True:
-            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX)
-                status = os.fstat(fd)
-                if status.st_nlink == 0:
-                    continue  # Drained and removed while we waited: open a new file.
-                prefix = b""
-                if status.st_size and os.pread(fd, 1, status.st_size - 1) != b"\n":
-                    prefix = b"\n"  # A writer was killed mid-line: start a clean one.
-                _write_all(fd, prefix + line)
-                os.fsync(fd)
-                if status.st_size == 0:
-                    _fsync_folder(self.folder)  # The new file's name is durable too.
-                return
-            finally:
-                os.close(fd)
+        append_lines(self.path, lead.line())
 
-    def files(self) -> list[Path]:
-        """Every non-empty spool file of this host (all workers')."""
+    def files(self, suffix: str = SUFFIX) -> list[Path]:
+        """Every non-empty spool file of this host (all workers'), or those ending in
+        ``suffix`` (``QUARANTINE``, ``TORN``)."""
         try:
-            paths = sorted(self.folder.glob(f"{PREFIX}*{SUFFIX}"))
+            paths = sorted(self.folder.glob(f"{PREFIX}*{suffix}"))
         except OSError:
             return []
         found = []
@@ -180,6 +278,54 @@ class Spool:
                     except (ValueError, KeyError, TypeError):
                         continue
 
+    def aside(self) -> list[Path]:
+        """Every non-empty file of lines the drain could not store (quarantine, torn)."""
+        return self.files(QUARANTINE) + self.files(TORN)
+
+    def lines(self, paths: list[Path]) -> Iterator[tuple[Path, bytes]]:
+        """Every line of these files, with its file."""
+        for path in paths:
+            try:
+                data = path.read_bytes()
+            except FileNotFoundError:
+                continue
+            yield from ((path, raw) for raw in data.splitlines() if raw.strip())
+
+    def of_email(self, email: str) -> list[tuple[Path, bytes]]:
+        """Every line of this host's spool, quarantine and torn files about ``email``."""
+        everything = self.lines(self.files() + self.aside())
+        return [(path, raw) for path, raw in everything if of_address(raw, email)]
+
+    def erase(self, email: str) -> int:
+        """Remove every line about ``email`` from this host's files; how many."""
+        return sum(
+            rewrite(path, lambda raw, _modified: not of_address(raw, email))
+            for path in self.files() + self.aside()
+        )
+
+    def purge(self, cutoff: dt.datetime) -> int:
+        """Remove every line received before ``cutoff`` from this host's files; how many.
+
+        A line without a readable date is as old as its file (last written then).
+        """
+
+        def keep(raw: bytes, modified: dt.datetime) -> bool:
+            return (_created_at(raw) or modified) >= cutoff
+
+        removed = 0
+        for path in self.files() + self.aside():
+            try:
+                modified = dt.datetime.fromtimestamp(path.stat().st_mtime, dt.UTC)
+            except FileNotFoundError:
+                continue  # Drained meanwhile.
+            if any(not keep(raw, modified) for _, raw in self.lines([path])):
+                removed += rewrite(path, keep)  # Locked only when a line is due.
+        return removed
+
+    def erased(self) -> dict[str, dt.datetime]:
+        """When each address (digest) of the erasure log was erased (none without a log)."""
+        return erasures.erased_at(self.erasure_log) if self.erasure_log else {}
+
     def oldest(self) -> dt.datetime | None:
         """When the oldest lead still in the spool was received, or None when it is empty."""
         return min((lead.created_at for lead in self.leads()), default=None)
@@ -187,11 +333,15 @@ class Spool:
     def drain(self, store: Callable[[SpooledLead], object]) -> int:
         """Hand every spooled lead to ``store`` (idempotent by key); how many were handed.
 
-        A file is emptied and removed only after ``store`` took all its leads; if it
-        raises (the database is down again) the file stays as it was and the exception
-        propagates. Files another worker is draining or writing right now are skipped.
+        A line that cannot be read, or whose lead ``store`` refuses with ``Unstorable``,
+        is set aside (``QUARANTINE``) and the drain goes on; a lead of an erased address
+        is dropped. A file is emptied and removed only after all its lines were handled;
+        if ``store`` raises anything else (the database is down again) the file stays as
+        it was (nothing set aside either) and the exception propagates. Files another
+        worker is draining or writing right now are skipped.
         """
         handed = 0
+        erased = self.erased()
         for path in self.files():
             try:
                 fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
@@ -205,12 +355,33 @@ class Spool:
                 if os.fstat(fd).st_nlink == 0:
                     continue
                 data = os.pread(fd, os.fstat(fd).st_size, 0)
-                leads, torn = self._parse(data)
-                for lead in leads:
-                    store(lead)
+                aside: list[bytes] = []
+                for raw in data.splitlines():
+                    if not raw.strip():
+                        continue
+                    try:
+                        lead = SpooledLead.parse(raw)
+                    except (ValueError, KeyError, TypeError):
+                        aside.append(raw)
+                        logger.error("An unreadable line of %s is set aside.", path.name)
+                        continue
+                    email = lead.fields.get("email")
+                    when = erased.get(email_digest(email)) if isinstance(email, str) else None
+                    # The log has the second: a lead of that very second is dropped too.
+                    if when is not None and lead.created_at < when + dt.timedelta(seconds=1):
+                        logger.warning("A spooled lead of an erased address was dropped.")
+                        continue
+                    try:
+                        store(lead)
+                    except Unstorable as refused:
+                        aside.append(raw)
+                        logger.error(
+                            "A %s lead of %s is set aside: %s", lead.kind, path.name, refused
+                        )
+                        continue
                     handed += 1
-                if torn:
-                    self._keep_torn(path, torn)
+                if aside:
+                    self._set_aside(path, aside)
                 os.ftruncate(fd, 0)
                 os.fsync(fd)
                 path.unlink()
@@ -218,30 +389,13 @@ class Spool:
                 os.close(fd)
         return handed
 
-    @staticmethod
-    def _parse(data: bytes) -> tuple[list[SpooledLead], list[bytes]]:
-        leads, torn = [], []
-        for raw in data.splitlines():
-            if not raw.strip():
-                continue
-            try:
-                leads.append(SpooledLead.parse(raw))
-            except (ValueError, KeyError, TypeError):
-                torn.append(raw)
-        return leads, torn
-
-    def _keep_torn(self, path: Path, torn: list[bytes]) -> None:
-        """Lines no writer finished (killed mid-write): kept aside for the operator, 0600."""
-        target = path.with_suffix(".torn")
-        fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            _write_all(fd, b"\n".join(torn) + b"\n")
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+    def _set_aside(self, path: Path, lines: list[bytes]) -> None:
+        """Lines the drain could not store: kept as they were for the operator, 0600."""
+        target = path.with_suffix(QUARANTINE)
+        append_lines(target, b"\n".join(lines) + b"\n")
         logger.error(
-            "%s unreadable line(s) of %s (a writer killed mid-line) kept in %s.",
-            len(torn),
+            "%s line(s) of %s could not be stored; kept in %s (`leads spool` shows them).",
+            len(lines),
             path.name,
             target,
         )

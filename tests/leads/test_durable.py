@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import dataclasses
 import datetime as dt
+import json
 import os
 import shutil
 import socket
@@ -17,28 +18,33 @@ import stat
 import tempfile
 import threading
 import time
+import unicodedata
 from pathlib import Path
 
 import httpx
 import pytest
 import sqlalchemy as sa
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from limits.aio.storage import MemoryStorage
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from agency_site import paths
+from agency_site import locale, paths
+from agency_site.content.forms import COPY as FORMS
 from agency_site.emailjs import SEND_PATH, Outcome, classify
 from agency_site.leads import database, erasures, migrations
 from agency_site.leads.cli import run as run_cli
 from agency_site.leads.delivery import new_claim_token, short_name, template_params
-from agency_site.leads.intake import LeadIntake, Result
+from agency_site.leads.intake import Failure, LeadIntake, Result, failure
 from agency_site.leads.kinds import LeadKind, LeadStatus
-from agency_site.leads.models import Lead
+from agency_site.leads.models import Lead, email_key
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.runtime import drain_forever, prepare_when_reachable
-from agency_site.leads.spool import Spool, SpooledLead
+from agency_site.leads.spool import QUARANTINE, Spool, SpooledLead
 from agency_site.leads.store import LeadStore
+from agency_site.rules import EMAIL_MAX
 from agency_site.site_api import create_app
 from scripts import local_servers
 from tests.leads.conftest import (
@@ -183,7 +189,7 @@ def test_a_line_torn_by_a_killed_writer_is_kept_aside_and_the_rest_drained(
     spool.append(SpooledLead("c" * 32, LeadKind.CONTACT, contact("c@example.com"), _now()))
     intake = intake_on(store, spool)
     assert intake.drain_spool() == 2
-    torn = spool.path.with_suffix(".torn")
+    torn = spool.path.with_suffix(QUARANTINE)
     assert torn.read_bytes().startswith(b'{"v": 1, "key": "torn')
     assert stat.S_IMODE(torn.stat().st_mode) == 0o600
 
@@ -382,6 +388,112 @@ def test_the_owner_is_alerted_while_the_spool_waits_too_long(
     assert len(texts) == 2 and "responde de nuevo" in texts[1]
 
 
+# --- Outage or refusal: what the database says decides ------------------------------------
+
+# Valid (130 characters), and 378 once case-folded: over the 320 the column had.
+FOLDS_LONG = "ΐ" * 64 + "@" + ".".join(["ΐ" * 20] * 3) + ".de"
+
+
+def test_an_address_longer_once_case_folded_is_simply_stored(store: LeadStore) -> None:
+    assert len(FOLDS_LONG) == 130 and len(email_key(FOLDS_LONG)) == 378
+    spool = Spool(Path(tempfile.mkdtemp()) / "spool", "w1")
+    intake = intake_on(store, spool)
+    result = run(intake.submit(LeadKind.CONTACT, contact(FOLDS_LONG), "127.0.0.2"))
+    assert result.result is Result.QUEUED
+    [lead] = store.all()  # In the table, not in the spool.
+    assert lead.email_norm == email_key(FOLDS_LONG) and list(spool.leads()) == []
+    assert [found.id for found in store.of_email(FOLDS_LONG)] == [lead.id]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=EMAIL_MAX).map(lambda text: unicodedata.normalize("NFC", text)))
+def test_every_address_validation_accepts_fits_its_normalised_column(text: str) -> None:
+    # Validation accepts at most EMAIL_MAX characters, NFC (email_validator normalises).
+    assume(len(text) <= EMAIL_MAX)
+    assert len(email_key(text)) <= Lead.__table__.c.email_norm.type.length
+
+
+@pytest.mark.parametrize("language", ["es", "ca"])
+def test_a_lead_the_database_refuses_for_its_content_is_not_spooled_but_told(
+    postgres_url: str, tmp_path: Path, language: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    engine = new_engine(postgres_url)
+    migrations.upgrade(engine)
+    with engine.begin() as connection:  # The column as narrow as it was.
+        connection.execute(sa.text("ALTER TABLE leads ALTER COLUMN email_norm TYPE varchar(320)"))
+    spool = Spool(tmp_path / "spool", "w1")
+    intake = intake_on(LeadStore(engine), spool, deadline_s=4)
+    form = {**contact(FOLDS_LONG), "language": language}
+    started = time.monotonic()
+    result = run(intake.submit(LeadKind.CONTACT, form, "127.0.0.2"))
+    assert time.monotonic() - started < 1  # Not retried: it is no outage.
+    assert result.result is Result.INVALID
+    with locale.active(language):
+        assert result.errors == {"email": FORMS.notices.not_stored}
+    assert list(spool.leads()) == [] and LeadStore(engine).all() == []
+    [line] = [r.getMessage() for r in caplog.records if "for its content" in r.getMessage()]
+    assert "column email_norm" in line and len(line) < 300
+    # The database is not taken for down: the next visitor is stored at once.
+    assert run(intake.submit(LeadKind.CONTACT, contact(), "127.0.0.2")).result is Result.QUEUED
+    assert len(LeadStore(engine).all()) == 1
+    engine.dispose()
+
+
+def test_outages_and_refusals_are_told_apart_by_the_database_s_error(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    def error_of(engine: sa.Engine, statement: str) -> BaseException:
+        with pytest.raises(sa.exc.DBAPIError) as raised, engine.begin() as connection:
+            connection.execute(sa.text(statement))
+        return raised.value
+
+    up = new_engine(postgres_url)
+    migrations.upgrade(up)
+    too_long = "INSERT INTO lead_monitor (name, state) VALUES (repeat('x', 40), '')"
+    assert failure(error_of(up, too_long)) is Failure.CONTENT
+    assert failure(error_of(up, "INSERT INTO lead_monitor (name) VALUES (NULL)")) is Failure.CONTENT
+    assert failure(error_of(up, "SELECT * FROM no_such_table")) is Failure.OTHER
+    assert failure(error_of(down_engine("postgresql", tmp_path), "SELECT 1")) is Failure.OUTAGE
+    assert failure(error_of(down_engine("sqlite", tmp_path), "SELECT 1")) is Failure.OUTAGE
+    assert failure(TimeoutError()) is Failure.OUTAGE and failure(OSError()) is Failure.OUTAGE
+    assert failure(ValueError()) is Failure.OTHER
+    up.dispose()
+
+
+def test_a_spooled_line_that_cannot_be_stored_is_set_aside_and_the_drain_goes_on(
+    store: LeadStore, tmp_path: Path, httpserver: HTTPServer
+) -> None:
+    _refuse_address(store, "refused@example.com")
+    spool = Spool(tmp_path / "spool", "w1")
+    spool.append(SpooledLead("a" * 32, LeadKind.CONTACT, contact("a@example.com"), _now()))
+    spool.append(SpooledLead("r" * 32, LeadKind.CONTACT, contact("refused@example.com"), _now()))
+    with spool.path.open("ab") as file:  # A kind this version does not know.
+        file.write(
+            SpooledLead("u" * 32, LeadKind.CONTACT, contact(), _now())
+            .line()
+            .replace(b'"contact"', b'"newsletter"')
+        )
+    spool.append(SpooledLead("c" * 32, LeadKind.CONTACT, contact("c@example.com"), _now()))
+    intake = intake_on(store, spool)
+    assert intake.drain_spool() == 2
+    assert sorted(lead.idempotency_key for lead in store.all()) == ["a" * 32, "c" * 32]
+    assert spool.files() == []
+    aside = spool.path.with_suffix(QUARANTINE)
+    assert stat.S_IMODE(aside.stat().st_mode) == 0o600
+    lines = aside.read_bytes().splitlines()
+    assert [SpooledLead.parse(lines[0]).key, b'"newsletter"' in lines[1]] == ["r" * 32, True]
+    # The owner is told once per host, and `leads spool` shows them.
+    texts = _webhook(httpserver)
+    monitor = _monitor(intake, spool, httpserver.url_for("/hook"))
+    run(monitor.watch_spool())
+    run(_monitor(intake, Spool(spool.folder, "w2"), monitor.webhook_url).watch_spool())
+    assert len(texts) == 1 and "2 solicitud(es)" in texts[0] and "apartado" in texts[0]
+    assert (spool.folder / ".aside-alerted").read_text().strip() == "2"
+    out = _Out()
+    assert run_cli(["spool"], intake.delivery, out, spool_dir=spool.folder) == 0
+    assert "2 line(s) set aside" in out.text and "refused@example.com" in out.text
+
+
 # --- 2. Fair canary, content refusals, the sending flag ------------------------------------
 
 
@@ -556,6 +668,107 @@ def test_the_migration_backfills_the_normalised_address(db_url: str) -> None:
     engine.dispose()
 
 
+def _spool_of_everyone(folder: Path) -> Spool:
+    """A spool folder holding Ana's and Bea's leads: spooled, set aside, and torn."""
+    spool = Spool(folder, "w1")
+    for key, email in (("a" * 32, "Ana@Example.com"), ("b" * 32, "bea@example.com")):
+        spool.append(SpooledLead(key, LeadKind.CONTACT, contact(email), _now()))
+    aside = b"".join(
+        SpooledLead(key, LeadKind.CONTACT, contact(email), _now()).line()
+        for key, email in (("c" * 32, "ana@example.com"), ("d" * 32, "bea@example.com"))
+    )
+    spool.path.with_suffix(QUARANTINE).write_bytes(aside)
+    torn = b'{"v": 1, "key": "eeee", "kind": "contact", "fields": {"email": "ANA@example.com"\n'
+    spool.path.with_suffix(".torn").write_bytes(torn + b'{"v": 1, "fields": {"email": "be')
+    return spool
+
+
+def _emails_left(spool: Spool) -> list[str]:
+    return sorted(raw.decode() for _, raw in spool.lines(spool.files() + spool.aside()))
+
+
+def test_erase_removes_the_person_from_the_spool_folder_too(
+    store: LeadStore, tmp_path: Path
+) -> None:
+    spool = _spool_of_everyone(tmp_path / "spool")
+    store.add(LeadKind.CONTACT, contact("ana@example.com"), claim_token=None, lease=LEASE)
+    out = _Out()
+    log = tmp_path / "erasures.log"
+    argv = ["erase", "--email", "ANA@example.com", "--yes"]
+    delivery = make_delivery(store, None)
+    assert run_cli(argv, delivery, out, erasure_log=log, spool_dir=spool.folder) == 0
+    assert "1 lead(s) deleted, and 3 line(s)" in out.text
+    left = _emails_left(spool)
+    assert len(left) == 3 and not any("ana@" in line.lower() for line in left)
+    assert {stat.S_IMODE(path.stat().st_mode) for path in spool.aside()} == {0o600}
+    # Only Ana's lines in the spool: she is found there, erased all the same.
+    Spool(spool.folder, "w2").append(
+        SpooledLead(KEY, LeadKind.CONTACT, contact("ana@example.com"), _now())
+    )
+    out = _Out()
+    assert run_cli(argv, delivery, out, erasure_log=log, spool_dir=spool.folder) == 0
+    assert "0 lead(s) deleted, and 1 line(s)" in out.text
+
+
+def test_a_spooled_lead_of_an_erased_address_is_dropped_at_drain(
+    store: LeadStore, tmp_path: Path
+) -> None:
+    log = tmp_path / "erasures.log"
+    spool = Spool(tmp_path / "spool", "w1", erasure_log=log)
+    spool.append(SpooledLead("a" * 32, LeadKind.CONTACT, contact("Ana@Example.com"), _now()))
+    spool.append(SpooledLead("b" * 32, LeadKind.CONTACT, contact("bea@example.com"), _now()))
+    erasures.record(log, "ana@example.COM")  # Erased on this host while the database was down.
+    later = _now() + dt.timedelta(seconds=2)  # She writes again after her erasure: kept.
+    spool.append(SpooledLead("c" * 32, LeadKind.CONTACT, contact("ana@example.com"), later))
+    intake = intake_on(store, spool)
+    assert intake.drain_spool() == 2
+    assert [lead.idempotency_key for lead in store.all()] == ["b" * 32, "c" * 32]
+    assert spool.files() == [] and spool.aside() == []
+
+
+def test_the_retention_purge_covers_the_spool_folder(store: LeadStore, tmp_path: Path) -> None:
+    spool = Spool(tmp_path / "spool", "w1")
+    old = _now() - dt.timedelta(days=400)
+    for key, email, when in (
+        ("a" * 32, "ana@example.com", old),
+        ("b" * 32, "bea@example.com", _now()),
+    ):
+        spool.append(SpooledLead(key, LeadKind.CONTACT, contact(email), when))
+    spool.path.with_suffix(QUARANTINE).write_bytes(
+        SpooledLead("c" * 32, LeadKind.CONTACT, contact("c@example.com"), old).line()
+    )
+    torn = spool.path.with_suffix(".torn")
+    torn.write_bytes(b'{"v": 1, "key": "torn\n')  # No date to read: as old as its file.
+    stamp = old.timestamp()
+    os.utime(torn, (stamp, stamp))
+    fresh_torn = Spool(spool.folder, "w2").path.with_suffix(".torn")
+    fresh_torn.write_bytes(b'{"v": 1, "key": "recent\n')
+    monitor = _monitor(intake_on(store, spool), spool, "")
+    run(monitor.watch_spool())
+    assert [lead.key for lead in spool.leads()] == ["b" * 32]
+    assert not spool.path.with_suffix(QUARANTINE).exists() and not torn.exists()
+    assert fresh_torn.read_bytes() == b'{"v": 1, "key": "recent\n'
+    assert monitor.purge_spool() == 0  # Idempotent.
+
+
+def test_find_lists_the_spooled_leads_of_the_address(store: LeadStore, tmp_path: Path) -> None:
+    spool = _spool_of_everyone(tmp_path / "spool")
+    stored = store.add(LeadKind.CONTACT, contact("ana@example.com"), claim_token=None, lease=LEASE)
+    out = _Out()
+    argv = ["find", "--email", "ana@EXAMPLE.com"]
+    assert run_cli(argv, make_delivery(store, None), out, spool_dir=spool.folder) == 0
+    records = json.loads(out.text)
+    host = socket.gethostname()
+    assert [(r["id"], r["status"]) for r in records] == [
+        (stored, "queued"),
+        (None, f"spooled on {host}"),
+        (None, f"set aside on {host}"),
+        (None, f"set aside on {host}"),
+    ]
+    assert records[1]["fields"] == contact("Ana@Example.com") and records[1]["kind"] == "contact"
+    assert "ANA@example.com" in records[3]["fields"]["line"]  # The torn line, as it is.
+
+
 def test_a_restore_re_applies_the_erasure_log(store: LeadStore, tmp_path: Path) -> None:
     from agency_site.deploy import backup
 
@@ -667,6 +880,25 @@ def _downgrade(engine: sa.Engine, revision: str) -> None:
             with environment.begin_transaction():
                 environment.run_migrations()
         connection.commit()
+
+
+def _refuse_address(store: LeadStore, email: str) -> None:
+    """Make the database itself refuse every lead of ``email`` (a real constraint)."""
+    with store.engine.begin() as connection:
+        if store.engine.dialect.name == "postgresql":
+            connection.execute(
+                sa.text(
+                    "ALTER TABLE leads ADD CONSTRAINT refused "
+                    f"CHECK (email_norm IS NULL OR email_norm <> '{email}')"
+                )
+            )
+        else:
+            connection.execute(
+                sa.text(
+                    "CREATE TRIGGER refused BEFORE INSERT ON leads "
+                    f"WHEN NEW.email_norm = '{email}' BEGIN SELECT RAISE(ABORT, 'refused'); END"
+                )
+            )
 
 
 def _webhook(server: HTTPServer) -> list[str]:
