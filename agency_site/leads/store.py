@@ -204,7 +204,11 @@ class LeadStore:
             return list(session.exec(query).all())
 
     def claim_due(self, token: str, lease: dt.timedelta, limit: int = 20) -> list[Lead]:
-        """Claim up to ``limit`` leads due for an attempt; a lead is claimed by one caller only."""
+        """Claim up to ``limit`` leads due for an attempt; a lead is claimed by one caller only.
+
+        A claim makes the lead due again when it expires: if its worker dies on it, it
+        comes back behind the leads already waiting, never first in line again.
+        """
         now = utcnow()
         # A few spare candidates: another worker may win some of them first.
         candidates = (
@@ -228,6 +232,7 @@ class LeadStore:
                 status=LeadStatus.SENDING,
                 claim_token=token,
                 claimed_until=now + lease,
+                next_attempt_at=now + lease,
             ):
                 claimed.append(lead_id)
         return [lead for lead_id in claimed if (lead := self.get(lead_id)) is not None]
