@@ -24,6 +24,7 @@ from agency_site.leads.models import (
     LeadMonitor,
     email_digest,
     email_key,
+    mailbox_digest,
     utcnow,
 )
 from agency_site.locale import DEFAULT_LOCALE
@@ -172,8 +173,9 @@ class LeadStore:
 
     @staticmethod
     def _claim_autoreply(session: Session, email: str, day: dt.date) -> bool:
-        """Take this address's auto-reply of ``day``; False when it was already taken."""
-        values = {"email_hash": email_digest(email), "day": day}
+        """Take this mailbox's auto-reply of ``day`` (``mailbox_key``: Gmail's dots and
+        any ``+tag`` make no new one); False when it was already taken."""
+        values = {"email_hash": mailbox_digest(email), "day": day}
         dialect = session.get_bind().dialect.name
         insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
         statement = (
@@ -401,8 +403,9 @@ class LeadStore:
     def erase_email(self, email: str) -> int:
         """Delete every lead of an e-mail address (any case); how many."""
         with self.engine.begin() as connection:
+            hashes = (email_digest(email), mailbox_digest(email))  # Before and since.
             connection.execute(
-                sa.delete(LeadAutoreply).where(LeadAutoreply.email_hash == email_digest(email))
+                sa.delete(LeadAutoreply).where(col(LeadAutoreply.email_hash).in_(hashes))
             )
             deleted = connection.execute(sa.delete(Lead).where(_email_is(email))).rowcount
             _forget_orphan_bookings(connection)
