@@ -290,7 +290,7 @@ class Delivery:
         try:
             return await self.client.send(template, params)
         except Exception as error:
-            logger.error("The EmailJS client failed unexpectedly: %s", problem(error))
+            logger.exception("The EmailJS client failed unexpectedly: %s", problem(error))
             return SendResult(0, f"Unexpected error: {problem(error)}", Outcome.UNCONFIRMED)
 
     async def _set_aside(
