@@ -137,6 +137,13 @@ def _answer(desk: BookingDesk | None, action: str, lead_id: int, out: TextIO) ->
     return 0
 
 
+def _writable(text: str) -> str:
+    """``text`` as any UTF-8 output can take it: an old row may hold a lone surrogate
+    (validation refuses them since), written as its escape (``\\ud800``); in JSON that
+    escape reads back as the stored value."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _when(lead_time) -> str:
     """A timestamp for people: UTC, to the second."""
     return lead_time.strftime("%Y-%m-%d %H:%M:%S UTC") if lead_time else "-"
@@ -157,7 +164,7 @@ def _list(delivery: Delivery, status: str | None, out: TextIO) -> int:
         if lead.status != LeadStatus.SENT and lead.last_error:
             line += f"  [{lead.last_error[:80]}]"
         line += f"  ({lead_source.describe(lead.source)} · {lead.language})"
-        print(line, file=out)
+        print(_writable(line), file=out)
     return 0
 
 
@@ -174,7 +181,7 @@ def _retry(delivery: Delivery, ids: Sequence[int], out: TextIO) -> int:
 
 def _cell(value: object) -> str:
     """A CSV cell that a spreadsheet shows as text, never runs as a formula."""
-    text = "" if value is None else str(value)
+    text = "" if value is None else _writable(str(value))
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 
@@ -219,8 +226,7 @@ def _write_json(leads: list[Lead], file: TextIO) -> None:
         }
         for lead in leads
     ]
-    json.dump(records, file, ensure_ascii=False, indent=2)
-    file.write("\n")
+    file.write(_writable(json.dumps(records, ensure_ascii=False, indent=2)) + "\n")
 
 
 def _inside_site(path: Path) -> bool:
@@ -378,7 +384,9 @@ def _spool(ops: "Options") -> int:
         print(f"{len(leads)} lead(s) wait for the database in {ops.spool_dir}:", file=ops.out)
         for lead in leads:
             contact = lead.fields.get("email", "")
-            print(f"  {_when(lead.created_at):23}  {lead.kind:8} {contact}", file=ops.out)
+            print(
+                _writable(f"  {_when(lead.created_at):23}  {lead.kind:8} {contact}"), file=ops.out
+            )
     aside = list(spool.lines(spool.aside()))
     if aside:
         print(
@@ -397,7 +405,7 @@ def _spool(ops: "Options") -> int:
                 continue
             contact = lead.fields.get("email", "")
             print(
-                f"  {path.name}: {_when(lead.created_at):23}  {lead.kind:8} {contact}",
+                _writable(f"  {path.name}: {_when(lead.created_at):23}  {lead.kind:8} {contact}"),
                 file=ops.out,
             )
     return 0

@@ -7,6 +7,7 @@ the monitor's canary gets one through (``monitor.py``).
 
 import asyncio
 import datetime as dt
+import json
 import logging
 import re
 import unicodedata
@@ -151,6 +152,23 @@ def _no_links(lead_id: int) -> dict[str, str]:
     return {"confirm_url": "", "decline_url": ""}
 
 
+# Longest description of an unexpected error, in the log and the lead's ``last_error``.
+PROBLEM_MAX = 300
+
+
+def one_line(text: str, limit: int = 1000) -> str:
+    """``text`` cut to ``limit`` and made one printable line (a ``?`` for each other
+    character), as ``leads list`` shows it and any database stores it: PostgreSQL
+    refuses a NUL, nothing encodes a lone surrogate."""
+    return "".join(c if c.isprintable() else "?" for c in text[:limit])
+
+
+def problem(error: BaseException) -> str:
+    """An unexpected error in one bounded line: its type and message (which may quote a
+    lead's text: not a traceback, not the request's body)."""
+    return one_line(f"{type(error).__name__}: {error}", PROBLEM_MAX)
+
+
 def new_claim_token() -> str:
     """A token identifying one claim of one or more leads."""
     return uuid.uuid4().hex
@@ -186,7 +204,7 @@ class Delivery:
     async def attempt(
         self,
         lead_id: int,
-        kind: LeadKind,
+        kind: LeadKind | str,
         fields: dict[str, Any],
         attempts: int,
         token: str,
@@ -204,14 +222,55 @@ class Delivery:
         ``language``: the visitor's, told to the agency as ``language`` (its name, e.g.
         "Català"); the auto-reply's words are in it (``reply_subject``, ``reply_message``),
         the rest of the e-mail is the agency's, in Spanish.
+        Whatever a stored lead holds, only the store's own errors are raised: a lead whose
+        e-mail cannot be made (an unknown kind, a field its template cannot take, text
+        without UTF-8) is rejected for the owner, and an error of the client is a send
+        without an answer.
         """
         assert self.client is not None, "delivery is not configured"
+        try:
+            kind = LeadKind(kind)
+            params = self.params(
+                lead_id,
+                kind,
+                fields,
+                resend=bool(unconfirmed_sends),
+                autoreply=autoreply,
+                source=source,
+                language=language,
+            )
+        except Exception as error:  # The same lead would fail the same way every time.
+            return await self._set_aside(lead_id, kind, token, error)
+        if template := self.templates.get(kind, ""):
+            result = await self._send(template, params)
+        else:  # Held like a refused configuration: setting the id releases it.
+            setting = f"EMAILJS_{BY_KIND[kind].template_setting.upper()}"
+            result = SendResult(0, f"{setting} is not set", Outcome.CONFIGURATION)
+        recorded = await self._record(lead_id, kind, token, result, attempts)
+        if not recorded:
+            logger.error("Lead %s: its claim expired before the outcome was recorded.", lead_id)
+        return result
+
+    def params(
+        self,
+        lead_id: int,
+        kind: LeadKind,
+        fields: dict[str, Any],
+        *,
+        resend: bool,
+        autoreply: bool,
+        source: dict[str, str] | None,
+        language: str,
+    ) -> dict[str, str]:
+        """The template variables of a lead's e-mail (``attempt``'s arguments), checked to
+        encode as the JSON the client sends: an old row may hold text that has no UTF-8
+        (a lone surrogate, refused by ``validation`` since)."""
         with locale.active(locale.DEFAULT_LOCALE):
             params = template_params(
                 kind,
                 fields,
                 self.to_email,
-                resend_of=lead_id if unconfirmed_sends else None,
+                resend_of=lead_id if resend else None,
                 autoreply=autoreply,
             )
             params["source"] = lead_source.describe(source)
@@ -221,21 +280,40 @@ class Delivery:
                 params |= autoreply_params(BY_KIND[kind], fields)
         if kind is LeadKind.BOOKING:
             params |= self.booking_links(lead_id)
-        if template := self.templates.get(kind, ""):
-            result = await self.client.send(template, params)
-        else:  # Held like a refused configuration: setting the id releases it.
-            setting = f"EMAILJS_{BY_KIND[kind].template_setting.upper()}"
-            result = SendResult(0, f"{setting} is not set", Outcome.CONFIGURATION)
-        recorded = await self._record(lead_id, kind, token, result, attempts)
-        if not recorded:
+        json.dumps(params, ensure_ascii=False).encode("utf-8")
+        return params
+
+    async def _send(self, template: str, params: dict[str, str]) -> SendResult:
+        """``client.send``; an error it did not expect is an unknown outcome (the request
+        may have gone out): the lead is retried later, its next e-mail marked as a resend."""
+        assert self.client is not None
+        try:
+            return await self.client.send(template, params)
+        except Exception as error:
+            logger.exception("The EmailJS client failed unexpectedly: %s", problem(error))
+            return SendResult(0, f"Unexpected error: {problem(error)}", Outcome.UNCONFIRMED)
+
+    async def _set_aside(
+        self, lead_id: int, kind: LeadKind | str, token: str, error: Exception
+    ) -> SendResult:
+        """Reject (for the owner, never retried) a lead whose e-mail cannot even be made."""
+        text = f"The e-mail cannot be made from this lead: {problem(error)}"
+        if not await asyncio.to_thread(self.store.mark_rejected, lead_id, token, text):
             logger.error("Lead %s: its claim expired before the outcome was recorded.", lead_id)
-        return result
+        logger.error(
+            "Lead %s (%s) is stored but REJECTED: %s. It is not retried; see it with "
+            "`python -m agency_site.leads list --status rejected`.",
+            lead_id,
+            kind,
+            text,
+        )
+        return SendResult(0, text, Outcome.CONTENT)
 
     async def _record(
         self, lead_id: int, kind: LeadKind, token: str, result: SendResult, attempts: int
     ) -> bool:
         """Record how a send of a lead claimed with ``token`` went; False if the claim expired."""
-        error = f"HTTP {result.status}: {result.text}" if result.status else result.text
+        error = one_line(f"HTTP {result.status}: {result.text}" if result.status else result.text)
         if result.outcome is Outcome.SENT:
             recorded = await asyncio.to_thread(self.store.mark_sent, lead_id, token)
             logger.info("Lead %s (%s) delivered to %s.", lead_id, kind, self.to_email)
@@ -284,7 +362,7 @@ class Delivery:
         assert lead.id is not None
         return await self.attempt(
             lead.id,
-            LeadKind(lead.kind),
+            lead.kind,
             lead.fields,
             lead.attempts,
             token,
@@ -307,7 +385,11 @@ class Delivery:
                 break
             if index:
                 await asyncio.sleep(self.policy.pause_s)
-            result = await self.attempt_claimed(claimed[0], token)
+            try:
+                result = await self.attempt_claimed(claimed[0], token)
+            except Exception as error:  # Not recorded: it is due again once its claim expires.
+                logger.error("Lead %s: its attempt failed (%s).", claimed[0].id, problem(error))
+                continue
             delivered += result.ok
         return delivered
 

@@ -25,16 +25,39 @@ def utcnow() -> dt.datetime:
 def email_key(address: str) -> str:
     """An e-mail address as the table matches it: NFC, trimmed, case-folded (any script).
 
-    SQLite's ``lower()`` folds ASCII only, so every lookup (find, erase, purge, the
-    auto-reply allowance) compares this value, computed once in Python when stored.
+    SQLite's ``lower()`` folds ASCII only, so every lookup (find, erase, purge) compares
+    this value, computed once in Python when stored.
     """
     return unicodedata.normalize("NFC", address.strip()).casefold()
 
 
 def email_digest(address: str) -> str:
-    """A one-way digest of ``email_key(address)``: what the erasure log and the
-    auto-reply allowance keep instead of the address itself."""
+    """A one-way digest of ``email_key(address)``: what the erasure log keeps instead
+    of the address itself."""
     return hashlib.sha256(email_key(address).encode()).hexdigest()
+
+
+# Domains whose mailboxes ignore dots in the local part (googlemail.com is gmail.com).
+_DOTLESS = {"gmail.com": "gmail.com", "googlemail.com": "gmail.com"}
+
+
+def mailbox_key(address: str) -> str:
+    """The mailbox an address reaches, as far as the auto-reply allowance is concerned:
+    ``email_key`` without a ``+tag`` in the local part (any domain) nor, at Gmail, its
+    dots, so ``A.na+1@googlemail.com`` is ``ana@gmail.com``. Wider than ``email_key``
+    on purpose: one mailbox cannot get a second auto-reply by spelling itself anew."""
+    local, at, domain = email_key(address).rpartition("@")
+    if not at:
+        return email_key(address)
+    local = local.split("+", 1)[0]
+    if domain in _DOTLESS:
+        local, domain = local.replace(".", ""), _DOTLESS[domain]
+    return f"{local}@{domain}"
+
+
+def mailbox_digest(address: str) -> str:
+    """A one-way digest of ``mailbox_key(address)``: the auto-reply allowance's key."""
+    return hashlib.sha256(mailbox_key(address).encode()).hexdigest()
 
 
 class Lead(SQLModel, table=True):
@@ -82,7 +105,8 @@ class Lead(SQLModel, table=True):
 
 
 class LeadAutoreply(SQLModel, table=True):
-    """One row per address (digest) and agency day that already got the visitor auto-reply.
+    """One row per mailbox (``mailbox_digest``) and agency day that already got the
+    visitor auto-reply.
 
     Inserted at most once (primary key), so the allowance holds across workers and hosts.
     """

@@ -24,6 +24,7 @@ from agency_site.leads.models import (
     LeadMonitor,
     email_digest,
     email_key,
+    mailbox_digest,
     utcnow,
 )
 from agency_site.locale import DEFAULT_LOCALE
@@ -172,8 +173,9 @@ class LeadStore:
 
     @staticmethod
     def _claim_autoreply(session: Session, email: str, day: dt.date) -> bool:
-        """Take this address's auto-reply of ``day``; False when it was already taken."""
-        values = {"email_hash": email_digest(email), "day": day}
+        """Take this mailbox's auto-reply of ``day`` (``mailbox_key``: Gmail's dots and
+        any ``+tag`` make no new one); False when it was already taken."""
+        values = {"email_hash": mailbox_digest(email), "day": day}
         dialect = session.get_bind().dialect.name
         insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
         statement = (
@@ -204,7 +206,11 @@ class LeadStore:
             return list(session.exec(query).all())
 
     def claim_due(self, token: str, lease: dt.timedelta, limit: int = 20) -> list[Lead]:
-        """Claim up to ``limit`` leads due for an attempt; a lead is claimed by one caller only."""
+        """Claim up to ``limit`` leads due for an attempt; a lead is claimed by one caller only.
+
+        A claim makes the lead due again when it expires: if its worker dies on it, it
+        comes back behind the leads already waiting, never first in line again.
+        """
         now = utcnow()
         # A few spare candidates: another worker may win some of them first.
         candidates = (
@@ -228,6 +234,7 @@ class LeadStore:
                 status=LeadStatus.SENDING,
                 claim_token=token,
                 claimed_until=now + lease,
+                next_attempt_at=now + lease,
             ):
                 claimed.append(lead_id)
         return [lead for lead_id in claimed if (lead := self.get(lead_id)) is not None]
@@ -396,8 +403,9 @@ class LeadStore:
     def erase_email(self, email: str) -> int:
         """Delete every lead of an e-mail address (any case); how many."""
         with self.engine.begin() as connection:
+            hashes = (email_digest(email), mailbox_digest(email))  # Before and since.
             connection.execute(
-                sa.delete(LeadAutoreply).where(LeadAutoreply.email_hash == email_digest(email))
+                sa.delete(LeadAutoreply).where(col(LeadAutoreply.email_hash).in_(hashes))
             )
             deleted = connection.execute(sa.delete(Lead).where(_email_is(email))).rowcount
             _forget_orphan_bookings(connection)

@@ -1,8 +1,9 @@
 """Server-side validation of the lead forms, whatever the browser sent.
 
 The websocket accepts crafted events, so nothing here trusts the browser's own
-checks: every value is a trimmed string free of control characters, within its
-bounds, and the date and time are ones the agency actually offers.
+checks: every value is a trimmed string free of control, format and bidi characters,
+lone surrogates and noncharacters (``refused_char``), within its bounds, and the date
+and time are ones the agency actually offers.
 
 Sizes are checked before any per-character work: a submission that is not a small
 mapping of text fields to text (``screen``) is refused whole, and a field longer
@@ -55,17 +56,44 @@ def _specific(message: str) -> PydanticCustomError:
     return PydanticCustomError(_SPECIFIC, message)
 
 
+# Invisible characters a field may keep: the joiners that shape emoji (ZWJ: 👩‍💻) and
+# the letters of some scripts (ZWNJ). They only join or part their neighbours.
+_JOINERS = "\u200c\u200d"
+_LINE_SEPARATORS = "\u2028\u2029"  # Zl, Zp: a line break in a multi-line field.
+
+
+def refused_char(char: str, *, multiline: bool = False) -> bool:
+    """Whether no field may hold ``char``: the one rule of every text field.
+
+    Refused: control characters (but a multi-line field's line breaks and tabs, Cc), lone
+    UTF-16 surrogate halves (JSON can carry one; it has no UTF-8, so no e-mail, Cs),
+    Unicode noncharacters (U+FDD0..U+FDEF and every U+xFFFE/U+xFFFF), invisible format
+    and bidi controls (they hide or reorder text: U+200E, U+202E, U+2066, zero-width
+    spaces, tags..., Cf) except ``_JOINERS``, and line and paragraph separators (Zl, Zp)
+    in one-line fields. Unassigned code points are accepted: a newer emoji may be one.
+    """
+    point = ord(char)
+    if 0xFDD0 <= point <= 0xFDEF or point & 0xFFFE == 0xFFFE:
+        return True
+    category = unicodedata.category(char)
+    if category == "Cc":
+        return not (multiline and char in "\n\t")
+    if category == "Cf":
+        return char not in _JOINERS
+    return category in ("Cs", "Zl", "Zp")
+
+
 def _clean(value: Any, *, multiline: bool = False) -> str:
-    """The value as a trimmed string, refusing non-strings and control characters."""
+    """The value as a trimmed string, refusing non-strings and ``refused_char``s (a
+    multi-line field's line endings become ``\\n``)."""
     if value is None:
         value = ""
     if not isinstance(value, str):
         raise ValueError("not a string")
-    allowed = ""
     if multiline:
         value = value.replace("\r\n", "\n").replace("\r", "\n")
-        allowed = "\n\t"
-    if any(unicodedata.category(c) == "Cc" and c not in allowed for c in value):
+        value = value.translate(dict.fromkeys(map(ord, _LINE_SEPARATORS), "\n"))
+    if any(refused_char(c, multiline=multiline) for c in value):
         raise _specific(COPY.notices.control_chars)
     return value.strip()
 

@@ -220,3 +220,39 @@ def test_erase_asks_then_deletes_everything_about_a_person(any_store: LeadStore)
     assert command(store, None, "erase", "--email", "otra@example.com")[1] == (
         "No lead stored for otra@example.com.\n"
     )
+
+
+def test_old_rows_with_text_without_utf8_are_listed_exported_found_and_purged(
+    any_store: LeadStore, tmp_path
+) -> None:
+    """A lone surrogate (stored before validation refused them) is written escaped, to a
+    UTF-8 terminal or file, never a crash; JSON reads it back as stored."""
+    store = any_store
+    odd = json.loads('"Ana \\ud800"')
+    fields = {**BOOKING_FIELDS, "name": odd, "message": "Hola \udfff"}
+    lead_id = store.add(LeadKind.BOOKING, fields, claim_token=None, lease=LEASE)
+
+    def strict(*argv: str) -> tuple[int, str]:
+        out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="")  # As sys.stdout.
+        code = in_own_thread(
+            lambda: run(argv, make_delivery(store, None), out, retention_months=12)
+        )
+        out.flush()
+        return code, out.buffer.getvalue().decode("utf-8")
+
+    code, out = strict("list")
+    assert code == 0 and "ana@example.com" in out
+    code, out = strict("export", "-o", "-")
+    [row] = list(csv.DictReader(io.StringIO(out)))
+    assert (row["name"], row["message"]) == ("Ana \\ud800", "Hola \\udfff")
+    code, out = strict("find", "--email", "ana@example.com")
+    assert json.loads(out)[0]["fields"]["name"] == odd
+    code, out = strict("find", "--email", "ana@example.com", "--format", "csv")
+    assert "Ana \\ud800" in out
+    target = tmp_path / "leads.csv"
+    code, out = strict("export", "-o", str(target))
+    assert code == 0 and "Hola \\udfff" in target.read_text(encoding="utf-8")
+
+    aged(store, lead_id, 400)
+    code, out = strict("purge")
+    assert code == 0 and out.startswith("1 lead(s) deleted") and store.all() == []

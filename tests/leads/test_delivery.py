@@ -2,13 +2,14 @@
 
 import dataclasses
 import datetime as dt
+import json
 import threading
 
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
 from agency_site.content.forms import COPY
-from agency_site.emailjs import SEND_PATH
+from agency_site.emailjs import SEND_PATH, EmailJSClient
 from agency_site.leads.delivery import RetryPolicy, date_es, new_claim_token, template_params
 from agency_site.leads.kinds import LeadKind, LeadStatus
 from agency_site.leads.models import Lead
@@ -243,3 +244,76 @@ def test_two_workers_racing_deliver_each_lead_exactly_once(
     assert sum(delivered) == count, delivered
     assert all(setup.get(i).status == LeadStatus.SENT for i in ids)
     assert all(setup.get(i).attempts == 1 for i in ids)
+
+
+def test_a_lead_whose_e_mail_cannot_be_made_is_rejected_and_the_round_goes_on(
+    store: LeadStore, emailjs: HTTPServer
+) -> None:
+    """Old rows may hold what validation refuses now (a lone surrogate has no UTF-8) or a
+    kind no longer known: each is set aside for the owner, the others are delivered."""
+    broken = [
+        store.add(
+            LeadKind.BOOKING,
+            {**BOOKING_FIELDS, "name": json.loads('"Ana \\ud800"')},
+            claim_token=None,
+            lease=LEASE,
+        ),
+        store.add(LeadKind.CONTACT, {"message": "Hola \udfff"}, claim_token=None, lease=LEASE),
+        store.add("newsletter", {"email": "old@example.com"}, claim_token=None, lease=LEASE),
+    ]
+    good = [queue(store, f"visitor{n}@example.com") for n in range(3)]
+    accept_all(emailjs)
+    delivery = make_delivery(store, make_client(emailjs))
+
+    assert run(delivery.retry_due()) == len(good)
+    senders = [p["template_params"]["from_email"] for p in sent_payloads(emailjs)]
+    assert senders == [f"visitor{n}@example.com" for n in range(3)]
+    assert all(store.get(lead_id).status == LeadStatus.SENT for lead_id in good)
+    for lead_id in broken:
+        lead = store.get(lead_id)
+        assert (lead.status, lead.attempts) == (LeadStatus.REJECTED, 1)
+        assert lead.last_error.startswith("The e-mail cannot be made from this lead: ")
+        assert lead.last_error.isprintable() and len(lead.last_error) < 400
+    assert "UnicodeEncodeError" in store.get(broken[0]).last_error
+    assert store.summary().rejected == len(broken)  # What the owner's alert counts.
+    assert run(delivery.retry_due()) == 0  # Set aside: not claimed again.
+
+
+def test_an_unexpected_error_of_the_client_is_retried_and_the_round_goes_on(
+    store: LeadStore,
+) -> None:
+    ids = [queue(store, f"visitor{n}@example.com") for n in range(2)]
+    client = EmailJSClient(api_base="http://[::1", service_id="s", public_key="p")
+    delivery = make_delivery(store, client)
+    assert run(delivery.retry_due()) == 0
+    for lead_id in ids:
+        lead = store.get(lead_id)
+        assert (lead.status, lead.attempts) == (LeadStatus.QUEUED, 1)
+        assert lead.last_error.startswith("Unexpected error: InvalidURL")
+        # It may have gone out: the next e-mail says it may be a duplicate, not soon.
+        assert lead.unconfirmed_sends == 1
+
+
+def test_a_lead_whose_worker_died_comes_back_behind_the_waiting_leads(store: LeadStore) -> None:
+    first = queue(store, "ana@example.com")
+    second = queue(store, "bea@example.com")
+    # A worker claims the first one and dies: its claim (no lease here) has expired.
+    [died_on] = store.claim_due(new_claim_token(), dt.timedelta(0), 1)
+    assert died_on.id == first
+    [next_one] = store.claim_due(new_claim_token(), LEASE, 1)
+    assert next_one.id == second
+    [again] = store.claim_due(new_claim_token(), LEASE, 1)
+    assert (again.id, again.unconfirmed_sends) == (first, 1)
+
+
+def test_the_provider_s_answer_is_kept_as_one_printable_line(
+    store: LeadStore, emailjs: HTTPServer
+) -> None:
+    """A NUL (which PostgreSQL refuses) or a line break in EmailJS's answer cannot stop
+    the outcome being recorded, nor break ``leads list``."""
+    ids = [queue(store, f"visitor{n}@example.com") for n in range(2)]
+    refuse_all(emailjs, 500, "Bad\x00gateway\nnow")
+    assert run(make_delivery(store, make_client(emailjs)).retry_due()) == 0
+    for lead_id in ids:
+        lead = store.get(lead_id)
+        assert (lead.status, lead.last_error) == (LeadStatus.QUEUED, "HTTP 500: Bad?gateway?now")

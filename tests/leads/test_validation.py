@@ -1,13 +1,18 @@
 """Server-side validation of both forms: every field, valid and invalid, whatever is sent."""
 
 import datetime as dt
+import json
+import unicodedata
 from zoneinfo import ZoneInfo
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agency_site import locale
 from agency_site.content.forms import COPY
+from agency_site.forms.declarations import BY_KIND
+from agency_site.forms.fields import Control
 from agency_site.leads.calendar import WorkingCalendar
 from agency_site.leads.kinds import LeadKind
 from agency_site.leads.validation import one_year_after, validate
@@ -166,7 +171,9 @@ def test_a_phone_with_any_other_character_is_refused(phone: str, intruder: str) 
 
 @given(
     st.text(
-        alphabet=st.characters(exclude_categories=("Cc", "Cs", "Zs", "Zl", "Zp")),
+        alphabet=st.characters(exclude_categories=("Cc", "Cf", "Cs", "Zs", "Zl", "Zp")).filter(
+            lambda char: not _noncharacter(char)
+        ),
         min_size=2,
         max_size=100,
     )
@@ -185,3 +192,106 @@ def test_control_characters_are_refused_anywhere_in_the_message(text: str, contr
 @given(st.characters(categories=("Cc",)))
 def test_control_characters_are_refused_even_at_the_ends_of_a_name(control: str) -> None:
     assert booking(name="Ana" + control)["errors"] == {"name": COPY.notices.control_chars}
+
+
+# --- Text that cannot be stored, mailed or shown honestly ----------------------------------
+
+
+def _noncharacter(char: str) -> bool:
+    point = ord(char)
+    return 0xFDD0 <= point <= 0xFDEF or point & 0xFFFE == 0xFFFE
+
+
+def _hidden(char: str, *, one_line: bool) -> bool:
+    """What no stored field may hold, stated apart from the code: a lone surrogate, a
+    noncharacter, a format or bidi control but the joiners (ZWNJ, ZWJ of emoji), a control
+    character but a multi-line field's line break and tab, a one-line field's Zl/Zp."""
+    category = unicodedata.category(char)
+    return (
+        category == "Cs"
+        or _noncharacter(char)
+        or (category == "Cf" and char not in "\u200c\u200d")
+        or (category == "Cc" and (one_line or char not in "\n\t"))
+        or (one_line and category in ("Zl", "Zp"))
+    )
+
+
+# Sure to be drawn often: the characters of the rule's edges.
+_EDGES = (
+    "\ud800\udfff\udc00\ufdd0\ufdef\ufffe\uffff\U0001fffe\U0010ffff"
+    "\u200e\u200f\u202a\u202e\u2066\u2069\u061c\u200b\ufeff\u00ad\U000e0041"
+    "\u2028\u2029\u200c\u200d\n\t\r\x00 aA\u00e9"
+)
+# Any code point; control characters (Cc, their own tests above) mostly from _EDGES.
+_ANY_TEXT = st.text(
+    alphabet=st.sampled_from(_EDGES)
+    | st.characters(categories=("Cs", "Cf", "Cn", "Zl", "Zp"))
+    | st.characters(exclude_categories=("Cc",)),
+    max_size=12,
+)
+_WHERE = [
+    (kind, field.name)
+    for kind, form in BY_KIND.items()
+    for field in form.fields
+    if field.control not in (Control.DATE, Control.SLOT, Control.CHOICE)
+]
+_GOOD = {**VALID, "service": "branding", "pack": ""}
+
+
+@pytest.mark.parametrize(("kind", "name"), _WHERE)
+@settings(deadline=None)  # The first call builds the form's model (its options' content).
+@given(text=_ANY_TEXT, lead=st.sampled_from(("", "Ana ", "ana@example.com")))
+def test_any_text_is_refused_on_its_field_or_stored_encodable_and_visible(
+    kind, name, text: str, lead: str
+) -> None:
+    """Whatever a field receives (a JSON string can carry any UTF-16 unit): either that
+    field gets an error, or every value encodes to UTF-8 and JSON and holds nothing of
+    ``_hidden``."""
+    if name == "email":
+        value = lead.split("@")[0] + text + "@example.com" if lead else text
+    else:
+        value = lead + text + ("a" * 2 if name != "phone" else "600123456")
+    data = {key: _GOOD[key] for key in BY_KIND[kind].names if key in _GOOD}
+    result = validate(kind, {**data, name: value}, TODAY, now=NOW, calendar=CALENDAR)
+    if name in result.errors:
+        return
+    assert result.valid, result.errors
+    json.dumps(result.fields, ensure_ascii=False).encode("utf-8")
+    for key, stored in result.fields.items():
+        stored.encode("utf-8")
+        one_line = BY_KIND[kind].field(key).control is not Control.TEXTAREA
+        assert not any(_hidden(char, one_line=one_line) for char in stored), (key, stored)
+
+
+@pytest.mark.parametrize("language", ["es", "ca"])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("name", json.loads('"Ana \\ud800"')),  # As a websocket's JSON carries it.
+        ("name", "Ana \udfff García"),
+        ("name", "\u202eaícraG anA"),  # Right-to-left override.
+        ("name", "Ana\u2066 García"),
+        ("name", "Ana\u200bGarcía"),  # Zero-width space.
+        ("name", "Ana\ufeff"),
+        ("name", "Ana\ufdd0"),
+        ("name", "Ana\U0010ffff"),
+        ("name", "Ana\u2028García"),  # A line break in a one-line field.
+        ("phone", "600 123 456\u200e"),
+        ("email", "ana\u202e@example.com"),
+        ("message", "Hola \ud83d"),
+        ("message", "precio: 100\u061c€"),
+    ],
+)
+def test_invisible_or_unencodable_characters_are_refused_on_their_field(
+    language: str, field: str, value: str
+) -> None:
+    with locale.active(language):
+        result = booking(**{field: value})
+    assert result["errors"] == {field: COPY.of(language).notices.control_chars}
+    assert result["fields"] == {}
+
+
+def test_emoji_joiners_and_a_message_s_line_separators_are_kept() -> None:
+    fields = booking(name="Ana 👩\u200d💻", message="Hola\u2028adiós\u2029fin")["fields"]
+    assert fields["name"] == "Ana 👩\u200d💻"
+    assert fields["message"] == "Hola\nadiós\nfin"
