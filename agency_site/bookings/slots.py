@@ -347,22 +347,30 @@ def network_digest(client_ip: str, key: str = "") -> str | None:
 
 
 def over_cap(
-    engine: sa.Engine, caps: PendingCaps, email_norm: str | None, network: str | None
+    engine: sa.Engine,
+    caps: PendingCaps,
+    email_norm: str | None,
+    network: str | None,
+    idempotency_key: str = "",
 ) -> TooManyPending | None:
-    """Which cap a new pending booking of ``email_norm`` from ``network`` would pass."""
-    pending = Booking.state == BookingState.PENDING
+    """Which cap a new pending booking of ``email_norm`` from ``network`` would pass (the
+    booking stored with ``idempotency_key``, the same submission sent again, not counted)."""
+    pending = (
+        select(sa.func.count())
+        .select_from(Booking)
+        .join(Lead, col(Lead.id) == col(Booking.lead_id))
+        .where(
+            Booking.state == BookingState.PENDING,
+            sa.or_(col(Lead.idempotency_key).is_(None), Lead.idempotency_key != idempotency_key),
+        )
+    )
     with Session(engine) as session:
         if caps.per_email and email_norm:
-            query = (
-                select(sa.func.count())
-                .select_from(Booking)
-                .join(Lead, col(Lead.id) == col(Booking.lead_id))
-                .where(pending, Lead.email_norm == email_norm)
-            )
+            query = pending.where(Lead.email_norm == email_norm)
             if session.exec(query).one() >= caps.per_email:
                 return TooManyPending.EMAIL
         if caps.per_network and network:
-            query = select(sa.func.count()).where(pending, Booking.network == network)
+            query = pending.where(Booking.network == network)
             if session.exec(query).one() >= caps.per_network:
                 return TooManyPending.NETWORK
     return None

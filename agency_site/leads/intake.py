@@ -182,8 +182,9 @@ class LeadIntake:
         if form_data.get(HONEYPOT_FIELD):
             return await self._spam(kind, checked.fields, key, source, language, stored)
         network = slots.network_digest(client_ip, self.caps.network_key)
-        if kind is LeadKind.BOOKING and (errors := await self._over_cap(checked.fields, network)):
-            return Submission(Result.INVALID, errors)
+        over = kind is LeadKind.BOOKING and await self._over_cap(checked.fields, network, key)
+        if over:
+            return Submission(Result.INVALID, over)
         autoreply_day = agency_today() if BY_KIND[kind].autoreply else None
         token = new_claim_token() if self.delivery.configured else None
         slot = self._slot(kind, checked.fields, strict=True, network=network)
@@ -341,7 +342,9 @@ class LeadIntake:
             logger.info("A %s submission filled the honeypot: stored as spam (%s).", kind, lead.id)
         return Submission(Result.SENT if self.delivery.configured else Result.QUEUED)
 
-    async def _over_cap(self, fields: dict[str, Any], network: str | None) -> dict[str, str]:
+    async def _over_cap(
+        self, fields: dict[str, Any], network: str | None, key: str
+    ) -> dict[str, str]:
         """The message refusing a booking whose address or network already holds the most
         pending bookings allowed; none when under the caps or the database cannot tell
         (the store then decides)."""
@@ -350,7 +353,7 @@ class LeadIntake:
             return {}
         email = fields.get("email")
         email_norm = email_key(email) if isinstance(email, str) else None
-        count = partial(slots.over_cap, self.store.engine, caps, email_norm, network)
+        count = partial(slots.over_cap, self.store.engine, caps, email_norm, network, key)
         try:
             async with asyncio.timeout(self.deadline_s / 4):
                 over = await asyncio.get_running_loop().run_in_executor(_DB_THREADS, count)
@@ -404,7 +407,8 @@ class LeadIntake:
                 autoreply_day=lead.autoreply_day,
                 created_at=lead.created_at,
                 # The visitor was told "received": a slot taken meanwhile is the agency's
-                # to sort out (the booking is stored, holding no slot), never a lost lead.
+                # to sort out, never a lost lead: the booking is stored holding no slot,
+                # marked so (``slot_lost``: its e-mail warns, confirming must claim it).
                 slot=self._slot(lead.kind, lead.fields, strict=False),
                 source=lead.source,
                 language=lead.language,

@@ -436,8 +436,12 @@ def test_an_address_holds_at_most_two_pending_bookings(store: LeadStore, languag
 
     intake = capped_intake(store)
     for time in ("09:00", "10:00"):
-        form = booking_form(time=time, language=language)
+        form = booking_form(
+            time=time, language=language, idempotency_key=f"booking-key-{time[:2]}-{language}"
+        )
         assert submit(intake, LeadKind.BOOKING, form).result is Result.QUEUED
+    # The second one sent again (the websocket's answer was lost): its outcome, not a refusal.
+    assert submit(intake, LeadKind.BOOKING, form).result is Result.QUEUED
     third = submit(intake, LeadKind.BOOKING, booking_form(time="11:00", language=language))
     with active(language):
         refusal = COPY.slots.too_many_email
