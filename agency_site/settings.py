@@ -181,6 +181,8 @@ class LeadsSettings(BaseSettings):
     canary_interval_seconds: PositiveFloat = 900.0
     # Months a person's leads are kept after their last one (privacy policy, `leads purge`).
     retention_months: PositiveInt = 12
+    # Days a lead taken for spam (its honeypot filled) is kept for `leads not-spam`.
+    spam_keep_days: PositiveInt = 7
     # Where `leads export` and `leads find -o` write by default: outside the site folder.
     export_dir: str = "~/agency_site-exports"
 
@@ -238,6 +240,13 @@ class BookingSettings(BaseSettings):
     link_secret: SecretStr = SecretStr("")
     # The agency's confirm/decline links work this many days.
     link_days: PositiveInt = 14
+    # Pending (unanswered) bookings one e-mail address, and one network (an IPv4 /24, an
+    # IPv6 /64), may hold at once; more are refused, asking to write or call. 0: no cap.
+    max_pending_per_email: NonNegativeInt = 2
+    max_pending_per_network: NonNegativeInt = 6
+    # A booking still pending this many working days after it was requested expires: its
+    # slot is free again and the visitor is told by e-mail. 0: never.
+    pending_expiry_days: NonNegativeInt = 3
 
     @field_validator("link_secret")
     @classmethod

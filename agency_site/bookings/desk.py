@@ -79,7 +79,7 @@ class BookingDesk:
         """Apply ``action`` to booking ``lead_id`` once; the outcome, the booking after it,
         and whether the visitor was told by e-mail."""
         decision, booking = await asyncio.to_thread(
-            slots.decide, self.engine, lead_id, TARGET[action], link_digest
+            slots.decide, self.engine, lead_id, TARGET[action], link_digest, self.daily_limit
         )
         if decision is not slots.Decision.DONE or booking is None:
             return decision, booking, False
@@ -87,6 +87,15 @@ class BookingDesk:
         lead = await asyncio.to_thread(LeadStore(self.engine).get, lead_id)
         told = lead is not None and await _tell(self, action, booking, lead)
         return decision, booking, told
+
+    async def tell_expired(self, booking: Booking, lead: Lead) -> bool:
+        """E-mail the visitor that their unanswered booking expired (their language);
+        whether the visitor template took it."""
+        with locale.active(lead.language):
+            mail = visitor_mail(
+                booking, lead.fields, api_url=self.api_url, site_url=self.site_url, signer=None
+            )
+        return await self.send("visitor", mail.params)
 
 
 async def _tell(pages: BookingDesk, action: Action, booking: Booking, lead: Lead) -> bool:

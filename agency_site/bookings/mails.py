@@ -1,5 +1,6 @@
-"""The visitor's e-mails about their booking (confirmed, declined, cancelled), sent through
-the visitor template (``EMAILJS_VISITOR_TEMPLATE_ID``), and the links they carry.
+"""The visitor's e-mails about their booking (confirmed, declined, cancelled, expired), sent
+through the visitor template (``EMAILJS_VISITOR_TEMPLATE_ID``), and the links they carry;
+what the agency's booking e-mail adds (``agency_params``).
 
 Template parameters: ``to_email``, ``to_name`` (the name cut short, as in the auto-reply),
 ``subject``, ``message`` (the whole text, in the language in use: the visitor's),
@@ -9,18 +10,23 @@ Template parameters: ``to_email``, ``to_name`` (the name cut short, as in the au
 """
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from agency_site import paths
+import sqlalchemy as sa
+
+from agency_site import locale, paths
+from agency_site.bookings import slots
 from agency_site.bookings.calendar_file import Appointment, google_link, outlook_link
 from agency_site.bookings.links import Action, LinkSigner
 from agency_site.bookings.models import Booking, BookingState
 from agency_site.content.bookings import COPY
 from agency_site.content.loader import fill
 from agency_site.content.site import SITE
-from agency_site.leads.delivery import date_es, short_name
+from agency_site.leads.delivery import date_es, short_name, template_params
+from agency_site.leads.kinds import LeadKind
+from agency_site.leads.store import LeadStore
 from agency_site.locale import localized_path
 from agency_site.rules import AGENCY_TIME_ZONE
 
@@ -57,14 +63,16 @@ def visitor_mail(
     *,
     api_url: str,
     site_url: str,
-    signer: LinkSigner,
+    signer: LinkSigner | None,
 ) -> VisitorMail:
-    """The e-mail telling the visitor of ``fields`` where their booking now stands."""
+    """The e-mail telling the visitor of ``fields`` where their booking now stands (only a
+    confirmed one carries signed links: it needs ``signer``)."""
     state = BookingState(booking.state)
     mail = {
         BookingState.CONFIRMED: COPY.mails.confirmed,
         BookingState.DECLINED: COPY.mails.declined,
         BookingState.CANCELLED: COPY.mails.cancelled,
+        BookingState.EXPIRED: COPY.mails.expired,
     }[state]
     name = short_name(str(fields.get("name", "")))
     words = {"name": name, "date_es": date_es(booking.date.isoformat()), "time": booking.time}
@@ -83,6 +91,7 @@ def visitor_mail(
         "book_again_url": "",
     }
     if state is BookingState.CONFIRMED:
+        assert signer is not None, "a confirmation carries signed links"
         event = appointment(booking, fields)
         params |= {
             "ics_url": link(api_url, signer, Action.CALENDAR, booking.lead_id),
@@ -101,6 +110,27 @@ def agency_links(api_url: str, signer: LinkSigner, lead_id: int) -> dict[str, st
         "confirm_url": link(api_url, signer, Action.CONFIRM, lead_id),
         "decline_url": link(api_url, signer, Action.DECLINE, lead_id),
     }
+
+
+def agency_params(
+    engine: sa.Engine, links: Callable[[int], dict[str, str]] | None, lead_id: int
+) -> dict[str, str]:
+    """What the agency's e-mail of booking ``lead_id`` adds to its lead's parameters:
+    ``confirm_url`` and ``decline_url`` (``links``; empty without BOOKING_LINK_SECRET) and
+    ``slot_note``, empty unless the booking holds no slot (``slot_lost``): then it says
+    so, and ``message`` starts with it too, so no template can miss it."""
+    params = links(lead_id) if links else {"confirm_url": "", "decline_url": ""}
+    booking = slots.get(engine, lead_id)
+    lead = LeadStore(engine).get(lead_id)
+    if booking is None or lead is None or not booking.slot_lost:
+        return params | {"slot_note": ""}
+    with locale.active(locale.DEFAULT_LOCALE):  # The agency's e-mail: Spanish.
+        note = fill(
+            COPY.slot_lost, {"date_es": date_es(booking.date.isoformat()), "time": booking.time}
+        )
+        resend_of = lead_id if lead.unconfirmed_sends else None
+        message = template_params(LeadKind.BOOKING, lead.fields, "", resend_of=resend_of)
+    return params | {"slot_note": note, "message": f"{note}\n\n{message['message']}".rstrip()}
 
 
 def starts_at(booking: Booking) -> dt.datetime:

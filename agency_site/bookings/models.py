@@ -17,6 +17,9 @@ class BookingState(enum.StrEnum):
     CONFIRMED = "confirmed"
     DECLINED = "declined"  # By the agency; the slot is free again.
     CANCELLED = "cancelled"  # By the visitor or the operator; the slot is free again.
+    # Left pending past BOOKING_PENDING_EXPIRY_DAYS working days: the slot is free again
+    # and the visitor is told (``expiry_told_at``).
+    EXPIRED = "expired"
 
     @property
     def active(self) -> bool:
@@ -42,6 +45,7 @@ class Booking(SQLModel, table=True):
     __table_args__ = (
         sa.Index("ux_bookings_active_slot", "active_slot", unique=True),
         sa.Index("ix_bookings_date", "date"),
+        sa.Index("ix_bookings_network", "network"),
     )
 
     lead_id: int = Field(primary_key=True, foreign_key="leads.id", ondelete="CASCADE")
@@ -53,6 +57,14 @@ class Booking(SQLModel, table=True):
     decided_at: dt.datetime | None = None
     # Set when the owner was alerted that it waits for an answer (once).
     reminded_at: dt.datetime | None = None
+    # Stored without its slot: drained from the spool after the slot (or the day) was
+    # taken. Confirming it must claim the slot first; the agency's e-mail says so.
+    slot_lost: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
+    # A keyed digest of the requester's network (``slots.network_digest``), to cap the
+    # pending bookings per network; kept only while the booking is pending.
+    network: str | None = Field(default=None, max_length=64)
+    # When the visitor was e-mailed that their unanswered booking expired.
+    expiry_told_at: dt.datetime | None = None
 
 
 class BookingLinkUse(SQLModel, table=True):

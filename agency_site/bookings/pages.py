@@ -53,7 +53,11 @@ def _summary(booking: Booking, lead: Lead) -> str:
     ]
     items = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in rows if v)
     state = getattr(COPY.states, str(booking.state))
-    return f'<dl class="summary">{items}</dl><p>{escape(state.capitalize())}.</p>'
+    lost = ""
+    if booking.slot_lost and booking.state == BookingState.PENDING:
+        words = {"date_es": date_es(booking.date.isoformat()), "time": booking.time}
+        lost = f'<p class="box" role="alert">{escape(fill(COPY.slot_lost, words))}</p>'
+    return f'<dl class="summary">{items}</dl><p>{escape(state.capitalize())}.</p>{lost}'
 
 
 def _problem(desk: BookingDesk, title: str, status: int) -> HTMLResponse:
@@ -151,6 +155,8 @@ async def _act_page(desk: BookingDesk, action: Action, link: Link, lead: Lead) -
     decision, booking, told = await desk.answer(link.lead_id, action, link.digest)
     if decision is slots.Decision.REPLAYED:
         return _problem(desk, COPY.problems.replayed, 409)
+    if decision is slots.Decision.SLOT_TAKEN:
+        return _problem(desk, COPY.problems.slot_taken, 409)
     if decision is not slots.Decision.DONE or booking is None:
         refusal = _why_not(desk, action, booking) if booking else None
         return refusal or _problem(desk, COPY.problems.unknown, 404)

@@ -5,10 +5,21 @@ A slot is claimed in the same transaction as its lead is stored
 the database gave them. Every later change is one conditional UPDATE (``decide``): the
 booking changes only from a state that allows it, and a single-use link's digest is
 inserted in the same transaction, so a replayed link changes nothing.
+
+``BOOKING_DAILY_LIMIT`` is counted under a lock of the day (PostgreSQL's transaction
+advisory lock; SQLite has one writer at a time anyway), so simultaneous requests cannot
+count the same free place. A booking drained from the spool after its slot was taken
+is stored without it (``slot_lost``); confirming it claims the slot, or is refused.
+Pending bookings are capped per e-mail address and per network (``PendingCaps``) and
+expire, freeing their slot, when left unanswered (``expire_pending``).
 """
 
 import datetime as dt
 import enum
+import hashlib
+import hmac
+import ipaddress
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
@@ -18,11 +29,15 @@ from sqlmodel import Session, col, select
 
 from agency_site.bookings.models import Booking, BookingLinkUse, BookingState, slot_key
 from agency_site.leads.calendar import WorkingCalendar
-from agency_site.leads.models import utcnow
+from agency_site.leads.models import Lead, utcnow
 from agency_site.rules import AGENCY_TIME_ZONE
+
+logger = logging.getLogger(__name__)
 
 # How far ahead the nearest free slots are looked for when the asked one is taken.
 _SEARCH_DAYS = 21
+# The first key of the days' advisory locks (PostgreSQL): the second is the day's ordinal.
+_DAY_LOCK_SPACE = 0x0B00C
 
 
 class SlotTaken(Exception):
@@ -33,21 +48,66 @@ class DayFull(Exception):
     """The day already has ``BOOKING_DAILY_LIMIT`` active bookings."""
 
 
-def claim(session: Session, lead_id: int, date: dt.date, time: str, daily_limit: int) -> None:
+def claim(
+    session: Session,
+    lead_id: int,
+    date: dt.date,
+    time: str,
+    daily_limit: int,
+    network: str | None = None,
+) -> None:
     """Hold ``date`` ``time`` for lead ``lead_id`` in the caller's transaction.
 
     Raises ``SlotTaken`` (the unique index refused it) or ``DayFull``; the caller rolls
-    back, so neither the booking nor its lead is stored.
+    back, so neither the booking nor its lead is stored. ``network``: the requester's
+    ``network_digest``, kept while the booking is pending.
     """
-    if daily_limit and active_on(session, date) >= daily_limit:
+    if day_full(session, date, daily_limit):
         raise DayFull(date.isoformat())
-    session.add(Booking(lead_id=lead_id, date=date, time=time, active_slot=slot_key(date, time)))
+    session.add(
+        Booking(
+            lead_id=lead_id,
+            date=date,
+            time=time,
+            active_slot=slot_key(date, time),
+            network=network,
+        )
+    )
     try:
         session.flush()
     except sa.exc.IntegrityError as error:
         if "active_slot" in str(error.orig) or "ux_bookings_active_slot" in str(error.orig):
             raise SlotTaken(slot_key(date, time)) from None
         raise
+
+
+def store_without_slot(
+    session: Session, lead_id: int, date: dt.date, time: str, network: str | None = None
+) -> None:
+    """Store the booking of a lead that must not be lost though its slot (or day) is taken:
+    it holds no slot, and is marked so for the agency (``slot_lost``)."""
+    session.add(Booking(lead_id=lead_id, date=date, time=time, slot_lost=True, network=network))
+    logger.warning(
+        "Booking lead %s stored WITHOUT its slot (%s, taken meanwhile): the agency is told.",
+        lead_id,
+        slot_key(date, time),
+    )
+
+
+def day_full(session: Session, date: dt.date, daily_limit: int) -> bool:
+    """Whether ``date`` already has ``daily_limit`` active bookings (0: no limit).
+
+    On PostgreSQL the day is locked first until the caller's transaction ends, so two
+    transactions never both count the same last free place (READ COMMITTED).
+    """
+    if not daily_limit:
+        return False
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(
+            sa.text("SELECT pg_advisory_xact_lock(:space, :day)"),
+            {"space": _DAY_LOCK_SPACE, "day": date.toordinal()},
+        )
+    return active_on(session, date) >= daily_limit
 
 
 def active_on(session: Session, date: dt.date) -> int:
@@ -130,6 +190,9 @@ class Decision(enum.StrEnum):
     REPLAYED = "replayed"  # This single-use link was used before: nothing changed.
     NOT_ALLOWED = "not_allowed"  # The booking is in a state this change cannot leave.
     UNKNOWN = "unknown"  # No such booking (never, or erased).
+    # A booking stored without its slot (``slot_lost``) cannot be confirmed: its slot is
+    # held by another booking, or its day is full. Nothing changed (the link still works).
+    SLOT_TAKEN = "slot_taken"
 
 
 # The states each target state may be reached from.
@@ -141,12 +204,18 @@ _FROM: dict[BookingState, tuple[BookingState, ...]] = {
 
 
 def decide(
-    engine: sa.Engine, lead_id: int, to: BookingState, link_digest: str | None = None
+    engine: sa.Engine,
+    lead_id: int,
+    to: BookingState,
+    link_digest: str | None = None,
+    daily_limit: int = 0,
 ) -> tuple[Decision, Booking | None]:
     """Move booking ``lead_id`` to ``to`` (confirmed, declined or cancelled), once.
 
     With ``link_digest`` the link is spent in the same transaction: a second use of it
     is ``REPLAYED`` whatever the booking's state. Declining or cancelling frees the slot.
+    Confirming a booking stored without its slot claims the slot in the same transaction
+    (``SLOT_TAKEN`` when another booking holds it or the day is full: nothing changes).
     Returns the outcome and the booking as it is afterwards.
     """
     with Session(engine, expire_on_commit=False) as session:
@@ -160,14 +229,25 @@ def decide(
             except sa.exc.IntegrityError:
                 session.rollback()
                 return Decision.REPLAYED, session.get(Booking, lead_id)
-        values = {"state": to, "decided_at": utcnow()}
+        # Whatever the change, the booking is no longer pending: its network is not needed.
+        values = {"state": to, "decided_at": utcnow(), "network": None}
         if not to.active:
             values["active_slot"] = None
-        changed = session.execute(
-            sa.update(Booking)
-            .where(col(Booking.lead_id) == lead_id, col(Booking.state).in_(_FROM[to]))
-            .values(**values)
-        ).rowcount
+        lost = to is BookingState.CONFIRMED and booking.slot_lost
+        if lost:
+            if day_full(session, booking.date, daily_limit):
+                session.rollback()
+                return Decision.SLOT_TAKEN, session.get(Booking, lead_id)
+            values |= {"active_slot": slot_key(booking.date, booking.time), "slot_lost": False}
+        try:
+            changed = session.execute(
+                sa.update(Booking)
+                .where(col(Booking.lead_id) == lead_id, col(Booking.state).in_(_FROM[to]))
+                .values(**values)
+            ).rowcount
+        except sa.exc.IntegrityError:  # The unique slot: another booking holds it.
+            session.rollback()
+            return Decision.SLOT_TAKEN, session.get(Booking, lead_id)
         if not changed:
             session.rollback()
             return Decision.NOT_ALLOWED, session.get(Booking, lead_id)
@@ -176,11 +256,16 @@ def decide(
         return Decision.DONE, booking
 
 
-def answer_due(requested_at: dt.datetime, calendar: WorkingCalendar) -> dt.datetime:
+def answer_due(
+    requested_at: dt.datetime, calendar: WorkingCalendar, working_days: int = 1
+) -> dt.datetime:
     """When the agency should have answered a booking requested at ``requested_at``: the
-    same time on the next working day (a Friday-afternoon request: Monday afternoon)."""
+    same time ``working_days`` working days later (one, from a Friday afternoon: Monday
+    afternoon)."""
     local = requested_at.astimezone(ZoneInfo(AGENCY_TIME_ZONE))
-    day = calendar.next_working_day(local.date() + dt.timedelta(days=1))
+    day = local.date()
+    for _ in range(working_days):
+        day = calendar.next_working_day(day + dt.timedelta(days=1))
     return dt.datetime.combine(day, local.timetz())
 
 
@@ -224,3 +309,124 @@ def get(engine: sa.Engine, lead_id: int) -> Booking | None:
 def forget(session: Session, lead_ids: Iterable[int]) -> None:
     """Delete the bookings (and free the slots) of leads being erased or purged."""
     session.execute(sa.delete(Booking).where(col(Booking.lead_id).in_(list(lead_ids))))
+
+
+# --- Abuse limits: pending bookings per person and network; unanswered ones expire ----------
+
+
+@dataclass(frozen=True)
+class PendingCaps:
+    """How many pending bookings one e-mail address and one network may hold (0: any)."""
+
+    per_email: int = 0
+    per_network: int = 0
+    # Keys the network digests (``BOOKING_LINK_SECRET``): without it a /24 digest could
+    # be reversed by trying all of them.
+    network_key: str = ""
+
+
+class TooManyPending(enum.StrEnum):
+    """Which cap a booking request would pass."""
+
+    EMAIL = "email"
+    NETWORK = "network"
+
+
+def network_digest(client_ip: str, key: str = "") -> str | None:
+    """A keyed digest of the network of ``client_ip`` (its /24, or /64 for IPv6; an
+    IPv4-mapped address counts as IPv4), never the address; None when it is no address."""
+    try:
+        address = ipaddress.ip_address(client_ip.strip())
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    prefix = 24 if address.version == 4 else 64
+    network = ipaddress.ip_network(f"{address}/{prefix}", strict=False)
+    return hmac.new(key.encode(), f"booking-network:{network}".encode(), hashlib.sha256).hexdigest()
+
+
+def over_cap(
+    engine: sa.Engine,
+    caps: PendingCaps,
+    email_norm: str | None,
+    network: str | None,
+    idempotency_key: str = "",
+) -> TooManyPending | None:
+    """Which cap a new pending booking of ``email_norm`` from ``network`` would pass (the
+    booking stored with ``idempotency_key``, the same submission sent again, not counted)."""
+    pending = (
+        select(sa.func.count())
+        .select_from(Booking)
+        .join(Lead, col(Lead.id) == col(Booking.lead_id))
+        .where(
+            Booking.state == BookingState.PENDING,
+            sa.or_(col(Lead.idempotency_key).is_(None), Lead.idempotency_key != idempotency_key),
+        )
+    )
+    with Session(engine) as session:
+        if caps.per_email and email_norm:
+            query = pending.where(Lead.email_norm == email_norm)
+            if session.exec(query).one() >= caps.per_email:
+                return TooManyPending.EMAIL
+        if caps.per_network and network:
+            query = pending.where(Booking.network == network)
+            if session.exec(query).one() >= caps.per_network:
+                return TooManyPending.NETWORK
+    return None
+
+
+def expire_pending(
+    engine: sa.Engine, now: dt.datetime, calendar: WorkingCalendar, working_days: int
+) -> list[int]:
+    """Expire the bookings still pending ``working_days`` working days after they were
+    requested (their slot is free again); the lead ids of those this call expired."""
+    if working_days <= 0:
+        return []
+    with Session(engine) as session:
+        candidates = session.exec(
+            select(Booking.lead_id, Booking.created_at).where(
+                Booking.state == BookingState.PENDING,
+                col(Booking.created_at) < now - dt.timedelta(days=working_days),
+            )
+        ).all()
+    due = [
+        lead_id
+        for lead_id, created_at in candidates
+        if answer_due(_utc(created_at), calendar, working_days) <= now
+    ]
+    expired = []
+    for lead_id in due:
+        with engine.begin() as connection:
+            changed = connection.execute(
+                sa.update(Booking)
+                .where(col(Booking.lead_id) == lead_id, Booking.state == BookingState.PENDING)
+                .values(
+                    state=BookingState.EXPIRED,
+                    decided_at=utcnow(),
+                    active_slot=None,
+                    network=None,
+                )
+            ).rowcount
+        if changed:
+            expired.append(lead_id)
+    return expired
+
+
+def expired_untold(engine: sa.Engine) -> list[Booking]:
+    """Expired bookings whose visitor was not yet told, oldest first."""
+    query = select(Booking).where(
+        Booking.state == BookingState.EXPIRED, col(Booking.expiry_told_at).is_(None)
+    )
+    with Session(engine, expire_on_commit=False) as session:
+        return list(session.exec(query.order_by(col(Booking.decided_at))).all())
+
+
+def mark_expiry_told(engine: sa.Engine, lead_id: int) -> None:
+    """Record that the visitor of booking ``lead_id`` was told it expired."""
+    with engine.begin() as connection:
+        connection.execute(
+            sa.update(Booking)
+            .where(col(Booking.lead_id) == lead_id)
+            .values(expiry_told_at=utcnow())
+        )

@@ -37,6 +37,9 @@ class LinkProblems(Content):
     past: str
     # The booking is already in this state: {state} is one of ``states``.
     already: str
+    # A booking stored without its slot cannot be confirmed: another holds it, or the day
+    # is full.
+    slot_taken: str
     text: str  # Under any of them: what to do instead.
 
 
@@ -47,6 +50,7 @@ class BookingStates(Content):
     confirmed: str
     declined: str
     cancelled: str
+    expired: str  # Left unanswered past BOOKING_PENDING_EXPIRY_DAYS working days.
 
 
 class VisitorMail(Content):
@@ -63,6 +67,7 @@ class VisitorMails(Content):
     confirmed: VisitorMail
     declined: VisitorMail
     cancelled: VisitorMail
+    expired: VisitorMail  # The agency did not answer in time: the slot is free again.
 
 
 class SlotMessages(Content):
@@ -73,6 +78,10 @@ class SlotMessages(Content):
     day_full: str
     nearest_joiner: str  # Between two of the nearest slots ("10:00 del lunes 14", ...).
     slot_in_words: str  # {time} del {date_es}
+    # Refused: this address (or this network) already holds BOOKING_MAX_PENDING_PER_*
+    # bookings waiting for an answer; what to do instead.
+    too_many_email: str
+    too_many_network: str
 
 
 class BookingsCopy(Content):
@@ -93,6 +102,9 @@ class BookingsCopy(Content):
     book_again: str  # The link to /schedule in a decline or cancel.
     # The agency's e-mail (contact template's ``message``) when a visitor cancels.
     agency_cancelled: str
+    # The agency's booking e-mail (``slot_note`` and the start of ``message``) and its
+    # confirm page, for a booking stored without its slot ({date_es}, {time}).
+    slot_lost: str
 
 
 COPY = Localized(lambda: load("bookings.yaml", BookingsCopy))

@@ -28,6 +28,8 @@ def site_values() -> dict[str, str]:
         # The purge's own setting (LEADS_RETENTION_MONTHS) and the backup timer's --keep.
         "leads.retention_months": str(settings.leads.retention_months),
         "backups.kept_days": str(settings.deploy.backup_keep),
+        "leads.spam_keep_days": str(settings.leads.spam_keep_days),
+        "booking.pending_expiry_days": str(settings.booking.pending_expiry_days),
         "paths.home": paths.HOME,
         "paths.about": paths.ABOUT,
         "paths.case_studies": paths.CASE_STUDIES,

@@ -5,8 +5,10 @@
 access and erasure (each erasure is also written to the erasure log, which
 ``restore`` re-applies after putting a backup back; ``find``, ``erase`` and ``purge``
 also cover this host's spool folder); ``spool`` shows the leads waiting on this host's
-disk for the database, and the lines the drain set aside; ``confirm``, ``decline`` and ``cancel``
-answer a booking as its e-mail's buttons do. It uses the same environment as the site (``REFLEX_DB_URL``,
+disk for the database, and the lines the drain set aside; ``confirm``, ``decline`` and
+``cancel`` answer a booking as its e-mail's buttons do; ``spam`` lists the leads whose
+honeypot was filled (kept ``LEADS_SPAM_KEEP_DAYS``), ``not-spam`` sends one of them. It
+uses the same environment as the site (``REFLEX_DB_URL``,
 ``EMAILJS_*``, ``LEADS_*``) and is safe to run next to live backend workers: leads are
 claimed atomically.
 
@@ -105,6 +107,13 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "spool", help="the leads waiting on this host's disk for the database (LEADS_SPOOL_DIR)"
     )
+    commands.add_parser(
+        "spam", help="the leads whose hidden field was filled (a bot, or a browser's autofill)"
+    )
+    not_spam = commands.add_parser(
+        "not-spam", help="send a lead taken for spam to the agency (`spam` lists them)"
+    )
+    not_spam.add_argument("id", type=int, metavar="ID")
     for action, text in _BOOKING_ACTIONS.items():
         answer = commands.add_parser(action, help=text)
         answer.add_argument("id", type=int, metavar="ID", help="the booking's lead id (list)")
@@ -126,6 +135,13 @@ def _answer(desk: BookingDesk | None, action: str, lead_id: int, out: TextIO) ->
     decision, booking, told = asyncio.run(desk.answer(lead_id, Action(action)))
     if decision is Decision.UNKNOWN or booking is None:
         print(f"No booking {lead_id}.", file=out)
+        return 1
+    if decision is Decision.SLOT_TAKEN:
+        print(
+            f"Booking {lead_id} holds no slot and {booking.date} {booking.time} is taken (or "
+            "the day is full): nothing changed. Offer the visitor another time, or decline.",
+            file=out,
+        )
         return 1
     if decision is not Decision.DONE:
         print(f"Booking {lead_id} is {booking.state}: nothing changed.", file=out)
@@ -165,6 +181,24 @@ def _list(delivery: Delivery, status: str | None, out: TextIO) -> int:
             line += f"  [{lead.last_error[:80]}]"
         line += f"  ({lead_source.describe(lead.source)} · {lead.language})"
         print(_writable(line), file=out)
+    return 0
+
+
+def _spam_list(delivery: Delivery, out: TextIO) -> int:
+    if not delivery.store.count(LeadStatus.SPAM):
+        print("No lead taken for spam.", file=out)
+        return 0
+    _list(delivery, LeadStatus.SPAM, out)
+    print("Send one to the agency with `not-spam ID`.", file=out)
+    return 0
+
+
+def _not_spam(delivery: Delivery, lead_id: int, out: TextIO) -> int:
+    daily_limit = get_settings().booking.daily_limit
+    if not delivery.store.release_spam(lead_id, daily_limit):
+        print(f"Lead {lead_id} is not taken for spam: nothing changed.", file=out)
+        return 1
+    print(f"Lead {lead_id} is queued: the site sends it to the agency.", file=out)
     return 0
 
 
@@ -464,6 +498,10 @@ def run(
         return _restore(delivery, args.backup, args.yes, ops)
     if args.command == "spool":
         return _spool(ops)
+    if args.command == "spam":
+        return _spam_list(delivery, out)
+    if args.command == "not-spam":
+        return _not_spam(delivery, args.id, out)
     if args.command in _BOOKING_ACTIONS:
         return _answer(desk, args.command, args.id, out)
     return _export(delivery, args.status, args.output, ops)

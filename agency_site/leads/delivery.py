@@ -230,6 +230,13 @@ class Delivery:
         assert self.client is not None, "delivery is not configured"
         try:
             kind = LeadKind(kind)
+        except ValueError as error:
+            return await self._set_aside(lead_id, kind, token, error)
+        # A booking's links and notes read the database: its errors are the store's own.
+        extra = (
+            await asyncio.to_thread(self.booking_links, lead_id) if kind is LeadKind.BOOKING else {}
+        )
+        try:
             params = self.params(
                 lead_id,
                 kind,
@@ -239,6 +246,8 @@ class Delivery:
                 source=source,
                 language=language,
             )
+            params |= extra
+            json.dumps(params, ensure_ascii=False).encode("utf-8")
         except Exception as error:  # The same lead would fail the same way every time.
             return await self._set_aside(lead_id, kind, token, error)
         if template := self.templates.get(kind, ""):
@@ -278,8 +287,6 @@ class Delivery:
         if BY_KIND[kind].autoreply:
             with locale.active(locale.parse(language)):
                 params |= autoreply_params(BY_KIND[kind], fields)
-        if kind is LeadKind.BOOKING:
-            params |= self.booking_links(lead_id)
         json.dumps(params, ensure_ascii=False).encode("utf-8")
         return params
 

@@ -39,7 +39,7 @@ from agency_site.leads import source as lead_source
 from agency_site.leads.calendar import agency_now, default_calendar
 from agency_site.leads.delivery import Delivery, date_es, new_claim_token
 from agency_site.leads.kinds import LeadKind, LeadStatus
-from agency_site.leads.models import Lead, utcnow
+from agency_site.leads.models import Lead, email_key, utcnow
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.spool import Spool, SpooledLead, Unstorable, new_key, valid_key
 from agency_site.leads.store import DuplicateSubmission, LeadStore, Slot
@@ -65,7 +65,7 @@ logger = logging.getLogger(__name__)
 class Result(StrEnum):
     """What the visitor is told after submitting."""
 
-    SENT = "sent"  # Delivered (or a bot filled the honeypot: it is told the same).
+    SENT = "sent"  # Delivered (or its honeypot was filled: it is told the same).
     QUEUED = "queued"  # Stored; the e-mail goes out later.
     INVALID = "invalid"  # Nothing stored; see the errors per field.
     RATE_LIMITED = "rate_limited"
@@ -178,6 +178,7 @@ class LeadIntake:
         deadline_s: float = 30.0,
         spool: Spool | None = None,
         daily_limit: int = 0,
+        caps: slots.PendingCaps | None = None,
     ) -> None:
         self.store = store
         self.delivery = delivery
@@ -186,6 +187,7 @@ class LeadIntake:
         self.spool = spool  # None: a lead the database does not take is not stored.
         self._down_until = 0.0  # time.monotonic() until which the database counts as down.
         self.daily_limit = daily_limit  # BOOKING_DAILY_LIMIT (0: none).
+        self.caps = caps or slots.PendingCaps()  # BOOKING_MAX_PENDING_PER_* (0: none).
 
     async def submit(
         self,
@@ -254,17 +256,20 @@ class LeadIntake:
                 "A %s submission from %s was refused by the rate limit.", kind, loggable(client_ip)
             )
             return Submission(Result.RATE_LIMITED)
-        if not checked.refused and form_data.get(HONEYPOT_FIELD):
-            logger.info("A %s submission filled the honeypot: ignored.", kind)
-            return Submission(Result.SENT)
         if not checked.valid:
             return Submission(Result.INVALID, checked.errors)
 
         key = idempotency_key if valid_key(idempotency_key) else new_key()
+        source = lead_source.parse(form_data.get(lead_source.FIELD))
+        if form_data.get(HONEYPOT_FIELD):
+            return await self._spam(kind, checked.fields, key, source, language, stored)
+        network = slots.network_digest(client_ip, self.caps.network_key)
+        over = kind is LeadKind.BOOKING and await self._over_cap(checked.fields, network, key)
+        if over:
+            return Submission(Result.INVALID, over)
         autoreply_day = agency_today() if BY_KIND[kind].autoreply else None
         token = new_claim_token() if self.delivery.configured else None
-        slot = self._slot(kind, checked.fields, strict=True)
-        source = lead_source.parse(form_data.get(lead_source.FIELD))
+        slot = self._slot(kind, checked.fields, strict=True, network=network)
         try:
             lead = await self._store(
                 kind, checked.fields, token, key, autoreply_day, slot, source, language
@@ -397,12 +402,74 @@ class LeadIntake:
         )
         return Submission(Result.QUEUED)
 
-    def _slot(self, kind: LeadKind, fields: dict[str, Any], *, strict: bool) -> Slot | None:
+    def _slot(
+        self, kind: LeadKind, fields: dict[str, Any], *, strict: bool, network: str | None = None
+    ) -> Slot | None:
         """The slot a booking holds, or None for other forms."""
         if kind is not LeadKind.BOOKING:
             return None
         date = dt.date.fromisoformat(str(fields["date"]))
-        return Slot(date, str(fields["time"]), self.daily_limit, strict)
+        return Slot(date, str(fields["time"]), self.daily_limit, strict, network)
+
+    async def _spam(
+        self,
+        kind: LeadKind,
+        fields: dict[str, Any],
+        key: str,
+        source: dict[str, str] | None,
+        language: str,
+        stored: asyncio.Event,
+    ) -> Submission:
+        """A valid lead whose honeypot was filled (a bot, or a browser's autofill): stored as
+        ``SPAM`` (never sent, holding no slot) for the owner to release, and answered as a
+        real submission is. A database that does not take it: spooled like any lead."""
+        insert = partial(
+            self.store.add_lead,
+            kind,
+            fields,
+            claim_token=None,
+            lease=self.delivery.policy.lease,
+            idempotency_key=key,
+            source=source,
+            language=language,
+            spam=True,
+        )
+        try:
+            lead = await asyncio.get_running_loop().run_in_executor(_DB_THREADS, insert)
+        except DuplicateSubmission:
+            pass
+        except Exception:
+            spooled = SpooledLead(key, kind, fields, utcnow(), None, source, language)
+            return await self._spool(spooled, stored)
+        else:
+            stored.set()
+            logger.info("A %s submission filled the honeypot: stored as spam (%s).", kind, lead.id)
+        return Submission(Result.SENT if self.delivery.configured else Result.QUEUED)
+
+    async def _over_cap(
+        self, fields: dict[str, Any], network: str | None, key: str
+    ) -> dict[str, str]:
+        """The message refusing a booking whose address or network already holds the most
+        pending bookings allowed; none when under the caps or the database cannot tell
+        (the store then decides)."""
+        caps = self.caps
+        if not (caps.per_email or caps.per_network) or time.monotonic() < self._down_until:
+            return {}
+        email = fields.get("email")
+        email_norm = email_key(email) if isinstance(email, str) else None
+        count = partial(slots.over_cap, self.store.engine, caps, email_norm, network, key)
+        try:
+            async with asyncio.timeout(self.deadline_s / 4):
+                over = await asyncio.get_running_loop().run_in_executor(_DB_THREADS, count)
+        except Exception as error:
+            logger.warning("The pending bookings could not be counted (%s).", type(error).__name__)
+            return {}
+        if over is None:
+            return {}
+        logger.warning("A booking was refused: its %s holds too many pending bookings.", over)
+        if over is slots.TooManyPending.EMAIL:
+            return {"email": BOOKINGS.slots.too_many_email}
+        return {"date": BOOKINGS.slots.too_many_network}
 
     async def _slot_errors(
         self, fields: dict[str, Any], refused: "slots.SlotTaken | slots.DayFull"
@@ -444,7 +511,8 @@ class LeadIntake:
                 autoreply_day=lead.autoreply_day,
                 created_at=lead.created_at,
                 # The visitor was told "received": a slot taken meanwhile is the agency's
-                # to sort out (the booking is stored, holding no slot), never a lost lead.
+                # to sort out, never a lost lead: the booking is stored holding no slot,
+                # marked so (``slot_lost``: its e-mail warns, confirming must claim it).
                 slot=self._slot(lead.kind, lead.fields, strict=False),
                 source=lead.source,
                 language=lead.language,

@@ -21,3 +21,7 @@ class LeadStatus(StrEnum):
     # EmailJS refused this lead's own content (not the configuration): retrying cannot
     # help, so it waits for the owner (alert, `leads list`) instead of blocking the others.
     REJECTED = "rejected"
+    # Its honeypot was filled (a bot, or a browser's autofill): stored, never sent nor
+    # counted as waiting, until the owner releases it (`leads not-spam ID`); deleted
+    # after LEADS_SPAM_KEEP_DAYS.
+    SPAM = "spam"

@@ -11,7 +11,12 @@
   ``LEADS_CANARY_INTERVAL_SECONDS``; when EmailJS accepts it, every held lead is queued
   again and the normal retry loop delivers each once, one per second.
 - **Purge**: once a day (the ``purge`` row) the leads past the retention period are
-  deleted (see ``LeadStore.purge``); deleting is idempotent anyway.
+  deleted (see ``LeadStore.purge``), and the leads taken for spam older than
+  ``LEADS_SPAM_KEEP_DAYS``; deleting is idempotent anyway.
+- **Booking expiry**: every few minutes (the ``booking_expiry`` row) the bookings still
+  pending ``BOOKING_PENDING_EXPIRY_DAYS`` working days after they were requested expire,
+  freeing their slot (recorded first); then each expired booking's visitor is e-mailed in
+  their language until the visitor template takes it (``expiry_told_at``).
 - **Late leads**: once when a queued lead has waited longer than
   ``LEADS_ALERT_QUEUED_AGE_SECONDS`` (the ``queued_alert`` row), and once more when none
   has; once for each lead EmailJS refuses for its content (``rejected_alert`` keeps the
@@ -31,7 +36,9 @@ import datetime as dt
 import fcntl
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import httpx
 
@@ -44,9 +51,14 @@ from agency_site.leads.models import utcnow
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadSummary
 
+if TYPE_CHECKING:
+    from agency_site.bookings.desk import BookingDesk
+
 logger = logging.getLogger(__name__)
 
 HELD_ALERT, CANARY, PURGE = "held_alert", "canary", "purge"
+BOOKING_EXPIRY = "booking_expiry"
+EXPIRY_EVERY = dt.timedelta(minutes=10)
 QUEUED_ALERT, REJECTED_ALERT = "queued_alert", "rejected_alert"
 OK, HELD, LATE = "ok", "held", "late"
 SPOOL_ALERTED, ASIDE_ALERTED = ".alerted", ".aside-alerted"
@@ -130,6 +142,12 @@ class Monitor:
     spool_alert_after: dt.timedelta = dt.timedelta(minutes=5)
     # The working days a booking's answer is due by (``BOOKING_*``).
     calendar: WorkingCalendar = field(default_factory=WorkingCalendar)
+    # Working days a booking may stay pending before it expires (0: never).
+    pending_expiry_days: int = 0
+    # Days a lead taken for spam is kept for the owner to release it.
+    spam_keep_days: int = 7
+    # The booking desk (e-mails the visitor); None: expired bookings' visitors are not told.
+    desk: "Callable[[], BookingDesk] | None" = None
 
     @property
     def store(self):
@@ -144,7 +162,12 @@ class Monitor:
                 deleted,
                 self.retention_months,
             )
-        return deleted
+        spam = self.store.purge_spam(utcnow() - dt.timedelta(days=self.spam_keep_days))
+        if spam:
+            logger.info(
+                "%s lead(s) taken for spam deleted after %s days.", spam, self.spam_keep_days
+            )
+        return deleted + spam
 
     async def tick(self) -> None:
         """One round: the daily purge if due, then the held-leads alert and canary."""
@@ -153,6 +176,39 @@ class Monitor:
         await self.watch_held()
         await self.watch_late()
         await self.watch_unanswered()
+        if await asyncio.to_thread(self.store.claim_job, BOOKING_EXPIRY, EXPIRY_EVERY):
+            await self.expire_bookings()
+
+    async def expire_bookings(self) -> int:
+        """Expire the bookings left unanswered too long, then tell each one's visitor (those
+        not told yet too); how many expired now."""
+        engine = self.store.engine
+        expired = await asyncio.to_thread(
+            slots.expire_pending, engine, utcnow(), self.calendar, self.pending_expiry_days
+        )
+        if expired:
+            logger.warning(
+                "%s booking(s) expired unanswered after %s working days: their slots are free.",
+                len(expired),
+                self.pending_expiry_days,
+            )
+        untold = await asyncio.to_thread(slots.expired_untold, engine)
+        if not untold:
+            return len(expired)
+        desk = self.desk() if self.desk else None
+        for booking in untold:
+            lead = await asyncio.to_thread(self.store.get, booking.lead_id)
+            if lead is None:
+                continue
+            if desk is not None and await desk.tell_expired(booking, lead):
+                await asyncio.to_thread(slots.mark_expiry_told, engine, booking.lead_id)
+            else:
+                logger.error(
+                    "The visitor of expired booking %s could not be e-mailed (visitor "
+                    "template unset or refused); tried again later.",
+                    booking.lead_id,
+                )
+        return len(expired)
 
     async def watch_unanswered(self) -> None:
         """Tell the owner, once per booking, of bookings unanswered after a working day."""

@@ -20,7 +20,8 @@ import sqlalchemy as sa
 from starlette.applications import Starlette
 
 from agency_site.bookings.links import LinkSigner
-from agency_site.bookings.mails import agency_links
+from agency_site.bookings.mails import agency_links, agency_params
+from agency_site.bookings.slots import PendingCaps
 from agency_site.content.site import SITE
 from agency_site.emailjs import EmailJSClient, ssl_context
 from agency_site.forms.declarations import BY_KIND, FORMS
@@ -119,7 +120,17 @@ def build_monitor(settings: Settings, delivery: Delivery, spool: Spool | None = 
         spool=spool,
         spool_alert_after=dt.timedelta(seconds=settings.leads.spool_alert_seconds),
         calendar=default_calendar(),
+        pending_expiry_days=settings.booking.pending_expiry_days,
+        spam_keep_days=settings.leads.spam_keep_days,
+        desk=_booking_desk,
     )
+
+
+def _booking_desk():
+    """The booking desk of this process (built on first use: it needs Reflex's config)."""
+    from agency_site.bookings.runtime import desk
+
+    return desk()
 
 
 @lru_cache(maxsize=1)
@@ -144,8 +155,8 @@ def intake() -> LeadIntake:
     store = LeadStore(database_engine())
     redis_url = settings.reflex.redis_url
     delivery = build_delivery(settings, store)
-    if links := booking_links(settings):
-        delivery.booking_links = links
+    # The confirm/decline links, and the note of a booking stored without its slot.
+    delivery.booking_links = partial(agency_params, store.engine, booking_links(settings))
     return LeadIntake(
         store=store,
         delivery=delivery,
@@ -157,6 +168,11 @@ def intake() -> LeadIntake:
         deadline_s=settings.leads.submit_deadline_seconds,
         spool=Spool(settings.leads.spool_path, erasure_log=settings.leads.erasure_log_path),
         daily_limit=settings.booking.daily_limit,
+        caps=PendingCaps(
+            per_email=settings.booking.max_pending_per_email,
+            per_network=settings.booking.max_pending_per_network,
+            network_key=settings.booking.link_secret.get_secret_value(),
+        ),
     )
 
 

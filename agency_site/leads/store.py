@@ -60,15 +60,16 @@ class Slot:
     time: str
     daily_limit: int = 0
     strict: bool = True  # False: a slot already taken is not an error (a drained lead).
+    network: str | None = None  # The requester's ``slots.network_digest``.
 
     def claim(self, session: Session, lead_id: int) -> None:
         try:
             with session.begin_nested():
-                slots.claim(session, lead_id, self.date, self.time, self.daily_limit)
+                slots.claim(session, lead_id, self.date, self.time, self.daily_limit, self.network)
         except (slots.SlotTaken, slots.DayFull):
             if self.strict:
                 raise
-            session.add(Booking(lead_id=lead_id, date=self.date, time=self.time))
+            slots.store_without_slot(session, lead_id, self.date, self.time, self.network)
 
 
 class DuplicateSubmission(Exception):
@@ -126,6 +127,7 @@ class LeadStore:
         slot: Slot | None = None,
         source: dict[str, str] | None = None,
         language: str = DEFAULT_LOCALE,
+        spam: bool = False,
     ) -> Lead:
         """Store a new lead and return it (``language``: its form's page's).
 
@@ -138,6 +140,7 @@ class LeadStore:
         ``slot``: a booking's date and time, held in the same transaction (``bookings``):
         raises ``SlotTaken`` or ``DayFull`` (nothing is written) unless ``slot.strict`` is
         False (a lead drained from the spool: stored anyway, holding no slot).
+        ``spam``: stored as ``SPAM`` (its honeypot was filled), never sent until released.
         """
         now = utcnow()
         email = fields.get("email")
@@ -145,8 +148,10 @@ class LeadStore:
             kind=kind,
             fields=fields,
             created_at=created_at or now,
-            status=LeadStatus.SENDING if claim_token else LeadStatus.QUEUED,
-            next_attempt_at=now,
+            status=LeadStatus.SPAM
+            if spam
+            else (LeadStatus.SENDING if claim_token else LeadStatus.QUEUED),
+            next_attempt_at=None if spam else now,
             claim_token=claim_token,
             claimed_until=now + lease if claim_token else None,
             idempotency_key=idempotency_key,
@@ -300,6 +305,37 @@ class LeadStore:
         return self._update(
             condition, status=LeadStatus.QUEUED, next_attempt_at=utcnow(), held_config=None
         )
+
+    def release_spam(self, lead_id: int, daily_limit: int = 0) -> bool:
+        """Queue a lead taken for spam for delivery now; False if it is not spam.
+
+        A booking holds its slot from now on if it is still free; else it is stored
+        without it (``slot_lost``), as a booking drained from the spool.
+        """
+        with Session(self.engine) as session:
+            lead = session.get(Lead, lead_id)
+            released = session.execute(
+                sa.update(Lead)
+                .where(Lead.id == lead_id, Lead.status == LeadStatus.SPAM)
+                .values(status=LeadStatus.QUEUED, next_attempt_at=utcnow())
+            ).rowcount
+            if not released or lead is None:
+                return False
+            if lead.kind == LeadKind.BOOKING:
+                date = dt.date.fromisoformat(str(lead.fields["date"]))
+                Slot(date, str(lead.fields["time"]), daily_limit, strict=False).claim(
+                    session, lead_id
+                )
+            session.commit()
+            return True
+
+    def purge_spam(self, cutoff: dt.datetime) -> int:
+        """Delete the leads taken for spam received before ``cutoff``; how many."""
+        condition = sa.and_(Lead.status == LeadStatus.SPAM, col(Lead.created_at) < cutoff)
+        with self.engine.begin() as connection:
+            deleted = connection.execute(sa.delete(Lead).where(condition)).rowcount
+            _forget_orphan_bookings(connection)
+            return deleted
 
     def mark_rejected(self, lead_id: int, token: str, error: str) -> bool:
         """Set aside a lead EmailJS refused for its own content: for the owner, never retried."""

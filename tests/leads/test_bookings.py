@@ -2,22 +2,26 @@
 for simultaneous requests; state changes once; single-use links; the calendar file."""
 
 import datetime as dt
+import ipaddress
 import threading
 from functools import partial
 from zoneinfo import ZoneInfo
 
 import pytest
+import sqlalchemy as sa
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlmodel import Session
 
 from agency_site.bookings import slots
 from agency_site.bookings.calendar_file import Appointment, google_link, ics, outlook_link
 from agency_site.bookings.links import Action, LinkProblem, LinkSigner
-from agency_site.bookings.models import BookingState
+from agency_site.bookings.models import Booking, BookingState
 from agency_site.leads.calendar import WorkingCalendar
 from agency_site.leads.kinds import LeadKind
 from agency_site.leads.store import LeadStore, Slot
 from tests.leads.conftest import BOOKING_FIELDS, LEASE, new_engine
-from tests.run_async import in_own_thread
+from tests.run_async import in_own_thread, run
 
 MONDAY = dt.date(2026, 12, 14)
 NOW = dt.datetime(2026, 12, 10, 9, 0, tzinfo=dt.UTC)
@@ -270,3 +274,257 @@ def test_the_operator_confirms_and_cancels_from_the_command_line(store: LeadStor
     assert slots.taken(store.engine, [MONDAY]) == {MONDAY: set()}
     assert command("decline", "999999") == 1
     assert "No booking 999999." in out.getvalue()
+
+
+# --- A booking drained after its slot was taken: marked, told, confirmed only if free -------
+
+
+def drained_over(
+    store: LeadStore, tmp_path, date: dt.date = MONDAY, time: str = "10:00", limit: int = 0
+) -> int:
+    """A booking for ``date`` ``time`` spooled during an outage and drained after another
+    took the slot (or filled the day); its lead id."""
+    from agency_site.leads.spool import Spool, SpooledLead
+    from tests.leads.test_durable import intake_on
+
+    intake = intake_on(store, Spool(tmp_path / "spool", "w1"))
+    intake.daily_limit = limit
+    fields = BOOKING_FIELDS | {"date": str(date), "time": time, "email": "luis@example.com"}
+    key = f"drained-{date}-{time}".replace(":", "")
+    assert intake.store_spooled(SpooledLead(key, LeadKind.BOOKING, fields, dt.datetime.now(dt.UTC)))
+    return store.by_key(key).id
+
+
+def test_a_drained_booking_without_its_slot_is_marked_and_the_agency_email_says_so(
+    store: LeadStore, emailjs, tmp_path
+) -> None:
+    from agency_site.bookings.mails import agency_params
+    from agency_site.content.bookings import COPY
+    from tests.leads.conftest import accept_all, make_client, make_delivery, sent_payloads
+
+    first = book(store, MONDAY, "10:00")
+    drained = drained_over(store, tmp_path)
+    assert slots.get(store.engine, drained).slot_lost
+    assert not slots.get(store.engine, first).slot_lost
+    accept_all(emailjs)
+    delivery = make_delivery(store, make_client(emailjs))
+    delivery.booking_links = partial(agency_params, store.engine, None)
+    assert run(delivery.retry_due()) == 2
+    by_email = {
+        p["template_params"]["from_email"]: p["template_params"] for p in sent_payloads(emailjs)
+    }
+    told, held = by_email["luis@example.com"], by_email["ana@example.com"]
+    warning = COPY.slot_lost.split("(")[0]
+    assert told["slot_note"].startswith(warning) and told["message"].startswith(warning)
+    assert "10:00" in told["slot_note"] and told["confirm_url"] == ""
+    assert held["slot_note"] == "" and not held["message"].startswith(warning)
+
+
+def test_a_booking_without_its_slot_is_confirmed_only_once_the_slot_is_free(
+    store: LeadStore, tmp_path
+) -> None:
+    first = book(store, MONDAY, "10:00")
+    drained = drained_over(store, tmp_path)
+    signer = LinkSigner(SECRET)
+    link = signer.verify(signer.token(Action.CONFIRM, drained), 3600)
+    refused = slots.decide(store.engine, drained, BookingState.CONFIRMED, link.digest)
+    assert refused[0] is slots.Decision.SLOT_TAKEN
+    assert refused[1].state == BookingState.PENDING and refused[1].active_slot is None
+    assert slots.taken(store.engine, [MONDAY]) == {MONDAY: {"10:00"}}
+    slots.decide(store.engine, first, BookingState.DECLINED)
+    # The same link works now: the refusal spent nothing.
+    done = slots.decide(store.engine, drained, BookingState.CONFIRMED, link.digest)
+    assert done[0] is slots.Decision.DONE and done[1].active_slot == "2026-12-14T10:00"
+    assert not done[1].slot_lost
+    with pytest.raises(slots.SlotTaken):
+        book(store, MONDAY, "10:00")
+
+
+def test_a_booking_without_its_slot_is_not_confirmed_on_a_full_day(
+    store: LeadStore, tmp_path
+) -> None:
+    book(store, MONDAY, "09:00", limit=1)
+    drained = drained_over(store, tmp_path, MONDAY, "11:00", limit=1)  # Free slot, full day.
+    assert slots.get(store.engine, drained).slot_lost
+    assert slots.decide(store.engine, drained, BookingState.CONFIRMED, daily_limit=1)[0] is (
+        slots.Decision.SLOT_TAKEN
+    )
+    assert slots.decide(store.engine, drained, BookingState.CONFIRMED, daily_limit=2)[0] is (
+        slots.Decision.DONE
+    )
+    assert slots.taken(store.engine, [MONDAY]) == {MONDAY: {"09:00", "11:00"}}
+
+
+def test_the_confirm_page_of_a_booking_without_its_slot_warns_and_refuses(
+    store: LeadStore, tmp_path
+) -> None:
+    from agency_site import paths
+    from agency_site.bookings.pages import create_app
+    from agency_site.content.bookings import COPY
+    from tests.leads.test_booking_pages import Client, desk_for, url
+
+    book(store, MONDAY, "10:00")
+    drained = drained_over(store, tmp_path)
+    sent: list = []
+    client = Client(create_app(lambda: desk_for(store, 14, sent)))
+    shown = client.get(url(Action.CONFIRM, drained))
+    assert shown.status_code == 200 and "NO tiene la hora reservada" in shown.text
+    token = url(Action.CONFIRM, drained).split("?t=")[1]
+    answer = client.post(paths.booking_link("confirm"), data={"t": token})
+    assert answer.status_code == 409 and COPY.problems.slot_taken in answer.text
+    assert sent == [] and slots.get(store.engine, drained).state == BookingState.PENDING
+
+
+# --- The daily limit holds under simultaneous requests ---------------------------------------
+
+
+def race_for_one_day(engines: list, day: dt.date, times: tuple[str, ...], limit: int) -> list[str]:
+    """Each engine requests one of ``times`` of ``day`` at the same moment; the outcomes."""
+    start = threading.Barrier(len(engines))
+    outcomes: list[str] = []
+
+    def request(engine, time: str) -> None:
+        start.wait()
+        try:
+            book(LeadStore(engine), day, time, limit=limit)
+            outcomes.append("booked")
+        except slots.DayFull:
+            outcomes.append("full")
+
+    threads = [
+        threading.Thread(target=request, args=(engine, time))
+        for engine, time in zip(engines, times, strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return sorted(outcomes)
+
+
+def test_the_daily_limit_holds_for_simultaneous_requests(db_url: str) -> None:
+    """Eight requests at once for eight free slots of a day limited to two, on several
+    days: never more than two bookings a day (count-then-insert raced on PostgreSQL)."""
+    engines = [new_engine(db_url) for _ in range(8)]
+    times = ("09:00", "10:00", "11:00", "12:00", "15:00", "16:00", "17:00", "18:00")
+    for week in range(4):
+        day = MONDAY + dt.timedelta(days=7 * week)
+        assert race_for_one_day(engines, day, times, 2) == ["booked"] * 2 + ["full"] * 6
+        with Session(engines[0]) as session:
+            assert slots.active_on(session, day) == 2
+    for engine in engines:
+        engine.dispose()
+
+
+# --- Caps on pending bookings, per address and per network -----------------------------------
+
+
+def capped_intake(store: LeadStore, per_email: int = 2, per_network: int = 6):
+    from tests.leads.test_intake import make_intake
+
+    intake = make_intake(store, None, per_ip=100)
+    intake.caps = slots.PendingCaps(per_email, per_network, "k" * 32)
+    return intake
+
+
+@pytest.mark.parametrize("language", ["es", "ca"])
+def test_an_address_holds_at_most_two_pending_bookings(store: LeadStore, language: str) -> None:
+    from agency_site.content.bookings import COPY
+    from agency_site.leads.intake import Result
+    from agency_site.locale import active
+    from tests.leads.test_intake import booking_form, submit
+
+    intake = capped_intake(store)
+    for time in ("09:00", "10:00"):
+        form = booking_form(
+            time=time, language=language, idempotency_key=f"booking-key-{time[:2]}-{language}"
+        )
+        assert submit(intake, LeadKind.BOOKING, form).result is Result.QUEUED
+    # The second one sent again (the websocket's answer was lost): its outcome, not a refusal.
+    assert submit(intake, LeadKind.BOOKING, form).result is Result.QUEUED
+    third = submit(intake, LeadKind.BOOKING, booking_form(time="11:00", language=language))
+    with active(language):
+        refusal = COPY.slots.too_many_email
+    assert third.result is Result.INVALID and third.errors == {"email": refusal}
+    assert "@" in refusal  # Says where to write instead.
+    assert len(store.all()) == 2
+    # Same address in other letter case: the same person.
+    shout = booking_form(time="11:00", email="ANA@Example.com", language=language)
+    assert submit(intake, LeadKind.BOOKING, shout).result is Result.INVALID
+    # Answered: no longer pending, so the address may ask again.
+    [first, _] = store.all()
+    slots.decide(store.engine, first.id, BookingState.CONFIRMED)
+    assert slots.get(store.engine, first.id).network is None  # Kept only while pending.
+    again = submit(intake, LeadKind.BOOKING, booking_form(time="11:00", language=language))
+    assert again.result is Result.QUEUED
+
+
+def test_a_network_holds_at_most_six_pending_bookings(store: LeadStore) -> None:
+    from agency_site.content.bookings import COPY
+    from agency_site.leads.intake import Result
+    from tests.leads.test_intake import booking_form, submit
+
+    intake = capped_intake(store)
+    times = ("09:00", "10:00", "11:00", "12:00", "15:00", "16:00", "17:00")
+    results = [
+        submit(
+            intake,
+            LeadKind.BOOKING,
+            booking_form(time=t, email=f"p{n}@example.com"),
+            ip=f"203.0.113.{n + 1}",
+        )
+        for n, t in enumerate(times)
+    ]
+    assert [r.result for r in results] == [Result.QUEUED] * 6 + [Result.INVALID]
+    assert results[-1].errors == {"date": COPY.slots.too_many_network}
+    other_network = submit(
+        intake,
+        LeadKind.BOOKING,
+        booking_form(time="17:00", email="q@example.com"),
+        ip="198.51.100.7",
+    )
+    assert other_network.result is Result.QUEUED
+    assert all(
+        b.network is None or len(b.network) == 64
+        for b in map(lambda lead: slots.get(store.engine, lead.id), store.all())
+    )
+
+
+@given(st.ip_addresses(v=4), st.integers(0, 255), st.ip_addresses(v=6), st.integers(0, 2**64 - 1))
+def test_a_network_digest_is_the_same_within_a_24_or_a_64_and_hides_it(
+    ipv4, host, ipv6, interface
+) -> None:
+    same_24 = ipaddress.IPv4Address((int(ipv4) & ~0xFF) | host)
+    assert slots.network_digest(str(ipv4), "k") == slots.network_digest(str(same_24), "k")
+    next_24 = ipaddress.IPv4Address((int(ipv4) + 256) % 2**32)
+    assert slots.network_digest(str(ipv4), "k") != slots.network_digest(str(next_24), "k")
+    mapped = ipaddress.IPv6Address(f"::ffff:{ipv4}")
+    assert slots.network_digest(str(mapped), "k") == slots.network_digest(str(ipv4), "k")
+    if ipv6.ipv4_mapped is None:
+        same_64 = ipaddress.IPv6Address((int(ipv6) & ~(2**64 - 1)) | interface)
+        if same_64.ipv4_mapped is None:
+            assert slots.network_digest(str(ipv6), "k") == slots.network_digest(str(same_64), "k")
+    digest = slots.network_digest(str(ipv4), "k")
+    assert str(ipv4) not in digest and len(digest) == 64
+    assert slots.network_digest(str(ipv4), "other key") != digest
+    assert slots.network_digest("not an address", "k") is None
+
+
+def test_a_pending_booking_expires_after_three_working_days(store: LeadStore) -> None:
+    lead_id = book(store, MONDAY, "10:00")
+    friday = dt.datetime(2026, 12, 4, 16, 30, tzinfo=dt.UTC)  # Tue 8 is a holiday.
+    with store.engine.begin() as connection:
+        connection.execute(sa.update(Booking).values(created_at=friday))
+    calendar = WorkingCalendar()
+    due = slots.answer_due(friday, calendar, 3)
+    assert due.date() == dt.date(2026, 12, 10)  # Mon 7, Wed 9, Thu 10.
+    assert slots.expire_pending(store.engine, due - dt.timedelta(minutes=1), calendar, 3) == []
+    assert slots.expire_pending(store.engine, due, calendar, 3) == [lead_id]
+    assert slots.expire_pending(store.engine, due, calendar, 3) == []  # Once.
+    expired = slots.get(store.engine, lead_id)
+    assert expired.state == BookingState.EXPIRED and expired.active_slot is None
+    assert slots.taken(store.engine, [MONDAY]) == {MONDAY: set()}
+    assert slots.decide(store.engine, lead_id, BookingState.CONFIRMED)[0] is (
+        slots.Decision.NOT_ALLOWED
+    )
+    assert slots.expire_pending(store.engine, due, calendar, 0) == []  # 0: never.

@@ -256,3 +256,30 @@ def test_old_rows_with_text_without_utf8_are_listed_exported_found_and_purged(
     aged(store, lead_id, 400)
     code, out = strict("purge")
     assert code == 0 and out.startswith("1 lead(s) deleted") and store.all() == []
+
+
+def test_spam_lists_the_leads_taken_for_spam_and_not_spam_sends_one(
+    store: LeadStore, emailjs: HTTPServer
+) -> None:
+    from agency_site.bookings import slots
+
+    accept_all(emailjs)
+    day = dt.date(2026, 12, 14)
+    fields = BOOKING_FIELDS | {"date": str(day), "time": "10:00", "email": "autofill@example.com"}
+    spam = store.add(LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, spam=True)
+    store.add(LeadKind.CONTACT, {"email": "real@example.com"}, claim_token=None, lease=LEASE)
+    code, out = command(store, None, "spam")
+    assert code == 0 and "autofill@example.com" in out and "real@example.com" not in out
+    assert command(store, None, "list", "--status", "spam")[1].count("\n") == 2  # Header + 1.
+
+    code, out = command(store, None, "not-spam", str(spam))
+    assert code == 0 and f"Lead {spam} is queued" in out
+    assert store.get(spam).status == LeadStatus.QUEUED
+    assert slots.taken(store.engine, [day]) == {day: {"10:00"}}  # Now holds its slot.
+    assert command(store, None, "not-spam", str(spam))[0] == 1  # Once.
+    assert command(store, None, "spam")[1] == "No lead taken for spam.\n"
+    command(store, emailjs, "retry")
+    assert {p["template_params"]["from_email"] for p in sent_payloads(emailjs)} == {
+        "autofill@example.com",
+        "real@example.com",
+    }

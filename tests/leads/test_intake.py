@@ -6,6 +6,7 @@ import pytest
 from limits.aio.storage import MemoryStorage
 from pytest_httpserver import HTTPServer
 
+from agency_site.bookings import slots
 from agency_site.content.forms import COPY
 from agency_site.emailjs import SEND_PATH
 from agency_site.leads.calendar import default_calendar
@@ -187,16 +188,32 @@ def test_a_crafted_payload_that_is_not_a_form_is_invalid(store: LeadStore) -> No
     assert store.all() == []
 
 
-def test_a_filled_honeypot_looks_like_success_but_stores_and_sends_nothing(
+def test_a_filled_honeypot_is_answered_as_success_and_kept_as_spam_never_sent(
     store: LeadStore, emailjs: HTTPServer
 ) -> None:
+    """A browser's autofill may fill the hidden field of a real visitor: the lead is kept
+    (status spam, for the owner to release), never e-mailed, holding no slot."""
     accept_all(emailjs)
-    result = submit(
-        make_intake(store, emailjs), LeadKind.BOOKING, booking_form(website="https://spam.example")
-    )
-    assert result.result is Result.SENT
-    assert store.all() == []
+    intake = make_intake(store, emailjs)
+    form = booking_form(website="https://spam.example", idempotency_key="h" * 20)
+    assert submit(intake, LeadKind.BOOKING, form).result is Result.SENT
+    assert submit(intake, LeadKind.BOOKING, form).result is Result.SENT  # Sent twice: one lead.
+    [lead] = store.all()
+    assert lead.status == LeadStatus.SPAM and lead.fields["email"] == "ana@example.com"
+    assert not lead.autoreply
+    assert run(intake.delivery.retry_due()) == 0
     assert sent_payloads(emailjs) == []
+    summary = store.summary()
+    assert (summary.queued, summary.sending, summary.oldest_waiting_at) == (0, 0, None)
+    assert slots.get(store.engine, lead.id) is None  # Holds no slot.
+    # Without delivery configured a real lead is "queued": so is this one.
+    unconfigured = submit(
+        make_intake(store, None), LeadKind.CONTACT, {"email": "b@x.es", "website": "x"}
+    )
+    assert unconfigured.result is Result.QUEUED
+    # An invalid one is answered as a real one is: the errors to fix.
+    invalid = submit(intake, LeadKind.BOOKING, booking_form(website="x", phone="abc"))
+    assert invalid.result is Result.INVALID and "phone" in invalid.errors
 
 
 def test_an_address_over_the_rate_limit_is_refused_politely_others_are_not(

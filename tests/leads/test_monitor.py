@@ -4,6 +4,7 @@ EmailJS and the owner's webhook receiver are both real local HTTP servers
 (pytest-httpserver); several "workers" are several engines on the same database.
 """
 
+import dataclasses
 import datetime as dt
 import threading
 
@@ -13,12 +14,25 @@ import sqlalchemy as sa
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
+from agency_site.bookings import slots
+from agency_site.bookings.models import Booking, BookingState
+from agency_site.content.bookings import COPY as BOOKINGS
 from agency_site.emailjs import SEND_PATH
 from agency_site.leads.health import leads_api
 from agency_site.leads.kinds import LeadKind, LeadStatus
 from agency_site.leads.monitor import HEALTH_PATH, Monitor, months_before
-from agency_site.leads.store import LeadStore
-from tests.leads.conftest import LEASE, aged, make_client, make_delivery, new_engine, sent_payloads
+from agency_site.leads.store import LeadStore, Slot
+from agency_site.locale import active
+from tests.leads.conftest import (
+    BOOKING_FIELDS,
+    LEASE,
+    aged,
+    make_client,
+    make_delivery,
+    new_engine,
+    sent_payloads,
+)
+from tests.leads.test_booking_pages import desk_for
 from tests.run_async import run
 
 HOOK_PATH = "/hook"
@@ -309,3 +323,76 @@ def test_a_booking_unanswered_after_a_working_day_alerts_the_owner_once(
     run(monitor.watch_unanswered())
     [alert] = hook_texts(receiver)
     assert f"n.º {lead_id}: 2026-12-14 10:00" in alert and "confirm ID" in alert
+
+
+def test_spam_is_deleted_after_its_keep_days_by_the_daily_purge(store: LeadStore, emailjs) -> None:
+    old = store.add(
+        LeadKind.CONTACT, {"email": "a@example.com"}, claim_token=None, lease=LEASE, spam=True
+    )
+    recent = store.add(
+        LeadKind.CONTACT, {"email": "b@example.com"}, claim_token=None, lease=LEASE, spam=True
+    )
+    kept = store.add(LeadKind.CONTACT, {"email": "c@example.com"}, claim_token=None, lease=LEASE)
+    aged(store, old, 8)
+    aged(store, recent, 6)
+    aged(store, kept, 8)  # A real lead: kept for the retention period.
+    run(make_monitor(store, emailjs).tick())
+    assert store.get(old) is None
+    assert store.get(recent) is not None and store.get(kept) is not None
+
+
+def test_an_unanswered_booking_expires_and_its_visitor_is_told_once_in_their_language(
+    store: LeadStore, emailjs
+) -> None:
+    day = dt.date(2026, 12, 14)
+    fields = BOOKING_FIELDS | {"date": str(day), "email": "jordi@example.com"}
+    lead_id = store.add(
+        LeadKind.BOOKING,
+        fields,
+        claim_token=None,
+        lease=LEASE,
+        slot=Slot(day, "10:00"),
+        language="ca",
+    )
+    fresh = store.add(
+        LeadKind.BOOKING,
+        fields | {"time": "11:00"},
+        claim_token=None,
+        lease=LEASE,
+        slot=Slot(day, "11:00"),
+    )
+    long_ago = dt.datetime.now(dt.UTC) - dt.timedelta(days=10)
+    with store.engine.begin() as connection:
+        connection.execute(
+            sa.update(Booking).where(Booking.lead_id == lead_id).values(created_at=long_ago)
+        )
+    sent: list = []
+    template_works = False
+    desk = desk_for(store, 14, sent)
+
+    async def send(template: str, params: dict[str, str]) -> bool:
+        return template_works and await desk.send(template, params)
+
+    monitor = make_monitor(store, emailjs)
+    monitor.pending_expiry_days = 3
+    monitor.desk = lambda: dataclasses.replace(desk, send=send)
+    assert run(monitor.expire_bookings()) == 1
+    assert sent == []  # The visitor template did not take it: tried again next round.
+    assert slots.get(store.engine, lead_id).state == BookingState.EXPIRED
+    assert slots.taken(store.engine, [day]) == {day: {"11:00"}}  # Its slot is free.
+    template_works = True
+    assert run(monitor.expire_bookings()) == 0
+    run(monitor.expire_bookings())
+    [(template, params)] = sent  # Told once.
+    with active("ca"):
+        subject = BOOKINGS.mails.expired.subject
+    assert template == "visitor" and params["subject"] == subject
+    assert params["to_email"] == "jordi@example.com" and params["book_again_url"]
+    assert slots.get(store.engine, fresh).state == BookingState.PENDING
+
+
+def test_the_expiry_job_runs_on_one_worker_per_interval(store: LeadStore, emailjs) -> None:
+    from agency_site.leads.monitor import BOOKING_EXPIRY, EXPIRY_EVERY
+
+    assert store.claim_job(BOOKING_EXPIRY, EXPIRY_EVERY)
+    assert not LeadStore(another_worker(store)).claim_job(BOOKING_EXPIRY, EXPIRY_EVERY)
