@@ -10,7 +10,9 @@
   reached its limit. The form hides the taken ones (its own calendar copy judges the rest).
 
 An expired, tampered or replayed link, a booking that no longer exists or has passed,
-gets a clear page (4xx), never an error.
+gets a clear page (4xx), never an error. A link whose key is not its booking's (made for
+an earlier booking that had the same id) says it is no longer valid and shows nothing of
+the booking it names.
 """
 
 import asyncio
@@ -75,6 +77,8 @@ def _why_not(desk: BookingDesk, action: Action, booking: Booking) -> HTMLRespons
 def _link_problem(desk: BookingDesk, problem: LinkProblem) -> HTMLResponse:
     if problem is LinkProblem.EXPIRED:
         return _problem(desk, COPY.problems.expired, 410)
+    if problem is LinkProblem.STALE:
+        return _problem(desk, COPY.problems.stale, 410)
     return _problem(desk, COPY.problems.tampered, 400)
 
 
@@ -90,6 +94,8 @@ async def _resolve(
     found = await asyncio.to_thread(desk.booking, link.lead_id)
     if found is None:
         return _problem(desk, COPY.problems.unknown, 404)
+    if not link.opens(found[0].link_key):  # A link to an earlier booking with this id.
+        return _link_problem(desk, LinkProblem.STALE)
     if action is not Action.CALENDAR and (refusal := _why_not(desk, action, found[0])):
         return refusal
     return link, *found

@@ -220,7 +220,7 @@ class Delivery:
             with locale.active(locale.parse(language)):
                 params |= autoreply_params(BY_KIND[kind], fields)
         if kind is LeadKind.BOOKING:
-            params |= self.booking_links(lead_id)
+            params |= await asyncio.to_thread(self.booking_links, lead_id)
         if template := self.templates.get(kind, ""):
             result = await self.client.send(template, params)
         else:  # Held like a refused configuration: setting the id releases it.

@@ -97,14 +97,14 @@ def build_delivery(settings: Settings, store: LeadStore) -> Delivery:
     )
 
 
-def booking_links(settings: Settings) -> Callable[[int], dict[str, str]] | None:
+def booking_links(settings: Settings, engine: sa.Engine) -> Callable[[int], dict[str, str]] | None:
     """The confirm/decline links of a booking e-mail, or None without BOOKING_LINK_SECRET."""
     from agency_site.reflex_ext.internals import get_config
 
     secret = settings.booking.link_secret.get_secret_value()
     if not secret:
         return None
-    return partial(agency_links, get_config().api_url, LinkSigner(secret))
+    return partial(agency_links, get_config().api_url, LinkSigner(secret), engine)
 
 
 def build_monitor(settings: Settings, delivery: Delivery, spool: Spool | None = None) -> Monitor:
@@ -144,7 +144,7 @@ def intake() -> LeadIntake:
     store = LeadStore(database_engine())
     redis_url = settings.reflex.redis_url
     delivery = build_delivery(settings, store)
-    if links := booking_links(settings):
+    if links := booking_links(settings, store.engine):
         delivery.booking_links = links
     return LeadIntake(
         store=store,
