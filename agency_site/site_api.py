@@ -264,12 +264,15 @@ def _short_page(status: int, title: str, text: str, site_url: str) -> HTMLRespon
 # --- The endpoint ------------------------------------------------------------------------
 
 
-async def _read_body(
+async def read_body(
     request: Request, limit: int, timeout_s: float = BODY_TIMEOUT_S
 ) -> bytes | None:
-    """The request body, or None when it is longer than ``limit`` bytes.
+    """The request body, or None when it is longer than ``limit`` bytes (declared or, for
+    a chunked body, counted as it arrives: the rest is not read).
 
-    Raises ``SlowBody`` when the whole body has not arrived within ``timeout_s``.
+    Every endpoint reading a body uses it (forms, booking buttons, error reports), so a
+    client reaching a backend directly cannot send an endless or trickling one. Raises
+    ``SlowBody`` when the whole body has not arrived within ``timeout_s``.
     """
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
@@ -320,7 +323,7 @@ def create_app(
         if content_type != _FORM_TYPE:
             return refuse(request, 415, COPY.answer_page.refused)
         try:
-            body = await _read_body(request, max_body_bytes, body_timeout_s)
+            body = await read_body(request, max_body_bytes, body_timeout_s)
         except SlowBody:
             return refuse(request, 408, COPY.answer_page.refused)
         if body is None:

@@ -18,6 +18,7 @@ the booking it names.
 import asyncio
 import datetime as dt
 from collections.abc import Awaitable, Callable
+from functools import partial
 from html import escape
 from urllib.parse import parse_qsl
 
@@ -39,8 +40,11 @@ from agency_site.leads.calendar import agency_now
 from agency_site.leads.delivery import date_es
 from agency_site.leads.models import Lead
 from agency_site.plain_page import alternatives_notice, page
+from agency_site.site_api import SlowBody, read_body
 
+# The button's body: its token, and no more, in time (``site_api.read_body``).
 _TOKEN_BODY_MAX = 2048
+_BODY_TIMEOUT_S = 10.0
 
 
 def _summary(booking: Booking, lead: Lead) -> str:
@@ -138,11 +142,15 @@ def _show_page(
     )
 
 
-async def _act(desk: BookingDesk, request: Request) -> Response:
+async def _act(
+    desk: BookingDesk, request: Request, body_timeout_s: float = _BODY_TIMEOUT_S
+) -> Response:
     """POST (the button): the change, once, and what it did."""
     action = _action(request)
-    small = int(request.headers.get("content-length") or 0) <= _TOKEN_BODY_MAX
-    body = await request.body() if small else b""
+    try:
+        body = await read_body(request, _TOKEN_BODY_MAX, body_timeout_s) or b""
+    except SlowBody:
+        body = b""  # No token: "this link is not valid".
     token = dict(parse_qsl(body.decode("utf-8", errors="replace"))).get("t", "")
     resolved = await _resolve(desk, action, token)
     if isinstance(resolved, Response):
@@ -207,7 +215,9 @@ async def _free_slots(desk: BookingDesk, request: Request) -> Response:
 Handler = Callable[[BookingDesk, Request], Awaitable[Response]]
 
 
-def create_app(get_desk: Callable[[], BookingDesk]) -> Starlette:
+def create_app(
+    get_desk: Callable[[], BookingDesk], body_timeout_s: float = _BODY_TIMEOUT_S
+) -> Starlette:
     """The Starlette app of the booking endpoints (the desk is built on first use)."""
 
     def bound(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
@@ -221,7 +231,11 @@ def create_app(get_desk: Callable[[], BookingDesk]) -> Starlette:
             Route(paths.FREE_SLOTS, bound(_free_slots), methods=["GET"]),
             Route(paths.booking_link(str(Action.CALENDAR)), bound(_calendar_file), methods=["GET"]),
             Route(paths.booking_link("{action}"), bound(_show), methods=["GET"]),
-            Route(paths.booking_link("{action}"), bound(_act), methods=["POST"]),
+            Route(
+                paths.booking_link("{action}"),
+                bound(partial(_act, body_timeout_s=body_timeout_s)),
+                methods=["POST"],
+            ),
         ]
     )
 

@@ -1,10 +1,12 @@
 """The /_site/ endpoints: the forms' no-JavaScript POST, in process, on a real intake."""
 
+import asyncio
 import datetime as dt
 
 import httpx
 import pytest
 from limits.aio.storage import MemoryStorage
+from starlette.applications import Starlette
 
 from agency_site import paths
 from agency_site.content.forms import COPY
@@ -169,3 +171,62 @@ def test_the_limit_counts_per_address_and_holds_behind_a_trusted_proxy(
     assert client_address("127.0.0.2", ["203.0.113.9"], 0) == "127.0.0.2"
     assert client_address("10.0.0.1", ["203.0.113.9, 127.0.0.2"], 1) == "127.0.0.2"
     assert client_address("10.0.0.1", ["a", "b, c"], 2) == "b"
+
+
+# --- Every endpoint that reads a body reads it bounded, in size and in time --------------
+
+
+def _body_endpoints(store: LeadStore) -> dict[str, tuple[Starlette, str]]:
+    """The apps (with a short body timeout) and paths of the other endpoints reading a body."""
+    from agency_site import client_errors
+    from agency_site.bookings import pages
+    from agency_site.reflex_ext.lazy_socket import CLIENT_ERROR_PATH
+    from tests.leads.test_booking_pages import desk_for
+
+    return {
+        "booking button": (
+            pages.create_app(lambda: desk_for(store, 14), body_timeout_s=0.3),
+            paths.booking_link("cancel"),
+        ),
+        "error report": (
+            client_errors.create_app(allowed_origins=(SITE,), trusted_hops=0, body_timeout_s=0.3),
+            CLIENT_ERROR_PATH,
+        ),
+    }
+
+
+def _chunked(app: Starlette, path: str, chunks) -> int:
+    """POST a chunked body (no Content-Length) and the status, within 5 s or fail."""
+
+    async def request() -> int:
+        transport = httpx.ASGITransport(app=app, client=("127.0.0.2", 50000))
+        async with httpx.AsyncClient(transport=transport, base_url=API) as client:
+            answer = await client.post(path, content=chunks(), headers={"origin": SITE})
+            return answer.status_code
+
+    async def bounded() -> int:
+        return await asyncio.wait_for(request(), 5)
+
+    return run(bounded())
+
+
+@pytest.mark.parametrize("endpoint", ["booking button", "error report"])
+def test_a_chunked_body_is_read_up_to_its_cap_and_within_its_time(
+    store: LeadStore, endpoint: str
+) -> None:
+    app, path = _body_endpoints(store)[endpoint]
+    read: list[int] = []
+
+    async def endless_stream():
+        while True:
+            read.append(1)
+            yield b"t=" + b"x" * 1024
+            await asyncio.sleep(0)
+
+    async def never_ends():
+        yield b"t=abc"
+        await asyncio.sleep(3600)
+
+    status = _chunked(app, path, endless_stream)
+    assert status in (400, 413) and len(read) < 10  # Refused after the cap, not read on.
+    assert _chunked(app, path, never_ends) in (400, 408)
