@@ -42,6 +42,8 @@ from agency_site.leads.models import Lead
 from agency_site.plain_page import alternatives_notice, page
 from agency_site.site_api import SlowBody, read_body
 
+# Every page a link opens: never cached, and its URL (the token) never sent as a Referer.
+PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 # The button's body: its token, and no more, in time (``site_api.read_body``).
 _TOKEN_BODY_MAX = 2048
 _BODY_TIMEOUT_S = 10.0
@@ -64,7 +66,7 @@ def _summary(booking: Booking, lead: Lead) -> str:
 
 def _problem(desk: BookingDesk, title: str, status: int) -> HTMLResponse:
     body = alternatives_notice(COPY.problems.text)
-    return HTMLResponse(page(title, body, desk.home()), status)
+    return HTMLResponse(page(title, body, desk.home()), status, headers=PRIVATE)
 
 
 def _why_not(desk: BookingDesk, action: Action, booking: Booking) -> HTMLResponse | None:
@@ -137,9 +139,7 @@ def _show_page(
         f'<button type="submit">{escape(copy.button)}</button></form>'
     )
     html = page(copy.title, _summary(booking, lead) + form, desk.home())
-    return HTMLResponse(
-        html, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
-    )
+    return HTMLResponse(html, headers=PRIVATE)
 
 
 async def _act(
@@ -175,7 +175,7 @@ async def _act_page(desk: BookingDesk, action: Action, link: Link, lead: Lead) -
         after = COPY.notified if told else fill(COPY.not_notified, {"email": email})
     text = f'<p class="box ok" role="status">{escape(copy.done)} {escape(after)}</p>'
     html = page(copy.title, _summary(booking, lead) + text, desk.home())
-    return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+    return HTMLResponse(html, headers=PRIVATE)
 
 
 async def _calendar_file(desk: BookingDesk, request: Request) -> Response:
