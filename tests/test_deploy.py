@@ -395,7 +395,8 @@ def test_an_answer_never_takes_a_backend_out_and_clients_are_bounded(settings) -
     topology = from_settings(settings)
     server, caddyfile = nginx.server_block(topology), caddy.caddyfile(topology)
     assert "http_503" not in server and "http_502" not in server
-    assert server.count("proxy_next_upstream error timeout;") == 1 + len(BACKEND_EXACT_PATHS) + 1
+    # /_event, the exact paths, /_site/ and the booking links' /_site/bookings/.
+    assert server.count("proxy_next_upstream error timeout;") == 1 + len(BACKEND_EXACT_PATHS) + 2
     assert (
         "limit_conn_zone $binary_remote_addr" in server and "limit_conn agency_site_conn" in server
     )
