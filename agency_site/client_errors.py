@@ -5,8 +5,9 @@ error reports, which stock Reflex sends over it, come here instead as a small
 ``navigator.sendBeacon``. Nothing about the visitor is stored: the report becomes one
 WARNING line of bounded length (the page path and the error's first characters, control
 characters escaped so a report cannot forge log lines). The body is read up to
-``MAX_BODY_BYTES`` and no further, within ``BODY_TIMEOUT_S``; each address may report ``PER_ADDRESS`` times a
-minute, counted in this process's memory (a reader's page never depends on Redis).
+``MAX_BODY_BYTES`` and no further, within ``BODY_TIMEOUT_S``; each address may report
+``PER_ADDRESS`` times a minute, counted in this process's memory (a reader's page never
+depends on Redis).
 """
 
 import json
