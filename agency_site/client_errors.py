@@ -5,8 +5,9 @@ error reports, which stock Reflex sends over it, come here instead as a small
 ``navigator.sendBeacon``. Nothing about the visitor is stored: the report becomes one
 WARNING line of bounded length (the page path and the error's first characters, control
 characters escaped so a report cannot forge log lines). The body is read up to
-``MAX_BODY_BYTES`` and no further; each address may report ``PER_ADDRESS`` times a
-minute, counted in this process's memory (a reader's page never depends on Redis).
+``MAX_BODY_BYTES`` and no further, within ``BODY_TIMEOUT_S``; each address may report
+``PER_ADDRESS`` times a minute, counted in this process's memory (a reader's page never
+depends on Redis).
 """
 
 import json
@@ -21,11 +22,12 @@ from starlette.routing import Route
 
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.reflex_ext.lazy_socket import CLIENT_ERROR_PATH, MAX_REPORT_CHARS
-from agency_site.site_api import client_address, origin_allowed
+from agency_site.site_api import SlowBody, client_address, origin_allowed, read_body
 
 logger = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 4096
+BODY_TIMEOUT_S = 5.0  # A report is one small beacon.
 PER_ADDRESS = 10
 LOGGED_CHARS = 500
 
@@ -34,16 +36,6 @@ def one_line(text: object, limit: int) -> str:
     """``text`` as one printable line of at most ``limit`` characters."""
     escaped = str(text).encode("unicode_escape").decode("ascii")
     return escaped if len(escaped) <= limit else escaped[: limit - 1] + "…"
-
-
-async def _read_capped(request: Request, cap: int) -> bytes | None:
-    """The request body, or None once it grows past ``cap`` bytes (the rest is not read)."""
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > cap:
-            return None
-    return body
 
 
 def parse_report(body: bytes) -> tuple[str, str]:
@@ -57,7 +49,9 @@ def parse_report(body: bytes) -> tuple[str, str]:
     return str(report.get("page", "?"))[:200], str(report.get("info", ""))[:MAX_REPORT_CHARS]
 
 
-def create_app(*, allowed_origins: Iterable[str], trusted_hops: int) -> Starlette:
+def create_app(
+    *, allowed_origins: Iterable[str], trusted_hops: int, body_timeout_s: float = BODY_TIMEOUT_S
+) -> Starlette:
     """The endpoint, refusing other sites' pages, large bodies and chatty addresses."""
     allowed = tuple(allowed_origins)
     limiter = RateLimiter(MemoryStorage(), per_ip=PER_ADDRESS, window_s=60)
@@ -69,7 +63,10 @@ def create_app(*, allowed_origins: Iterable[str], trusted_hops: int) -> Starlett
         client_ip = client_address(peer, request.headers.getlist("x-forwarded-for"), trusted_hops)
         if not await limiter.hit(client_ip):
             return Response(status_code=429)
-        body = await _read_capped(request, MAX_BODY_BYTES)
+        try:
+            body = await read_body(request, MAX_BODY_BYTES, body_timeout_s)
+        except SlowBody:
+            return Response(status_code=408)
         if body is None:
             return Response(status_code=413)
         page, error = parse_report(body)

@@ -16,6 +16,11 @@ shows the success text, or the honest notice with the agency's direct channels,
 or the form again with each wrong field's message and every value kept (escaped).
 Personal data never goes into a URL.
 
+A submission that was stored (sent or queued) is answered ``303 See Other`` to
+``GET /_site/forms/<kind>?answer=sent|queued&language=<code>``, which shows that outcome
+and stores nothing (Post/Redirect/Get): reloading the answer never posts the lead again.
+The other outcomes stored nothing and answer in place, with the values the visitor typed.
+
 Only the site's own origins may post (``Origin``, else ``Referer``, when sent).
 The visitor's address is computed like Reflex's ``router.session.client_ip``:
 ``X-Forwarded-For`` is used only through ``REFLEX_TRUSTED_PROXY_HOPS`` proxies.
@@ -37,11 +42,11 @@ The same endpoint is the page's fallback when the websocket is down (a ``fetch``
 import asyncio
 from collections.abc import Callable, Iterable, Mapping
 from html import escape
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from agency_site import locale, paths
@@ -73,6 +78,10 @@ _FORM_TYPE = "application/x-www-form-urlencoded"
 # Longest a client may take to send a form's body (a few KB at most).
 BODY_TIMEOUT_S = 10.0
 IDEMPOTENCY_HEADER = "idempotency-key"
+# The outcomes that stored a lead: the no-JavaScript POST answers them with a redirect to
+# ``GET …?answer=<result>&language=<code>`` (Post/Redirect/Get), so a reload stores nothing.
+STORED = (Result.SENT, Result.QUEUED)
+ANSWER_PARAM = "answer"
 
 
 class SlowBody(Exception):
@@ -220,21 +229,27 @@ def answer_page(
     """The page a visitor without JavaScript gets after submitting the ``kind`` form."""
     form = BY_KIND[kind]
     result = submission.result
-    title = (
-        COPY.answer_page.sent if result in (Result.SENT, Result.QUEUED) else COPY.answer_page.review
-    )
+    if result in STORED:
+        return stored_page(kind, result, site_url)
+    notices = {
+        Result.RATE_LIMITED: COPY.notices.rate_limited,
+        Result.STORE_FAILED: COPY.notices.store_failed,
+    }
+    body = alternatives_notice(notices[result]) if result in notices else ""
+    body += _Form(form, values, submission.errors).render(action)
+    back = site_url.rstrip("/") + locale.localized_path(form.page)
+    return page(COPY.answer_page.review, body, back)
+
+
+def stored_page(kind: LeadKind, result: Result, site_url: str) -> str:
+    """The page of a ``kind`` submission that was stored (``result`` sent or queued)."""
+    form = BY_KIND[kind]
     if result is Result.SENT:
         body = f'<p class="box ok" role="status">{escape(form.words.success)}</p>'
-    elif result is Result.QUEUED:
-        body = alternatives_notice(COPY.notices.queued)
     else:
-        notices = {
-            Result.RATE_LIMITED: COPY.notices.rate_limited,
-            Result.STORE_FAILED: COPY.notices.store_failed,
-        }
-        body = alternatives_notice(notices[result]) if result in notices else ""
-        body += _Form(form, values, submission.errors).render(action)
-    return page(title, body, site_url.rstrip("/") + locale.localized_path(form.page))
+        body = alternatives_notice(COPY.notices.queued)
+    back = site_url.rstrip("/") + locale.localized_path(form.page)
+    return page(COPY.answer_page.sent, body, back)
 
 
 def form_page(kind: LeadKind, query: Mapping[str, str], action: str, site_url: str) -> str:
@@ -264,12 +279,15 @@ def _short_page(status: int, title: str, text: str, site_url: str) -> HTMLRespon
 # --- The endpoint ------------------------------------------------------------------------
 
 
-async def _read_body(
+async def read_body(
     request: Request, limit: int, timeout_s: float = BODY_TIMEOUT_S
 ) -> bytes | None:
-    """The request body, or None when it is longer than ``limit`` bytes.
+    """The request body, or None when it is longer than ``limit`` bytes (declared or, for
+    a chunked body, counted as it arrives: the rest is not read).
 
-    Raises ``SlowBody`` when the whole body has not arrived within ``timeout_s``.
+    Every endpoint reading a body uses it (forms, booking buttons, error reports), so a
+    client reaching a backend directly cannot send an endless or trickling one. Raises
+    ``SlowBody`` when the whole body has not arrived within ``timeout_s``.
     """
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
@@ -320,7 +338,7 @@ def create_app(
         if content_type != _FORM_TYPE:
             return refuse(request, 415, COPY.answer_page.refused)
         try:
-            body = await _read_body(request, max_body_bytes, body_timeout_s)
+            body = await read_body(request, max_body_bytes, body_timeout_s)
         except SlowBody:
             return refuse(request, 408, COPY.answer_page.refused)
         if body is None:
@@ -337,9 +355,13 @@ def create_app(
             return JSONResponse(
                 body_json, status_code=status, headers={"Cache-Control": "no-store"}
             )
-        shown = values if len(values) <= MAX_FIELDS else {}
         # The answer in the language of the page the form was sent from.
-        with locale.active(locale.parse(values.get(LANGUAGE_FIELD))):
+        language = locale.parse(values.get(LANGUAGE_FIELD))
+        if submission.result in STORED:
+            query = urlencode({ANSWER_PARAM: submission.result, LANGUAGE_FIELD: language})
+            return RedirectResponse(f"{api_url}{paths.form_post(kind)}?{query}", 303)
+        shown = values if len(values) <= MAX_FIELDS else {}
+        with locale.active(language):
             html = answer_page(kind, submission, shown, api_url + paths.form_post(kind), site_url)
         return HTMLResponse(html, status_code=status)
 
@@ -350,7 +372,10 @@ def create_app(
             return refuse(request, 404, NOT_FOUND.heading)
         query = dict(request.query_params)
         with locale.active(locale.parse(query.get(LANGUAGE_FIELD))):
-            html = form_page(kind, query, api_url + paths.form_post(kind), site_url)
+            if (answer := query.get(ANSWER_PARAM)) in STORED:
+                html = stored_page(kind, Result(answer), site_url)
+            else:
+                html = form_page(kind, query, api_url + paths.form_post(kind), site_url)
         return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
     return Starlette(

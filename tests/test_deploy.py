@@ -1,11 +1,13 @@
 """The generated deploy files: valid for the real Caddy and nginx, same headers as the Python server."""
 
 import datetime as dt
+import http.server
 import json
 import shutil
 import sqlite3
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 
 import httpx
@@ -62,6 +64,10 @@ def test_every_backend_is_balanced_and_only_real_pages_redirect(settings) -> Non
 def test_a_public_site_gets_tls_and_a_local_one_plain_http(settings, monkeypatch) -> None:
     assert "https://www.agencia.example {" in caddy.caddyfile(from_settings(settings))
     assert "listen 443 ssl" in nginx.server_block(from_settings(settings))
+    # A public site's access log: Debian's file, in the format that hides booking tokens.
+    assert "access_log /var/log/nginx/access.log agency_site;" in nginx.server_block(
+        from_settings(settings)
+    )
     monkeypatch.setenv("REFLEX_DEPLOY_URL", "http://localhost:8080")
     local = from_settings(load_settings())
     assert "http://:8080 {" in caddy.caddyfile(local) and "auto_https off" in caddy.caddyfile(local)
@@ -389,7 +395,8 @@ def test_an_answer_never_takes_a_backend_out_and_clients_are_bounded(settings) -
     topology = from_settings(settings)
     server, caddyfile = nginx.server_block(topology), caddy.caddyfile(topology)
     assert "http_503" not in server and "http_502" not in server
-    assert server.count("proxy_next_upstream error timeout;") == 1 + len(BACKEND_EXACT_PATHS) + 1
+    # /_event, the exact paths, /_site/ and the booking links' /_site/bookings/.
+    assert server.count("proxy_next_upstream error timeout;") == 1 + len(BACKEND_EXACT_PATHS) + 2
     assert (
         "limit_conn_zone $binary_remote_addr" in server and "limit_conn agency_site_conn" in server
     )
@@ -422,3 +429,81 @@ def test_the_production_release_runs_systemd_and_bakes_the_public_url(settings, 
     assert export[-3:] == ["export", "--frontend-only", "--no-zip"]
     assert options["env"]["REFLEX_DEPLOY_URL"] == "https://www.agencia.example"
     assert options["env"]["REFLEX_API_URL"] == "https://www.agencia.example"
+
+
+class _Backend(http.server.BaseHTTPRequestHandler):
+    """A backend answering every request with a page, and the weaker Referrer-Policy."""
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Referrer-Policy", "strict-origin-when-cross-origin")
+        self.end_headers()
+        self.wfile.write(b"<!doctype html><title>Cita</title>")
+
+    def log_message(self, *args) -> None:  # Quiet.
+        pass
+
+
+@pytest.mark.parametrize("run_server", [_run_caddy, _run_nginx], ids=["caddy", "nginx"])
+def test_a_booking_link_s_token_is_neither_logged_nor_sent_as_referer(
+    run_server, served_root, monkeypatch
+) -> None:
+    port, backend_port = local_servers.free_port(), local_servers.free_port()
+    monkeypatch.setenv("REFLEX_DEPLOY_URL", f"http://localhost:{port}")
+    monkeypatch.setenv("DEPLOY_BACKENDS", f"127.0.0.1:{backend_port}")
+    topology = from_settings(load_settings(), static_root=str(served_root))
+    backend = http.server.ThreadingHTTPServer(("127.0.0.1", backend_port), _Backend)
+    threading.Thread(target=backend.serve_forever, daemon=True).start()
+    process = run_server(topology, served_root)
+    token = "SECRET-booking-token-123"
+    try:
+        local_servers.wait_for_port(port)
+        url = f"http://127.0.0.1:{port}"
+        for path in ("/_site/bookings/cancel", "/_site/bookings/calendar"):
+            referer = {"Referer": f"{url}/_site/bookings/decline?t={token}"}
+            answer = httpx.get(f"{url}{path}?t={token}", headers=referer)
+            assert answer.status_code == 200
+            assert answer.headers.get_list("referrer-policy") == ["no-referrer"]
+        other = httpx.get(url + "/_site/forms/contact")  # Other pages keep the site's policy.
+        assert other.headers.get_list("referrer-policy") == ["strict-origin-when-cross-origin"]
+    finally:
+        local_servers.stop_pid(process.pid)
+        backend.shutdown()
+    logs = "".join(path.read_text() for path in served_root.rglob("access.log"))
+    if run_server is _run_nginx:
+        assert "GET /_site/bookings/cancel?[hidden] HTTP/1.1" in logs
+        assert "/_site/bookings/decline?[hidden]" in logs and "/_site/forms/contact" in logs
+    assert token not in logs
+    assert "\n\tlog" not in caddy.caddyfile(topology)  # Caddy keeps no access log.
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_restore_never_hands_out_an_id_issued_before_it(kind, request, tmp_path) -> None:
+    """Leads made after the backup are lost by the restore, but not their ids: the links
+    mailed for them name those ids."""
+    from agency_site.leads import migrations
+    from agency_site.leads.kinds import LeadKind
+    from agency_site.leads.store import LeadStore
+
+    if kind == "sqlite":
+        url = f"sqlite:///{tmp_path / 'site.db'}"
+    else:
+        url = request.getfixturevalue("postgres_url")
+    engine = sa.create_engine(url)
+    migrations.upgrade(engine)
+    store = LeadStore(engine)
+
+    def add(n: int) -> int:
+        fields = {"email": f"v{n}@example.com"}
+        return store.add(LeadKind.CONTACT, fields, claim_token=None, lease=dt.timedelta(1))
+
+    add(1)
+    path = backup.backup(url, tmp_path / "backups")
+    issued = [add(2), add(3)]  # After the backup: lost by the restore.
+    store.erase_email("v3@example.com")
+    engine.dispose()
+    backup.restore(url, path)
+    assert [lead.fields["email"] for lead in store.all()] == ["v1@example.com"]
+    assert add(4) > max(issued)
+    engine.dispose()

@@ -2,7 +2,13 @@
 and calendar file. No login: the link itself is the permission, so it is
 
 - **signed** (HMAC-SHA256 with ``BOOKING_LINK_SECRET``, through itsdangerous): a changed
-  action, booking or nonce fails the signature;
+  action, booking, key or nonce fails the signature;
+- **bound to one booking**: it carries the booking's random ``link_key`` (``bookings``
+  table), which the page compares before showing or doing anything, so a link never opens
+  another booking that got the same id (ids are never reused either, but a restore or an
+  older database may have reused some). Links mailed before keys existed (signed with
+  HMAC-SHA1, no key) still open the bookings made before then, which have no key, until
+  they expire (400 days at most): remove ``_LEGACY_SIGNERS`` after 2027-12-31;
 - **expiring**: the agency's links after ``BOOKING_LINK_MAX_AGE_DAYS``; the visitor's when
   the appointment has passed;
 - **single-use** for the actions that change a booking: each carries a random nonce, and
@@ -12,12 +18,21 @@ and calendar file. No login: the link itself is the permission, so it is
 
 import enum
 import hashlib
+import hmac
 import secrets
 from dataclasses import dataclass
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 _SALT = "agency_site.booking-link"
+_SIGNER = {"digest_method": hashlib.sha256}
+# What signed the links before keys: only their key-less payloads verify against it.
+_LEGACY_SIGNERS = [{"digest_method": hashlib.sha1}]
+
+
+def new_link_key() -> str:
+    """A booking's random ``link_key`` (128 bits): what its links must carry."""
+    return secrets.token_urlsafe(16)
 
 
 class Action(enum.StrEnum):
@@ -39,15 +54,23 @@ class LinkProblem(enum.StrEnum):
 
     TAMPERED = "tampered"  # Not signed by this site (changed, truncated, another secret).
     EXPIRED = "expired"
+    STALE = "stale"  # Signed, but for a booking that is gone (its id now another's).
 
 
 @dataclass(frozen=True)
 class Link:
-    """A verified link: what it does, to which booking (its lead's id), and its nonce."""
+    """A verified link: what it does, to which booking (its lead's id and ``link_key``;
+    "" in a link made before keys), and its nonce."""
 
     action: Action
     lead_id: int
     nonce: str
+    key: str = ""
+
+    def opens(self, link_key: str | None) -> bool:
+        """Whether this link is for the booking whose key is ``link_key`` (None: a booking
+        made before keys, opened only by a link without one). Constant-time."""
+        return hmac.compare_digest(self.key.encode(), (link_key or "").encode())
 
     @property
     def digest(self) -> str:
@@ -61,11 +84,14 @@ class LinkSigner:
     def __init__(self, secret: str) -> None:
         if len(secret) < 32:
             raise ValueError("BOOKING_LINK_SECRET must have at least 32 characters")
-        self._serializer = URLSafeTimedSerializer(secret, salt=_SALT)
+        self._serializer = URLSafeTimedSerializer(
+            secret, salt=_SALT, signer_kwargs=_SIGNER, fallback_signers=_LEGACY_SIGNERS
+        )
 
-    def token(self, action: Action, lead_id: int) -> str:
-        """A new signed token for ``action`` on booking ``lead_id`` (timestamped now)."""
-        return self._serializer.dumps([str(action), lead_id, secrets.token_urlsafe(9)])
+    def token(self, action: Action, lead_id: int, key: str) -> str:
+        """A new signed token for ``action`` on booking ``lead_id`` whose ``link_key`` is
+        ``key`` (timestamped now)."""
+        return self._serializer.dumps([str(action), lead_id, secrets.token_urlsafe(9), key])
 
     def verify(self, token: str, max_age_s: float) -> Link | LinkProblem:
         """The link ``token`` stands for, or why it cannot be used."""
@@ -78,7 +104,9 @@ class LinkSigner:
         except BadSignature:
             return LinkProblem.TAMPERED
         try:
-            action, lead_id, nonce = payload
-            return Link(Action(action), int(lead_id), str(nonce))
+            action, lead_id, nonce, *key = payload
+            if len(key) > 1:
+                raise ValueError("not a link's shape")
+            return Link(Action(action), int(lead_id), str(nonce), str(key[0]) if key else "")
         except (TypeError, ValueError):  # Signed by us, but not a link's shape.
             return LinkProblem.TAMPERED

@@ -31,10 +31,11 @@ from agency_site.locale import localized_path
 from agency_site.rules import AGENCY_TIME_ZONE
 
 
-def link(api_url: str, signer: LinkSigner, action: Action, lead_id: int) -> str:
-    """The absolute URL of a signed ``action`` link to booking ``lead_id``."""
+def link(api_url: str, signer: LinkSigner, action: Action, booking: Booking) -> str:
+    """The absolute URL of a signed ``action`` link to ``booking`` (with its key)."""
     page = paths.booking_link(str(action))
-    return f"{api_url.rstrip('/')}{page}?t={signer.token(action, lead_id)}"
+    token = signer.token(action, booking.lead_id, booking.link_key or "")
+    return f"{api_url.rstrip('/')}{page}?t={token}"
 
 
 def appointment(booking: Booking, fields: Mapping[str, Any]) -> Appointment:
@@ -94,21 +95,26 @@ def visitor_mail(
         assert signer is not None, "a confirmation carries signed links"
         event = appointment(booking, fields)
         params |= {
-            "ics_url": link(api_url, signer, Action.CALENDAR, booking.lead_id),
+            "ics_url": link(api_url, signer, Action.CALENDAR, booking),
             "google_url": google_link(event),
             "outlook_url": outlook_link(event),
-            "cancel_url": link(api_url, signer, Action.CANCEL, booking.lead_id),
+            "cancel_url": link(api_url, signer, Action.CANCEL, booking),
         }
     else:
         params["book_again_url"] = site_url.rstrip("/") + localized_path(paths.SCHEDULE)
     return VisitorMail(params)
 
 
-def agency_links(api_url: str, signer: LinkSigner, lead_id: int) -> dict[str, str]:
-    """The booking e-mail's ``confirm_url`` and ``decline_url``."""
+def agency_links(
+    api_url: str, signer: LinkSigner, engine: sa.Engine, lead_id: int
+) -> dict[str, str]:
+    """The booking e-mail's ``confirm_url`` and ``decline_url`` (empty: no such booking)."""
+    booking = slots.get(engine, lead_id)
+    if booking is None:
+        return {"confirm_url": "", "decline_url": ""}
     return {
-        "confirm_url": link(api_url, signer, Action.CONFIRM, lead_id),
-        "decline_url": link(api_url, signer, Action.DECLINE, lead_id),
+        "confirm_url": link(api_url, signer, Action.CONFIRM, booking),
+        "decline_url": link(api_url, signer, Action.DECLINE, booking),
     }
 
 

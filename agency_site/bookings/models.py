@@ -7,6 +7,7 @@ import enum
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
+from agency_site.bookings.links import new_link_key
 from agency_site.leads.models import utcnow
 
 
@@ -65,6 +66,9 @@ class Booking(SQLModel, table=True):
     network: str | None = Field(default=None, max_length=64)
     # When the visitor was e-mailed that their unanswered booking expired.
     expiry_told_at: dt.datetime | None = None
+    # Random; every link to this booking carries it (``links.py``), so a link made for an
+    # earlier booking with the same id opens nothing. NULL: made before links had keys.
+    link_key: str | None = Field(default_factory=new_link_key, max_length=32)
 
 
 class BookingLinkUse(SQLModel, table=True):

@@ -10,12 +10,15 @@
   reached its limit. The form hides the taken ones (its own calendar copy judges the rest).
 
 An expired, tampered or replayed link, a booking that no longer exists or has passed,
-gets a clear page (4xx), never an error.
+gets a clear page (4xx), never an error. A link whose key is not its booking's (made for
+an earlier booking that had the same id) says it is no longer valid and shows nothing of
+the booking it names.
 """
 
 import asyncio
 import datetime as dt
 from collections.abc import Awaitable, Callable
+from functools import partial
 from html import escape
 from urllib.parse import parse_qsl
 
@@ -37,8 +40,13 @@ from agency_site.leads.calendar import agency_now
 from agency_site.leads.delivery import date_es
 from agency_site.leads.models import Lead
 from agency_site.plain_page import alternatives_notice, page
+from agency_site.site_api import SlowBody, read_body
 
+# Every page a link opens: never cached, and its URL (the token) never sent as a Referer.
+PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+# The button's body: its token, and no more, in time (``site_api.read_body``).
 _TOKEN_BODY_MAX = 2048
+_BODY_TIMEOUT_S = 10.0
 
 
 def _summary(booking: Booking, lead: Lead) -> str:
@@ -62,7 +70,7 @@ def _summary(booking: Booking, lead: Lead) -> str:
 
 def _problem(desk: BookingDesk, title: str, status: int) -> HTMLResponse:
     body = alternatives_notice(COPY.problems.text)
-    return HTMLResponse(page(title, body, desk.home()), status)
+    return HTMLResponse(page(title, body, desk.home()), status, headers=PRIVATE)
 
 
 def _why_not(desk: BookingDesk, action: Action, booking: Booking) -> HTMLResponse | None:
@@ -79,6 +87,8 @@ def _why_not(desk: BookingDesk, action: Action, booking: Booking) -> HTMLRespons
 def _link_problem(desk: BookingDesk, problem: LinkProblem) -> HTMLResponse:
     if problem is LinkProblem.EXPIRED:
         return _problem(desk, COPY.problems.expired, 410)
+    if problem is LinkProblem.STALE:
+        return _problem(desk, COPY.problems.stale, 410)
     return _problem(desk, COPY.problems.tampered, 400)
 
 
@@ -94,6 +104,8 @@ async def _resolve(
     found = await asyncio.to_thread(desk.booking, link.lead_id)
     if found is None:
         return _problem(desk, COPY.problems.unknown, 404)
+    if not link.opens(found[0].link_key):  # A link to an earlier booking with this id.
+        return _link_problem(desk, LinkProblem.STALE)
     if action is not Action.CALENDAR and (refusal := _why_not(desk, action, found[0])):
         return refusal
     return link, *found
@@ -131,16 +143,18 @@ def _show_page(
         f'<button type="submit">{escape(copy.button)}</button></form>'
     )
     html = page(copy.title, _summary(booking, lead) + form, desk.home())
-    return HTMLResponse(
-        html, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
-    )
+    return HTMLResponse(html, headers=PRIVATE)
 
 
-async def _act(desk: BookingDesk, request: Request) -> Response:
+async def _act(
+    desk: BookingDesk, request: Request, body_timeout_s: float = _BODY_TIMEOUT_S
+) -> Response:
     """POST (the button): the change, once, and what it did."""
     action = _action(request)
-    small = int(request.headers.get("content-length") or 0) <= _TOKEN_BODY_MAX
-    body = await request.body() if small else b""
+    try:
+        body = await read_body(request, _TOKEN_BODY_MAX, body_timeout_s) or b""
+    except SlowBody:
+        body = b""  # No token: "this link is not valid".
     token = dict(parse_qsl(body.decode("utf-8", errors="replace"))).get("t", "")
     resolved = await _resolve(desk, action, token)
     if isinstance(resolved, Response):
@@ -167,7 +181,7 @@ async def _act_page(desk: BookingDesk, action: Action, link: Link, lead: Lead) -
         after = COPY.notified if told else fill(COPY.not_notified, {"email": email})
     text = f'<p class="box ok" role="status">{escape(copy.done)} {escape(after)}</p>'
     html = page(copy.title, _summary(booking, lead) + text, desk.home())
-    return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+    return HTMLResponse(html, headers=PRIVATE)
 
 
 async def _calendar_file(desk: BookingDesk, request: Request) -> Response:
@@ -207,7 +221,9 @@ async def _free_slots(desk: BookingDesk, request: Request) -> Response:
 Handler = Callable[[BookingDesk, Request], Awaitable[Response]]
 
 
-def create_app(get_desk: Callable[[], BookingDesk]) -> Starlette:
+def create_app(
+    get_desk: Callable[[], BookingDesk], body_timeout_s: float = _BODY_TIMEOUT_S
+) -> Starlette:
     """The Starlette app of the booking endpoints (the desk is built on first use)."""
 
     def bound(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
@@ -221,7 +237,11 @@ def create_app(get_desk: Callable[[], BookingDesk]) -> Starlette:
             Route(paths.FREE_SLOTS, bound(_free_slots), methods=["GET"]),
             Route(paths.booking_link(str(Action.CALENDAR)), bound(_calendar_file), methods=["GET"]),
             Route(paths.booking_link("{action}"), bound(_show), methods=["GET"]),
-            Route(paths.booking_link("{action}"), bound(_act), methods=["POST"]),
+            Route(
+                paths.booking_link("{action}"),
+                bound(partial(_act, body_timeout_s=body_timeout_s)),
+                methods=["POST"],
+            ),
         ]
     )
 

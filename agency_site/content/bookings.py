@@ -32,6 +32,8 @@ class LinkProblems(Content):
 
     expired: str
     tampered: str
+    # Signed by the site, but for a booking that is gone (its number now another's).
+    stale: str
     replayed: str
     unknown: str
     past: str

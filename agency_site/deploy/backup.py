@@ -8,6 +8,16 @@ then, **whatever happened to it**, the deletion of every backup older than
 
 Restore with ``python -m agency_site.leads restore FILE`` (``restore`` below, then the
 erasure log re-applied: ``leads/erasures.py``), the backends stopped.
+
+**Lead ids are never handed out twice, not even across a restore.** A booking link names
+its lead's id (and its booking's key, ``bookings/links.py``). A backup holds the id
+counter as it was then (``pg_dump`` the sequence's value, SQLite its ``sqlite_sequence``
+row), so a lead made after the backup would see its id given to the next lead after
+the restore. ``restore`` therefore reads the live database's counter (the highest id
+it ever issued) before overwriting it, and afterwards moves the restored counter to
+the larger of that and the highest id restored. When the live database is gone for good,
+nothing knows those ids: the booking keys still keep their old links from opening
+anyone else's booking.
 """
 
 import asyncio
@@ -150,13 +160,93 @@ def nightly(
     return NightlyResult(path, removed, error)
 
 
+def _sqlite_tables(connection: sa.Connection) -> set[str]:
+    """Every table, ``sqlite_sequence`` too (SQLAlchemy leaves ``sqlite_*`` out)."""
+    query = "SELECT name FROM sqlite_master WHERE type = 'table'"
+    return set(connection.exec_driver_sql(query).scalars())
+
+
+def _sqlite_issued(connection: sa.Connection) -> int:
+    tables = _sqlite_tables(connection)
+    issued = 0
+    if "leads" in tables:
+        issued = connection.exec_driver_sql("SELECT coalesce(max(id), 0) FROM leads").scalar()
+    if "sqlite_sequence" in tables:
+        counter = "SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = 'leads'"
+        issued = max(issued, connection.exec_driver_sql(counter).scalar() or 0)
+    return issued
+
+
+def _pg_sequence(connection: sa.Connection) -> str | None:
+    if not sa.inspect(connection).has_table("leads"):
+        return None
+    return connection.exec_driver_sql("SELECT pg_get_serial_sequence('leads', 'id')").scalar()
+
+
+def last_lead_id(db_url: str) -> int:
+    """The highest lead id the database at ``db_url`` ever issued (0: none, or no database)."""
+    url = sa.make_url(db_url)
+    if url.get_backend_name() == "sqlite" and not Path(url.database or "").is_file():
+        return 0
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as connection:
+            if url.get_backend_name() == "sqlite":
+                return _sqlite_issued(connection)
+            issued = 0
+            if sa.inspect(connection).has_table("leads"):
+                query = "SELECT coalesce(max(id), 0) FROM leads"
+                issued = connection.exec_driver_sql(query).scalar()
+            if sequence := _pg_sequence(connection):
+                query = f"SELECT last_value FROM {sequence}"  # A name PostgreSQL gave.
+                issued = max(issued, connection.exec_driver_sql(query).scalar())
+            return issued
+    finally:
+        engine.dispose()
+
+
+def ids_after(db_url: str, issued: int) -> None:
+    """Move the leads id counter of ``db_url`` past ``issued`` and every id it holds."""
+    url = sa.make_url(db_url)
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as connection:
+            if url.get_backend_name() == "sqlite":
+                if "sqlite_sequence" not in _sqlite_tables(connection):
+                    return  # No AUTOINCREMENT yet: the migration rebuilds the table.
+                top = _sqlite_issued(connection)
+                connection.exec_driver_sql("DELETE FROM sqlite_sequence WHERE name = 'leads'")
+                connection.exec_driver_sql(
+                    "INSERT INTO sqlite_sequence (name, seq) VALUES ('leads', ?)",
+                    (max(top, issued),),
+                )
+            elif sequence := _pg_sequence(connection):
+                connection.execute(
+                    sa.text(
+                        "SELECT setval(CAST(:sequence AS regclass), greatest(:issued, "
+                        "(SELECT coalesce(max(id), 0) FROM leads), "
+                        "(SELECT last_value FROM " + sequence + ")))"
+                    ),
+                    {"sequence": sequence, "issued": issued},
+                )
+    finally:
+        engine.dispose()
+
+
 def restore(db_url: str, backup_file: Path) -> None:
     """Put the database at ``db_url`` back to ``backup_file`` (stop the backends first).
 
     SQLite: the backup is copied over the database with SQLite's backup API (the WAL
-    included); PostgreSQL: ``pg_restore --clean --if-exists``. Re-apply the erasure log
-    afterwards (``leads restore`` does both).
+    included); PostgreSQL: ``pg_restore --clean --if-exists``. Then the id counter is moved
+    past every id the database had issued before (see the module's docstring). Re-apply
+    the erasure log afterwards (``leads restore`` does both).
     """
+    issued = last_lead_id(db_url)
+    _restore(db_url, backup_file)
+    ids_after(db_url, issued)
+
+
+def _restore(db_url: str, backup_file: Path) -> None:
     url = sa.make_url(db_url)
     backend = url.get_backend_name()
     if backend == "sqlite":

@@ -3,6 +3,10 @@
 Caddy is what Reflex's own production example uses; it serves the build's
 ``.br``/``.gz`` siblings and, for a public ``https://`` site, gets and renews the
 TLS certificate by itself. Validate with ``caddy validate --config Caddyfile``.
+
+The booking links (``/_site/bookings/…?t=<token>``) answer with
+``Referrer-Policy: no-referrer``, so a browser sends their URL (the token) nowhere; the
+Caddyfile has no ``log`` directive, so Caddy writes no access log to keep it in.
 """
 
 from agency_site import locale
@@ -23,7 +27,7 @@ from agency_site.deploy.topology import (
     quoted,
 )
 from agency_site.locale import DEFAULT_LOCALE, LOCALES
-from agency_site.paths import not_found_file
+from agency_site.paths import booking_link, not_found_file
 from agency_site.seo.urls import MANIFEST_PATH
 
 
@@ -107,6 +111,9 @@ def caddyfile(topology: Topology) -> str:
 \t\t# The no-JavaScript forms answer with a page.
 \t\t@form_answer path {FORM_PREFIX}*
 {_header(document, chr(9) * 2, "@form_answer ")}
+\t\t# A booking link's URL is its permission: no Referer may carry it.
+\t\t@booking_link path {booking_link("")}*
+{_header((("Referrer-Policy", "no-referrer"),), chr(9) * 2, "@booking_link ")}
 \t\trequest_body {{
 \t\t\tmax_size {CLIENT_MAX_BODY.upper()}B
 \t\t}}

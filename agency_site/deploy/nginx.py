@@ -4,6 +4,13 @@ Needs the ``gzip_static`` module (in every Debian nginx) and ``brotli_static``
 (``apt install libnginx-mod-http-brotli-static``). For an ``https://`` site the
 certificate comes from elsewhere (e.g. certbot); Caddy gets one by itself.
 Check with ``nginx -t``.
+
+The booking links (``/_site/bookings/…?t=<token>``) are the permission to see and change a
+booking, so their token is never written down: the access log uses the ``agency_site``
+format, whose request line has the path of those URLs without their query (and whose
+Referer drops the query of such a URL), and their answers carry
+``Referrer-Policy: no-referrer``, so a browser sends the URL nowhere. nginx's error log
+still names the whole request line when the backend cannot be reached (it has no format).
 """
 
 from agency_site import locale
@@ -27,12 +34,18 @@ from agency_site.deploy.topology import (
     quoted,
 )
 from agency_site.locale import DEFAULT_LOCALE, LOCALES
-from agency_site.paths import not_found_file
+from agency_site.paths import booking_link, not_found_file
 from agency_site.seo.urls import MANIFEST_PATH
 
 UPSTREAM = "agency_site_backend"
 CONNECTION_ZONE = "agency_site_conn"
 REQUEST_ZONE = "agency_site_req"
+LOG_FORMAT = "agency_site"
+# The booking links' pages, calendar file and free slots: "/_site/bookings/".
+BOOKING_PREFIX = booking_link("")
+# Where the access log goes: Debian's; a local site's, run by ``standalone_config``,
+# inherits the one in its prefix.
+ACCESS_LOG = "/var/log/nginx/access.log"
 
 
 def _document_variable(name: str) -> str:
@@ -74,13 +87,19 @@ def _document_value(name: str, value: str) -> str:
     return quoted("".join(f"{variable}_{index}" for index in range(len(_chunks(value)))))
 
 
-def _headers(topology: Topology, indent: str, cache: str | None = None) -> str:
-    """``add_header`` lines; nginx drops inherited ones in any block that adds its own."""
+def _headers(
+    topology: Topology, indent: str, cache: str | None = None, *, private: bool = False
+) -> str:
+    """``add_header`` lines; nginx drops inherited ones in any block that adds its own.
+    ``private``: a booking link's answer, whose URL no Referer may carry."""
     lines = [f"add_header {name} {quoted(value)} always;" for name, value in topology.asset_headers]
     lines += [
         f"add_header {name} {_document_value(name, value)} always;"
         for name, value in topology.document_headers
+        if not (private and name == "Referrer-Policy")
     ]
+    if private:
+        lines.append('add_header Referrer-Policy "no-referrer" always;')
     if cache:
         lines.append(f"add_header Cache-Control {quoted(cache)} always;")
     return "\n".join(indent + line for line in lines)
@@ -139,6 +158,11 @@ def _http_to_https(topology: Topology) -> str:
     )
 
 
+def _access_log(topology: Topology) -> str:
+    """A public site's access log line (a local one's comes from ``standalone_config``)."""
+    return "" if topology.local else f"    access_log {ACCESS_LOG} {LOG_FORMAT};\n"
+
+
 def server_block(topology: Topology) -> str:
     """The upstream, websocket map and server blocks of the site."""
     backends = "\n".join(
@@ -150,6 +174,11 @@ def server_block(topology: Topology) -> str:
     ]
     proxied = "\n".join(
         f"    {location} {{\n{_proxy(topology)}\n    }}" for location in backend_locations
+    )
+    # The booking links: their own Referrer-Policy (and so every header restated).
+    proxied += (
+        f"\n    location {BOOKING_PREFIX} {{\n"
+        f"{_headers(topology, '        ', private=True)}\n{_proxy(topology)}\n    }}"
     )
     redirects = "\n".join(
         f"    location = {path}/ {{\n        return 308 {path};\n    }}" for path in topology.pages
@@ -181,6 +210,19 @@ map $http_upgrade $connection_upgrade {{
     "" close;
 }}
 
+# The access log without the token of a booking link (in the query of its URL, or of the
+# Referer a browser that ignores Referrer-Policy sends from its page).
+map $request_uri $agency_logged_request {{
+    "~^{BOOKING_PREFIX}" "$request_method $uri?[hidden] $server_protocol";
+    default $request;
+}}
+map $http_referer $agency_logged_referer {{
+    "~^(?<agency_referer_page>[^?]*{BOOKING_PREFIX}[^?]*)\\?" "$agency_referer_page?[hidden]";
+    default $http_referer;
+}}
+log_format {LOG_FORMAT} '$remote_addr - $remote_user [$time_local] "$agency_logged_request" '
+    '$status $body_bytes_sent "$agency_logged_referer" "$http_user_agent"';
+
 # The document headers of the Python server (agency_site/server.py), on HTML answers only.
 {_document_maps(topology)}
 
@@ -189,6 +231,7 @@ map $http_upgrade $connection_upgrade {{
     root {topology.static_root};
     server_tokens off;
     absolute_redirect off;
+{_access_log(topology)}
     gzip_static on;
     brotli_static on;
     charset utf-8;
@@ -250,7 +293,6 @@ events {{
 http {{
     include /etc/nginx/mime.types;
     default_type application/octet-stream;
-    access_log {prefix}/access.log;
     client_body_temp_path {prefix}/client_body;
     proxy_temp_path {prefix}/proxy;
     fastcgi_temp_path {prefix}/fastcgi;
@@ -258,5 +300,7 @@ http {{
     scgi_temp_path {prefix}/scgi;
     sendfile on;
     include {prefix}/agency_site.conf;
+    # After the include, which defines the format (a public site's block has its own).
+    access_log {prefix}/access.log {LOG_FORMAT};
 }}
 """

@@ -68,6 +68,9 @@ class Lead(SQLModel, table=True):
         sa.Index("ix_leads_status_next_attempt_at", "status", "next_attempt_at"),
         sa.Index("ux_leads_idempotency_key", "idempotency_key", unique=True),
         sa.Index("ix_leads_email_norm", "email_norm"),
+        # SQLite too never hands out an id again (an erased lead's), as PostgreSQL's
+        # sequence does not: a booking link names its lead's id.
+        {"sqlite_autoincrement": True},
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -98,14 +98,14 @@ def build_delivery(settings: Settings, store: LeadStore) -> Delivery:
     )
 
 
-def booking_links(settings: Settings) -> Callable[[int], dict[str, str]] | None:
+def booking_links(settings: Settings, engine: sa.Engine) -> Callable[[int], dict[str, str]] | None:
     """The confirm/decline links of a booking e-mail, or None without BOOKING_LINK_SECRET."""
     from agency_site.reflex_ext.internals import get_config
 
     secret = settings.booking.link_secret.get_secret_value()
     if not secret:
         return None
-    return partial(agency_links, get_config().api_url, LinkSigner(secret))
+    return partial(agency_links, get_config().api_url, LinkSigner(secret), engine)
 
 
 def build_monitor(settings: Settings, delivery: Delivery, spool: Spool | None = None) -> Monitor:
@@ -156,7 +156,9 @@ def intake() -> LeadIntake:
     redis_url = settings.reflex.redis_url
     delivery = build_delivery(settings, store)
     # The confirm/decline links, and the note of a booking stored without its slot.
-    delivery.booking_links = partial(agency_params, store.engine, booking_links(settings))
+    delivery.booking_links = partial(
+        agency_params, store.engine, booking_links(settings, store.engine)
+    )
     return LeadIntake(
         store=store,
         delivery=delivery,

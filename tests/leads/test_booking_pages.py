@@ -1,20 +1,29 @@
 """The booking links' pages on a real database: a GET only shows, the button's POST acts
 once; expired, tampered and replayed links get clear pages; the calendar file; free slots."""
 
+import base64
 import datetime as dt
+import hashlib
+import hmac
 
 import httpx
 import pytest
+import sqlalchemy as sa
+from hypothesis import given
+from hypothesis import strategies as st
+from itsdangerous import URLSafeTimedSerializer
 
 from agency_site import paths
 from agency_site.bookings import slots
 from agency_site.bookings.desk import BookingDesk
-from agency_site.bookings.links import Action, LinkSigner
-from agency_site.bookings.models import BookingState
+from agency_site.bookings.links import Action, Link, LinkSigner
+from agency_site.bookings.models import Booking, BookingState
 from agency_site.bookings.pages import create_app
 from agency_site.content.bookings import COPY
 from agency_site.leads.calendar import WorkingCalendar
-from agency_site.leads.store import LeadStore
+from agency_site.leads.kinds import LeadKind
+from agency_site.leads.store import LeadStore, Slot
+from tests.leads.conftest import BOOKING_FIELDS, LEASE
 from tests.leads.test_bookings import SECRET, book
 from tests.run_async import run
 
@@ -54,14 +63,16 @@ def client(store: LeadStore, sent) -> Client:
     return Client(create_app(lambda: desk_for(store, 14, sent)))
 
 
-def url(action: Action, lead_id: int) -> str:
-    return f"{paths.booking_link(str(action))}?t={LinkSigner(SECRET).token(action, lead_id)}"
+def url(store: LeadStore, action: Action, lead_id: int) -> str:
+    """The page of a fresh ``action`` link to booking ``lead_id``, with its key."""
+    key = slots.get(store.engine, lead_id).link_key
+    return f"{paths.booking_link(str(action))}?t={LinkSigner(SECRET).token(action, lead_id, key)}"
 
 
 def test_a_get_shows_the_booking_and_changes_nothing(client: Client, store: LeadStore) -> None:
     lead_id = book(store, DAY, "10:00")
     for _ in range(3):  # A link scanner, a preview, the agency.
-        answer = client.get(url(Action.CONFIRM, lead_id))
+        answer = client.get(url(store, Action.CONFIRM, lead_id))
         assert answer.status_code == 200
         assert COPY.confirm.button in answer.text and "Ana García" in answer.text
         assert 'name="robots" content="noindex"' in answer.text and "<script" not in answer.text
@@ -70,7 +81,7 @@ def test_a_get_shows_the_booking_and_changes_nothing(client: Client, store: Lead
 
 def test_the_button_confirms_once_and_tells_the_visitor(client, store, sent) -> None:
     lead_id = book(store, DAY, "10:00")
-    link = url(Action.CONFIRM, lead_id)
+    link = url(store, Action.CONFIRM, lead_id)
     token = link.split("?t=")[1]
     answer = client.post(paths.booking_link("confirm"), data={"t": token})
     assert answer.status_code == 200 and COPY.confirm.done in answer.text
@@ -86,13 +97,13 @@ def test_the_button_confirms_once_and_tells_the_visitor(client, store, sent) -> 
 
 def test_bad_links_get_clear_pages(client: Client, store: LeadStore) -> None:
     lead_id = book(store, DAY, "11:00")
-    token = url(Action.DECLINE, lead_id).split("?t=")[1]
+    token = url(store, Action.DECLINE, lead_id).split("?t=")[1]
     tampered = client.get(paths.booking_link("decline") + "?t=" + token[:-2] + "xx")
     assert tampered.status_code == 400 and COPY.problems.tampered in tampered.text
     wrong_action = client.get(paths.booking_link("confirm") + "?t=" + token)
     assert wrong_action.status_code == 400
     expired = Client(create_app(lambda: desk_for(store, link_days=-1))).get(
-        url(Action.DECLINE, lead_id)
+        url(store, Action.DECLINE, lead_id)
     )
     assert expired.status_code == 410 and COPY.problems.expired in expired.text
     assert client.get(paths.booking_link("nothing") + "?t=x").status_code == 404
@@ -119,21 +130,21 @@ def desk_for(store: LeadStore, link_days: int, sent: list | None = None) -> Book
 
 def test_a_decline_frees_the_slot_and_a_cancel_tells_the_agency(client, store, sent) -> None:
     first = book(store, DAY, "12:00")
-    token = url(Action.DECLINE, first).split("?t=")[1]
+    token = url(store, Action.DECLINE, first).split("?t=")[1]
     assert client.post(paths.booking_link("decline"), data={"t": token}).status_code == 200
     assert sent[-1][1]["book_again_url"] == "https://agencia.test/schedule"
     second = book(store, DAY, "12:00")  # The slot is free again.
-    token = url(Action.CANCEL, second).split("?t=")[1]
+    token = url(store, Action.CANCEL, second).split("?t=")[1]
     assert client.post(paths.booking_link("cancel"), data={"t": token}).status_code == 200
     assert [template for template, _ in sent[-2:]] == ["visitor", "agency"]
-    confirm = client.get(url(Action.CONFIRM, second))
+    confirm = client.get(url(store, Action.CONFIRM, second))
     assert confirm.status_code == 409 and COPY.states.cancelled in confirm.text
 
 
 def test_the_calendar_file_of_a_confirmed_booking(client, store) -> None:
     lead_id = book(store, DAY, "16:00")
     slots.decide(store.engine, lead_id, BookingState.CONFIRMED)
-    answer = client.get(url(Action.CALENDAR, lead_id))
+    answer = client.get(url(store, Action.CALENDAR, lead_id))
     assert answer.status_code == 200
     assert answer.headers["content-type"].startswith("text/calendar")
     assert f"DTSTART;TZID=Europe/Madrid:{DAY:%Y%m%d}T160000" in answer.text
@@ -147,3 +158,108 @@ def test_the_free_slots_of_a_day(client, store) -> None:
     assert "09:00" not in answer["free"] and "10:00" in answer["free"]
     assert answer["taken"] == ["09:00"]
     assert client.get(paths.FREE_SLOTS + "?date=mañana").status_code == 400
+
+
+# --- A link opens its own booking, never the next one with the same id -------------------
+
+BRUNO = {"name": "Bruno Soler", "email": "bruno@example.com", "phone": "+34 611 22 33 44"}
+
+
+def book_bruno(store: LeadStore, day: dt.date, time: str) -> int:
+    fields = BOOKING_FIELDS | BRUNO | {"date": str(day), "time": time, "message": "De Bruno"}
+    slot = Slot(day, time)
+    return store.add(LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, slot=slot)
+
+
+def rewind_ids(store: LeadStore, to: int) -> None:
+    """Leave the next lead id at ``to``: what restoring a backup taken before it did."""
+    with store.engine.begin() as connection:
+        if connection.dialect.name == "sqlite":
+            connection.exec_driver_sql(f"UPDATE sqlite_sequence SET seq = {to - 1}")
+        else:
+            connection.exec_driver_sql(
+                f"SELECT setval(pg_get_serial_sequence('leads', 'id'), {to}, false)"
+            )
+
+
+def assert_not_opened(client: Client, store: LeadStore, link: str, bruno: int) -> None:
+    """An old link to Ana's erased booking: Bruno's data not shown, his booking untouched."""
+    action = link.split("?")[0]
+    shown = client.get(link)
+    acted = client.post(action, data={"t": link.split("?t=")[1]})
+    for answer in (shown, acted):
+        assert answer.status_code in (404, 410)
+        assert not any(value in answer.text for value in (*BRUNO.values(), "De Bruno"))
+    assert slots.get(store.engine, bruno).state == BookingState.PENDING
+
+
+def test_an_old_link_never_opens_the_next_booking(client: Client, store: LeadStore) -> None:
+    ana = book(store, DAY, "10:00")
+    links = [url(store, action, ana) for action in (Action.CANCEL, Action.DECLINE)]
+    assert store.erase_email(BOOKING_FIELDS["email"]) == 1  # Ana, the newest lead, erased.
+    bruno = book_bruno(store, DAY, "10:00")
+    assert bruno != ana  # Ids are never handed out again (SQLite: AUTOINCREMENT).
+    for link in links:
+        assert_not_opened(client, store, link, bruno)
+
+
+def test_after_a_restore_reused_ids_the_key_refuses_the_old_link(
+    client: Client, store: LeadStore
+) -> None:
+    ana = book(store, DAY, "11:00")
+    links = [url(store, action, ana) for action in (Action.CANCEL, Action.CONFIRM)]
+    store.erase_email(BOOKING_FIELDS["email"])
+    rewind_ids(store, ana)
+    bruno = book_bruno(store, DAY, "11:00")
+    assert bruno == ana  # The id is Ana's again: only the key tells the bookings apart.
+    for link in links:
+        assert_not_opened(client, store, link, bruno)
+    stale = client.get(links[0])
+    assert stale.status_code == 410 and COPY.problems.stale in stale.text
+    assert client.get(url(store, Action.CANCEL, bruno)).status_code == 200  # His own works.
+
+
+def test_a_link_made_before_keys_opens_only_a_booking_made_before_them(
+    client: Client, store: LeadStore
+) -> None:
+    """Links mailed before this release: HMAC-SHA1, no key; their bookings have none."""
+    old = book(store, DAY, "12:00")
+    with store.engine.begin() as connection:
+        connection.execute(sa.update(Booking).where(Booking.lead_id == old).values(link_key=None))
+    legacy = URLSafeTimedSerializer(SECRET, salt="agency_site.booking-link")
+    token = legacy.dumps(["cancel", old, "n0nce"])
+    assert client.get(paths.booking_link("cancel") + "?t=" + token).status_code == 200
+    new = book_bruno(store, DAY, "15:00")
+    token = legacy.dumps(["cancel", new, "n0nce"])
+    assert client.get(paths.booking_link("cancel") + "?t=" + token).status_code == 410
+
+
+def test_links_are_signed_with_hmac_sha256() -> None:
+    token = LinkSigner(SECRET).token(Action.CANCEL, 7, "key")
+    value, _, signature = token.rpartition(".")
+    # itsdangerous: the key is derived as digest(salt + "signer" + secret).
+    key = hashlib.sha256(b"agency_site.booking-link" + b"signer" + SECRET.encode()).digest()
+    mac = hmac.new(key, value.encode(), hashlib.sha256).digest()
+    assert signature == base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+
+
+@given(
+    action=st.sampled_from(list(Action)),
+    lead_id=st.integers(min_value=1, max_value=2**62),
+    key=st.text(min_size=1, max_size=32),
+    other=st.text(max_size=32),
+)
+def test_a_link_opens_exactly_the_booking_whose_key_it_carries(
+    action: Action, lead_id: int, key: str, other: str
+) -> None:
+    signer = LinkSigner(SECRET)
+    link = signer.verify(signer.token(action, lead_id, key), 3600)
+    assert isinstance(link, Link)
+    assert (link.action, link.lead_id, link.key) == (action, lead_id, key)
+    assert link.opens(key) and link.opens(other) == (other == key)
+    assert not link.opens(None)  # A booking made before keys.
+
+
+def test_a_new_booking_gets_its_own_random_key(store: LeadStore) -> None:
+    keys = {slots.get(store.engine, book(store, DAY, time)).link_key for time in ("09:00", "16:00")}
+    assert len(keys) == 2 and all(key and len(key) >= 22 for key in keys)

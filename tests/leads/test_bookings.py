@@ -104,7 +104,7 @@ def test_the_nearest_free_slots_start_beside_the_asked_one(store: LeadStore) -> 
 def test_a_booking_changes_state_once_and_a_link_is_single_use(store: LeadStore) -> None:
     lead_id = book(store)
     signer = LinkSigner(SECRET)
-    link = signer.verify(signer.token(Action.CONFIRM, lead_id), 3600)
+    link = signer.verify(signer.token(Action.CONFIRM, lead_id, "k"), 3600)
     assert not isinstance(link, LinkProblem)
     decision, booking = slots.decide(store.engine, lead_id, BookingState.CONFIRMED, link.digest)
     assert decision is slots.Decision.DONE and booking and booking.state == BookingState.CONFIRMED
@@ -137,17 +137,19 @@ def test_unanswered_bookings_are_reported_once(store: LeadStore) -> None:
 
 def test_links_are_signed_and_expire() -> None:
     signer = LinkSigner(SECRET)
-    token = signer.token(Action.DECLINE, 42)
+    token = signer.token(Action.DECLINE, 42, "k")
     link = signer.verify(token, 3600)
     assert not isinstance(link, LinkProblem) and (link.action, link.lead_id) == (Action.DECLINE, 42)
     assert signer.verify(token, -1) is LinkProblem.EXPIRED
     assert LinkSigner("t" * 40).verify(token, 3600) is LinkProblem.TAMPERED
-    other = signer.token(Action.DECLINE, 43)
+    other = signer.token(Action.DECLINE, 43, "k")
     swapped = other.rpartition(".")[0] + "." + token.rpartition(".")[2]  # 43 with 42's signature.
     assert signer.verify(swapped, 3600) is LinkProblem.TAMPERED
     assert signer.verify("", 3600) is LinkProblem.TAMPERED
     assert signer.verify("x" * 600, 3600) is LinkProblem.TAMPERED
-    assert signer.token(Action.CANCEL, 42) != signer.token(Action.CANCEL, 42)  # Own nonce each.
+    assert signer.token(Action.CANCEL, 42, "k") != signer.token(
+        Action.CANCEL, 42, "k"
+    )  # Own nonce each.
     with pytest.raises(ValueError):
         LinkSigner("short")
 
@@ -237,7 +239,9 @@ def test_the_agency_email_carries_working_confirm_and_decline_links(
 
     accept_all(emailjs)
     intake = make_intake(store, emailjs)
-    intake.delivery.booking_links = partial(agency_links, "https://api.test", LinkSigner(SECRET))
+    intake.delivery.booking_links = partial(
+        agency_links, "https://api.test", LinkSigner(SECRET), store.engine
+    )
     submit(intake, LeadKind.BOOKING, booking_form(time="15:00"))
     [payload] = sent_payloads(emailjs)
     [lead] = store.all()

@@ -208,7 +208,7 @@ def test_one_submission_over_the_socket_and_the_http_path_is_stored_once(
     hidden = {**contact(), "idempotency_key": KEY}
     again = run(intake.submit(LeadKind.CONTACT, hidden, "127.0.0.2"))
     assert first.result is again.result is Result.SENT
-    assert header.status_code == field.status_code == 200
+    assert header.status_code == field.status_code == 303  # Stored once: its answer (PRG).
     assert len(store.all()) == 1 and len(sent_payloads(emailjs)) == 1
     # A malformed key is replaced by the server's own: a new lead.
     run(intake.submit(LeadKind.CONTACT, contact(), "127.0.0.2", idempotency_key="x"))

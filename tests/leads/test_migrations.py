@@ -5,7 +5,7 @@ import threading
 import sqlalchemy as sa
 
 from agency_site.leads import migrations
-from tests.leads.conftest import new_engine
+from tests.leads.conftest import LEASE, new_engine
 
 
 def _fresh_url(request, tmp_path, kind: str) -> str:
@@ -86,4 +86,43 @@ def test_a_sqlite_database_is_left_in_write_ahead_log_mode(tmp_path) -> None:
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         # A committed lead must survive a power cut: SQLite's default FULL sync stays.
         assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2
+    engine.dispose()
+
+
+def test_link_keys_and_never_reused_ids_keep_the_stored_leads(tmp_path) -> None:
+    """8fbff7d91664 on a SQLite file with leads and a booking: all kept, the booking without
+    a key (its mailed links carry none), and from then on an erased newest id is not reused."""
+    from alembic.config import Config
+
+    from agency_site.bookings import slots
+    from agency_site.leads.kinds import LeadKind
+    from agency_site.leads.store import LeadStore
+    from alembic import command
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    config = Config(str(migrations.ALEMBIC_INI))
+    config.set_main_option("script_location", str(migrations.ALEMBIC_DIR))
+    config.set_main_option("sqlalchemy.url", url)
+    command.upgrade(config, "a9c4e1f7d2b3")
+    engine = new_engine(url)
+    with engine.begin() as connection:
+        for lead_id in (1, 2):
+            connection.exec_driver_sql(
+                "INSERT INTO leads (id, kind, fields, created_at, status, attempts) "
+                f"VALUES ({lead_id}, 'booking', '{{}}', '2026-11-20 10:00:00', 'sent', 1)"
+            )
+        connection.exec_driver_sql(
+            "INSERT INTO bookings (lead_id, date, time, state, active_slot, created_at) "
+            "VALUES (2, '2026-12-14', '10:00', 'pending', '2026-12-14T10:00', "
+            "'2026-11-20 10:00:00')"
+        )
+    migrations.upgrade(engine)
+    store = LeadStore(engine)
+    assert [lead.id for lead in store.all()] == [1, 2]
+    assert slots.get(engine, 2).link_key is None and slots.get(engine, 2).active_slot
+    fields = {"email": "nuevo@example.com"}
+    newest = store.add(LeadKind.CONTACT, fields, claim_token=None, lease=LEASE)
+    store.erase_email("nuevo@example.com")
+    assert store.add(LeadKind.CONTACT, fields, claim_token=None, lease=LEASE) == newest + 1
+    command.downgrade(config, "a9c4e1f7d2b3")
     engine.dispose()

@@ -1,10 +1,12 @@
 """The /_site/ endpoints: the forms' no-JavaScript POST, in process, on a real intake."""
 
+import asyncio
 import datetime as dt
 
 import httpx
 import pytest
 from limits.aio.storage import MemoryStorage
+from starlette.applications import Starlette
 
 from agency_site import paths
 from agency_site.content.forms import COPY
@@ -34,7 +36,9 @@ def post(
     headers: dict | None = None,
     peer: str = "127.0.0.2",
     hops: int = 0,
+    follow: bool = False,
 ) -> httpx.Response:
+    """POST ``body`` to the ``kind`` form (``follow``: and GET the page it redirects to)."""
     app = create_app(
         lambda: intake,
         api_url=API,
@@ -46,7 +50,9 @@ def post(
 
     async def request() -> httpx.Response:
         transport = httpx.ASGITransport(app=app, client=(peer, 50000))
-        async with httpx.AsyncClient(transport=transport, base_url=API) as client:
+        async with httpx.AsyncClient(
+            transport=transport, base_url=API, follow_redirects=follow
+        ) as client:
             return await client.post(
                 paths.form_post(kind),
                 content=body,
@@ -75,7 +81,7 @@ def test_a_plain_booking_post_is_stored_and_answered_with_the_success_page(
             "website": "",
         }
     )
-    response = post(intake, "booking", str(body), {"origin": SITE})
+    response = post(intake, "booking", str(body), {"origin": SITE}, follow=True)
     assert response.status_code == 200
     assert COPY.notices.queued in response.text  # Stored; delivery is not configured here.
     [lead] = store.all()
@@ -114,7 +120,7 @@ def test_the_hero_capture_answers_with_its_success_text_when_sent(
     accept_all(emailjs)
     limiter = RateLimiter(MemoryStorage(), per_ip=3, window_s=600)
     intake = LeadIntake(store, make_delivery(store, make_client(emailjs)), limiter)
-    response = post(intake, "contact", "email=bea%40example.com&website=")
+    response = post(intake, "contact", "email=bea%40example.com&website=", follow=True)
     assert response.status_code == 200
     assert COPY.hero_capture.success in response.text
 
@@ -169,3 +175,106 @@ def test_the_limit_counts_per_address_and_holds_behind_a_trusted_proxy(
     assert client_address("127.0.0.2", ["203.0.113.9"], 0) == "127.0.0.2"
     assert client_address("10.0.0.1", ["203.0.113.9, 127.0.0.2"], 1) == "127.0.0.2"
     assert client_address("10.0.0.1", ["a", "b, c"], 2) == "b"
+
+
+# --- Every endpoint that reads a body reads it bounded, in size and in time --------------
+
+
+def _body_endpoints(store: LeadStore) -> dict[str, tuple[Starlette, str]]:
+    """The apps (with a short body timeout) and paths of the other endpoints reading a body."""
+    from agency_site import client_errors
+    from agency_site.bookings import pages
+    from agency_site.reflex_ext.lazy_socket import CLIENT_ERROR_PATH
+    from tests.leads.test_booking_pages import desk_for
+
+    return {
+        "booking button": (
+            pages.create_app(lambda: desk_for(store, 14), body_timeout_s=0.3),
+            paths.booking_link("cancel"),
+        ),
+        "error report": (
+            client_errors.create_app(allowed_origins=(SITE,), trusted_hops=0, body_timeout_s=0.3),
+            CLIENT_ERROR_PATH,
+        ),
+    }
+
+
+def _chunked(app: Starlette, path: str, chunks) -> int:
+    """POST a chunked body (no Content-Length) and the status, within 5 s or fail."""
+
+    async def request() -> int:
+        transport = httpx.ASGITransport(app=app, client=("127.0.0.2", 50000))
+        async with httpx.AsyncClient(transport=transport, base_url=API) as client:
+            answer = await client.post(path, content=chunks(), headers={"origin": SITE})
+            return answer.status_code
+
+    async def bounded() -> int:
+        return await asyncio.wait_for(request(), 5)
+
+    return run(bounded())
+
+
+@pytest.mark.parametrize("endpoint", ["booking button", "error report"])
+def test_a_chunked_body_is_read_up_to_its_cap_and_within_its_time(
+    store: LeadStore, endpoint: str
+) -> None:
+    app, path = _body_endpoints(store)[endpoint]
+    read: list[int] = []
+
+    async def endless_stream():
+        while True:
+            read.append(1)
+            yield b"t=" + b"x" * 1024
+            await asyncio.sleep(0)
+
+    async def never_ends():
+        yield b"t=abc"
+        await asyncio.sleep(3600)
+
+    status = _chunked(app, path, endless_stream)
+    assert status in (400, 413) and len(read) < 10  # Refused after the cap, not read on.
+    assert _chunked(app, path, never_ends) in (400, 408)
+
+
+def get(path: str, intake: LeadIntake) -> httpx.Response:
+    app = create_app(
+        lambda: intake,
+        api_url=API,
+        site_url=SITE,
+        allowed_origins=(SITE,),
+        trusted_hops=0,
+        max_body_bytes=32 * 1024,
+    )
+
+    async def request() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app, client=("127.0.0.2", 50000))
+        async with httpx.AsyncClient(transport=transport, base_url=API) as client:
+            return await client.get(path)
+
+    return run(request())
+
+
+def test_a_stored_submission_redirects_to_its_answer_and_a_reload_stores_nothing(
+    intake: LeadIntake, store: LeadStore
+) -> None:
+    body = "email=bea%40example.com&website=&language=ca"
+    response = post(intake, "contact", body, {"origin": SITE})
+    assert response.status_code == 303  # Post/Redirect/Get.
+    location = response.headers["location"]
+    assert location == f"{API}/_site/forms/contact?answer=queued&language=ca"
+    assert "bea" not in location
+    for _ in range(3):  # The answer, and two reloads of it.
+        answer = get(location.removeprefix(API), intake)
+        assert answer.status_code == 200 and '<html lang="ca"' in answer.text
+        assert COPY.of("ca").notices.queued in answer.text.replace("&#x27;", "'")
+        assert answer.headers["cache-control"] == "no-store"
+    assert len(store.all()) == 1
+
+
+def test_the_javascript_fallback_still_gets_its_json_answer(
+    intake: LeadIntake, store: LeadStore
+) -> None:
+    headers = {"origin": SITE, "accept": "application/json"}
+    response = post(intake, "contact", "email=bea%40example.com&website=", headers)
+    assert response.status_code == 200
+    assert response.json() == {"result": "queued", "errors": {}}
