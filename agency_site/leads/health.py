@@ -69,13 +69,13 @@ def health_report(
     configured: bool,
     max_age: dt.timedelta,
     now: dt.datetime,
-    unwritable: Sequence[str] = (),
+    unwritable_settings: Sequence[str] = (),
 ) -> tuple[int, dict[str, Any]]:
-    """HTTP status and JSON body for this summary (``unwritable``: settings of bad folders)."""
+    """HTTP status and JSON body for this summary (and the settings of unwritable folders)."""
     age = (now - summary.oldest_waiting_at).total_seconds() if summary.oldest_waiting_at else None
     if summary.held:
         status = "held"  # EmailJS refuses the configuration: fix it in its dashboard.
-    elif unwritable:
+    elif unwritable_settings:
         status = "unwritable"  # A lead could not be spooled: fix the folder (its setting).
     elif age is not None and age > max_age.total_seconds():
         status = "delayed"  # Waiting too long: provider down, or delivery not configured.
@@ -91,8 +91,8 @@ def health_report(
         "last_delivery_at": summary.last_sent_at.isoformat() if summary.last_sent_at else None,
         "delivery_configured": configured,
     }
-    if unwritable:
-        body["unwritable"] = sorted(unwritable)
+    if unwritable_settings:
+        body["unwritable"] = sorted(unwritable_settings)
     return (200 if status == "ok" else 503), body
 
 
