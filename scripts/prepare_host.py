@@ -16,10 +16,17 @@ it reinstalls the locked requirements). In order it:
 3. creates the folders: the data and backup folders (``DEPLOY_DATA_DIR``,
    ``DEPLOY_BACKUP_DIR``; the user's, 0700), the parent of ``DEPLOY_STATIC_ROOT`` where
    the releases go and ``/etc/agency_site`` where they are rendered (root's, 0755: the
-   web server reads them), and gives the clone to the user (releases export as it);
-4. creates ``.venv`` in the clone and installs ``requirements-postgres.txt`` (hash-locked)
-   into it, as the user;
-5. copies ``.env.example`` to ``.env`` (the user's, 0600) when there is none.
+   web server reads them);
+4. gives the clone to root, not writable by the user: root runs its code and its
+   ``.venv`` (``deploy release``), so a user who could change them would become root.
+   The user may write only ``.web/`` and ``reflex.lock/`` in it (the release exports
+   the frontend as the user, and Reflex copies its package lockfiles back there);
+5. creates ``.venv`` in the clone and installs ``requirements-postgres.txt`` (hash-locked)
+   into it, as root;
+6. copies ``.env.example`` to ``.env`` (root's, readable by the user's group: 0640) when
+   there is none, with this host's write paths at the top (``write_paths``: inside the
+   data folder, as the units place them); an existing ``.env`` is only narrowed to that
+   owner and mode, and a warning names the write paths it lacks.
 
 ``DEPLOY_*`` variables of the environment change the paths and the user, as in ``.env``.
 ``--root PREFIX`` puts every system path (not the clone) under PREFIX: the tests run this
@@ -29,7 +36,7 @@ file as root into a temporary folder with a throwaway user.
 import argparse
 import os
 import pwd
-import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -92,22 +99,61 @@ def ensure_folder(path: Path, mode: int, owner: pwd.struct_passwd | None) -> Non
     _say(f"{path} {oct(mode)[2:]} {owner.pw_name if owner else 'root'}")
 
 
-def give_tree(path: Path, owner: pwd.struct_passwd) -> None:
-    """Everything under ``path`` belongs to ``owner`` (the clone, written by releases)."""
-    for folder, dirs, files in os.walk(path):
-        for name in (folder, *(os.path.join(folder, entry) for entry in dirs + files)):
-            os.lchown(name, owner.pw_uid, owner.pw_gid)
+# Of the clone, what the site's user writes: Reflex's build folder and the package
+# lockfiles Reflex copies back after installing the frontend's packages (release export).
+USER_FOLDERS = (".web", "reflex.lock")
 
 
-def as_user(user: pwd.struct_passwd, command: list[str], cwd: Path) -> None:
-    """Run ``command`` as the site's user, with its own home (pip's cache, Reflex's tools)."""
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": user.pw_dir,
-        "LANG": "C.UTF-8",
+def write_paths(data_dir: str) -> dict[str, str]:
+    """Where the site writes on this host, by setting: inside the data folder.
+
+    The same as agency_site/deploy/systemd.py ``write_paths`` (the units' environment; a
+    test keeps them equal): this script runs before any venv, with the standard library.
+    """
+    return {
+        "REFLEX_DB_URL": f"sqlite:///{data_dir}/reflex.db",
+        "LEADS_SPOOL_DIR": f"{data_dir}/spool",
+        "LEADS_ERASURE_LOG": f"{data_dir}/erasures.log",
     }
-    env |= {key: value for key, value in os.environ.items() if key.startswith("PIP_")}
-    _run(["runuser", "-u", user.pw_name, "--", *command], cwd=cwd, env=env)
+
+
+def env_text(example: str, data_dir: str) -> str:
+    """A new ``.env``: this host's write paths first, then ``.env.example``.
+
+    Later lines win (systemd and python-dotenv alike), so uncommenting a line of
+    ``.env.example`` below, e.g. a PostgreSQL ``REFLEX_DB_URL``, still sets its value.
+    """
+    lines = "".join(f"{name}={value}\n" for name, value in write_paths(data_dir).items())
+    return (
+        "# This host's write paths (scripts/prepare_host.py): inside DEPLOY_DATA_DIR, the only\n"
+        "# folder the hardened units may write. A line further down overrides one of them.\n"
+        f"{lines}\n{example}"
+    )
+
+
+def missing_write_paths(env: str) -> list[str]:
+    """The write-path settings an existing ``.env`` does not set."""
+    names = write_paths("")
+    set_here = {line.split("=", 1)[0].strip().removeprefix("export ").strip()
+                for line in env.splitlines() if "=" in line and not line.lstrip().startswith("#")}  # fmt: skip
+    return [name for name in names if name not in set_here]
+
+
+def take_tree(path: Path, user: pwd.struct_passwd) -> None:
+    """The clone is root's and writable by root only; the user gets ``USER_FOLDERS``."""
+    for folder, dirs, files in os.walk(path):
+        if Path(folder) == path:
+            dirs[:] = [entry for entry in dirs if entry not in USER_FOLDERS]
+        for name in (folder, *(os.path.join(folder, entry) for entry in dirs + files)):
+            os.lchown(name, 0, 0)
+            mode = os.lstat(name).st_mode
+            if not stat.S_ISLNK(mode) and mode & 0o022:
+                os.chmod(name, stat.S_IMODE(mode) & ~0o022)
+    for entry in USER_FOLDERS:
+        (path / entry).mkdir(mode=0o700, exist_ok=True)
+        for folder, dirs, files in os.walk(path / entry):
+            for name in (folder, *(os.path.join(folder, item) for item in dirs + files)):
+                os.lchown(name, user.pw_uid, user.pw_gid)
 
 
 def prepare(args: argparse.Namespace) -> None:
@@ -126,20 +172,29 @@ def prepare(args: argparse.Namespace) -> None:
     ensure_folder(backups, 0o700, user)
     ensure_folder(_under(root, args.static_root).parent, 0o755, None)
     ensure_folder(_under(root, CONF_DIR), 0o755, None)
-    give_tree(app, user)
+    take_tree(app, user)
     app.chmod(0o755)
     venv = app / ".venv"
     if not (venv / "bin" / "python").exists():
-        as_user(user, [sys.executable, "-m", "venv", str(venv)], cwd=app)
-    as_user(user, [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
-                   "--disable-pip-version-check", "--require-hashes", "-r", REQUIREMENTS],
-            cwd=app)  # fmt: skip
+        _run([sys.executable, "-m", "venv", str(venv)], cwd=app)
+    _run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
+          "--disable-pip-version-check", "--require-hashes", "-r", REQUIREMENTS],
+         cwd=app)  # fmt: skip
     env_file = app / ".env"
     if not env_file.exists():
-        shutil.copyfile(app / ".env.example", env_file)
-        os.chown(env_file, user.pw_uid, user.pw_gid)
-        env_file.chmod(0o600)
+        example = (app / ".env.example").read_text(encoding="utf-8")
+        descriptor = os.open(env_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with open(descriptor, "w", encoding="utf-8") as file:
+            file.write(env_text(example, args.data_dir))
         _say(f"{env_file} written from .env.example: set its values (docs/deploy.md)")
+    elif missing := missing_write_paths(env_file.read_text(encoding="utf-8")):
+        wanted = write_paths(args.data_dir)
+        _say(f"WARNING: {env_file} does not set {', '.join(missing)}: the units use "
+             + ", ".join(f"{name}={wanted[name]}" for name in missing)
+             + "; add the same lines so the operator's commands see the same files")  # fmt: skip
+    # Root's (the release reads it as root), readable by the user's group (backends, exports).
+    os.chown(env_file, 0, user.pw_gid)
+    env_file.chmod(0o640)
     _say("done")
 
 

@@ -35,7 +35,7 @@ WALKTHROUGH = {
     "--units-dir /etc/systemd/system": "tests/stack/test_release.py::test_a_copywriters_change_goes_live",
     "cd /srv/agency_site/app && sudo -u agency .venv/bin/python -m agency_site.deploy backup "
     "--out /var/backups/agency_site --keep 14": f"{PREPARE}::test_a_backup_by_hand",
-    "cd /srv/agency_site/app && sudo -u agency git pull --ff-only": f"{PREPARE}::test_an_update",
+    "cd /srv/agency_site/app && sudo git pull --ff-only": f"{PREPARE}::test_an_update",
     "sudo python3 /srv/agency_site/app/scripts/prepare_host.py --no-apt": f"{PREPARE}::test_an_update",
     "cd /srv/agency_site/app && sudo .venv/bin/python -m agency_site.deploy release":
         "tests/stack/test_release.py::test_a_copywriters_change_goes_live",

@@ -8,11 +8,13 @@ the end. Takes about a minute: it creates a venv and installs the hash-locked
 requirements-postgres.txt into it as that user.
 """
 
+import grp
 import json
 import os
 import pwd
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -21,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from agency_site.deploy.release import copy_export
 from scripts import prepare_host
 from tests.conftest import unavailable
 from tests.test_deploy_docs import command, env_values
@@ -133,12 +136,17 @@ def test_a_fresh_host_is_prepared_as_the_doc_says(prepared: tuple[Host, str]) ->
     assert _mode_owner(host.path("/var/backups/agency_site")) == ("0o700", host.user)
     assert _mode_owner(host.path("/srv/agency_site")) == ("0o755", "root")
     assert _mode_owner(host.path("/etc/agency_site")) == ("0o755", "root")
-    assert _mode_owner(host.app) == ("0o755", host.user)
-    assert _mode_owner(host.app / "scripts/prepare_host.py")[1] == host.user
-    assert _mode_owner(host.app / ".env") == ("0o600", host.user)
-    assert (host.app / ".env").read_text() == (host.app / ".env.example").read_text()
-    # The venv is the user's and has the locked packages, the PostgreSQL driver included.
-    assert _mode_owner(host.app / ".venv/pyvenv.cfg")[1] == host.user
+    # The clone and its venv are root's (root runs them); the user writes .web/ only.
+    assert _mode_owner(host.app) == ("0o755", "root")
+    assert _mode_owner(host.app / "scripts/prepare_host.py")[1] == "root"
+    assert _mode_owner(host.app / ".web") == ("0o700", host.user)
+    assert_env_file_is_roots(host)
+    example = (host.app / ".env.example").read_text()
+    written = prepare_host.env_text(example, "/var/lib/agency_site")
+    assert (host.app / ".env").read_text() == written
+    assert "LEADS_SPOOL_DIR=/var/lib/agency_site/spool\n" in written
+    # The venv is root's and has the locked packages, the PostgreSQL driver included.
+    assert _mode_owner(host.app / ".venv/pyvenv.cfg")[1] == "root"
     versions = host.as_user(
         ".venv/bin/python",
         "-c",
@@ -150,17 +158,105 @@ def test_a_fresh_host_is_prepared_as_the_doc_says(prepared: tuple[Host, str]) ->
     assert f"reflex=={reflex} " in locked and f"psycopg=={psycopg} " in locked
 
 
+def assert_env_file_is_roots(host: Host) -> None:
+    """.env: root's (the release reads it as root), readable by the user's group only."""
+    env_file = host.app / ".env"
+    assert _mode_owner(env_file) == ("0o640", "root")
+    assert grp.getgrgid(env_file.stat().st_gid).gr_name == host.user
+
+
+# Run as the site's user: tries to create a file in each folder, or to open each file for
+# writing; prints "writable" or "denied" for each.
+TRY_WRITING = """
+import os, sys
+for path in sys.argv[1:]:
+    try:
+        if os.path.isdir(path):
+            name = os.path.join(path, ".write-probe")
+            os.close(os.open(name, os.O_CREAT | os.O_WRONLY, 0o600))
+            os.unlink(name)
+        else:
+            os.close(os.open(path, os.O_WRONLY | os.O_APPEND))
+        print("writable", path)
+    except OSError:
+        print("denied", path)
+"""
+
+
+def assert_the_user_writes_only_its_folders(host: Host) -> None:
+    app = host.app
+    site_packages = next((app / ".venv/lib").glob("python3*/site-packages"))
+    denied = [app, app / "agency_site", app / "agency_site/leads/runtime.py", app / "data",
+              app / "scripts", app / "alembic", app / ".env", app / ".venv", app / ".venv/bin",
+              app / ".venv/bin/reflex", app / ".venv/pyvenv.cfg", site_packages,
+              site_packages / "reflex", site_packages / "reflex/__init__.py"]  # fmt: skip
+    # reflex.lock/: Reflex copies its package lockfiles back there on every export (as the user).
+    allowed = [host.path("/var/lib/agency_site"), app / ".web", app / "reflex.lock"]
+    output = host.as_user(SYSTEM_PYTHON, "-c", TRY_WRITING, *map(str, denied + allowed))
+    expected = [f"denied {path}" for path in denied] + [f"writable {path}" for path in allowed]
+    assert output.splitlines() == expected
+    # Nothing else of the clone is the user's, nor writable by its group or by anyone.
+    user = pwd.getpwnam(host.user)
+    for folder, dirs, files in os.walk(app):
+        if Path(folder) == app:
+            dirs[:] = [entry for entry in dirs if entry not in prepare_host.USER_FOLDERS]
+        for name in (folder, *(os.path.join(folder, entry) for entry in dirs + files)):
+            info = os.lstat(name)
+            if stat.S_ISLNK(info.st_mode):
+                continue
+            assert info.st_uid == 0, name
+            assert not info.st_mode & 0o002, name
+            assert not (info.st_gid == user.pw_gid and info.st_mode & 0o020), name
+
+
+def test_the_site_user_writes_only_the_data_folder_and_web(prepared: tuple[Host, str]) -> None:
+    """The release runs the clone's code and .venv as root: a service user (a backend
+    taken over) able to change them would become root at the next release."""
+    host, _ = prepared
+    assert_the_user_writes_only_its_folders(host)
+
+
 def test_a_second_run_changes_nothing_that_is_right(prepared: tuple[Host, str]) -> None:
     host, _ = prepared
     env_file = host.app / ".env"
     env_file.write_text(env_file.read_text() + "AGENCY_NAME=Kept\n")
     venv = (host.app / ".venv/pyvenv.cfg").stat()
+    # A host prepared before the clone was root's: the clone, its venv and .env the user's.
+    user = pwd.getpwnam(host.user)
+    for folder, dirs, files in os.walk(host.app):
+        for name in (folder, *(os.path.join(folder, entry) for entry in dirs + files)):
+            os.lchown(name, user.pw_uid, user.pw_gid)
+    env_file.chmod(0o600)
     output = host.run("sudo python3 /srv/agency_site/app/scripts/prepare_host.py --server caddy")
-    assert "useradd" not in output and "-m venv" not in output
+    assert "useradd" not in output and "-m venv" not in output and "WARNING" not in output
     assert env_file.read_text().endswith("AGENCY_NAME=Kept\n")
-    assert _mode_owner(env_file) == ("0o600", host.user)
+    assert_env_file_is_roots(host)
     assert (host.app / ".venv/pyvenv.cfg").stat().st_mtime_ns == venv.st_mtime_ns
     assert _mode_owner(host.path("/var/lib/agency_site")) == ("0o700", host.user)
+    assert_the_user_writes_only_its_folders(host)
+
+
+def test_an_env_file_without_write_paths_is_named_not_changed() -> None:
+    example = (ROOT / ".env.example").read_text()
+    assert prepare_host.missing_write_paths(example) == list(prepare_host.write_paths(""))
+    new = prepare_host.env_text(example, "/var/lib/agency_site")
+    assert prepare_host.missing_write_paths(new) == []
+    assert prepare_host.missing_write_paths("export LEADS_SPOOL_DIR=/x\n# LEADS_ERASURE_LOG=/y\n") == [
+        "REFLEX_DB_URL", "LEADS_ERASURE_LOG"]  # fmt: skip
+
+
+def test_the_release_copies_links_of_the_users_export_as_links(tmp_path: Path) -> None:
+    """Root copies the export the user wrote: a link to a file the user cannot read
+    must not become a copy of that file in the served folder."""
+    client = tmp_path / "app/.web/build/client"
+    client.mkdir(parents=True)
+    (client / "index.html").write_text("<html></html>")
+    secret = tmp_path / "root-only"
+    secret.write_text("secret")
+    (client / "leak.txt").symlink_to(secret)
+    copy_export(tmp_path / "app", tmp_path / "release")
+    assert (tmp_path / "release/index.html").read_text() == "<html></html>"
+    assert (tmp_path / "release/leak.txt").is_symlink()
 
 
 def test_the_env_values_of_the_doc_load(prepared: tuple[Host, str]) -> None:
@@ -271,16 +367,12 @@ def test_an_update(prepared: tuple[Host, str]) -> None:
     branch = subprocess.run([*git, "symbolic-ref", "HEAD"], capture_output=True, text=True,
                             check=True).stdout.strip()  # fmt: skip
     subprocess.run([*git, "update-ref", branch, new], check=True)
-    # As on a real server, the repository pulled from is not one of root's (git would
-    # refuse it to another user, and its safe.directory does not reach the serving side).
-    user = pwd.getpwnam(host.user)
-    for folder, dirs, files in os.walk(host.origin):
-        for name in (folder, *(os.path.join(folder, entry) for entry in dirs + files)):
-            os.lchown(name, user.pw_uid, user.pw_gid)
-    host.run("cd /srv/agency_site/app && sudo -u agency git pull --ff-only")
+    # Pulled as root: the clone is root's.
+    host.run("cd /srv/agency_site/app && sudo git pull --ff-only")
     head = host.as_user("git", "rev-parse", "HEAD", env=GIT_TRUSTS_ALL).strip()
     assert head == new
     host.run("sudo python3 /srv/agency_site/app/scripts/prepare_host.py --no-apt")
+    assert_the_user_writes_only_its_folders(host)
 
 
 def test_the_second_hosts_unit(prepared: tuple[Host, str]) -> None:

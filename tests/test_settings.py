@@ -267,3 +267,35 @@ def test_uncommenting_every_line_of_env_example_loads_the_documented_values(tmp_
             assert str(value) == text, name
         else:
             assert value == type(value)(text), name
+
+
+def test_a_checkouts_write_paths_are_its_ignored_data_folder(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`make run` writes into data/ of the checkout; the generated units move every one of
+    these into DEPLOY_DATA_DIR (tests/test_systemd_units.py)."""
+    from agency_site.leads.runtime import write_folders
+
+    for name in list(os.environ):
+        if name.startswith(("LEADS_", "REFLEX_DB")):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(settings_module.ROOT)
+    settings = settings_module.Settings(
+        reflex=ReflexSettings(_env_file=None),
+        agency=settings_module.AgencySettings(_env_file=None),
+        emailjs=EmailJSSettings(_env_file=None),
+        leads=LeadsSettings(_env_file=None),
+        booking=BookingSettings(_env_file=None),
+        deploy=settings_module.DeploySettings(_env_file=None),
+    )
+    data = settings_module.ROOT / "data"
+    assert write_folders(settings) == {
+        "LEADS_SPOOL_DIR": data / "spool",
+        "LEADS_ERASURE_LOG": data,
+        "REFLEX_DB_URL": data,
+    }
+    files = ["data/spool/spool-x.jsonl", "data/erasures.log", "data/reflex.db"]
+    ignored = subprocess.run(
+        ["git", "check-ignore", *files], cwd=settings_module.ROOT, capture_output=True, text=True
+    )
+    assert ignored.stdout.split() == files

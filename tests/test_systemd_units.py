@@ -1,17 +1,38 @@
-"""The generated systemd units: hardened, listening where the settings say, and accepted by
-``systemd-analyze verify`` (Debian's systemd)."""
+"""The generated systemd units: hardened, listening where the settings say, writing only
+where they may, and accepted by ``systemd-analyze verify`` (Debian's systemd)."""
 
+import io
+import os
 import shutil
 import subprocess
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from unittest import mock
 
 import pytest
+from dotenv import dotenv_values
+from hypothesis import given
+from hypothesis import settings as examples
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from agency_site.deploy import systemd
 from agency_site.deploy.topology import Topology
-from agency_site.settings import DeploySettings
+from agency_site.leads.runtime import write_folders
+from agency_site.settings import (
+    AgencySettings,
+    BookingSettings,
+    DeploySettings,
+    EmailJSSettings,
+    GranianSettings,
+    LeadsSettings,
+    ReflexSettings,
+    Settings,
+)
+from scripts import prepare_host
 from tests.conftest import unavailable
+from tests.test_deploy_docs import env_values
+
+ROOT = Path(__file__).resolve().parents[1]
 
 HARDENING = (
     "NoNewPrivileges=yes",
@@ -118,3 +139,93 @@ def test_systemd_analyze_verifies_the_generated_units(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     # Unknown keys and unparsable values are only warnings: there must be none.
     assert result.stderr.strip() == "", result.stderr
+
+
+# --- Where the site writes: only inside what the units make writable ---------------------
+
+
+def writable_paths(unit: str) -> list[PurePosixPath]:
+    """The folders a unit may write (ProtectSystem=strict makes every other one read-only)."""
+    paths = []
+    for line in unit.splitlines():
+        key, _, value = line.partition("=")
+        if key == "StateDirectory":
+            paths += [PurePosixPath(systemd.STATE_ROOT, name) for name in value.split()]
+        elif key == "ReadWritePaths":
+            paths += [PurePosixPath(name) for name in value.split()]
+    return paths
+
+
+def unit_environment(unit: str) -> dict[str, str]:
+    """The unit's own ``Environment=`` values."""
+    lines = [line for line in unit.splitlines() if line.startswith("Environment=")]
+    return dict(line.removeprefix("Environment=").split("=", 1) for line in lines)
+
+
+def deployed_settings(unit: str, env_file: str) -> Settings:
+    """The settings a process of ``unit`` reads: its environment, then the site's ``.env``
+    (systemd: EnvironmentFile= wins over Environment=), then the defaults."""
+    from_file = {key: value for key, value in dotenv_values(stream=io.StringIO(env_file)).items()}
+    env = unit_environment(unit) | {key: value for key, value in from_file.items() if value}
+    with mock.patch.dict(os.environ, env, clear=True):
+        sections = (ReflexSettings, AgencySettings, EmailJSSettings, LeadsSettings,
+                    BookingSettings, DeploySettings, GranianSettings)  # fmt: skip
+        reflex, agency, emailjs, leads, booking, deploy, granian = (
+            section(_env_file=None) for section in sections
+        )
+    # Only the paths are looked at: model_construct skips the check that GRANIAN_WORKERS=2
+    # (the unit's) has REFLEX_REDIS_URL, which a .env still being filled in lacks.
+    return Settings.model_construct(reflex=reflex, agency=agency, emailjs=emailjs, leads=leads,
+                                    booking=booking, deploy=deploy, granian=granian)  # fmt: skip
+
+
+def env_files(data_dir: str) -> dict[str, str]:
+    """The site's ``.env`` of a deployed host, in each state it may be in."""
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    new = prepare_host.env_text(example, data_dir)
+    documented = "".join(f"{key}={value}\n" for key, value in env_values().items())
+    return {
+        "written by prepare_host.py": new,
+        "filled in as docs/deploy.md says (PostgreSQL)": new + documented,
+        "copied from .env.example before write paths": example,
+        "none": "",
+    }
+
+
+DATA_DIRS = st.one_of(
+    st.just("/var/lib/agency_site"),
+    st.from_regex(r"/var/lib/[a-z][a-z0-9_-]{0,12}", fullmatch=True),
+    st.from_regex(r"/(srv|data|opt)/[a-z][a-z0-9_-]{0,12}", fullmatch=True),
+)
+
+
+@examples(max_examples=25, deadline=None)
+@given(data_dir=DATA_DIRS)
+def test_every_folder_the_site_writes_is_one_its_units_may_write(data_dir: str) -> None:
+    """The spool, the erasure log and a SQLite database land where ProtectSystem=strict
+    lets the service write, whatever the data folder and whichever .env the host has."""
+    for name, unit in units(data_dir=data_dir).items():
+        if name == systemd.BACKUP_TIMER:
+            continue
+        writable = writable_paths(unit)
+        for state, env_file in env_files(data_dir).items():
+            settings = deployed_settings(unit, env_file)
+            for setting, folder in write_folders(settings).items():
+                path = PurePosixPath(folder)
+                assert any(path == place or place in path.parents for place in writable), (
+                    f"{name}, .env {state}: {setting} writes in {path}, not in {writable}"
+                )
+
+
+def test_a_postgresql_host_keeps_its_database() -> None:
+    """The units' SQLite default never hides the .env's database."""
+    backend = units()[systemd.BACKEND_UNIT]
+    settings = deployed_settings(backend, env_files("/var/lib/agency_site")[
+        "filled in as docs/deploy.md says (PostgreSQL)"])  # fmt: skip
+    assert settings.reflex.db_url.get_secret_value() == env_values()["REFLEX_DB_URL"]
+    assert "REFLEX_DB_URL" not in write_folders(settings)
+
+
+def test_prepare_host_writes_the_units_write_paths() -> None:
+    for data_dir in ("/var/lib/agency_site", "/data/agency"):
+        assert prepare_host.write_paths(data_dir) == systemd.write_paths(data_dir)

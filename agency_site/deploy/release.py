@@ -452,8 +452,13 @@ def rollback(target: Target) -> Path:
 
 
 def copy_export(app_dir: Path, folder: Path) -> None:
-    """Copy the frontend just exported in ``app_dir`` into the release ``folder``."""
-    shutil.copytree(app_dir / ".web" / "build" / "client", folder)
+    """Copy the frontend just exported in ``app_dir`` into the release ``folder``.
+
+    ``.web/`` is the site user's (the export runs as it) and this copy runs as root: a
+    link in it is copied as a link, never followed, so root copies no file the user
+    could not read into the served folder.
+    """
+    shutil.copytree(app_dir / ".web" / "build" / "client", folder, symlinks=True)
     folder.chmod(0o755)
 
 

@@ -12,6 +12,12 @@ system read-only but for the data folder (``DEPLOY_DATA_DIR``, a systemd
 list there at start) and, for the backup, ``DEPLOY_BACKUP_DIR``; files they create are
 private to the site's user (``UMask=0077``). Checked by running a backend with its site
 folder and home read-only: it serves with only those two folders writable.
+
+Every path the site writes is placed inside the data folder by both units
+(``write_paths``: the spool, the erasure log, a SQLite database): the settings' own
+defaults are under the site folder (``data/``), which the units cannot write. The site's
+``.env`` (read after, so it wins) may name others; the backend says at start-up, and
+``/_site/leads/health`` reports, a folder it cannot write.
 """
 
 from agency_site.deploy.topology import GENERATED, TRUSTED_PROXY_HOPS, Topology
@@ -36,6 +42,24 @@ def data_folder_lines(data_dir: str) -> str:
     if data_dir.startswith(STATE_ROOT) and data_dir != STATE_ROOT.rstrip("/"):
         return f"StateDirectory={data_dir.removeprefix(STATE_ROOT)}\nStateDirectoryMode=0700\n"
     return f"ReadWritePaths={data_dir}\n"
+
+
+def write_paths(data_dir: str) -> dict[str, str]:
+    """Where the site writes on a host run by these units, by setting: in the data folder.
+
+    scripts/prepare_host.py writes the same lines into a new ``.env`` (a test keeps them
+    equal), so the operator's commands (``python -m agency_site.leads``) agree.
+    """
+    return {
+        "REFLEX_DB_URL": f"sqlite:///{data_dir}/reflex.db",
+        "LEADS_SPOOL_DIR": f"{data_dir}/spool",
+        "LEADS_ERASURE_LOG": f"{data_dir}/erasures.log",
+    }
+
+
+def write_path_lines(data_dir: str) -> str:
+    """``write_paths`` as the units' environment; the site's ``.env`` overrides them."""
+    return "".join(f"Environment={name}={value}\n" for name, value in write_paths(data_dir).items())
 
 
 def hardening(*writable: str) -> str:
@@ -78,7 +102,8 @@ Environment=GRANIAN_WORKERS={WORKERS_PER_BACKEND}
 Environment=REFLEX_TRUSTED_PROXY_HOPS={TRUSTED_PROXY_HOPS}
 Environment=PYTHONUNBUFFERED=1
 Environment=PYTHONDONTWRITEBYTECODE=1
-# Reflex's backend writes its compiled page list into .web/ (the only writable folder of
+# Where the site writes: inside the data folder (EnvironmentFile= wins over these).
+{write_path_lines(deploy.data_dir)}# Reflex's backend writes its compiled page list into .web/ (the only writable folder of
 # the site's code); "+": created with root's rights, for the site's user.
 ExecStartPre=+/usr/bin/install -d -m 0700 -o {topology.user} {web}
 # No migration before serving: a backend must start while the database is down. Each
@@ -111,7 +136,8 @@ User={topology.user}
 WorkingDirectory={topology.app_dir}
 EnvironmentFile={topology.app_dir}/.env
 Environment=PYTHONDONTWRITEBYTECODE=1
-# The backup folder, private to the site's user ("+": created with root's rights).
+# The same database as the backends' (EnvironmentFile= wins over these).
+{write_path_lines(deploy.data_dir)}# The backup folder, private to the site's user ("+": created with root's rights).
 ExecStartPre=+/usr/bin/install -d -m 0700 -o {topology.user} {folder}
 ExecStart={python} -m agency_site.deploy backup --out {folder} --keep {topology.backup_keep}
 {sandbox}"""

@@ -3,7 +3,9 @@
 JSON with the counts of waiting and held leads, the age of the oldest waiting one and
 the last delivery. HTTP 503 when a lead is held (EmailJS refuses the configuration) or
 the oldest waiting lead is older than ``LEADS_HEALTH_MAX_QUEUED_AGE_SECONDS``, or the
-database cannot be read; 200 otherwise. It shows no personal data.
+database cannot be read, or a folder the site writes cannot be written (``unwritable``:
+the settings that place them, e.g. ``LEADS_SPOOL_DIR``; never the paths); 200 otherwise.
+It shows no personal data.
 
 Mounted on the backend through ``rx.App(api_transformer=[leads_api(), ...])``.
 """
@@ -11,7 +13,10 @@ Mounted on the backend through ``rx.App(api_transformer=[leads_api(), ...])``.
 import asyncio
 import datetime as dt
 import logging
-from collections.abc import Callable
+import os
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
@@ -28,13 +33,50 @@ logger = logging.getLogger(__name__)
 _NO_STORE = {"Cache-Control": "no-store"}
 
 
+def probe(folder: Path) -> None:
+    """Create ``folder`` if need be (0700), then a file in it, written, fsynced and removed.
+
+    Raises OSError when the site cannot write there (read-only, not its own, disk full).
+    """
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    descriptor, name = tempfile.mkstemp(prefix=".write-probe-", dir=folder)
+    try:
+        os.write(descriptor, b"probe")
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+        os.unlink(name)
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def unwritable(folders: Mapping[str, Path]) -> dict[str, OSError]:
+    """The folders of ``folders`` (by the setting that places each) ``probe`` fails in."""
+    problems = {}
+    for setting, folder in folders.items():
+        try:
+            probe(folder)
+        except OSError as error:
+            problems[setting] = error
+    return problems
+
+
 def health_report(
-    summary: LeadSummary, configured: bool, max_age: dt.timedelta, now: dt.datetime
+    summary: LeadSummary,
+    configured: bool,
+    max_age: dt.timedelta,
+    now: dt.datetime,
+    unwritable_settings: Sequence[str] = (),
 ) -> tuple[int, dict[str, Any]]:
-    """HTTP status and JSON body for this summary."""
+    """HTTP status and JSON body for this summary (and the settings of unwritable folders)."""
     age = (now - summary.oldest_waiting_at).total_seconds() if summary.oldest_waiting_at else None
     if summary.held:
         status = "held"  # EmailJS refuses the configuration: fix it in its dashboard.
+    elif unwritable_settings:
+        status = "unwritable"  # A lead could not be spooled: fix the folder (its setting).
     elif age is not None and age > max_age.total_seconds():
         status = "delayed"  # Waiting too long: provider down, or delivery not configured.
     else:
@@ -49,6 +91,8 @@ def health_report(
         "last_delivery_at": summary.last_sent_at.isoformat() if summary.last_sent_at else None,
         "delivery_configured": configured,
     }
+    if unwritable_settings:
+        body["unwritable"] = sorted(unwritable_settings)
     return (200 if status == "ok" else 503), body
 
 
@@ -56,16 +100,22 @@ def leads_api(
     store: Callable[[], LeadStore],
     configured: Callable[[], bool],
     max_age: Callable[[], dt.timedelta],
+    write_folders: Callable[[], Mapping[str, Path]] = dict,
 ) -> Starlette:
-    """The site's own endpoints under ``/_site/leads/``; dependencies are looked up per request."""
+    """The site's own endpoints under ``/_site/leads/``; dependencies are looked up per request.
+
+    ``write_folders``: the folders the site writes, by setting, probed on every request.
+    """
 
     async def health(_request: Request) -> JSONResponse:
+        bad = sorted(await asyncio.to_thread(lambda: unwritable(write_folders())))
         try:
             summary = await asyncio.to_thread(store().summary)
         except Exception:
             logger.exception("The leads health check could not read the database.")
-            return JSONResponse({"status": "error"}, status_code=503, headers=_NO_STORE)
-        code, body = health_report(summary, configured(), max_age(), utcnow())
+            body = {"status": "error", **({"unwritable": bad} if bad else {})}
+            return JSONResponse(body, status_code=503, headers=_NO_STORE)
+        code, body = health_report(summary, configured(), max_age(), utcnow(), bad)
         return JSONResponse(body, status_code=code, headers=_NO_STORE)
 
     return Starlette(routes=[Route(HEALTH_PATH, health, methods=["GET", "HEAD"])])

@@ -7,6 +7,10 @@ under the migration lock of ``migrations.py``), reports the delivery configurati
 and then keeps the retry loop and the monitor (alerts, canary, daily purge:
 ``monitor.py``) running. The drain loop moves spooled leads into the database once
 it is migrated, and watches the spool's age for the owner's alert all along.
+
+First of all it checks it can write in each folder it writes (``write_folders``: the
+spool, the erasure log's, a SQLite database's): a folder it cannot write is an ERROR
+naming the setting to fix, and ``/_site/leads/health`` reports it while it lasts.
 """
 
 import asyncio
@@ -15,6 +19,7 @@ import datetime as dt
 import logging
 from collections.abc import AsyncIterator, Callable
 from functools import lru_cache, partial
+from pathlib import Path
 
 import sqlalchemy as sa
 from starlette.applications import Starlette
@@ -28,7 +33,7 @@ from agency_site.forms.declarations import BY_KIND, FORMS
 from agency_site.leads import database, migrations
 from agency_site.leads.calendar import default_calendar
 from agency_site.leads.delivery import Delivery, RetryPolicy
-from agency_site.leads.health import leads_api
+from agency_site.leads.health import leads_api, unwritable
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.monitor import Monitor
@@ -139,12 +144,44 @@ def monitor() -> Monitor:
     return build_monitor(get_settings(), intake().delivery, intake().spool)
 
 
+def write_folders(settings: Settings) -> dict[str, Path]:
+    """Every folder this backend writes, by the setting that places it."""
+    folders = {
+        "LEADS_SPOOL_DIR": settings.leads.spool_path,
+        "LEADS_ERASURE_LOG": settings.leads.erasure_log_path.parent,
+    }
+    url = sa.make_url(settings.reflex.db_url.get_secret_value())
+    name = url.database or ""
+    if url.get_backend_name() == "sqlite" and name not in ("", ":memory:") and ":" not in name:
+        # Relative to the working folder, as SQLite opens it.
+        folders["REFLEX_DB_URL"] = Path(name).resolve().parent
+    return folders
+
+
+def check_write_folders(settings: Settings) -> dict[str, OSError]:
+    """Probe each folder this backend writes; an ERROR for each it cannot write."""
+    folders = write_folders(settings)
+    problems = unwritable(folders)
+    for setting, error in problems.items():
+        logger.error(
+            "The site cannot write in %s (%s: %s): leads may be refused. Set %s to a folder "
+            "its user may write (under the generated units: inside DEPLOY_DATA_DIR, %s).",
+            folders[setting],
+            type(error).__name__,
+            error.strerror or error,
+            setting,
+            settings.deploy.data_dir,
+        )
+    return problems
+
+
 def health_api() -> Starlette:
     """``/_site/leads/health`` of this process (mounted by ``agency_site.site_api``)."""
     return leads_api(
         store=lambda: intake().store,
         configured=lambda: intake().delivery.configured,
         max_age=lambda: dt.timedelta(seconds=get_settings().leads.health_max_queued_age_seconds),
+        write_folders=lambda: write_folders(get_settings()),
     )
 
 
@@ -285,6 +322,7 @@ async def keep_leads_moving(the_intake: LeadIntake, the_monitor: Monitor) -> Non
 async def lifespan() -> AsyncIterator[None]:
     """Lifespan task of the app: serve at once; prepare the database and run the loops behind."""
     configure_logging()
+    await asyncio.to_thread(check_write_folders, get_settings())
     delivery = intake().delivery
     # Load the CA bundle off the event loop, once: every EmailJS connection reuses it.
     await asyncio.to_thread(ssl_context)
