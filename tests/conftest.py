@@ -9,6 +9,7 @@ or program (PostgreSQL, Redis, Caddy, nginx) is missing is skipped with the reas
 """
 
 import itertools
+import logging
 import os
 import shutil
 import sys
@@ -131,6 +132,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP))
         if "/stack/" in path:
             item.add_marker(pytest.mark.stack)
+
+
+@pytest.fixture(autouse=True)
+def _site_logger_as_found() -> Iterator[None]:
+    """Put the ``agency_site`` logger back after each test: a test that starts the backend
+    or the operator command (``runtime.configure_logging``) stops it propagating, which
+    would hide later tests' records from ``caplog`` on the same pytest worker."""
+    site = logging.getLogger("agency_site")
+    handlers, propagate, level = list(site.handlers), site.propagate, site.level
+    yield
+    site.handlers[:] = handlers
+    site.propagate, site.level = propagate, level
 
 
 @pytest.fixture(scope="session")

@@ -330,7 +330,9 @@ def test_a_booking_without_its_slot_is_confirmed_only_once_the_slot_is_free(
     first = book(store, MONDAY, "10:00")
     drained = drained_over(store, tmp_path)
     signer = LinkSigner(SECRET)
-    link = signer.verify(signer.token(Action.CONFIRM, drained), 3600)
+    link = signer.verify(
+        signer.token(Action.CONFIRM, drained, slots.get(store.engine, drained).link_key), 3600
+    )
     refused = slots.decide(store.engine, drained, BookingState.CONFIRMED, link.digest)
     assert refused[0] is slots.Decision.SLOT_TAKEN
     assert refused[1].state == BookingState.PENDING and refused[1].active_slot is None
@@ -371,9 +373,9 @@ def test_the_confirm_page_of_a_booking_without_its_slot_warns_and_refuses(
     drained = drained_over(store, tmp_path)
     sent: list = []
     client = Client(create_app(lambda: desk_for(store, 14, sent)))
-    shown = client.get(url(Action.CONFIRM, drained))
+    shown = client.get(url(store, Action.CONFIRM, drained))
     assert shown.status_code == 200 and "NO tiene la hora reservada" in shown.text
-    token = url(Action.CONFIRM, drained).split("?t=")[1]
+    token = url(store, Action.CONFIRM, drained).split("?t=")[1]
     answer = client.post(paths.booking_link("confirm"), data={"t": token})
     assert answer.status_code == 409 and COPY.problems.slot_taken in answer.text
     assert sent == [] and slots.get(store.engine, drained).state == BookingState.PENDING
