@@ -11,6 +11,7 @@ import contextlib
 import mimetypes
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -93,10 +94,27 @@ class SplitSite:
             stop_site(server)
 
 
+def reuse_installed_packages(web: Path, copy: Path) -> None:
+    """Start the separate web workdir as a copy of the session's (hard links, no build):
+    Reflex then finds its frontend packages installed (its install marker and lockfile
+    match) and only builds, instead of a second npm install of the same lockfile."""
+    if not (web / "node_modules").is_dir():
+        return
+    # Reflex rewrites its own files in place: real copies. The packages are only read.
+    shutil.copytree(web, copy, ignore=shutil.ignore_patterns("build", "node_modules"))
+    shutil.copytree(
+        web / "node_modules",
+        copy / "node_modules",
+        copy_function=os.link,
+        ignore=shutil.ignore_patterns(".vite", ".cache"),
+    )
+
+
 @pytest.fixture(scope="module")
 def split_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SplitSite]:
     """Export the frontend against a backend port nobody listens on yet, and serve it."""
     workdir = tmp_path_factory.mktemp("backend-down")
+    reuse_installed_packages(ROOT / ".web", workdir / "web")
     backend_port, frontend_port = free_port(), free_port()
     url = f"http://localhost:{frontend_port}"
     env = {
