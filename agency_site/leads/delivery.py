@@ -22,8 +22,8 @@ from agency_site.content.loader import fill
 from agency_site.emailjs import EmailJSClient, Outcome, SendResult
 from agency_site.forms.declarations import BY_KIND, FormDeclaration
 from agency_site.forms.fields import Control
+from agency_site.forms.kinds import LeadKind
 from agency_site.leads import source as lead_source
-from agency_site.leads.kinds import LeadKind
 from agency_site.leads.models import Lead
 from agency_site.leads.store import LeadStore
 

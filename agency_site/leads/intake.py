@@ -29,10 +29,11 @@ from agency_site.bookings import slots
 from agency_site.content.bookings import COPY as BOOKINGS
 from agency_site.content.loader import fill
 from agency_site.forms.declarations import BY_KIND, IDEMPOTENCY_FIELD, LANGUAGE_FIELD
+from agency_site.forms.kinds import LeadKind
 from agency_site.leads import source as lead_source
 from agency_site.leads.calendar import agency_now, default_calendar
 from agency_site.leads.delivery import Delivery, date_es, new_claim_token
-from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.spool import Spool, SpooledLead, new_key, valid_key

@@ -33,8 +33,8 @@ from agency_site import locale
 from agency_site.content.forms import COPY
 from agency_site.forms.declarations import BY_KIND, HONEYPOT_FIELD, FormDeclaration
 from agency_site.forms.fields import Control, FormField
+from agency_site.forms.kinds import LeadKind
 from agency_site.leads.calendar import Closure, WorkingCalendar, agency_now, default_calendar
-from agency_site.leads.kinds import LeadKind
 from agency_site.rules import EMAIL_MAX, PHONE_MAX, PHONE_MIN, TIME_SLOTS
 
 __all__ = ["HONEYPOT_FIELD", "MAX_FIELDS", "Validation", "screen", "validate"]

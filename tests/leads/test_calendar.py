@@ -9,8 +9,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from agency_site.content.forms import COPY
+from agency_site.forms.kinds import LeadKind
 from agency_site.leads.calendar import Closure, WorkingCalendar
-from agency_site.leads.kinds import LeadKind
 from agency_site.leads.validation import validate
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
 from agency_site.settings import BookingSettings

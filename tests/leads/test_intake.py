@@ -8,10 +8,11 @@ from pytest_httpserver import HTTPServer
 
 from agency_site.content.forms import COPY
 from agency_site.emailjs import SEND_PATH
+from agency_site.forms.kinds import LeadKind
 from agency_site.leads.calendar import default_calendar
 from agency_site.leads.delivery import date_es
 from agency_site.leads.intake import LeadIntake, Result, agency_today
-from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.source import describe
 from agency_site.leads.store import LeadStore

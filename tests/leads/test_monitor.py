@@ -14,8 +14,9 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from agency_site.emailjs import SEND_PATH
+from agency_site.forms.kinds import LeadKind
 from agency_site.leads.health import leads_api
-from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.monitor import HEALTH_PATH, Monitor, months_before
 from agency_site.leads.store import LeadStore
 from tests.leads.conftest import LEASE, aged, make_client, make_delivery, new_engine, sent_payloads

@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agency_site.content.forms import COPY
+from agency_site.forms.kinds import LeadKind
 from agency_site.leads.calendar import WorkingCalendar
-from agency_site.leads.kinds import LeadKind
 from agency_site.leads.validation import one_year_after, validate
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
 
