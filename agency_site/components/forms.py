@@ -31,9 +31,9 @@ from agency_site.forms.declarations import (
     FormDeclaration,
 )
 from agency_site.forms.fields import Control, FormField
+from agency_site.forms.outcome import Result
 from agency_site.leads import source as lead_source
 from agency_site.leads.calendar import Closure, agency_now, default_calendar
-from agency_site.leads.intake import Result
 from agency_site.leads.validation import one_year_after
 from agency_site.locale import localized_path
 from agency_site.reflex_ext.client_state import ClientStateVar, hook_var, refs_keys

@@ -173,7 +173,7 @@ def test_the_calendar_file_has_the_appointment_in_madrid_time() -> None:
 
 def test_a_taken_slot_is_refused_with_the_nearest_free_ones(store: LeadStore) -> None:
     from agency_site.content.bookings import COPY
-    from agency_site.leads.intake import Result
+    from agency_site.forms.outcome import Result
     from tests.leads.test_intake import booking_form, make_intake, submit
 
     intake = make_intake(store, None)
@@ -189,7 +189,7 @@ def test_a_taken_slot_is_refused_with_the_nearest_free_ones(store: LeadStore) ->
 
 def test_the_daily_limit_is_told_next_to_the_date(store: LeadStore) -> None:
     from agency_site.content.bookings import COPY
-    from agency_site.leads.intake import Result
+    from agency_site.forms.outcome import Result
     from tests.leads.test_intake import booking_form, make_intake, submit
 
     intake = make_intake(store, None)

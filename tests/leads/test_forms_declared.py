@@ -25,9 +25,9 @@ from agency_site.forms.declarations import (
 )
 from agency_site.forms.fields import Control, FormField
 from agency_site.forms.kinds import LeadKind
+from agency_site.forms.outcome import Result, Submission
 from agency_site.leads import cli
 from agency_site.leads.delivery import template_params
-from agency_site.leads.intake import Result, Submission
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.store import LeadStore
 from agency_site.leads.validation import validate
