@@ -30,7 +30,6 @@ from agency_site.forms.declarations import BY_KIND, IDEMPOTENCY_FIELD, LANGUAGE_
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
 from agency_site.leads import source as lead_source
-from agency_site.leads.calendar import agency_now, default_calendar
 from agency_site.leads.delivery import Delivery, date_es, new_claim_token
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, utcnow
@@ -39,6 +38,7 @@ from agency_site.leads.spool import Spool, SpooledLead, new_key, valid_key
 from agency_site.leads.store import DuplicateSubmission, LeadStore, Slot
 from agency_site.leads.validation import HONEYPOT_FIELD, validate
 from agency_site.rules import AGENCY_TIME_ZONE
+from agency_site.working_calendar import agency_now, default_calendar
 
 # Longest client-supplied text written into one log line.
 _LOG_VALUE_MAX = 64

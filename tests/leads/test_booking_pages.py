@@ -13,8 +13,8 @@ from agency_site.bookings.links import Action, LinkSigner
 from agency_site.bookings.models import BookingState
 from agency_site.bookings.pages import create_app
 from agency_site.content.bookings import COPY
-from agency_site.leads.calendar import WorkingCalendar
 from agency_site.leads.store import LeadStore
+from agency_site.working_calendar import WorkingCalendar
 from tests.leads.test_bookings import SECRET, book
 from tests.run_async import run
 

@@ -14,8 +14,8 @@ from agency_site.bookings.calendar_file import Appointment, google_link, ics, ou
 from agency_site.bookings.links import Action, LinkProblem, LinkSigner
 from agency_site.bookings.models import BookingState
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.calendar import WorkingCalendar
 from agency_site.leads.store import LeadStore, Slot
+from agency_site.working_calendar import WorkingCalendar
 from tests.leads.conftest import BOOKING_FIELDS, LEASE, new_engine
 from tests.run_async import in_own_thread
 

@@ -640,8 +640,8 @@ class _Out:
 
 def _booking() -> dict:
     """A valid booking form for the next working day."""
-    from agency_site.leads.calendar import default_calendar
     from agency_site.leads.intake import agency_today
+    from agency_site.working_calendar import default_calendar
 
     day = default_calendar().next_working_day(agency_today() + dt.timedelta(days=1))
     return {**BOOKING_FIELDS, "date": day.isoformat(), "time": "16:00"}

@@ -10,7 +10,6 @@ from agency_site.content.forms import COPY
 from agency_site.emailjs import SEND_PATH
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
-from agency_site.leads.calendar import default_calendar
 from agency_site.leads.delivery import date_es
 from agency_site.leads.intake import LeadIntake, agency_today
 from agency_site.leads.kinds import LeadStatus
@@ -18,6 +17,7 @@ from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.source import describe
 from agency_site.leads.store import LeadStore
 from agency_site.locale import active
+from agency_site.working_calendar import default_calendar
 from tests.leads.conftest import (
     AGENCY_INBOX,
     accept_all,
