@@ -20,7 +20,7 @@ from agency_site.bookings.models import Booking, BookingState
 from agency_site.content.bookings import COPY
 from agency_site.content.loader import fill
 from agency_site.content.site import SITE
-from agency_site.leads.delivery import date_es, short_name
+from agency_site.forms.email import date_es, short_name
 from agency_site.locale import localized_path
 from agency_site.rules import AGENCY_TIME_ZONE
 

@@ -27,10 +27,11 @@ from agency_site.bookings import slots
 from agency_site.content.bookings import COPY as BOOKINGS
 from agency_site.content.loader import fill
 from agency_site.forms.declarations import BY_KIND, IDEMPOTENCY_FIELD, LANGUAGE_FIELD
+from agency_site.forms.email import date_es
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
 from agency_site.leads import source as lead_source
-from agency_site.leads.delivery import Delivery, date_es, new_claim_token
+from agency_site.leads.delivery import Delivery, new_claim_token
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.ratelimit import RateLimiter

@@ -28,11 +28,12 @@ from werkzeug import Request, Response
 
 from agency_site import paths
 from agency_site.emailjs import SEND_PATH, Outcome, classify
+from agency_site.forms.email import short_name
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads import database, erasures, migrations
 from agency_site.leads.cli import run as run_cli
-from agency_site.leads.delivery import new_claim_token, short_name, template_params
+from agency_site.leads.delivery import new_claim_token, template_params
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead

@@ -8,9 +8,9 @@ from pytest_httpserver import HTTPServer
 
 from agency_site.content.forms import COPY
 from agency_site.emailjs import SEND_PATH
+from agency_site.forms.email import date_es
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
-from agency_site.leads.delivery import date_es
 from agency_site.leads.intake import LeadIntake, agency_today
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.ratelimit import RateLimiter
