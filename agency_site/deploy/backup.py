@@ -6,7 +6,7 @@ then, **whatever happened to it**, the deletion of every backup older than
 ``DEPLOY_BACKUP_KEEP`` days (the privacy policy's promise), and an owner alert
 (``LEADS_ALERT_WEBHOOK_URL``) when the backup failed.
 
-Restore with ``python -m agency_site.leads restore FILE`` (``restore`` below, then the
+Restore with ``python -m agency_site.deploy restore FILE`` (``restore`` below, then the
 erasure log re-applied: ``leads/erasures.py``), the backends stopped.
 """
 
@@ -155,7 +155,7 @@ def restore(db_url: str, backup_file: Path) -> None:
 
     SQLite: the backup is copied over the database with SQLite's backup API (the WAL
     included); PostgreSQL: ``pg_restore --clean --if-exists``. Re-apply the erasure log
-    afterwards (``leads restore`` does both).
+    afterwards (``deploy restore`` does both).
     """
     url = sa.make_url(db_url)
     backend = url.get_backend_name()

@@ -561,6 +561,7 @@ def test_the_migration_backfills_the_normalised_address(db_url: str) -> None:
 
 def test_a_restore_re_applies_the_erasure_log(store: LeadStore, tmp_path: Path) -> None:
     from agency_site.deploy import backup
+    from agency_site.deploy.__main__ import restore_leads
 
     for email in ("ana@example.com", "bea@example.com"):
         store.add(LeadKind.CONTACT, contact(email), claim_token=None, lease=LEASE)
@@ -575,7 +576,7 @@ def test_a_restore_re_applies_the_erasure_log(store: LeadStore, tmp_path: Path) 
     )
     assert "ana@example.com" not in log.read_text()  # Only a digest is kept.
     assert stat.S_IMODE(log.stat().st_mode) == 0o600
-    assert run_cli(["restore", str(copy), "--yes"], delivery, out, erasure_log=log) == 0
+    assert restore_leads(store, copy, True, log, out) == 0
     assert [lead.fields["email"] for lead in store.all()] == ["bea@example.com"]
     assert erasures.digests(log) and "deleted 1 lead(s) again" in out.text
 
