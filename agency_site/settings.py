@@ -201,7 +201,7 @@ class LeadsSettings(BaseSettings):
     spool_alert_seconds: PositiveFloat = 300.0
     # ...and when a queued lead has waited for its e-mail longer than this.
     alert_queued_age_seconds: PositiveFloat = 3600.0
-    # The hashes of erased addresses, re-applied after a restore (`leads restore`).
+    # The hashes of erased addresses, re-applied after a restore (`deploy restore`).
     erasure_log: str = "data/erasures.log"
 
     @property

@@ -60,8 +60,9 @@ from agency_site.forms.declarations import (
     FormDeclaration,
 )
 from agency_site.forms.fields import Control, FormField
-from agency_site.leads.intake import LeadIntake, Result, Submission
-from agency_site.leads.kinds import LeadKind
+from agency_site.forms.kinds import LeadKind
+from agency_site.forms.outcome import Result, Submission
+from agency_site.leads.intake import LeadIntake
 from agency_site.leads.validation import MAX_FIELDS
 from agency_site.plain_page import alternatives_notice, page
 from agency_site.rules import TIME_SLOTS

@@ -154,6 +154,34 @@ def test_a_postgres_backup_restores_every_lead(postgres_url: str, tmp_path) -> N
     assert "agency-local" not in " ".join(listing.args)  # The password never on a command line.
 
 
+def test_restore_is_a_deploy_command_on_the_sites_database_and_erasure_log(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    """``python -m agency_site.deploy restore FILE [--yes]`` (nothing under leads imports
+    deploy, so the leads command has none): REFLEX_DB_URL and LEADS_ERASURE_LOG."""
+    from agency_site.deploy import __main__ as cli
+    from agency_site.leads import cli as leads_cli
+    from agency_site.leads import erasures, migrations
+    from agency_site.leads.runtime import database_engine
+
+    url, log = f"sqlite:///{tmp_path / 'site.db'}", tmp_path / "erasures.log"
+    monkeypatch.setenv("REFLEX_DB_URL", url)
+    monkeypatch.setenv("LEADS_ERASURE_LOG", str(log))
+    get_settings.cache_clear()  # Read before, by the imports.
+    engine = database_engine()
+    migrations.upgrade(engine)
+    engine.dispose()
+    copy = backup.backup(url, tmp_path / "backups")
+    erasures.record(log, "ana@example.com")
+    assert cli.main(["restore", str(copy), "--yes"]) == 0
+    assert (
+        f"Restored {copy.name}; the erasure log (1 address(es), {log})" in capsys.readouterr().out
+    )
+    assert cli.main(["restore", str(tmp_path / "none.dump"), "--yes"]) == 2
+    with pytest.raises(SystemExit):
+        leads_cli._parser().parse_args(["restore", str(copy)])
+
+
 def test_old_backups_are_pruned(tmp_path) -> None:
     for day in range(1, 6):
         (tmp_path / f"leads-202611{day:02d}T033000Z.dump").write_text("x")
@@ -482,8 +510,8 @@ def test_a_booking_link_s_token_is_neither_logged_nor_sent_as_referer(
 def test_a_restore_never_hands_out_an_id_issued_before_it(kind, request, tmp_path) -> None:
     """Leads made after the backup are lost by the restore, but not their ids: the links
     mailed for them name those ids."""
+    from agency_site.forms.kinds import LeadKind
     from agency_site.leads import migrations
-    from agency_site.leads.kinds import LeadKind
     from agency_site.leads.store import LeadStore
 
     if kind == "sqlite":

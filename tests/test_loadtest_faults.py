@@ -5,7 +5,7 @@ import pytest
 from agency_site.deploy import caddy
 from agency_site.deploy.topology import from_settings
 from agency_site.forms.declarations import IDEMPOTENCY_FIELD, submission_fields
-from agency_site.leads.kinds import LeadKind
+from agency_site.forms.kinds import LeadKind
 from agency_site.settings import load_settings
 from scripts import stack
 from scripts.loadtest import cli

@@ -17,10 +17,10 @@ from agency_site.bookings.mails import visitor_mail
 from agency_site.bookings.models import Booking, BookingState
 from agency_site.content.bookings import COPY
 from agency_site.content.loader import fill
-from agency_site.leads.calendar import WorkingCalendar
-from agency_site.leads.delivery import date_es
+from agency_site.forms.email import date_es
 from agency_site.leads.models import Lead
 from agency_site.leads.store import LeadStore
+from agency_site.working_calendar import WorkingCalendar
 
 logger = logging.getLogger(__name__)
 

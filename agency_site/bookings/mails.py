@@ -24,8 +24,9 @@ from agency_site.bookings.models import Booking, BookingState
 from agency_site.content.bookings import COPY
 from agency_site.content.loader import fill
 from agency_site.content.site import SITE
-from agency_site.leads.delivery import date_es, short_name, template_params
-from agency_site.leads.kinds import LeadKind
+from agency_site.forms.email import date_es, short_name
+from agency_site.forms.kinds import LeadKind
+from agency_site.leads.delivery import template_params
 from agency_site.leads.store import LeadStore
 from agency_site.locale import localized_path
 from agency_site.rules import AGENCY_TIME_ZONE

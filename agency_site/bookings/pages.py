@@ -36,11 +36,11 @@ from agency_site.bookings.mails import appointment, starts_at
 from agency_site.bookings.models import Booking, BookingState
 from agency_site.content.bookings import COPY
 from agency_site.content.loader import fill
-from agency_site.leads.calendar import agency_now
-from agency_site.leads.delivery import date_es
+from agency_site.forms.email import date_es
 from agency_site.leads.models import Lead
 from agency_site.plain_page import alternatives_notice, page
 from agency_site.site_api import SlowBody, read_body
+from agency_site.working_calendar import agency_now
 
 # Every page a link opens: never cached, and its URL (the token) never sent as a Referer.
 PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}

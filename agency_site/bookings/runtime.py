@@ -8,9 +8,9 @@ from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.links import LinkSigner
 from agency_site.bookings.pages import create_app
 from agency_site.content.site import SITE
-from agency_site.leads.calendar import default_calendar
 from agency_site.leads.runtime import intake
 from agency_site.settings import get_settings
+from agency_site.working_calendar import default_calendar
 
 VISITOR, AGENCY = "visitor", "agency"
 

@@ -28,9 +28,9 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from agency_site.bookings.models import Booking, BookingLinkUse, BookingState, slot_key
-from agency_site.leads.calendar import WorkingCalendar
 from agency_site.leads.models import Lead, utcnow
 from agency_site.rules import AGENCY_TIME_ZONE
+from agency_site.working_calendar import WorkingCalendar
 
 logger = logging.getLogger(__name__)
 

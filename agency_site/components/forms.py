@@ -31,9 +31,8 @@ from agency_site.forms.declarations import (
     FormDeclaration,
 )
 from agency_site.forms.fields import Control, FormField
+from agency_site.forms.outcome import Result
 from agency_site.leads import source as lead_source
-from agency_site.leads.calendar import Closure, agency_now, default_calendar
-from agency_site.leads.intake import Result
 from agency_site.leads.validation import one_year_after
 from agency_site.locale import localized_path
 from agency_site.reflex_ext.client_state import ClientStateVar, hook_var, refs_keys
@@ -48,6 +47,7 @@ from agency_site.state.forms import (
     LeadFormState,
     QuoteState,
 )
+from agency_site.working_calendar import Closure, agency_now, default_calendar
 
 _INPUT = (
     "block w-full min-w-0 rounded-xl border border-slate-300 bg-white px-4 py-3 text-slate-900 "
@@ -79,7 +79,7 @@ _MAX_DATE = rx.Var("bookingDates.max", _var_data=_DATE_BOUNDS_DATA).to(str)
 
 @locale.per_language
 def _slot_filter(form: FormDeclaration, field: FormField) -> rx.Var:
-    """Browser-side copy of ``leads/calendar.py``: a SLOT select offers only open slots.
+    """Browser-side copy of ``working_calendar.py``: a SLOT select offers only open slots.
 
     No websocket traffic: on every change of its day's date field (and when the select is
     opened, as time passes) the options of closed days and of today's slots that start

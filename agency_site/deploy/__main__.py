@@ -1,23 +1,29 @@
-"""``python -m agency_site.deploy render|release|backup``: deploy files, releases, backups."""
+"""``python -m agency_site.deploy render|release|backup|restore``: deploy files, releases,
+backups and putting one back."""
 
 import argparse
 import os
 import pwd
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
 
 from agency_site.deploy import backup as backups
 from agency_site.deploy import nginx
 from agency_site.deploy import release as releases
 from agency_site.settings import ROOT, get_settings
 
+if TYPE_CHECKING:
+    from agency_site.leads.store import LeadStore
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m agency_site.deploy",
-        description="Write the web server and systemd files from the site's settings; back up leads.",
+        description="Write the web server and systemd files from the site's settings; back up and "
+        "restore leads.",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     render = commands.add_parser("render", help="write Caddyfile, nginx site and systemd units")
@@ -69,6 +75,12 @@ def _parser() -> argparse.ArgumentParser:
         help="days a backup is kept; older ones are deleted even when this backup fails "
         "(default: DEPLOY_BACKUP_KEEP)",
     )
+    restore = commands.add_parser(
+        "restore",
+        help="put a backup back (backends stopped), then re-apply the erasure log",
+    )
+    restore.add_argument("backup", type=Path, help="a leads-*.sqlite3 or leads-*.dump file")
+    restore.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     return parser
 
 
@@ -171,6 +183,48 @@ def run_release(target: releases.Target, rollback: bool) -> int:
     return 0
 
 
+def _confirm(question: str, out: TextIO, ask: Callable[[], str]) -> bool:
+    print(f"{question} Type 'yes' to confirm: ", end="", file=out)
+    out.flush()
+    return ask().strip().lower() in ("yes", "y", "si", "sí", "s")
+
+
+def restore_leads(
+    store: "LeadStore",
+    backup: Path,
+    yes: bool,
+    erasure_log: Path,
+    out: TextIO,
+    ask: Callable[[], str] | None = None,
+) -> int:
+    """Put ``backup`` back into the store's database, migrate it, then re-apply the erasure
+    log (``leads erase``): a person erased after the backup was taken stays erased."""
+    from agency_site.leads import erasures, migrations
+
+    if not backup.is_file():
+        print(f"No backup file {backup}.", file=out)
+        return 2
+    url = store.engine.url.render_as_string(hide_password=False)
+    if not yes and not _confirm(
+        f"Replace every lead in the database with {backup.name}? Stop the backends first.",
+        out,
+        ask or sys.stdin.readline,
+    ):
+        print("Nothing restored.", file=out)
+        return 1
+    store.engine.dispose()
+    backups.restore(url, backup)
+    migrations.upgrade(store.engine)
+    logged = erasures.digests(erasure_log)
+    deleted = store.erase_digests(logged)
+    print(
+        f"Restored {backup.name}; the erasure log ({len(logged)} address(es), "
+        f"{erasure_log}) deleted {deleted} lead(s) again.",
+        file=out,
+    )
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point."""
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
@@ -180,6 +234,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "release":
         return run_release(production_target(args), args.rollback)
     settings = get_settings()
+    if args.command == "restore":
+        from agency_site.leads.runtime import database_engine
+        from agency_site.leads.store import LeadStore
+
+        store = LeadStore(database_engine())
+        return restore_leads(
+            store, args.backup, args.yes, settings.leads.erasure_log_path, sys.stdout
+        )
     result = backups.nightly(
         settings.reflex.db_url.get_secret_value(),
         args.out,

@@ -6,7 +6,7 @@ then, **whatever happened to it**, the deletion of every backup older than
 ``DEPLOY_BACKUP_KEEP`` days (the privacy policy's promise), and an owner alert
 (``LEADS_ALERT_WEBHOOK_URL``) when the backup failed.
 
-Restore with ``python -m agency_site.leads restore FILE`` (``restore`` below, then the
+Restore with ``python -m agency_site.deploy restore FILE`` (``restore`` below, then the
 erasure log re-applied: ``leads/erasures.py``), the backends stopped.
 
 **Lead ids are never handed out twice, not even across a restore.** A booking link names
@@ -239,7 +239,7 @@ def restore(db_url: str, backup_file: Path) -> None:
     SQLite: the backup is copied over the database with SQLite's backup API (the WAL
     included); PostgreSQL: ``pg_restore --clean --if-exists``. Then the id counter is moved
     past every id the database had issued before (see the module's docstring). Re-apply
-    the erasure log afterwards (``leads restore`` does both).
+    the erasure log afterwards (``deploy restore`` does both).
     """
     issued = last_lead_id(db_url)
     _restore(db_url, backup_file)

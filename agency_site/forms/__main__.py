@@ -2,8 +2,8 @@
 template gets, read from the declarations (what to write in the EmailJS dashboard)."""
 
 from agency_site.forms.declarations import FORMS
+from agency_site.forms.email import form_params
 from agency_site.forms.fields import Control
-from agency_site.leads.delivery import form_params
 
 
 def describe() -> str:

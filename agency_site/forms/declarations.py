@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from agency_site import locale, paths
 from agency_site.content.forms import COPY, FieldCopy, FormCopy, PrivacyNotice
 from agency_site.forms.fields import Control, FormField, Option
-from agency_site.leads.kinds import LeadKind
+from agency_site.forms.kinds import LeadKind
 from agency_site.rules import EMAIL_MAX, MESSAGE_MAX, NAME_MAX, NAME_MIN, PHONE_MAX
 
 # The fields every form carries besides its own (see components/forms.py, leads/).

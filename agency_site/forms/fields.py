@@ -11,7 +11,7 @@ class Control(StrEnum):
     TEXT = "text"  # One line, ``min_length`` to ``max_length`` characters.
     EMAIL = "email"  # An address, checked for syntax (no DNS), normalised.
     PHONE = "tel"  # Digits, spaces and + - ( ), with at least PHONE_MIN digits.
-    DATE = "date"  # A working day from today to a year ahead (``leads/calendar.py``).
+    DATE = "date"  # A working day from today to a year ahead (``working_calendar.py``).
     SLOT = "slot"  # One of TIME_SLOTS still open on the form's date field's day.
     TEXTAREA = "textarea"  # Several lines, up to ``max_length`` characters.
     CHOICE = "choice"  # One of ``options`` (a select), or of its ``depends_on`` field's.

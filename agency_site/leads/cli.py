@@ -3,7 +3,7 @@
 ``list``, ``retry`` and ``export`` for the daily work; ``purge``, ``find`` and
 ``erase`` for the RGPD: the retention period of the privacy policy and the rights of
 access and erasure (each erasure is also written to the erasure log, which
-``restore`` re-applies after putting a backup back; ``find``, ``erase`` and ``purge``
+``deploy restore`` re-applies after putting a backup back; ``find``, ``erase`` and ``purge``
 also cover this host's spool folder); ``spool`` shows the leads waiting on this host's
 disk for the database, and the lines the drain set aside; ``confirm``, ``decline`` and
 ``cancel`` answer a booking as its e-mail's buttons do; ``spam`` lists the leads whose
@@ -98,12 +98,6 @@ def _parser() -> argparse.ArgumentParser:
     )
     erase.add_argument("--email", required=True, help="matched without regard to case")
     erase.add_argument("--yes", action="store_true", help="do not ask for confirmation")
-    restore = commands.add_parser(
-        "restore",
-        help="put a backup back (backends stopped), then re-apply the erasure log",
-    )
-    restore.add_argument("backup", type=Path, help="a leads-*.sqlite3 or leads-*.dump file")
-    restore.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     commands.add_parser(
         "spool", help="the leads waiting on this host's disk for the database (LEADS_SPOOL_DIR)"
     )
@@ -383,32 +377,6 @@ def _confirm(question: str, ops: "Options") -> bool:
     return ops.ask().strip().lower() in ("yes", "y", "si", "sí", "s")
 
 
-def _restore(delivery: Delivery, backup: Path, yes: bool, ops: "Options") -> int:
-    from agency_site.deploy.backup import restore
-    from agency_site.leads import migrations
-
-    if not backup.is_file():
-        print(f"No backup file {backup}.", file=ops.out)
-        return 2
-    url = delivery.store.engine.url.render_as_string(hide_password=False)
-    if not yes and not _confirm(
-        f"Replace every lead in the database with {backup.name}? Stop the backends first.", ops
-    ):
-        print("Nothing restored.", file=ops.out)
-        return 1
-    delivery.store.engine.dispose()
-    restore(url, backup)
-    migrations.upgrade(delivery.store.engine)
-    logged = erasures.digests(ops.erasure_log)
-    deleted = delivery.store.erase_digests(logged)
-    print(
-        f"Restored {backup.name}; the erasure log ({len(logged)} address(es), "
-        f"{ops.erasure_log}) deleted {deleted} lead(s) again.",
-        file=ops.out,
-    )
-    return 0
-
-
 def _spool(ops: "Options") -> int:
     spool = Spool(ops.spool_dir)
     leads = list(spool.leads())
@@ -494,8 +462,6 @@ def run(
         return _find(delivery, args.email, args.format, args.output, ops)
     if args.command == "erase":
         return _erase(delivery, args.email, args.yes, ops)
-    if args.command == "restore":
-        return _restore(delivery, args.backup, args.yes, ops)
     if args.command == "spool":
         return _spool(ops)
     if args.command == "spam":
@@ -515,7 +481,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging()
     argv = sys.argv[1:] if argv is None else list(argv)
     delivery = intake().delivery
-    if not argv or argv[0] not in ("spool", "restore"):  # These work on a down or old database.
+    if not argv or argv[0] != "spool":  # It works on a down database.
         migrations.upgrade(delivery.store.engine)
     from agency_site.bookings.runtime import desk
 

@@ -9,8 +9,6 @@ import asyncio
 import datetime as dt
 import json
 import logging
-import re
-import unicodedata
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,9 +20,9 @@ from agency_site.content.forms import COPY
 from agency_site.content.loader import fill
 from agency_site.emailjs import EmailJSClient, Outcome, SendResult
 from agency_site.forms.declarations import BY_KIND, FormDeclaration
-from agency_site.forms.fields import Control
+from agency_site.forms.email import date_es, form_params, short_name
+from agency_site.forms.kinds import LeadKind
 from agency_site.leads import source as lead_source
-from agency_site.leads.kinds import LeadKind
 from agency_site.leads.models import Lead
 from agency_site.leads.store import LeadStore
 
@@ -48,34 +46,6 @@ class RetryPolicy:
         """Wait before the next attempt of a lead that has failed ``attempts`` times."""
         wait = min(self.base * 2 ** max(attempts - 1, 0), self.cap)
         return max(wait, self.unconfirmed) if unconfirmed else wait
-
-
-def date_es(iso_date: str) -> str:
-    """A date in words of the language in use (Spanish unless a visitor's language is
-    active), whatever the machine's locale: "lunes, 14 de diciembre de 2026"."""
-    day, words = dt.date.fromisoformat(iso_date), COPY.dates
-    return words.format.format(
-        weekday=words.weekdays[day.weekday()],
-        day=day.day,
-        month=words.months[day.month - 1],
-        year=day.year,
-    )
-
-
-# Longest visitor name an e-mail carries (the auto-reply greets the visitor with it).
-SHORT_NAME_MAX = 40
-_NOT_NAME = re.compile(r"[^\w .'’-]|_|\d")
-
-
-def short_name(name: str) -> str:
-    """The visitor's name as the auto-reply may show it: letters, spaces and . ' - only,
-    at most ``SHORT_NAME_MAX`` characters, cut at a word. Whatever else a submitter typed
-    (links, digits, symbols, a sentence) never reaches a stranger's inbox through it."""
-    letters = _NOT_NAME.sub(" ", unicodedata.normalize("NFC", name))
-    words = " ".join(letters.split())
-    if len(words) <= SHORT_NAME_MAX:
-        return words
-    return words[: SHORT_NAME_MAX + 1].rsplit(" ", 1)[0][:SHORT_NAME_MAX]
 
 
 def template_params(
@@ -109,27 +79,6 @@ def template_params(
     if resend_of is not None:
         note = COPY.resend_note.format(lead_id=resend_of)
         params["message"] = f"{note}\n\n{params['message']}".rstrip()
-    return params
-
-
-# How a variable derived from a field is written (any other: the value as stored).
-_DERIVED = {"reply_name": short_name, "date_es": date_es}
-
-
-def form_params(form: FormDeclaration, fields: dict[str, Any], to_email: str) -> dict[str, str]:
-    """The template variables of a lead of ``form``: each field's, in the form's order."""
-    params = {"to_email": to_email}
-    for field in form.fields:
-        value = str(fields.get(field.name, "") or "")
-        if field.control is Control.CHOICE:
-            labels = {option.value: option.label for option in field.choices()}
-            value = labels.get(value, value)
-        for name in field.email:
-            params[name] = _DERIVED[name](value) if name in _DERIVED and value else value
-    if form.email_message:
-        params["message"] = getattr(form.words, form.email_message).format_map(fields)
-    if form.autoreply:
-        params["reply_to"] = str(fields.get("email", ""))
     return params
 
 

@@ -3,7 +3,7 @@
 A restored backup holds the leads of people erased after it was taken. Each erasure
 appends one line ``<UTC time> <sha256 of the normalised address>`` to
 ``LEADS_ERASURE_LOG`` (0600, fsynced) — a digest, not the address: the log itself
-keeps no personal data in clear. ``leads restore`` re-applies every line to the
+keeps no personal data in clear. ``deploy restore`` re-applies every line to the
 restored database (``LeadStore.erase_digests``). Keep the log with the backups'
 off-site copies: it is what makes a restore honour the erasures.
 """

@@ -21,7 +21,6 @@ import re
 import time
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
 from typing import Any
@@ -35,16 +34,19 @@ from agency_site.content.bookings import COPY as BOOKINGS
 from agency_site.content.forms import COPY as FORMS
 from agency_site.content.loader import fill
 from agency_site.forms.declarations import BY_KIND, IDEMPOTENCY_FIELD, LANGUAGE_FIELD
+from agency_site.forms.email import date_es
+from agency_site.forms.kinds import LeadKind
+from agency_site.forms.outcome import Result, Submission
 from agency_site.leads import source as lead_source
-from agency_site.leads.calendar import agency_now, default_calendar
-from agency_site.leads.delivery import Delivery, date_es, new_claim_token
-from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.delivery import Delivery, new_claim_token
+from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, email_key, utcnow
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.spool import Spool, SpooledLead, Unstorable, new_key, valid_key
 from agency_site.leads.store import DuplicateSubmission, LeadStore, Slot
 from agency_site.leads.validation import HONEYPOT_FIELD, validate
 from agency_site.rules import AGENCY_TIME_ZONE
+from agency_site.working_calendar import agency_now, default_calendar
 
 # Longest client-supplied text written into one log line.
 _LOG_VALUE_MAX = 64
@@ -60,24 +62,6 @@ _DB_THREADS = ThreadPoolExecutor(max_workers=16, thread_name_prefix="leads-db")
 _SPOOL_THREADS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="leads-spool")
 
 logger = logging.getLogger(__name__)
-
-
-class Result(StrEnum):
-    """What the visitor is told after submitting."""
-
-    SENT = "sent"  # Delivered (or its honeypot was filled: it is told the same).
-    QUEUED = "queued"  # Stored; the e-mail goes out later.
-    INVALID = "invalid"  # Nothing stored; see the errors per field.
-    RATE_LIMITED = "rate_limited"
-    STORE_FAILED = "store_failed"  # Not even stored: the visitor must write to us.
-
-
-@dataclass(frozen=True)
-class Submission:
-    """The result of a submission and, when invalid, a Spanish message per field."""
-
-    result: Result
-    errors: dict[str, str] = field(default_factory=dict)
 
 
 def agency_today() -> dt.date:

@@ -1,14 +1,7 @@
-"""The kinds of lead the site collects and the statuses a lead goes through."""
+"""The statuses a lead goes through (its kind, which form it came from, is
+``agency_site.forms.kinds.LeadKind``)."""
 
 from enum import StrEnum
-
-
-class LeadKind(StrEnum):
-    """Which form a lead came from."""
-
-    CONTACT = "contact"  # The Home hero's e-mail capture.
-    BOOKING = "booking"  # The consultation booking of /schedule.
-    QUOTE = "quote"  # The quote request of /contact.
 
 
 class LeadStatus(StrEnum):

@@ -44,12 +44,12 @@ import httpx
 
 from agency_site.bookings import slots
 from agency_site.content.owner_alerts import ALERTS
-from agency_site.leads.calendar import WorkingCalendar
 from agency_site.leads.delivery import Delivery, new_claim_token
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import utcnow
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadSummary
+from agency_site.working_calendar import WorkingCalendar
 
 if TYPE_CHECKING:
     from agency_site.bookings.desk import BookingDesk

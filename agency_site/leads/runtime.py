@@ -31,7 +31,6 @@ from agency_site.content.site import SITE
 from agency_site.emailjs import EmailJSClient, ssl_context
 from agency_site.forms.declarations import BY_KIND, FORMS
 from agency_site.leads import database, migrations
-from agency_site.leads.calendar import default_calendar
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.health import leads_api, unwritable
 from agency_site.leads.intake import LeadIntake
@@ -41,6 +40,7 @@ from agency_site.leads.ratelimit import RateLimiter, storage_for
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
 from agency_site.settings import Settings, get_settings
+from agency_site.working_calendar import default_calendar
 
 logger = logging.getLogger(__name__)
 

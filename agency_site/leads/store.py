@@ -17,7 +17,8 @@ from sqlmodel import Session, col, select
 
 from agency_site.bookings import slots
 from agency_site.bookings.models import Booking
-from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.forms.kinds import LeadKind
+from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import (
     Lead,
     LeadAutoreply,

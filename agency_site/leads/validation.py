@@ -34,9 +34,9 @@ from agency_site import locale
 from agency_site.content.forms import COPY
 from agency_site.forms.declarations import BY_KIND, HONEYPOT_FIELD, FormDeclaration
 from agency_site.forms.fields import Control, FormField
-from agency_site.leads.calendar import Closure, WorkingCalendar, agency_now, default_calendar
-from agency_site.leads.kinds import LeadKind
+from agency_site.forms.kinds import LeadKind
 from agency_site.rules import EMAIL_MAX, PHONE_MAX, PHONE_MIN, TIME_SLOTS
+from agency_site.working_calendar import Closure, WorkingCalendar, agency_now, default_calendar
 
 __all__ = ["HONEYPOT_FIELD", "MAX_FIELDS", "Validation", "screen", "validate"]
 
@@ -160,7 +160,7 @@ def _date_rule(words: Any, name: str) -> Callable[[Any, ValidationInfo], dt.date
 
 def _slot_rule(words: Any, name: str, day_field: str) -> Callable[[str, ValidationInfo], str]:
     """One of the consultation slots; today's only if they start far enough from now
-    (``leads/calendar.py``), else the copy's ``<name>_passed``."""
+    (``working_calendar.py``), else the copy's ``<name>_passed``."""
 
     def check(slot: str, info: ValidationInfo) -> str:
         if slot not in TIME_SLOTS:

@@ -19,8 +19,8 @@ import reflex as rx
 
 from agency_site.forms import declarations
 from agency_site.forms.declarations import FormDeclaration
-from agency_site.leads.intake import Result, Submission
-from agency_site.leads.kinds import LeadKind
+from agency_site.forms.kinds import LeadKind
+from agency_site.forms.outcome import Result, Submission
 from agency_site.leads.runtime import intake
 from agency_site.leads.validation import screen
 from agency_site.rules import SUCCESS_MESSAGE_MS

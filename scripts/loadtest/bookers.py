@@ -30,10 +30,10 @@ from agency_site.forms.declarations import (
     IDEMPOTENCY_FIELD,
     submission_fields,
 )
-from agency_site.leads.calendar import default_calendar
-from agency_site.leads.kinds import LeadKind
+from agency_site.forms.kinds import LeadKind
 from agency_site.paths import SCHEDULE, form_post
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
+from agency_site.working_calendar import default_calendar
 from scripts.loadtest.protocol import Tab, VisitorError
 
 BOOKING_POST = form_post("booking")

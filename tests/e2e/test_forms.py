@@ -20,10 +20,10 @@ from agency_site.content.forms import COPY
 from agency_site.content.loader import fill
 from agency_site.content.site import SITE
 from agency_site.emailjs import LIB_VERSION, SEND_PATH
+from agency_site.forms.email import date_es
 from agency_site.leads import source as lead_source
-from agency_site.leads.calendar import Closure, default_calendar
-from agency_site.leads.delivery import date_es
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
+from agency_site.working_calendar import Closure, default_calendar
 from tests.e2e.conftest import EMAILJS_E2E, ROOT, SiteServer, accept_sends
 from tests.e2e.helpers import open_page
 

@@ -11,9 +11,9 @@ import sqlalchemy as sa
 from pytest_httpserver import HTTPServer
 
 from agency_site.emailjs import SEND_PATH, EmailJSClient
+from agency_site.forms.kinds import LeadKind
 from agency_site.leads import migrations
 from agency_site.leads.delivery import Delivery, RetryPolicy
-from agency_site.leads.kinds import LeadKind
 from agency_site.leads.models import Lead
 from agency_site.leads.store import LeadStore
 

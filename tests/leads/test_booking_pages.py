@@ -20,9 +20,9 @@ from agency_site.bookings.links import Action, Link, LinkSigner
 from agency_site.bookings.models import Booking, BookingState
 from agency_site.bookings.pages import create_app
 from agency_site.content.bookings import COPY
-from agency_site.leads.calendar import WorkingCalendar
-from agency_site.leads.kinds import LeadKind
+from agency_site.forms.kinds import LeadKind
 from agency_site.leads.store import LeadStore, Slot
+from agency_site.working_calendar import WorkingCalendar
 from tests.leads.conftest import BOOKING_FIELDS, LEASE
 from tests.leads.test_bookings import SECRET, book
 from tests.run_async import run

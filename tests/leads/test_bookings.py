@@ -17,9 +17,9 @@ from agency_site.bookings import slots
 from agency_site.bookings.calendar_file import Appointment, google_link, ics, outlook_link
 from agency_site.bookings.links import Action, LinkProblem, LinkSigner
 from agency_site.bookings.models import Booking, BookingState
-from agency_site.leads.calendar import WorkingCalendar
-from agency_site.leads.kinds import LeadKind
+from agency_site.forms.kinds import LeadKind
 from agency_site.leads.store import LeadStore, Slot
+from agency_site.working_calendar import WorkingCalendar
 from tests.leads.conftest import BOOKING_FIELDS, LEASE, new_engine
 from tests.run_async import in_own_thread, run
 
@@ -179,7 +179,7 @@ def test_the_calendar_file_has_the_appointment_in_madrid_time() -> None:
 
 def test_a_taken_slot_is_refused_with_the_nearest_free_ones(store: LeadStore) -> None:
     from agency_site.content.bookings import COPY
-    from agency_site.leads.intake import Result
+    from agency_site.forms.outcome import Result
     from tests.leads.test_intake import booking_form, make_intake, submit
 
     intake = make_intake(store, None)
@@ -195,7 +195,7 @@ def test_a_taken_slot_is_refused_with_the_nearest_free_ones(store: LeadStore) ->
 
 def test_the_daily_limit_is_told_next_to_the_date(store: LeadStore) -> None:
     from agency_site.content.bookings import COPY
-    from agency_site.leads.intake import Result
+    from agency_site.forms.outcome import Result
     from tests.leads.test_intake import booking_form, make_intake, submit
 
     intake = make_intake(store, None)
@@ -436,7 +436,7 @@ def capped_intake(store: LeadStore, per_email: int = 2, per_network: int = 6):
 @pytest.mark.parametrize("language", ["es", "ca"])
 def test_an_address_holds_at_most_two_pending_bookings(store: LeadStore, language: str) -> None:
     from agency_site.content.bookings import COPY
-    from agency_site.leads.intake import Result
+    from agency_site.forms.outcome import Result
     from agency_site.locale import active
     from tests.leads.test_intake import booking_form, submit
 
@@ -467,7 +467,7 @@ def test_an_address_holds_at_most_two_pending_bookings(store: LeadStore, languag
 
 def test_a_network_holds_at_most_six_pending_bookings(store: LeadStore) -> None:
     from agency_site.content.bookings import COPY
-    from agency_site.leads.intake import Result
+    from agency_site.forms.outcome import Result
     from tests.leads.test_intake import booking_form, submit
 
     intake = capped_intake(store)

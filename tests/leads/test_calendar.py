@@ -9,11 +9,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from agency_site.content.forms import COPY
-from agency_site.leads.calendar import Closure, WorkingCalendar
-from agency_site.leads.kinds import LeadKind
+from agency_site.forms.kinds import LeadKind
 from agency_site.leads.validation import validate
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
 from agency_site.settings import BookingSettings
+from agency_site.working_calendar import Closure, WorkingCalendar
 
 MADRID = ZoneInfo(AGENCY_TIME_ZONE)
 # Thursday 10 September 2026, 10:30 in Agramunt; 11 September is the Diada (Catalonia).

@@ -7,8 +7,9 @@ import json
 
 from pytest_httpserver import HTTPServer
 
+from agency_site.forms.kinds import LeadKind
 from agency_site.leads.cli import run
-from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.store import LeadStore
 from agency_site.settings import ROOT
 from tests.leads.conftest import (

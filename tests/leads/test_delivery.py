@@ -10,8 +10,10 @@ from werkzeug import Response
 
 from agency_site.content.forms import COPY
 from agency_site.emailjs import SEND_PATH, EmailJSClient
-from agency_site.leads.delivery import RetryPolicy, date_es, new_claim_token, template_params
-from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.forms.email import date_es
+from agency_site.forms.kinds import LeadKind
+from agency_site.leads.delivery import RetryPolicy, new_claim_token, template_params
+from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead
 from agency_site.leads.store import LeadStore
 from tests.leads.conftest import (

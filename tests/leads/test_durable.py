@@ -33,11 +33,14 @@ from werkzeug import Request, Response
 from agency_site import locale, paths
 from agency_site.content.forms import COPY as FORMS
 from agency_site.emailjs import SEND_PATH, Outcome, classify
+from agency_site.forms.email import short_name
+from agency_site.forms.kinds import LeadKind
+from agency_site.forms.outcome import Result
 from agency_site.leads import database, erasures, migrations
 from agency_site.leads.cli import run as run_cli
-from agency_site.leads.delivery import new_claim_token, short_name, template_params
-from agency_site.leads.intake import Failure, LeadIntake, Result, failure
-from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.delivery import new_claim_token, template_params
+from agency_site.leads.intake import Failure, LeadIntake, failure
+from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, email_key
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter
@@ -771,6 +774,7 @@ def test_find_lists_the_spooled_leads_of_the_address(store: LeadStore, tmp_path:
 
 def test_a_restore_re_applies_the_erasure_log(store: LeadStore, tmp_path: Path) -> None:
     from agency_site.deploy import backup
+    from agency_site.deploy.__main__ import restore_leads
 
     for email in ("ana@example.com", "bea@example.com"):
         store.add(LeadKind.CONTACT, contact(email), claim_token=None, lease=LEASE)
@@ -785,7 +789,7 @@ def test_a_restore_re_applies_the_erasure_log(store: LeadStore, tmp_path: Path) 
     )
     assert "ana@example.com" not in log.read_text()  # Only a digest is kept.
     assert stat.S_IMODE(log.stat().st_mode) == 0o600
-    assert run_cli(["restore", str(copy), "--yes"], delivery, out, erasure_log=log) == 0
+    assert restore_leads(store, copy, True, log, out) == 0
     assert [lead.fields["email"] for lead in store.all()] == ["bea@example.com"]
     assert erasures.digests(log) and "deleted 1 lead(s) again" in out.text
 
@@ -851,8 +855,8 @@ class _Out:
 
 def _booking() -> dict:
     """A valid booking form for the next working day."""
-    from agency_site.leads.calendar import default_calendar
     from agency_site.leads.intake import agency_today
+    from agency_site.working_calendar import default_calendar
 
     day = default_calendar().next_working_day(agency_today() + dt.timedelta(days=1))
     return {**BOOKING_FIELDS, "date": day.isoformat(), "time": "16:00"}

@@ -24,10 +24,11 @@ from agency_site.forms.declarations import (
     submission_fields,
 )
 from agency_site.forms.fields import Control, FormField
+from agency_site.forms.kinds import LeadKind
+from agency_site.forms.outcome import Result, Submission
 from agency_site.leads import cli
 from agency_site.leads.delivery import template_params
-from agency_site.leads.intake import Result, Submission
-from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.store import LeadStore
 from agency_site.leads.validation import validate
 from agency_site.rules import MESSAGE_MAX, NAME_MAX

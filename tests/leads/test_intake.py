@@ -9,14 +9,16 @@ from pytest_httpserver import HTTPServer
 from agency_site.bookings import slots
 from agency_site.content.forms import COPY
 from agency_site.emailjs import SEND_PATH
-from agency_site.leads.calendar import default_calendar
-from agency_site.leads.delivery import date_es
-from agency_site.leads.intake import LeadIntake, Result, agency_today
-from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.forms.email import date_es
+from agency_site.forms.kinds import LeadKind
+from agency_site.forms.outcome import Result
+from agency_site.leads.intake import LeadIntake, agency_today
+from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.source import describe
 from agency_site.leads.store import LeadStore
 from agency_site.locale import active
+from agency_site.working_calendar import default_calendar
 from tests.leads.conftest import (
     AGENCY_INBOX,
     accept_all,

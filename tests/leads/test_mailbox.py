@@ -7,7 +7,7 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agency_site.leads.kinds import LeadKind
+from agency_site.forms.kinds import LeadKind
 from agency_site.leads.models import LeadAutoreply, email_key, mailbox_key
 from agency_site.leads.store import LeadStore
 from tests.leads.conftest import BOOKING_FIELDS, LEASE

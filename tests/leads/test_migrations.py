@@ -95,7 +95,7 @@ def test_link_keys_and_never_reused_ids_keep_the_stored_leads(tmp_path) -> None:
     from alembic.config import Config
 
     from agency_site.bookings import slots
-    from agency_site.leads.kinds import LeadKind
+    from agency_site.forms.kinds import LeadKind
     from agency_site.leads.store import LeadStore
     from alembic import command
 

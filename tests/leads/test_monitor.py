@@ -18,8 +18,9 @@ from agency_site.bookings import slots
 from agency_site.bookings.models import Booking, BookingState
 from agency_site.content.bookings import COPY as BOOKINGS
 from agency_site.emailjs import SEND_PATH
+from agency_site.forms.kinds import LeadKind
 from agency_site.leads.health import leads_api
-from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.monitor import HEALTH_PATH, Monitor, months_before
 from agency_site.leads.store import LeadStore, Slot
 from agency_site.locale import active

@@ -23,8 +23,9 @@ from limits.aio.storage import MemoryStorage
 
 from agency_site.content.forms import COPY
 from agency_site.forms.declarations import BY_KIND
-from agency_site.leads.intake import LeadIntake, Result, Submission
-from agency_site.leads.kinds import LeadKind
+from agency_site.forms.kinds import LeadKind
+from agency_site.forms.outcome import Result, Submission
+from agency_site.leads.intake import LeadIntake
 from agency_site.leads.ratelimit import RateLimiter, address_key, storage_for
 from agency_site.leads.store import LeadStore
 from agency_site.leads.validation import MAX_FIELDS, Validation, screen, validate

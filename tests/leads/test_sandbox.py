@@ -143,7 +143,7 @@ def test_health_names_it_when_the_database_cannot_be_read_either(tmp_path: Path)
 SUBMIT = """
 import asyncio, json
 from agency_site.leads import runtime
-from agency_site.leads.kinds import LeadKind
+from agency_site.forms.kinds import LeadKind
 intake = runtime.intake()
 outcome = asyncio.run(intake.submit(LeadKind.CONTACT, {"email": "ana@example.com"}, "127.0.0.2"))
 print(json.dumps({"result": outcome.result.value, "spool": str(intake.spool.folder)}))

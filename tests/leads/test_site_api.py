@@ -10,12 +10,12 @@ from starlette.applications import Starlette
 
 from agency_site import paths
 from agency_site.content.forms import COPY
-from agency_site.leads.calendar import default_calendar
 from agency_site.leads.intake import LeadIntake, agency_today
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.store import LeadStore
 from agency_site.site_api import client_address, create_app, origin_allowed
+from agency_site.working_calendar import default_calendar
 from tests.leads.conftest import make_delivery
 from tests.run_async import run
 

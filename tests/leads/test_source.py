@@ -5,7 +5,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agency_site.leads.kinds import LeadKind
+from agency_site.forms.kinds import LeadKind
 from agency_site.leads.source import FIELD, describe, parse
 from agency_site.leads.store import LeadStore
 from tests.leads.conftest import accept_all, sent_payloads

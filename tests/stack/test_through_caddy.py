@@ -19,10 +19,10 @@ from agency_site.content.forms import COPY
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.deploy.topology import CLIENT_READ_TIMEOUT_S
 from agency_site.emailjs import SEND_PATH
-from agency_site.leads.calendar import default_calendar
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
 from agency_site.server import asset_headers, document_headers, load_script_hashes
+from agency_site.working_calendar import default_calendar
 from tests.e2e.helpers import open_page
 from tests.stack.conftest import Stack
 from tests.test_deploy import assert_header_sets

@@ -1,0 +1,62 @@
+"""A lead's e-mail as its form declares it: the EmailJS template variables of a form's
+fields (``form_params``) and the pure formatting they use (a date in words, the name the
+auto-reply may show). ``leads.delivery`` sends them; ``python -m agency_site.forms``
+lists them."""
+
+import datetime as dt
+import re
+import unicodedata
+from typing import Any
+
+from agency_site.content.forms import COPY
+from agency_site.forms.declarations import FormDeclaration
+from agency_site.forms.fields import Control
+
+
+def date_es(iso_date: str) -> str:
+    """A date in words of the language in use (Spanish unless a visitor's language is
+    active), whatever the machine's locale: "lunes, 14 de diciembre de 2026"."""
+    day, words = dt.date.fromisoformat(iso_date), COPY.dates
+    return words.format.format(
+        weekday=words.weekdays[day.weekday()],
+        day=day.day,
+        month=words.months[day.month - 1],
+        year=day.year,
+    )
+
+
+# Longest visitor name an e-mail carries (the auto-reply greets the visitor with it).
+SHORT_NAME_MAX = 40
+_NOT_NAME = re.compile(r"[^\w .'’-]|_|\d")
+
+
+def short_name(name: str) -> str:
+    """The visitor's name as the auto-reply may show it: letters, spaces and . ' - only,
+    at most ``SHORT_NAME_MAX`` characters, cut at a word. Whatever else a submitter typed
+    (links, digits, symbols, a sentence) never reaches a stranger's inbox through it."""
+    letters = _NOT_NAME.sub(" ", unicodedata.normalize("NFC", name))
+    words = " ".join(letters.split())
+    if len(words) <= SHORT_NAME_MAX:
+        return words
+    return words[: SHORT_NAME_MAX + 1].rsplit(" ", 1)[0][:SHORT_NAME_MAX]
+
+
+# How a variable derived from a field is written (any other: the value as stored).
+_DERIVED = {"reply_name": short_name, "date_es": date_es}
+
+
+def form_params(form: FormDeclaration, fields: dict[str, Any], to_email: str) -> dict[str, str]:
+    """The template variables of a lead of ``form``: each field's, in the form's order."""
+    params = {"to_email": to_email}
+    for field in form.fields:
+        value = str(fields.get(field.name, "") or "")
+        if field.control is Control.CHOICE:
+            labels = {option.value: option.label for option in field.choices()}
+            value = labels.get(value, value)
+        for name in field.email:
+            params[name] = _DERIVED[name](value) if name in _DERIVED and value else value
+    if form.email_message:
+        params["message"] = getattr(form.words, form.email_message).format_map(fields)
+    if form.autoreply:
+        params["reply_to"] = str(fields.get("email", ""))
+    return params

@@ -1,0 +1,11 @@
+"""The kinds of lead the site collects: one per form (see ``declarations.py``)."""
+
+from enum import StrEnum
+
+
+class LeadKind(StrEnum):
+    """Which form a lead came from."""
+
+    CONTACT = "contact"  # The Home hero's e-mail capture.
+    BOOKING = "booking"  # The consultation booking of /schedule.
+    QUOTE = "quote"  # The quote request of /contact.
