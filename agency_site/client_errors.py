@@ -22,7 +22,8 @@ from starlette.routing import Route
 
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.reflex_ext.lazy_socket import CLIENT_ERROR_PATH, MAX_REPORT_CHARS
-from agency_site.site_api import SlowBody, client_address, origin_allowed, read_body
+from agency_site.request_body import SlowBody, read_body
+from agency_site.site_api import client_address, origin_allowed
 
 logger = logging.getLogger(__name__)
 

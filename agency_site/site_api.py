@@ -39,7 +39,6 @@ The same endpoint is the page's fallback when the websocket is down (a ``fetch``
   client trickling bytes cannot hold a request open.
 """
 
-import asyncio
 from collections.abc import Callable, Iterable, Mapping
 from html import escape
 from urllib.parse import parse_qsl, urlencode, urlsplit
@@ -65,6 +64,7 @@ from agency_site.forms.outcome import Result, Submission
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.validation import MAX_FIELDS
 from agency_site.plain_page import alternatives_notice, page
+from agency_site.request_body import BODY_TIMEOUT_S, SlowBody, read_body
 from agency_site.rules import TIME_SLOTS
 from agency_site.settings import origin
 
@@ -76,17 +76,11 @@ _STATUS = {
     Result.STORE_FAILED: 503,
 }
 _FORM_TYPE = "application/x-www-form-urlencoded"
-# Longest a client may take to send a form's body (a few KB at most).
-BODY_TIMEOUT_S = 10.0
 IDEMPOTENCY_HEADER = "idempotency-key"
 # The outcomes that stored a lead: the no-JavaScript POST answers them with a redirect to
 # ``GET …?answer=<result>&language=<code>`` (Post/Redirect/Get), so a reload stores nothing.
 STORED = (Result.SENT, Result.QUEUED)
 ANSWER_PARAM = "answer"
-
-
-class SlowBody(Exception):
-    """The client did not send its body in time."""
 
 
 def client_address(peer: str, forwarded_for: Iterable[str], trusted_hops: int) -> str:
@@ -278,31 +272,6 @@ def _short_page(status: int, title: str, text: str, site_url: str) -> HTMLRespon
 
 
 # --- The endpoint ------------------------------------------------------------------------
-
-
-async def read_body(
-    request: Request, limit: int, timeout_s: float = BODY_TIMEOUT_S
-) -> bytes | None:
-    """The request body, or None when it is longer than ``limit`` bytes (declared or, for
-    a chunked body, counted as it arrives: the rest is not read).
-
-    Every endpoint reading a body uses it (forms, booking buttons, error reports), so a
-    client reaching a backend directly cannot send an endless or trickling one. Raises
-    ``SlowBody`` when the whole body has not arrived within ``timeout_s``.
-    """
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        return None
-    body = bytearray()
-    try:
-        async with asyncio.timeout(timeout_s):
-            async for chunk in request.stream():
-                body += chunk
-                if len(body) > limit:
-                    return None
-    except TimeoutError:
-        raise SlowBody from None
-    return bytes(body)
 
 
 def _wants_json(request: Request) -> bool:

@@ -39,12 +39,12 @@ from agency_site.content.loader import fill
 from agency_site.forms.email import date_es
 from agency_site.leads.models import Lead
 from agency_site.plain_page import alternatives_notice, page
-from agency_site.site_api import SlowBody, read_body
+from agency_site.request_body import SlowBody, read_body
 from agency_site.working_calendar import agency_now
 
 # Every page a link opens: never cached, and its URL (the token) never sent as a Referer.
 PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
-# The button's body: its token, and no more, in time (``site_api.read_body``).
+# The button's body: its token, and no more, in time (``request_body.read_body``).
 _TOKEN_BODY_MAX = 2048
 _BODY_TIMEOUT_S = 10.0
 
