@@ -136,11 +136,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(autouse=True)
 def _site_logger_as_found() -> Iterator[None]:
-    """Put the ``agency_site`` logger back after each test: a test that starts the backend
+    """Put the ``agency_site`` loggers back around each test: a test that starts the backend
     or the operator command (``runtime.configure_logging``) stops it propagating, which
     would hide later tests' records from ``caplog`` on the same pytest worker."""
     site = logging.getLogger("agency_site")
     handlers, propagate, level = list(site.handlers), site.propagate, site.level
+    # A logging.config.dictConfig run by a library an earlier test started (its default
+    # disable_existing_loggers) silences the site's module loggers: enabled again.
+    for name, logger in logging.root.manager.loggerDict.items():
+        if name.startswith("agency_site") and isinstance(logger, logging.Logger):
+            logger.disabled = False
     yield
     site.handlers[:] = handlers
     site.propagate, site.level = propagate, level
