@@ -423,7 +423,7 @@ class LeadIntake:
         except DuplicateSubmission:
             pass
         except Exception:
-            spooled = SpooledLead(key, kind, fields, utcnow(), None, source, language)
+            spooled = SpooledLead(key, kind, fields, utcnow(), None, source, language, spam=True)
             return await self._spool(spooled, stored)
         else:
             stored.set()
@@ -497,9 +497,10 @@ class LeadIntake:
                 # The visitor was told "received": a slot taken meanwhile is the agency's
                 # to sort out, never a lost lead: the booking is stored holding no slot,
                 # marked so (``slot_lost``: its e-mail warns, confirming must claim it).
-                slot=self._slot(lead.kind, lead.fields, strict=False),
+                slot=None if lead.spam else self._slot(lead.kind, lead.fields, strict=False),
                 source=lead.source,
                 language=lead.language,
+                spam=lead.spam,
             )
         except DuplicateSubmission:
             return False

@@ -90,6 +90,7 @@ class SpooledLead:
     autoreply_day: dt.date | None = None
     source: dict[str, str] | None = None
     language: str = DEFAULT_LOCALE
+    spam: bool = False  # Its honeypot was filled: drained as spam, never sent.
 
     def line(self) -> bytes:
         record = {
@@ -101,6 +102,7 @@ class SpooledLead:
             "day": self.autoreply_day.isoformat() if self.autoreply_day else None,
             "source": self.source,
             "language": self.language,
+            **({"spam": True} if self.spam else {}),
         }
         return json.dumps(record, ensure_ascii=False).encode() + b"\n"
 
@@ -115,6 +117,7 @@ class SpooledLead:
             autoreply_day=dt.date.fromisoformat(record["day"]) if record.get("day") else None,
             source=record.get("source"),
             language=parse_language(record.get("language")),
+            spam=record.get("spam") is True,
         )
 
 

@@ -962,3 +962,23 @@ def _post(intake: LeadIntake, body, headers: dict | None = None, body_timeout_s:
 def _all_sent(store: LeadStore) -> bool:
     leads = store.all()
     return bool(leads) and all(lead.status == LeadStatus.SENT for lead in leads)
+
+
+def test_a_honeypot_lead_spooled_in_an_outage_is_drained_as_spam(
+    store: LeadStore, tmp_path: Path, emailjs: HTTPServer
+) -> None:
+    """The spam mark travels through the spool: drained, the lead is kept as spam (never
+    sent), not delivered as a real one."""
+    accept_all(emailjs)
+    spool = Spool(tmp_path / "spool", "w1")
+    down = intake_on(LeadStore(down_engine("sqlite", tmp_path)), spool, make_client(emailjs))
+    form = {**contact("bot@example.com"), "website": "autofilled"}
+    # Answered as a real lead spooled in the outage is.
+    assert run(down.submit(LeadKind.CONTACT, form, "203.0.113.9")).result is Result.QUEUED
+    [line] = spool.path.read_bytes().splitlines()
+    assert SpooledLead.parse(line).spam
+    intake = intake_on(store, spool, make_client(emailjs))
+    assert intake.drain_spool() == 1
+    [lead] = store.all()
+    assert lead.status == LeadStatus.SPAM
+    assert run(intake.delivery.retry_due()) == 0 and sent_payloads(emailjs) == []
