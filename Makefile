@@ -69,8 +69,10 @@ leads: setup
 export: setup
 	$(BIN)/python -m agency_site.site_export
 
-# The browser tests on one worker (they share one build), the unit tests on the other core.
-PYTEST_PARALLEL ?= -n 2 --dist loadgroup
+# `make test-unit` on both cores (pytest-xdist). `make test` runs the browser tests and the
+# unit tests side by side instead, one pytest each (scripts/run_tests.py): the browser
+# tests share one build of .web/ and mostly wait.
+PYTEST_PARALLEL ?= -n 2
 
 ## test: set up and run the whole test suite (unit + browser tests on Debian's Chromium;
 ##       installs Chromium, PostgreSQL, Redis, Caddy, nginx from Debian when root) [about 10 min]
@@ -78,7 +80,7 @@ test: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
 	$(BIN)/python scripts/local_servers.py
-	$(BIN)/python -m pytest -m "not stack" $(PYTEST_PARALLEL)
+	$(BIN)/python scripts/run_tests.py
 
 ## test-unit: the fast tests (no browser, no build), without root: the ones needing PostgreSQL,
 ##            Redis, Caddy or nginx run when installed (or TEST_DATABASE_URL / TEST_REDIS_URL

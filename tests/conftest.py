@@ -93,7 +93,7 @@ sys.addaudithook(_record_programs)
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node, error) -> None:  # pytest-xdist: a worker finished
-    """Gather what each worker (``make test``: ``-n 2``) started."""
+    """Gather what each worker (``make test-unit``: ``-n 2``) started."""
     _ran.update(node.workeroutput.get("programs", ()))
 
 
@@ -116,22 +116,24 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 # Browser tests that build .web/ themselves (Reflex's own commands): they run first, before
 # the session's production site (tests/e2e/conftest.py) builds and serves from .web/.
 BUILDS_ITS_OWN_SITE = "test_reflex_run.py"
-BROWSER_GROUP = "browser"
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Mark every test under tests/e2e as a browser test, under tests/stack as a stack test.
+
+    Marked as each test is collected, before any plugin reorders or selects (``-m`` reads
+    these marks; `make test` runs the two kinds side by side, scripts/run_tests.py).
+    """
+    path = str(item.path).replace("\\", "/")
+    if "/e2e/" in path:
+        item.add_marker(pytest.mark.e2e)
+    if "/stack/" in path:
+        item.add_marker(pytest.mark.stack)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test under tests/e2e as a browser test, under tests/stack as a stack test."""
+    """The browser tests that build .web/ themselves run first."""
     items.sort(key=lambda item: item.path.name != BUILDS_ITS_OWN_SITE)  # Stable: else as found.
-    for item in items:
-        path = str(item.path).replace("\\", "/")
-        if "/e2e/" in path:
-            item.add_marker(pytest.mark.e2e)
-            # Under pytest-xdist (`make test`: -n 2 --dist loadgroup) every browser test runs
-            # on one worker, in this order, against the one build of .web/ they share; the
-            # unit tests run on the other core meanwhile.
-            item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP))
-        if "/stack/" in path:
-            item.add_marker(pytest.mark.stack)
 
 
 @pytest.fixture(autouse=True)

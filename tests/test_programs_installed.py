@@ -11,6 +11,7 @@ test session really started and checks it against the same table at the end.
 
 import ast
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -186,6 +187,6 @@ def test_what_the_session_ran_is_checked_against_the_table() -> None:
     from tests.conftest import program_name, unknown_programs
 
     assert program_name("/usr/lib/postgresql/15/bin/initdb") == "initdb"
-    assert program_name(str(ROOT / ".venv" / "bin" / "reflex")) is None  # the venv's own
+    assert program_name(str(Path(sys.executable).parent / "reflex")) is None  # the venv's own
     assert unknown_programs({"caddy", "git", "h2load"}) == set()
     assert unknown_programs({"caddy", "hand-installed-tool"}) == {"hand-installed-tool"}
