@@ -195,6 +195,23 @@ def test_a_taken_slot_is_refused_with_the_nearest_free_ones(store: LeadStore) ->
     assert [lead.fields["email"] for lead in store.all()] == ["ana@example.com"]
 
 
+def test_a_taken_slot_is_refused_in_the_visitors_language(store: LeadStore) -> None:
+    """The refusal is made in the store's transaction, on a database thread: in the
+    language of the lead's page all the same."""
+    from agency_site.content.bookings import COPY
+    from agency_site.forms.outcome import Result
+    from agency_site.locale import active
+    from tests.leads.test_intake import booking_form, make_intake, submit
+
+    intake = make_intake(store, None)
+    submit(intake, LeadKind.BOOKING, booking_form(time="10:00", email="ana@example.com"))
+    again = booking_form(time="10:00", email="luis@example.com", language="ca")
+    second = submit(intake, LeadKind.BOOKING, again)
+    with active("ca"):
+        taken = COPY.slots.taken.split("{slots}")[0]
+    assert second.result is Result.INVALID and second.errors["time"].startswith(taken)
+
+
 def test_the_daily_limit_is_told_next_to_the_date(store: LeadStore) -> None:
     from agency_site.content.bookings import COPY
     from agency_site.forms.outcome import Result
@@ -221,6 +238,25 @@ def test_a_spooled_booking_whose_slot_was_taken_meanwhile_is_still_stored(
     assert len(store.all()) == 2  # Never lost: the agency sees both requests.
     assert slots.taken(store.engine, [MONDAY]) == {MONDAY: {"10:00"}}
     assert slots.get(store.engine, lead_id).active_slot is not None
+
+
+def test_the_bookings_plug_in_by_the_leads_plugins_setting(monkeypatch) -> None:
+    """LEADS_PLUGINS names the bookings by default, configured from BOOKING_*; a site
+    may name other plugins (or none) without a change to the lead core."""
+    from agency_site.bookings.plugin import BookingsPlugin
+    from agency_site.leads import plugins
+    from agency_site.settings import get_settings
+
+    monkeypatch.setenv("BOOKING_DAILY_LIMIT", "4")
+    get_settings.cache_clear()
+    try:
+        [loaded] = plugins.load(get_settings())
+        assert isinstance(loaded, BookingsPlugin) and loaded.daily_limit == 4
+        monkeypatch.setenv("LEADS_PLUGINS", " ")
+        get_settings.cache_clear()
+        assert list(plugins.load(get_settings())) == []
+    finally:
+        get_settings.cache_clear()
 
 
 def test_erasing_a_person_frees_their_slot(store: LeadStore) -> None:
