@@ -165,6 +165,9 @@ class LeadsSettings(BaseSettings):
     # Origins besides REFLEX_DEPLOY_URL's (and REFLEX_API_URL's) allowed to open the
     # websocket and post the forms, comma-separated (e.g. https://example.es).
     extra_origins: str = ""
+    # The features plugged into the lead core, as dotted module paths (comma-separated),
+    # each imported at start-up for its ``plugin(settings)`` (``agency_site/leads/plugins.py``).
+    plugins: str = "agency_site.bookings.plugin"
 
     @property
     def extra_origin_list(self) -> tuple[str, ...]:

@@ -19,10 +19,9 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "agency_site"
 
-# Left out of the cycle check until the second phase of the layering: leads still calls
-# bookings directly (store.py, intake.py, monitor.py, runtime.py, cli.py) where bookings
-# should plug into hooks leads declares. Every other edge must already be acyclic.
-PHASE_2_ALLOWED = {("leads", "bookings")}
+# Edges left out of the cycle check: none. leads names no feature; bookings plugs into the
+# hooks of leads/plugins.py, loaded by dotted path from LEADS_PLUGINS.
+PHASE_2_ALLOWED: set[tuple[str, str]] = set()
 
 # What forms (what a form is) must never import: the core, the add-ons, the UI, deploy.
 ABOVE_FORMS = {"leads", "bookings", "state", "components", "pages", "routes", "deploy"}
@@ -157,9 +156,9 @@ def test_forms_imports_nothing_of_the_core_or_the_ui() -> None:
     assert not wrong, _where(GRAPH, wrong) + "\n\nThe package graph:\n" + describe(GRAPH)
 
 
-def test_the_phase_2_exception_is_still_needed() -> None:
-    """Once leads no longer imports bookings, the exception goes too."""
-    assert set(GRAPH) >= PHASE_2_ALLOWED, "drop the edges leads no longer has from PHASE_2_ALLOWED"
+def test_nothing_under_leads_imports_bookings() -> None:
+    """The core names no feature: bookings plug in through ``leads/plugins.py``."""
+    assert ("leads", "bookings") not in GRAPH, _where(GRAPH, [("leads", "bookings")])
 
 
 def test_the_reader_sees_every_kind_of_import(tmp_path: Path) -> None:

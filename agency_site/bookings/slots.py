@@ -21,6 +21,7 @@ import hmac
 import ipaddress
 import logging
 from collections.abc import Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
@@ -118,11 +119,12 @@ def active_on(session: Session, date: dt.date) -> int:
     return session.exec(query).one()
 
 
-def taken(engine: sa.Engine, dates: Iterable[dt.date]) -> dict[dt.date, set[str]]:
-    """The slots held (pending or confirmed) on each of ``dates``."""
+def taken(bind: sa.Engine | Session, dates: Iterable[dt.date]) -> dict[dt.date, set[str]]:
+    """The slots held (pending or confirmed) on each of ``dates`` (``bind``: the database,
+    or a session whose transaction to read in)."""
     dates = list(dates)
     held: dict[dt.date, set[str]] = {date: set() for date in dates}
-    with Session(engine) as session:
+    with nullcontext(bind) if isinstance(bind, Session) else Session(bind) as session:
         rows = session.exec(
             select(Booking.date, Booking.time).where(
                 col(Booking.date).in_(dates), col(Booking.active_slot).is_not(None)
@@ -153,7 +155,7 @@ def availability(
 
 
 def nearest_free(
-    engine: sa.Engine,
+    bind: sa.Engine | Session,
     date: dt.date,
     time: str,
     now: dt.datetime,
@@ -164,7 +166,7 @@ def nearest_free(
     """Up to ``count`` free slots nearest to ``date`` ``time``: that day's first (closest
     in time), then the following working days' in order."""
     days = [date + dt.timedelta(days=n) for n in range(_SEARCH_DAYS)]
-    held = taken(engine, days)
+    held = taken(bind, days)
     found: list[tuple[dt.date, str]] = []
     for day in days:
         if daily_limit and len(held[day]) >= daily_limit:

@@ -235,10 +235,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_release(production_target(args), args.rollback)
     settings = get_settings()
     if args.command == "restore":
+        from agency_site.leads import plugins
         from agency_site.leads.runtime import database_engine
         from agency_site.leads.store import LeadStore
 
-        store = LeadStore(database_engine())
+        # With the plugins: what belonged to an erased lead goes with it (a booking).
+        store = LeadStore(database_engine(), plugins.load(settings))
         return restore_leads(
             store, args.backup, args.yes, settings.leads.erasure_log_path, sys.stdout
         )

@@ -5,9 +5,10 @@
 access and erasure (each erasure is also written to the erasure log, which
 ``deploy restore`` re-applies after putting a backup back; ``find``, ``erase`` and ``purge``
 also cover this host's spool folder); ``spool`` shows the leads waiting on this host's
-disk for the database, and the lines the drain set aside; ``confirm``, ``decline`` and
-``cancel`` answer a booking as its e-mail's buttons do; ``spam`` lists the leads whose
-honeypot was filled (kept ``LEADS_SPAM_KEEP_DAYS``), ``not-spam`` sends one of them. It
+disk for the database, and the lines the drain set aside; ``spam`` lists the leads whose
+honeypot was filled (kept ``LEADS_SPAM_KEEP_DAYS``), ``not-spam`` sends one of them. The
+plugins add their own commands (``LeadPlugin.commands``: the bookings' ``confirm``,
+``decline`` and ``cancel``, which answer a booking as its e-mail's buttons do). It
 uses the same environment as the site (``REFLEX_DB_URL``,
 ``EMAILJS_*``, ``LEADS_*``) and is safe to run next to live backend workers: leads are
 claimed atomically.
@@ -29,9 +30,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from agency_site.bookings.desk import BookingDesk
-from agency_site.bookings.links import Action
-from agency_site.bookings.slots import Decision
 from agency_site.forms.declarations import export_fields
 from agency_site.leads import erasures
 from agency_site.leads import source as lead_source
@@ -39,6 +37,7 @@ from agency_site.leads.delivery import Delivery
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.monitor import retention_cutoff
+from agency_site.leads.plugins import Plugins
 from agency_site.leads.spool import QUARANTINE, SUFFIX, TORN, Spool, SpooledLead
 from agency_site.settings import ROOT, get_settings
 
@@ -60,7 +59,7 @@ EXPORT_COLUMNS = (
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(plugins: Plugins | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m agency_site.leads",
         description="Inspect, retry and export the leads the site's forms collected.",
@@ -108,43 +107,9 @@ def _parser() -> argparse.ArgumentParser:
         "not-spam", help="send a lead taken for spam to the agency (`spam` lists them)"
     )
     not_spam.add_argument("id", type=int, metavar="ID")
-    for action, text in _BOOKING_ACTIONS.items():
-        answer = commands.add_parser(action, help=text)
-        answer.add_argument("id", type=int, metavar="ID", help="the booking's lead id (list)")
+    if plugins is not None:
+        plugins.commands(commands)
     return parser
-
-
-_BOOKING_ACTIONS = {
-    "confirm": "confirm a booking and e-mail the visitor (with the calendar file)",
-    "decline": "decline a booking (its slot is free again) and e-mail the visitor",
-    "cancel": "cancel a booking (its slot is free again) and e-mail the visitor",
-}
-
-
-def _answer(desk: BookingDesk | None, action: str, lead_id: int, out: TextIO) -> int:
-    """Confirm, decline or cancel booking ``lead_id``, as its e-mail's buttons do."""
-    if desk is None:
-        print("Bookings are not available here.", file=out)
-        return 1
-    decision, booking, told = asyncio.run(desk.answer(lead_id, Action(action)))
-    if decision is Decision.UNKNOWN or booking is None:
-        print(f"No booking {lead_id}.", file=out)
-        return 1
-    if decision is Decision.SLOT_TAKEN:
-        print(
-            f"Booking {lead_id} holds no slot and {booking.date} {booking.time} is taken (or "
-            "the day is full): nothing changed. Offer the visitor another time, or decline.",
-            file=out,
-        )
-        return 1
-    if decision is not Decision.DONE:
-        print(f"Booking {lead_id} is {booking.state}: nothing changed.", file=out)
-        return 1
-    visitor = "the visitor was e-mailed" if told else "the visitor was NOT e-mailed"
-    print(
-        f"Booking {lead_id} ({booking.date} {booking.time}) {booking.state}; {visitor}.", file=out
-    )
-    return 0
 
 
 def _writable(text: str) -> str:
@@ -188,8 +153,7 @@ def _spam_list(delivery: Delivery, out: TextIO) -> int:
 
 
 def _not_spam(delivery: Delivery, lead_id: int, out: TextIO) -> int:
-    daily_limit = get_settings().booking.daily_limit
-    if not delivery.store.release_spam(lead_id, daily_limit):
+    if not delivery.store.release_spam(lead_id):
         print(f"Lead {lead_id} is not taken for spam: nothing changed.", file=out)
         return 1
     print(f"Lead {lead_id} is queued: the site sends it to the agency.", file=out)
@@ -435,14 +399,13 @@ def run(
     ask: Callable[[], str] | None = None,
     erasure_log: Path | None = None,
     spool_dir: Path | None = None,
-    desk: BookingDesk | None = None,
 ) -> int:
     """Run one operator command against ``delivery`` (its store and EmailJS client).
 
     ``retention_months`` and ``export_dir`` default to the ``LEADS_*`` settings; ``ask``
     reads the operator's answer to a confirmation (standard input).
     """
-    args = _parser().parse_args(argv)
+    args = _parser(delivery.store.plugins).parse_args(argv)
     leads_settings = get_settings().leads
     ops = Options(
         out=out,
@@ -468,8 +431,8 @@ def run(
         return _spam_list(delivery, out)
     if args.command == "not-spam":
         return _not_spam(delivery, args.id, out)
-    if args.command in _BOOKING_ACTIONS:
-        return _answer(desk, args.command, args.id, out)
+    if command := getattr(args, "plugin_command", None):
+        return command(args, delivery.store, out)
     return _export(delivery, args.status, args.output, ops)
 
 
@@ -483,6 +446,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     delivery = intake().delivery
     if not argv or argv[0] != "spool":  # It works on a down database.
         migrations.upgrade(delivery.store.engine)
-    from agency_site.bookings.runtime import desk
-
-    return run(argv, delivery, sys.stdout, desk=desk())
+    return run(argv, delivery, sys.stdout)

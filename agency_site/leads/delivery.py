@@ -10,7 +10,6 @@ import datetime as dt
 import json
 import logging
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -97,10 +96,6 @@ def autoreply_params(form: FormDeclaration, fields: dict[str, Any]) -> dict[str,
     }
 
 
-def _no_links(lead_id: int) -> dict[str, str]:
-    return {"confirm_url": "", "decline_url": ""}
-
-
 # Longest description of an unexpected error, in the log and the lead's ``last_error``.
 PROBLEM_MAX = 300
 
@@ -141,9 +136,6 @@ class Delivery:
         self.to_email = to_email
         self.config = config  # Fingerprint of the EmailJS settings in use.
         self.policy = policy
-        # A booking e-mail's ``confirm_url`` and ``decline_url`` (signed links to the
-        # booking's pages); empty without BOOKING_LINK_SECRET: the agency answers by hand.
-        self.booking_links: Callable[[int], dict[str, str]] = _no_links
 
     @property
     def configured(self) -> bool:
@@ -181,9 +173,13 @@ class Delivery:
             kind = LeadKind(kind)
         except ValueError as error:
             return await self._set_aside(lead_id, kind, token, error)
-        # A booking's links and notes read the database: its errors are the store's own.
+        # What the plugins add (a booking's links and note) reads the database: its
+        # errors are the store's own.
+        plugins = self.store.plugins
         extra = (
-            await asyncio.to_thread(self.booking_links, lead_id) if kind is LeadKind.BOOKING else {}
+            await asyncio.to_thread(plugins.email_params, self.store.engine, kind, lead_id)
+            if plugins.each
+            else {}
         )
         try:
             params = self.params(

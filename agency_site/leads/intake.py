@@ -15,6 +15,7 @@ HTTP fallback) a single lead.
 """
 
 import asyncio
+import contextvars
 import datetime as dt
 import logging
 import re
@@ -29,24 +30,20 @@ from zoneinfo import ZoneInfo
 import sqlalchemy as sa
 
 from agency_site import locale
-from agency_site.bookings import slots
-from agency_site.content.bookings import COPY as BOOKINGS
 from agency_site.content.forms import COPY as FORMS
-from agency_site.content.loader import fill
 from agency_site.forms.declarations import BY_KIND, IDEMPOTENCY_FIELD, LANGUAGE_FIELD
-from agency_site.forms.email import date_es
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
 from agency_site.leads import source as lead_source
 from agency_site.leads.delivery import Delivery, new_claim_token
 from agency_site.leads.kinds import LeadStatus
-from agency_site.leads.models import Lead, email_key, utcnow
+from agency_site.leads.models import Lead, utcnow
+from agency_site.leads.plugins import Hold, Refused
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.spool import Spool, SpooledLead, Unstorable, new_key, valid_key
-from agency_site.leads.store import DuplicateSubmission, LeadStore, Slot
+from agency_site.leads.store import DuplicateSubmission, LeadStore
 from agency_site.leads.validation import HONEYPOT_FIELD, validate
 from agency_site.rules import AGENCY_TIME_ZONE
-from agency_site.working_calendar import agency_now, default_calendar
 
 # Longest client-supplied text written into one log line.
 _LOG_VALUE_MAX = 64
@@ -161,8 +158,6 @@ class LeadIntake:
         limiter: RateLimiter,
         deadline_s: float = 30.0,
         spool: Spool | None = None,
-        daily_limit: int = 0,
-        caps: slots.PendingCaps | None = None,
     ) -> None:
         self.store = store
         self.delivery = delivery
@@ -170,8 +165,6 @@ class LeadIntake:
         self.deadline_s = deadline_s
         self.spool = spool  # None: a lead the database does not take is not stored.
         self._down_until = 0.0  # time.monotonic() until which the database counts as down.
-        self.daily_limit = daily_limit  # BOOKING_DAILY_LIMIT (0: none).
-        self.caps = caps or slots.PendingCaps()  # BOOKING_MAX_PENDING_PER_* (0: none).
 
     async def submit(
         self,
@@ -247,19 +240,19 @@ class LeadIntake:
         source = lead_source.parse(form_data.get(lead_source.FIELD))
         if form_data.get(HONEYPOT_FIELD):
             return await self._spam(kind, checked.fields, key, source, language, stored)
-        network = slots.network_digest(client_ip, self.caps.network_key)
-        over = kind is LeadKind.BOOKING and await self._over_cap(checked.fields, network, key)
-        if over:
-            return Submission(Result.INVALID, over)
+        try:
+            await self._check(kind, checked.fields, client_ip, key)
+        except Refused as refused:
+            return Submission(Result.INVALID, refused.errors)
         autoreply_day = agency_today() if BY_KIND[kind].autoreply else None
         token = new_claim_token() if self.delivery.configured else None
-        slot = self._slot(kind, checked.fields, strict=True, network=network)
+        hold = Hold(strict=True, client_ip=client_ip)
         try:
             lead = await self._store(
-                kind, checked.fields, token, key, autoreply_day, slot, source, language
+                kind, checked.fields, token, key, autoreply_day, hold, source, language
             )
-        except (slots.SlotTaken, slots.DayFull) as refused:
-            return Submission(Result.INVALID, await self._slot_errors(checked.fields, refused))
+        except Refused as refused:
+            return Submission(Result.INVALID, refused.errors)
         except DuplicateSubmission as duplicate:
             logger.info("A %s submission arrived again (lead %s).", kind, duplicate.lead_id)
             sent = duplicate.status == LeadStatus.SENT
@@ -296,7 +289,7 @@ class LeadIntake:
         token: str | None,
         key: str,
         autoreply_day: dt.date | None,
-        slot: Slot | None = None,
+        hold: Hold | None = None,
         source: dict[str, str] | None = None,
         language: str = locale.DEFAULT_LOCALE,
     ) -> Lead:
@@ -304,8 +297,9 @@ class LeadIntake:
 
         While the database is known to be down (a store failed in the last few seconds)
         one try only: the spool takes the lead at once. Only an outage (``failure``) is
-        retried: ``ContentRefused`` when the database refuses the lead's values, and any
-        other error is raised at once (the lead is spooled, the database not marked down).
+        retried: a plugin's ``Refused`` is raised as is, ``ContentRefused`` when the
+        database refuses the lead's values, and any other error is raised at once (the
+        lead is spooled, the database not marked down).
         """
         loop = asyncio.get_running_loop()
         budget = 0.0 if time.monotonic() < self._down_until else self.deadline_s / 2
@@ -319,7 +313,7 @@ class LeadIntake:
             lease=self.delivery.policy.lease,
             idempotency_key=key,
             autoreply_day=autoreply_day,
-            slot=slot,
+            hold=hold,
             source=source,
             language=language,
         )
@@ -331,7 +325,7 @@ class LeadIntake:
                 one_try = min(_RETRY_MAX_S, self.deadline_s / 4)
                 async with asyncio.timeout_at(max(give_up_at, loop.time() + one_try)):
                     lead = await loop.run_in_executor(_DB_THREADS, insert)
-            except (DuplicateSubmission, slots.SlotTaken, slots.DayFull):
+            except (DuplicateSubmission, Refused):
                 raise  # An answer of the database, not a failure to retry.
             except Exception as error:
                 failed = failure(error)
@@ -386,15 +380,6 @@ class LeadIntake:
         )
         return Submission(Result.QUEUED)
 
-    def _slot(
-        self, kind: LeadKind, fields: dict[str, Any], *, strict: bool, network: str | None = None
-    ) -> Slot | None:
-        """The slot a booking holds, or None for other forms."""
-        if kind is not LeadKind.BOOKING:
-            return None
-        date = dt.date.fromisoformat(str(fields["date"]))
-        return Slot(date, str(fields["time"]), self.daily_limit, strict, network)
-
     async def _spam(
         self,
         kind: LeadKind,
@@ -430,58 +415,25 @@ class LeadIntake:
             logger.info("A %s submission filled the honeypot: stored as spam (%s).", kind, lead.id)
         return Submission(Result.SENT if self.delivery.configured else Result.QUEUED)
 
-    async def _over_cap(
-        self, fields: dict[str, Any], network: str | None, key: str
-    ) -> dict[str, str]:
-        """The message refusing a booking whose address or network already holds the most
-        pending bookings allowed; none when under the caps or the database cannot tell
-        (the store then decides)."""
-        caps = self.caps
-        if not (caps.per_email or caps.per_network) or time.monotonic() < self._down_until:
-            return {}
-        email = fields.get("email")
-        email_norm = email_key(email) if isinstance(email, str) else None
-        count = partial(slots.over_cap, self.store.engine, caps, email_norm, network, key)
+    async def _check(
+        self, kind: LeadKind, fields: dict[str, Any], client_ip: str, key: str
+    ) -> None:
+        """The plugins' checks before storing (a booking's pending caps): ``Refused`` is
+        raised; while the database is down, or when a check cannot tell (an error, or a
+        quarter of the deadline gone), the lead goes on (the store then decides)."""
+        if not self.store.plugins.each or time.monotonic() < self._down_until:
+            return
+        check = partial(self.store.plugins.check, self.store.engine, kind, fields, client_ip, key)
         try:
             async with asyncio.timeout(self.deadline_s / 4):
-                over = await asyncio.get_running_loop().run_in_executor(_DB_THREADS, count)
+                # In the visitor's language (``locale.active``): a refusal is theirs to read.
+                await asyncio.get_running_loop().run_in_executor(
+                    _DB_THREADS, contextvars.copy_context().run, check
+                )
+        except Refused:
+            raise
         except Exception as error:
-            logger.warning("The pending bookings could not be counted (%s).", type(error).__name__)
-            return {}
-        if over is None:
-            return {}
-        logger.warning("A booking was refused: its %s holds too many pending bookings.", over)
-        if over is slots.TooManyPending.EMAIL:
-            return {"email": BOOKINGS.slots.too_many_email}
-        return {"date": BOOKINGS.slots.too_many_network}
-
-    async def _slot_errors(
-        self, fields: dict[str, Any], refused: "slots.SlotTaken | slots.DayFull"
-    ) -> dict[str, str]:
-        """The message next to the date (a full day) or the time (a taken slot, with the
-        nearest free ones)."""
-        if isinstance(refused, slots.DayFull):
-            return {"date": BOOKINGS.slots.day_full}
-        date, time = dt.date.fromisoformat(str(fields["date"])), str(fields["time"])
-        nearest = await asyncio.get_running_loop().run_in_executor(
-            _DB_THREADS,
-            partial(
-                slots.nearest_free,
-                self.store.engine,
-                date,
-                time,
-                agency_now(),
-                default_calendar(),
-                self.daily_limit,
-            ),
-        )
-        if not nearest:
-            return {"time": BOOKINGS.slots.taken_none}
-        words = BOOKINGS.slots.nearest_joiner.join(
-            fill(BOOKINGS.slots.slot_in_words, {"time": slot, "date_es": date_es(day.isoformat())})
-            for day, slot in nearest
-        )
-        return {"time": fill(BOOKINGS.slots.taken, {"slots": words})}
+            logger.warning("A %s submission could not be checked (%s).", kind, type(error).__name__)
 
     def store_spooled(self, lead: SpooledLead) -> bool:
         """Insert one drained lead, queued for the retry loop; False if it was already stored."""
@@ -494,10 +446,11 @@ class LeadIntake:
                 idempotency_key=lead.key,
                 autoreply_day=lead.autoreply_day,
                 created_at=lead.created_at,
-                # The visitor was told "received": a slot taken meanwhile is the agency's
-                # to sort out, never a lost lead: the booking is stored holding no slot,
-                # marked so (``slot_lost``: its e-mail warns, confirming must claim it).
-                slot=None if lead.spam else self._slot(lead.kind, lead.fields, strict=False),
+                # The visitor was told "received": what the plugins cannot hold any longer
+                # (a booking's slot taken meanwhile) is the agency's to sort out, never a
+                # lost lead: it is stored anyway (a booking marked ``slot_lost``). Spam
+                # holds nothing until it is released.
+                hold=None if lead.spam else Hold(strict=False),
                 source=lead.source,
                 language=lead.language,
                 spam=lead.spam,

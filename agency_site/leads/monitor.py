@@ -13,10 +13,8 @@
 - **Purge**: once a day (the ``purge`` row) the leads past the retention period are
   deleted (see ``LeadStore.purge``), and the leads taken for spam older than
   ``LEADS_SPAM_KEEP_DAYS``; deleting is idempotent anyway.
-- **Booking expiry**: every few minutes (the ``booking_expiry`` row) the bookings still
-  pending ``BOOKING_PENDING_EXPIRY_DAYS`` working days after they were requested expire,
-  freeing their slot (recorded first); then each expired booking's visitor is e-mailed in
-  their language until the visitor template takes it (``expiry_told_at``).
+- **Plugins' watchers**: after its own rounds, each tick runs the plugins' watchers
+  (``LeadPlugin.watchers``: the bookings' unanswered alert and expiry).
 - **Late leads**: once when a queued lead has waited longer than
   ``LEADS_ALERT_QUEUED_AGE_SECONDS`` (the ``queued_alert`` row), and once more when none
   has; once for each lead EmailJS refuses for its content (``rejected_alert`` keeps the
@@ -36,29 +34,20 @@ import datetime as dt
 import fcntl
 import logging
 import os
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 import httpx
 
-from agency_site.bookings import slots
 from agency_site.content.owner_alerts import ALERTS
 from agency_site.leads.delivery import Delivery, new_claim_token
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import utcnow
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadSummary
-from agency_site.working_calendar import WorkingCalendar
-
-if TYPE_CHECKING:
-    from agency_site.bookings.desk import BookingDesk
 
 logger = logging.getLogger(__name__)
 
 HELD_ALERT, CANARY, PURGE = "held_alert", "canary", "purge"
-BOOKING_EXPIRY = "booking_expiry"
-EXPIRY_EVERY = dt.timedelta(minutes=10)
 QUEUED_ALERT, REJECTED_ALERT = "queued_alert", "rejected_alert"
 OK, HELD, LATE = "ok", "held", "late"
 SPOOL_ALERTED, ASIDE_ALERTED = ".alerted", ".aside-alerted"
@@ -140,14 +129,8 @@ class Monitor:
     # This host's spool, and how long a lead may wait in it before the owner is alerted.
     spool: Spool | None = None
     spool_alert_after: dt.timedelta = dt.timedelta(minutes=5)
-    # The working days a booking's answer is due by (``BOOKING_*``).
-    calendar: WorkingCalendar = field(default_factory=WorkingCalendar)
-    # Working days a booking may stay pending before it expires (0: never).
-    pending_expiry_days: int = 0
     # Days a lead taken for spam is kept for the owner to release it.
     spam_keep_days: int = 7
-    # The booking desk (e-mails the visitor); None: expired bookings' visitors are not told.
-    desk: "Callable[[], BookingDesk] | None" = None
 
     @property
     def store(self):
@@ -170,55 +153,14 @@ class Monitor:
         return deleted + spam
 
     async def tick(self) -> None:
-        """One round: the daily purge if due, then the held-leads alert and canary."""
+        """One round: the daily purge if due, the held-leads alert and canary, the late
+        leads' alerts, then the plugins' watchers."""
         if await asyncio.to_thread(self.store.claim_job, PURGE, PURGE_EVERY):
             await asyncio.to_thread(self.purge)
         await self.watch_held()
         await self.watch_late()
-        await self.watch_unanswered()
-        if await asyncio.to_thread(self.store.claim_job, BOOKING_EXPIRY, EXPIRY_EVERY):
-            await self.expire_bookings()
-
-    async def expire_bookings(self) -> int:
-        """Expire the bookings left unanswered too long, then tell each one's visitor (those
-        not told yet too); how many expired now."""
-        engine = self.store.engine
-        expired = await asyncio.to_thread(
-            slots.expire_pending, engine, utcnow(), self.calendar, self.pending_expiry_days
-        )
-        if expired:
-            logger.warning(
-                "%s booking(s) expired unanswered after %s working days: their slots are free.",
-                len(expired),
-                self.pending_expiry_days,
-            )
-        untold = await asyncio.to_thread(slots.expired_untold, engine)
-        if not untold:
-            return len(expired)
-        desk = self.desk() if self.desk else None
-        for booking in untold:
-            lead = await asyncio.to_thread(self.store.get, booking.lead_id)
-            if lead is None:
-                continue
-            if desk is not None and await desk.tell_expired(booking, lead):
-                await asyncio.to_thread(slots.mark_expiry_told, engine, booking.lead_id)
-            else:
-                logger.error(
-                    "The visitor of expired booking %s could not be e-mailed (visitor "
-                    "template unset or refused); tried again later.",
-                    booking.lead_id,
-                )
-        return len(expired)
-
-    async def watch_unanswered(self) -> None:
-        """Tell the owner, once per booking, of bookings unanswered after a working day."""
-        engine = self.store.engine
-        late = await asyncio.to_thread(slots.unanswered, engine, utcnow(), self.calendar)
-        if not late:
-            return
-        await asyncio.to_thread(slots.mark_reminded, engine, [b.lead_id for b in late])
-        listed = ", ".join(f"n.º {b.lead_id}: {b.date.isoformat()} {b.time}" for b in late)
-        await self.alert(ALERTS.booking_unanswered.format(count=len(late), bookings=listed))
+        for watcher in self.store.plugins.watchers(self):
+            await watcher()
 
     async def watch_late(self) -> None:
         """Tell the owner when queued leads wait too long, and about leads refused for content."""

@@ -17,20 +17,17 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
-from collections.abc import AsyncIterator, Callable
-from functools import lru_cache, partial
+from collections.abc import AsyncIterator
+from functools import lru_cache
 from pathlib import Path
 
 import sqlalchemy as sa
 from starlette.applications import Starlette
 
-from agency_site.bookings.links import LinkSigner
-from agency_site.bookings.mails import agency_links, agency_params
-from agency_site.bookings.slots import PendingCaps
 from agency_site.content.site import SITE
 from agency_site.emailjs import EmailJSClient, ssl_context
 from agency_site.forms.declarations import BY_KIND, FORMS
-from agency_site.leads import database, migrations
+from agency_site.leads import database, migrations, plugins
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.health import leads_api, unwritable
 from agency_site.leads.intake import LeadIntake
@@ -40,7 +37,6 @@ from agency_site.leads.ratelimit import RateLimiter, storage_for
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
 from agency_site.settings import Settings, get_settings
-from agency_site.working_calendar import default_calendar
 
 logger = logging.getLogger(__name__)
 
@@ -103,16 +99,6 @@ def build_delivery(settings: Settings, store: LeadStore) -> Delivery:
     )
 
 
-def booking_links(settings: Settings, engine: sa.Engine) -> Callable[[int], dict[str, str]] | None:
-    """The confirm/decline links of a booking e-mail, or None without BOOKING_LINK_SECRET."""
-    from agency_site.reflex_ext.internals import get_config
-
-    secret = settings.booking.link_secret.get_secret_value()
-    if not secret:
-        return None
-    return partial(agency_links, get_config().api_url, LinkSigner(secret), engine)
-
-
 def build_monitor(settings: Settings, delivery: Delivery, spool: Spool | None = None) -> Monitor:
     """Alerts, canary and retention of these settings."""
     return Monitor(
@@ -124,18 +110,8 @@ def build_monitor(settings: Settings, delivery: Delivery, spool: Spool | None = 
         queued_alert_after=dt.timedelta(seconds=settings.leads.alert_queued_age_seconds),
         spool=spool,
         spool_alert_after=dt.timedelta(seconds=settings.leads.spool_alert_seconds),
-        calendar=default_calendar(),
-        pending_expiry_days=settings.booking.pending_expiry_days,
         spam_keep_days=settings.leads.spam_keep_days,
-        desk=_booking_desk,
     )
-
-
-def _booking_desk():
-    """The booking desk of this process (built on first use: it needs Reflex's config)."""
-    from agency_site.bookings.runtime import desk
-
-    return desk()
 
 
 @lru_cache(maxsize=1)
@@ -189,13 +165,11 @@ def health_api() -> Starlette:
 def intake() -> LeadIntake:
     """The intake of this process, on the configured database and EmailJS account."""
     settings = get_settings()
-    store = LeadStore(database_engine())
+    # The features plugged in (``LEADS_PLUGINS``): their hooks run in the store, the
+    # delivery, the monitor and the operator command, all of which reach them here.
+    store = LeadStore(database_engine(), plugins.load(settings))
     redis_url = settings.reflex.redis_url
     delivery = build_delivery(settings, store)
-    # The confirm/decline links, and the note of a booking stored without its slot.
-    delivery.booking_links = partial(
-        agency_params, store.engine, booking_links(settings, store.engine)
-    )
     return LeadIntake(
         store=store,
         delivery=delivery,
@@ -206,12 +180,6 @@ def intake() -> LeadIntake:
         ),
         deadline_s=settings.leads.submit_deadline_seconds,
         spool=Spool(settings.leads.spool_path, erasure_log=settings.leads.erasure_log_path),
-        daily_limit=settings.booking.daily_limit,
-        caps=PendingCaps(
-            per_email=settings.booking.max_pending_per_email,
-            per_network=settings.booking.max_pending_per_network,
-            network_key=settings.booking.link_secret.get_secret_value(),
-        ),
     )
 
 

@@ -1,76 +1,28 @@
 """Reading and writing the ``leads`` table; every state change is one conditional UPDATE.
 
-Several backend workers (and the operator command) share the table, so a lead is
-claimed with ``UPDATE … WHERE <still claimable>`` and a rowcount check: exactly
-one claimer wins, and only the claimer may record how its attempt went.
+``LeadStore`` stores a lead (``add_lead``: with its auto-reply allowance and whatever
+the plugins hold, in one transaction) and reads it back; its parts each keep one
+concern: ``claims.py`` (delivery states: claimed by one worker, sent, retried, held),
+``rgpd.py`` (access, erasure, retention purge), ``jobs.py`` (the monitor's shared
+rows), ``allowance.py`` (one auto-reply per mailbox and day).
 """
 
 import datetime as dt
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-import sqlalchemy.orm
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
-from agency_site.bookings import slots
-from agency_site.bookings.models import Booking
 from agency_site.forms.kinds import LeadKind
+from agency_site.leads import allowance
+from agency_site.leads.claims import Claims
+from agency_site.leads.jobs import Jobs
 from agency_site.leads.kinds import LeadStatus
-from agency_site.leads.models import (
-    Lead,
-    LeadAutoreply,
-    LeadMonitor,
-    email_digest,
-    email_key,
-    mailbox_digest,
-    utcnow,
-)
+from agency_site.leads.models import Lead, email_key, utcnow
+from agency_site.leads.plugins import Hold, Plugins
+from agency_site.leads.rgpd import Rights
 from agency_site.locale import DEFAULT_LOCALE
-
-# Longest error text kept per lead.
-_ERROR_MAX = 1000
-
-
-def _claimable(now: dt.datetime) -> sa.ColumnElement[bool]:
-    """Queued leads that are due, or claims whose holder gave up (crashed) before finishing."""
-    return sa.or_(
-        sa.and_(Lead.status == LeadStatus.QUEUED, col(Lead.next_attempt_at) <= now),
-        sa.and_(Lead.status == LeadStatus.SENDING, col(Lead.claimed_until) < now),
-    )
-
-
-def _email_is(email: str) -> sa.ColumnElement[bool]:
-    """Leads of this address, whatever its case or script (``email_key``, stored once)."""
-    return Lead.email_norm == email_key(email)
-
-
-def _forget_orphan_bookings(connection: sa.Connection) -> None:
-    """Delete the bookings (freeing their slots) of leads just deleted: PostgreSQL cascades,
-    SQLite does not enforce foreign keys, so both are told."""
-    connection.execute(sa.delete(Booking).where(col(Booking.lead_id).not_in(select(Lead.id))))
-
-
-@dataclass(frozen=True)
-class Slot:
-    """A booking's slot, to hold in the transaction that stores its lead."""
-
-    date: dt.date
-    time: str
-    daily_limit: int = 0
-    strict: bool = True  # False: a slot already taken is not an error (a drained lead).
-    network: str | None = None  # The requester's ``slots.network_digest``.
-
-    def claim(self, session: Session, lead_id: int) -> None:
-        try:
-            with session.begin_nested():
-                slots.claim(session, lead_id, self.date, self.time, self.daily_limit, self.network)
-        except (slots.SlotTaken, slots.DayFull):
-            if self.strict:
-                raise
-            slots.store_without_slot(session, lead_id, self.date, self.time, self.network)
 
 
 class DuplicateSubmission(Exception):
@@ -101,11 +53,13 @@ class LeadSummary:
     rejected: int = 0  # Refused by EmailJS for their content: for the owner to see.
 
 
-class LeadStore:
-    """The leads table behind one SQLAlchemy engine (SQLite file or Postgres)."""
+class LeadStore(Claims, Rights, Jobs):
+    """The leads table behind one SQLAlchemy engine (SQLite file or Postgres), and the
+    plugins whose hooks run in its transactions (``plugins.py``; none by default)."""
 
-    def __init__(self, engine: sa.Engine) -> None:
+    def __init__(self, engine: sa.Engine, plugins: Plugins | None = None) -> None:
         self.engine = engine
+        self.plugins = Plugins() if plugins is None else plugins
 
     def add(
         self, kind: LeadKind, fields: dict[str, Any], *, claim_token: str | None, **options: Any
@@ -125,7 +79,7 @@ class LeadStore:
         idempotency_key: str | None = None,
         autoreply_day: dt.date | None = None,
         created_at: dt.datetime | None = None,
-        slot: Slot | None = None,
+        hold: Hold | None = None,
         source: dict[str, str] | None = None,
         language: str = DEFAULT_LOCALE,
         spam: bool = False,
@@ -138,9 +92,9 @@ class LeadStore:
         is already stored (nothing is written). ``autoreply_day``: the agency's day, for a
         lead whose send may trigger the visitor's auto-reply; it does only if its address
         has not had one that day (claimed in the same transaction as the insert).
-        ``slot``: a booking's date and time, held in the same transaction (``bookings``):
-        raises ``SlotTaken`` or ``DayFull`` (nothing is written) unless ``slot.strict`` is
-        False (a lead drained from the spool: stored anyway, holding no slot).
+        ``hold``: the plugins hold what comes with the lead (a booking's slot) in the same
+        transaction; ``Refused`` is raised (nothing is written) unless ``hold.strict`` is
+        False (a lead drained from the spool: stored anyway). None: they hold nothing.
         ``spam``: stored as ``SPAM`` (its honeypot was filled), never sent until released.
         """
         now = utcnow()
@@ -163,12 +117,11 @@ class LeadStore:
         try:
             with Session(self.engine, expire_on_commit=False) as session:
                 if autoreply_day is not None and isinstance(email, str):
-                    lead.autoreply = self._claim_autoreply(session, email, autoreply_day)
+                    lead.autoreply = allowance.claim(session, email, autoreply_day)
                 session.add(lead)
                 session.flush()  # The idempotency key's unique index speaks first.
-                if slot is not None:
-                    assert lead.id is not None
-                    slot.claim(session, lead.id)
+                if hold is not None:
+                    self.plugins.hold(session, lead, hold)
                 session.commit()
                 return lead
         except sa.exc.IntegrityError:
@@ -177,20 +130,24 @@ class LeadStore:
                 raise
             raise DuplicateSubmission(existing.id, existing.status) from None
 
-    @staticmethod
-    def _claim_autoreply(session: Session, email: str, day: dt.date) -> bool:
-        """Take this mailbox's auto-reply of ``day`` (``mailbox_key``: Gmail's dots and
-        any ``+tag`` make no new one); False when it was already taken."""
-        values = {"email_hash": mailbox_digest(email), "day": day}
-        dialect = session.get_bind().dialect.name
-        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-        statement = (
-            insert(LeadAutoreply)
-            .values(**values)
-            .on_conflict_do_nothing()
-            .returning(col(LeadAutoreply.day))
-        )
-        return session.execute(statement).first() is not None
+    def release_spam(self, lead_id: int) -> bool:
+        """Queue a lead taken for spam for delivery now; False if it is not spam.
+
+        The plugins hold what comes with it from now on, as for a lead drained from the
+        spool (a booking: its slot if still free, else stored without it, ``slot_lost``).
+        """
+        with Session(self.engine) as session:
+            lead = session.get(Lead, lead_id)
+            released = session.execute(
+                sa.update(Lead)
+                .where(Lead.id == lead_id, Lead.status == LeadStatus.SPAM)
+                .values(status=LeadStatus.QUEUED, next_attempt_at=utcnow())
+            ).rowcount
+            if not released or lead is None:
+                return False
+            self.plugins.hold(session, lead, Hold(strict=False))
+            session.commit()
+            return True
 
     def by_key(self, idempotency_key: str) -> Lead | None:
         """The lead stored with this idempotency key, if any."""
@@ -211,175 +168,13 @@ class LeadStore:
         with Session(self.engine, expire_on_commit=False) as session:
             return list(session.exec(query).all())
 
-    def claim_due(self, token: str, lease: dt.timedelta, limit: int = 20) -> list[Lead]:
-        """Claim up to ``limit`` leads due for an attempt; a lead is claimed by one caller only.
-
-        A claim makes the lead due again when it expires: if its worker dies on it, it
-        comes back behind the leads already waiting, never first in line again.
-        """
-        now = utcnow()
-        # A few spare candidates: another worker may win some of them first.
-        candidates = (
-            select(Lead.id)
-            .where(_claimable(now))
-            .order_by(col(Lead.next_attempt_at))
-            .limit(limit + 10)
-        )
-        with Session(self.engine, expire_on_commit=False) as session:
-            ids = list(session.exec(candidates).all())
-        claimed: list[int] = []
-        for lead_id in ids:
-            if len(claimed) == limit:
-                break
-            if self._update(
-                sa.and_(Lead.id == lead_id, _claimable(now)),
-                # Taking over an expired claim: its holder died mid-send, maybe after
-                # EmailJS had the e-mail.
-                unconfirmed_sends=Lead.unconfirmed_sends
-                + sa.case((Lead.status == LeadStatus.SENDING, 1), else_=0),
-                status=LeadStatus.SENDING,
-                claim_token=token,
-                claimed_until=now + lease,
-                next_attempt_at=now + lease,
-            ):
-                claimed.append(lead_id)
-        return [lead for lead_id in claimed if (lead := self.get(lead_id)) is not None]
-
-    def mark_sent(self, lead_id: int, token: str) -> bool:
-        """Record a delivered lead (only by the worker that claimed it)."""
-        return self._finish(lead_id, token, status=LeadStatus.SENT, sent_at=utcnow())
-
-    def mark_retry(
-        self,
-        lead_id: int,
-        token: str,
-        error: str,
-        delay: dt.timedelta,
-        *,
-        unconfirmed: bool = False,
-    ) -> bool:
-        """Put a lead back in the queue after a failed attempt, due again after ``delay``.
-
-        ``unconfirmed``: the request went out without an answer; EmailJS may have it.
-        """
-        return self._finish(
-            lead_id,
-            token,
-            unconfirmed_sends=Lead.unconfirmed_sends + int(unconfirmed),
-            status=LeadStatus.QUEUED,
-            last_error=error[:_ERROR_MAX],
-            next_attempt_at=utcnow() + delay,
-        )
-
-    def mark_held(self, lead_id: int, token: str, error: str, config: str) -> bool:
-        """Hold a lead the provider refused for configuration ``config`` until it changes."""
-        return self._finish(
-            lead_id,
-            token,
-            status=LeadStatus.HELD,
-            last_error=error[:_ERROR_MAX],
-            held_config=config,
-            next_attempt_at=None,
-        )
-
-    def release_held(self, config: str) -> int:
-        """Queue again the leads held under another configuration than ``config``."""
-        return self._update(
-            sa.and_(
-                Lead.status == LeadStatus.HELD,
-                sa.or_(col(Lead.held_config).is_(None), Lead.held_config != config),
-            ),
-            status=LeadStatus.QUEUED,
-            next_attempt_at=utcnow(),
-            held_config=None,
-        )
-
-    def make_due(self, ids: Sequence[int] = ()) -> int:
-        """Operator retry: queued and held leads (all, or only ``ids``) become due now.
-
-        A lead refused for its content is retried only when named by its id.
-        """
-        condition = col(Lead.status).in_((LeadStatus.QUEUED, LeadStatus.HELD))
-        if ids:
-            named = (LeadStatus.QUEUED, LeadStatus.HELD, LeadStatus.REJECTED)
-            condition = sa.and_(col(Lead.status).in_(named), col(Lead.id).in_(ids))
-        return self._update(
-            condition, status=LeadStatus.QUEUED, next_attempt_at=utcnow(), held_config=None
-        )
-
-    def release_spam(self, lead_id: int, daily_limit: int = 0) -> bool:
-        """Queue a lead taken for spam for delivery now; False if it is not spam.
-
-        A booking holds its slot from now on if it is still free; else it is stored
-        without it (``slot_lost``), as a booking drained from the spool.
-        """
+    def count(self, status: LeadStatus) -> int:
+        """How many leads have ``status``."""
+        query = select(sa.func.count()).select_from(Lead).where(Lead.status == status)
         with Session(self.engine) as session:
-            lead = session.get(Lead, lead_id)
-            released = session.execute(
-                sa.update(Lead)
-                .where(Lead.id == lead_id, Lead.status == LeadStatus.SPAM)
-                .values(status=LeadStatus.QUEUED, next_attempt_at=utcnow())
-            ).rowcount
-            if not released or lead is None:
-                return False
-            if lead.kind == LeadKind.BOOKING:
-                date = dt.date.fromisoformat(str(lead.fields["date"]))
-                Slot(date, str(lead.fields["time"]), daily_limit, strict=False).claim(
-                    session, lead_id
-                )
-            session.commit()
-            return True
+            return session.exec(query).one()
 
-    def purge_spam(self, cutoff: dt.datetime) -> int:
-        """Delete the leads taken for spam received before ``cutoff``; how many."""
-        condition = sa.and_(Lead.status == LeadStatus.SPAM, col(Lead.created_at) < cutoff)
-        with self.engine.begin() as connection:
-            deleted = connection.execute(sa.delete(Lead).where(condition)).rowcount
-            _forget_orphan_bookings(connection)
-            return deleted
-
-    def mark_rejected(self, lead_id: int, token: str, error: str) -> bool:
-        """Set aside a lead EmailJS refused for its own content: for the owner, never retried."""
-        return self._finish(
-            lead_id,
-            token,
-            status=LeadStatus.REJECTED,
-            last_error=error[:_ERROR_MAX],
-            next_attempt_at=None,
-        )
-
-    def claim_held(self, token: str, lease: dt.timedelta) -> Lead | None:
-        """Claim the least-tried held lead (the canary's one try), or None if another won it.
-
-        Each try counts in ``attempts``, so the canary rotates among the held leads: one
-        the provider keeps refusing never stands in front of the others.
-        """
-        query = (
-            select(Lead.id)
-            .where(Lead.status == LeadStatus.HELD)
-            .order_by(col(Lead.attempts), col(Lead.id))
-        )
-        with Session(self.engine) as session:
-            lead_id = session.exec(query.limit(1)).first()
-        if lead_id is None or not self._update(
-            sa.and_(Lead.id == lead_id, Lead.status == LeadStatus.HELD),
-            status=LeadStatus.SENDING,
-            claim_token=token,
-            claimed_until=utcnow() + lease,
-        ):
-            return None
-        return self.get(lead_id)
-
-    def release_all_held(self) -> int:
-        """Queue every held lead again, due now (the provider accepts again)."""
-        return self._update(
-            Lead.status == LeadStatus.HELD,
-            status=LeadStatus.QUEUED,
-            next_attempt_at=utcnow(),
-            held_config=None,
-        )
-
-    def summary(self) -> "LeadSummary":
+    def summary(self) -> LeadSummary:
         """What waits and what was delivered: for the health endpoint and the alerts."""
         waiting = col(Lead.status).in_((LeadStatus.QUEUED, LeadStatus.SENDING))
         with Session(self.engine) as session:
@@ -396,136 +191,3 @@ class LeadStore:
             oldest_waiting_at=_aware(oldest),
             last_sent_at=_aware(last_sent),
         )
-
-    def switch_state(self, name: str, old: str, new: str) -> bool:
-        """Move the job ``name`` from state ``old`` to ``new``; True for the one caller that did."""
-        return bool(
-            self._update_monitor(
-                sa.and_(LeadMonitor.name == name, LeadMonitor.state == old),
-                state=new,
-                changed_at=utcnow(),
-            )
-        )
-
-    def claim_job(self, name: str, every: dt.timedelta) -> bool:
-        """Claim the job ``name`` if it is due; it is due again ``every`` from now."""
-        now = utcnow()
-        return bool(
-            self._update_monitor(
-                sa.and_(
-                    LeadMonitor.name == name,
-                    sa.or_(col(LeadMonitor.due_at).is_(None), col(LeadMonitor.due_at) <= now),
-                ),
-                due_at=now + every,
-                changed_at=now,
-            )
-        )
-
-    def postpone_job(self, name: str, every: dt.timedelta) -> None:
-        """Make the job ``name`` due only ``every`` from now."""
-        self._update_monitor(LeadMonitor.name == name, due_at=utcnow() + every)
-
-    def monitor_state(self, name: str) -> str:
-        """The state of the job ``name``."""
-        with Session(self.engine) as session:
-            row = session.get(LeadMonitor, name)
-            return row.state if row else ""
-
-    def of_email(self, email: str) -> list[Lead]:
-        """Every lead of an e-mail address (case-insensitive), oldest first."""
-        query = select(Lead).where(_email_is(email)).order_by(col(Lead.id))
-        with Session(self.engine, expire_on_commit=False) as session:
-            return list(session.exec(query).all())
-
-    def erase_email(self, email: str) -> int:
-        """Delete every lead of an e-mail address (any case); how many."""
-        with self.engine.begin() as connection:
-            hashes = (email_digest(email), mailbox_digest(email))  # Before and since.
-            connection.execute(
-                sa.delete(LeadAutoreply).where(col(LeadAutoreply.email_hash).in_(hashes))
-            )
-            deleted = connection.execute(sa.delete(Lead).where(_email_is(email))).rowcount
-            _forget_orphan_bookings(connection)
-            return deleted
-
-    def erase_digests(self, digests: set[str]) -> int:
-        """Delete every lead whose address has one of these ``email_digest``s; how many.
-
-        Re-applies the erasure log after a restore: the log keeps digests, not addresses.
-        """
-        if not digests:
-            return 0
-        with Session(self.engine) as session:
-            rows = session.exec(select(Lead.id, Lead.email_norm)).all()
-        ids = [lead_id for lead_id, norm in rows if norm and email_digest(norm) in digests]
-        deleted = 0
-        with self.engine.begin() as connection:
-            for start in range(0, len(ids), 500):
-                chunk = ids[start : start + 500]
-                deleted += connection.execute(
-                    sa.delete(Lead).where(col(Lead.id).in_(chunk))
-                ).rowcount
-            connection.execute(
-                sa.delete(LeadAutoreply).where(col(LeadAutoreply.email_hash).in_(digests))
-            )
-            _forget_orphan_bookings(connection)
-        return deleted
-
-    def purge(self, cutoff: dt.datetime) -> int:
-        """Delete the leads of every person whose last lead was received before ``cutoff``.
-
-        A person is an e-mail address (case-insensitive); all their leads go together,
-        once the newest of them (``created_at``) is older than ``cutoff``. Leads being
-        sent right now wait for the next purge.
-        """
-        newer = sa.orm.aliased(Lead)
-        same_person_recently = (
-            select(newer.id)
-            .where(newer.email_norm == Lead.email_norm, col(newer.created_at) >= cutoff)
-            .exists()
-        )
-        condition = sa.and_(
-            col(Lead.created_at) < cutoff,
-            Lead.status != LeadStatus.SENDING,
-            ~same_person_recently,
-        )
-        with self.engine.begin() as connection:
-            deleted = connection.execute(sa.delete(Lead).where(condition)).rowcount
-            _forget_orphan_bookings(connection)
-            # The auto-reply allowance is only ever needed on its own day.
-            yesterday = (utcnow() - dt.timedelta(days=1)).date()
-            connection.execute(sa.delete(LeadAutoreply).where(col(LeadAutoreply.day) < yesterday))
-            return deleted
-
-    def count(self, status: LeadStatus) -> int:
-        """How many leads have ``status``."""
-        query = select(sa.func.count()).select_from(Lead).where(Lead.status == status)
-        with Session(self.engine) as session:
-            return session.exec(query).one()
-
-    def _finish(self, lead_id: int, token: str, **values: Any) -> bool:
-        """Record the end of an attempt, if ``token`` still holds the claim."""
-        return bool(
-            self._update(
-                sa.and_(
-                    Lead.id == lead_id,
-                    Lead.status == LeadStatus.SENDING,
-                    Lead.claim_token == token,
-                ),
-                attempts=Lead.attempts + 1,
-                claim_token=None,
-                claimed_until=None,
-                **values,
-            )
-        )
-
-    def _update_monitor(self, condition: sa.ColumnElement[bool], **values: Any) -> int:
-        with self.engine.begin() as connection:
-            result = connection.execute(sa.update(LeadMonitor).where(condition).values(**values))
-            return result.rowcount
-
-    def _update(self, condition: sa.ColumnElement[bool], **values: Any) -> int:
-        """One conditional UPDATE in its own transaction; the number of rows it changed."""
-        with self.engine.begin() as connection:
-            result = connection.execute(sa.update(Lead).where(condition).values(**values))
-            return result.rowcount

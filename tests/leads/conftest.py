@@ -15,6 +15,7 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.leads import migrations
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.models import Lead
+from agency_site.leads.plugins import Plugins
 from agency_site.leads.store import LeadStore
 
 AGENCY_INBOX = "hola@agencia.test"
@@ -75,10 +76,26 @@ def db_url(request: pytest.FixtureRequest, tmp_path) -> str:
     return url
 
 
+def plugged(engine: sa.Engine, **options) -> LeadStore:
+    """A store with the bookings plugged in, as the site runs (``BookingsPlugin`` options;
+    by default: no daily limit, no caps, no links, no desk)."""
+    from agency_site.bookings.plugin import BookingsPlugin
+
+    return LeadStore(engine, Plugins((BookingsPlugin(**options),)))
+
+
+def bookings_of(store: LeadStore):
+    """The bookings plugin of a ``plugged`` store, to set its options."""
+    from agency_site.bookings.plugin import BookingsPlugin
+
+    [plugin] = [plugin for plugin in store.plugins if isinstance(plugin, BookingsPlugin)]
+    return plugin
+
+
 @pytest.fixture
 def store(db_url: str):
     engine = new_engine(db_url)
-    yield LeadStore(engine)
+    yield plugged(engine)
     engine.dispose()
 
 

@@ -8,11 +8,10 @@ import os
 
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.ratelimit import RateLimiter, storage_for
-from agency_site.leads.store import LeadStore
 from agency_site.site_api import create_app
-from tests.leads.conftest import make_delivery, new_engine
+from tests.leads.conftest import make_delivery, new_engine, plugged
 
-_store = LeadStore(new_engine(os.environ["FALLBACK_DB_URL"]))
+_store = plugged(new_engine(os.environ["FALLBACK_DB_URL"]))
 _intake = LeadIntake(
     _store,
     make_delivery(_store, None),

@@ -21,7 +21,8 @@ from agency_site.bookings.models import Booking, BookingState
 from agency_site.bookings.pages import create_app
 from agency_site.content.bookings import COPY
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.store import LeadStore, Slot
+from agency_site.leads.plugins import Hold
+from agency_site.leads.store import LeadStore
 from agency_site.working_calendar import WorkingCalendar
 from tests.leads.conftest import BOOKING_FIELDS, LEASE
 from tests.leads.test_bookings import SECRET, book
@@ -167,8 +168,7 @@ BRUNO = {"name": "Bruno Soler", "email": "bruno@example.com", "phone": "+34 611 
 
 def book_bruno(store: LeadStore, day: dt.date, time: str) -> int:
     fields = BOOKING_FIELDS | BRUNO | {"date": str(day), "time": time, "message": "De Bruno"}
-    slot = Slot(day, time)
-    return store.add(LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, slot=slot)
+    return store.add(LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, hold=Hold())
 
 
 def rewind_ids(store: LeadStore, to: int) -> None:

@@ -18,9 +18,10 @@ from agency_site.bookings.calendar_file import Appointment, google_link, ics, ou
 from agency_site.bookings.links import Action, LinkProblem, LinkSigner
 from agency_site.bookings.models import Booking, BookingState
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.store import LeadStore, Slot
+from agency_site.leads.plugins import Hold, Refused
+from agency_site.leads.store import LeadStore
 from agency_site.working_calendar import WorkingCalendar
-from tests.leads.conftest import BOOKING_FIELDS, LEASE, new_engine
+from tests.leads.conftest import BOOKING_FIELDS, LEASE, bookings_of, new_engine, plugged
 from tests.run_async import in_own_thread, run
 
 MONDAY = dt.date(2026, 12, 14)
@@ -29,15 +30,16 @@ SECRET = "s" * 40
 
 
 def book(store: LeadStore, date: dt.date = MONDAY, time: str = "10:00", limit: int = 0) -> int:
-    """Store a booking lead holding its slot, as the intake does; its lead id."""
+    """Store a booking lead holding its slot, as the intake does (``limit``: the day's);
+    its lead id."""
     fields = BOOKING_FIELDS | {"date": str(date), "time": time}
-    slot = Slot(date, time, limit)
-    return store.add(LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, slot=slot)
+    store = plugged(store.engine, daily_limit=limit)
+    return store.add(LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, hold=Hold())
 
 
 def test_a_slot_is_held_once_and_freed_by_a_decline(store: LeadStore) -> None:
     first = book(store)
-    with pytest.raises(slots.SlotTaken):
+    with pytest.raises(Refused, match="time"):
         book(store)
     assert slots.taken(store.engine, [MONDAY]) == {MONDAY: {"10:00"}}
     assert slots.decide(store.engine, first, BookingState.DECLINED)[0] is slots.Decision.DONE
@@ -47,7 +49,7 @@ def test_a_slot_is_held_once_and_freed_by_a_decline(store: LeadStore) -> None:
 
 def test_a_refused_slot_stores_no_lead(store: LeadStore) -> None:
     book(store)
-    with pytest.raises(slots.SlotTaken):
+    with pytest.raises(Refused, match="time"):
         book(store)
     assert len(store.all()) == 1
 
@@ -62,8 +64,8 @@ def test_two_simultaneous_requests_for_one_slot_give_one_booking(db_url: str) ->
         try:
             book(LeadStore(engine))
             outcomes.append("booked")
-        except slots.SlotTaken:
-            outcomes.append("taken")
+        except Refused as refused:
+            outcomes.append("taken" if "time" in refused.errors else "?")
 
     threads = [threading.Thread(target=request, args=(engine,)) for engine in engines]
     for thread in threads:
@@ -80,7 +82,7 @@ def test_two_simultaneous_requests_for_one_slot_give_one_booking(db_url: str) ->
 def test_the_daily_limit(store: LeadStore) -> None:
     book(store, time="09:00", limit=2)
     book(store, time="10:00", limit=2)
-    with pytest.raises(slots.DayFull):
+    with pytest.raises(Refused, match="date"):
         book(store, time="11:00", limit=2)
     calendar = WorkingCalendar()
     assert slots.availability(store.engine, MONDAY, NOW, calendar, 2) == slots.Availability(
@@ -193,13 +195,30 @@ def test_a_taken_slot_is_refused_with_the_nearest_free_ones(store: LeadStore) ->
     assert [lead.fields["email"] for lead in store.all()] == ["ana@example.com"]
 
 
+def test_a_taken_slot_is_refused_in_the_visitors_language(store: LeadStore) -> None:
+    """The refusal is made in the store's transaction, on a database thread: in the
+    language of the lead's page all the same."""
+    from agency_site.content.bookings import COPY
+    from agency_site.forms.outcome import Result
+    from agency_site.locale import active
+    from tests.leads.test_intake import booking_form, make_intake, submit
+
+    intake = make_intake(store, None)
+    submit(intake, LeadKind.BOOKING, booking_form(time="10:00", email="ana@example.com"))
+    again = booking_form(time="10:00", email="luis@example.com", language="ca")
+    second = submit(intake, LeadKind.BOOKING, again)
+    with active("ca"):
+        taken = COPY.slots.taken.split("{slots}")[0]
+    assert second.result is Result.INVALID and second.errors["time"].startswith(taken)
+
+
 def test_the_daily_limit_is_told_next_to_the_date(store: LeadStore) -> None:
     from agency_site.content.bookings import COPY
     from agency_site.forms.outcome import Result
     from tests.leads.test_intake import booking_form, make_intake, submit
 
     intake = make_intake(store, None)
-    intake.daily_limit = 1
+    bookings_of(store).daily_limit = 1
     assert submit(intake, LeadKind.BOOKING, booking_form(time="10:00")).result is Result.QUEUED
     full = submit(intake, LeadKind.BOOKING, booking_form(time="12:00", email="b@example.com"))
     assert full.result is Result.INVALID and full.errors == {"date": COPY.slots.day_full}
@@ -221,6 +240,25 @@ def test_a_spooled_booking_whose_slot_was_taken_meanwhile_is_still_stored(
     assert slots.get(store.engine, lead_id).active_slot is not None
 
 
+def test_the_bookings_plug_in_by_the_leads_plugins_setting(monkeypatch) -> None:
+    """LEADS_PLUGINS names the bookings by default, configured from BOOKING_*; a site
+    may name other plugins (or none) without a change to the lead core."""
+    from agency_site.bookings.plugin import BookingsPlugin
+    from agency_site.leads import plugins
+    from agency_site.settings import get_settings
+
+    monkeypatch.setenv("BOOKING_DAILY_LIMIT", "4")
+    get_settings.cache_clear()
+    try:
+        [loaded] = plugins.load(get_settings())
+        assert isinstance(loaded, BookingsPlugin) and loaded.daily_limit == 4
+        monkeypatch.setenv("LEADS_PLUGINS", " ")
+        get_settings.cache_clear()
+        assert list(plugins.load(get_settings())) == []
+    finally:
+        get_settings.cache_clear()
+
+
 def test_erasing_a_person_frees_their_slot(store: LeadStore) -> None:
     book(store, MONDAY, "10:00")
     assert store.erase_email(BOOKING_FIELDS["email"]) == 1
@@ -239,9 +277,7 @@ def test_the_agency_email_carries_working_confirm_and_decline_links(
 
     accept_all(emailjs)
     intake = make_intake(store, emailjs)
-    intake.delivery.booking_links = partial(
-        agency_links, "https://api.test", LinkSigner(SECRET), store.engine
-    )
+    bookings_of(store).agency_email = partial(agency_links, "https://api.test", LinkSigner(SECRET))
     submit(intake, LeadKind.BOOKING, booking_form(time="15:00"))
     [payload] = sent_payloads(emailjs)
     [lead] = store.all()
@@ -264,11 +300,12 @@ def test_the_operator_confirms_and_cancels_from_the_command_line(store: LeadStor
     lead_id = book(store, MONDAY, "09:00")
     sent: list = []
     desk = desk_for(store, 14, sent)
+    bookings_of(store).desk = lambda: desk
     out = io.StringIO()
     delivery = type("D", (), {"store": store})()
 
     def command(*argv: str) -> int:  # In a thread of its own: asyncio.run inside.
-        return in_own_thread(partial(cli.run, list(argv), delivery, out, desk=desk))
+        return in_own_thread(partial(cli.run, list(argv), delivery, out))
 
     assert command("confirm", str(lead_id)) == 0
     assert "confirmed; the visitor was e-mailed" in out.getvalue()
@@ -292,7 +329,7 @@ def drained_over(
     from tests.leads.test_durable import intake_on
 
     intake = intake_on(store, Spool(tmp_path / "spool", "w1"))
-    intake.daily_limit = limit
+    bookings_of(store).daily_limit = limit
     fields = BOOKING_FIELDS | {"date": str(date), "time": time, "email": "luis@example.com"}
     key = f"drained-{date}-{time}".replace(":", "")
     assert intake.store_spooled(SpooledLead(key, LeadKind.BOOKING, fields, dt.datetime.now(dt.UTC)))
@@ -312,7 +349,7 @@ def test_a_drained_booking_without_its_slot_is_marked_and_the_agency_email_says_
     assert not slots.get(store.engine, first).slot_lost
     accept_all(emailjs)
     delivery = make_delivery(store, make_client(emailjs))
-    delivery.booking_links = partial(agency_params, store.engine, None)
+    bookings_of(store).agency_email = lambda engine, lead_id: agency_params(engine, None, lead_id)
     assert run(delivery.retry_due()) == 2
     by_email = {
         p["template_params"]["from_email"]: p["template_params"] for p in sent_payloads(emailjs)
@@ -342,7 +379,7 @@ def test_a_booking_without_its_slot_is_confirmed_only_once_the_slot_is_free(
     done = slots.decide(store.engine, drained, BookingState.CONFIRMED, link.digest)
     assert done[0] is slots.Decision.DONE and done[1].active_slot == "2026-12-14T10:00"
     assert not done[1].slot_lost
-    with pytest.raises(slots.SlotTaken):
+    with pytest.raises(Refused, match="time"):
         book(store, MONDAY, "10:00")
 
 
@@ -394,8 +431,8 @@ def race_for_one_day(engines: list, day: dt.date, times: tuple[str, ...], limit:
         try:
             book(LeadStore(engine), day, time, limit=limit)
             outcomes.append("booked")
-        except slots.DayFull:
-            outcomes.append("full")
+        except Refused as refused:
+            outcomes.append("full" if "date" in refused.errors else "?")
 
     threads = [
         threading.Thread(target=request, args=(engine, time))
@@ -429,7 +466,7 @@ def capped_intake(store: LeadStore, per_email: int = 2, per_network: int = 6):
     from tests.leads.test_intake import make_intake
 
     intake = make_intake(store, None, per_ip=100)
-    intake.caps = slots.PendingCaps(per_email, per_network, "k" * 32)
+    bookings_of(store).caps = slots.PendingCaps(per_email, per_network, "k" * 32)
     return intake
 
 

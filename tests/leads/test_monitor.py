@@ -22,12 +22,14 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.leads.health import leads_api
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.monitor import HEALTH_PATH, Monitor, months_before
-from agency_site.leads.store import LeadStore, Slot
+from agency_site.leads.plugins import Hold
+from agency_site.leads.store import LeadStore
 from agency_site.locale import active
 from tests.leads.conftest import (
     BOOKING_FIELDS,
     LEASE,
     aged,
+    bookings_of,
     make_client,
     make_delivery,
     new_engine,
@@ -315,13 +317,14 @@ def test_a_booking_unanswered_after_a_working_day_alerts_the_owner_once(
 
     lead_id = book(store, dt.date(2026, 12, 14), "10:00")
     monitor = make_monitor(store, receiver)
-    run(monitor.watch_unanswered())
+    bookings = bookings_of(store)
+    run(bookings.watch_unanswered(monitor))
     assert hook_texts(receiver) == []  # Requested just now.
     long_ago = dt.datetime.now(dt.UTC) - dt.timedelta(days=6)
     with store.engine.begin() as connection:
         connection.execute(sa.update(Booking).values(created_at=long_ago))
-    run(monitor.watch_unanswered())
-    run(monitor.watch_unanswered())
+    run(bookings.watch_unanswered(monitor))
+    run(bookings.watch_unanswered(monitor))
     [alert] = hook_texts(receiver)
     assert f"n.º {lead_id}: 2026-12-14 10:00" in alert and "confirm ID" in alert
 
@@ -352,7 +355,7 @@ def test_an_unanswered_booking_expires_and_its_visitor_is_told_once_in_their_lan
         fields,
         claim_token=None,
         lease=LEASE,
-        slot=Slot(day, "10:00"),
+        hold=Hold(),
         language="ca",
     )
     fresh = store.add(
@@ -360,7 +363,7 @@ def test_an_unanswered_booking_expires_and_its_visitor_is_told_once_in_their_lan
         fields | {"time": "11:00"},
         claim_token=None,
         lease=LEASE,
-        slot=Slot(day, "11:00"),
+        hold=Hold(),
     )
     long_ago = dt.datetime.now(dt.UTC) - dt.timedelta(days=10)
     with store.engine.begin() as connection:
@@ -375,15 +378,16 @@ def test_an_unanswered_booking_expires_and_its_visitor_is_told_once_in_their_lan
         return template_works and await desk.send(template, params)
 
     monitor = make_monitor(store, emailjs)
-    monitor.pending_expiry_days = 3
-    monitor.desk = lambda: dataclasses.replace(desk, send=send)
-    assert run(monitor.expire_bookings()) == 1
+    bookings = bookings_of(store)
+    bookings.pending_expiry_days = 3
+    bookings.desk = lambda: dataclasses.replace(desk, send=send)
+    assert run(bookings.expire(monitor)) == 1
     assert sent == []  # The visitor template did not take it: tried again next round.
     assert slots.get(store.engine, lead_id).state == BookingState.EXPIRED
     assert slots.taken(store.engine, [day]) == {day: {"11:00"}}  # Its slot is free.
     template_works = True
-    assert run(monitor.expire_bookings()) == 0
-    run(monitor.expire_bookings())
+    assert run(bookings.expire(monitor)) == 0
+    run(bookings.expire(monitor))
     [(template, params)] = sent  # Told once.
     with active("ca"):
         subject = BOOKINGS.mails.expired.subject
@@ -393,7 +397,7 @@ def test_an_unanswered_booking_expires_and_its_visitor_is_told_once_in_their_lan
 
 
 def test_the_expiry_job_runs_on_one_worker_per_interval(store: LeadStore, emailjs) -> None:
-    from agency_site.leads.monitor import BOOKING_EXPIRY, EXPIRY_EVERY
+    from agency_site.bookings.plugin import BOOKING_EXPIRY, EXPIRY_EVERY
 
     assert store.claim_job(BOOKING_EXPIRY, EXPIRY_EVERY)
     assert not LeadStore(another_worker(store)).claim_job(BOOKING_EXPIRY, EXPIRY_EVERY)

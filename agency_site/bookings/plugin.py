@@ -1,0 +1,276 @@
+"""The consultation bookings, plugged into the lead core (``LEADS_PLUGINS``, the default).
+
+A booking is a lead of the ``booking`` form (``LeadKind.BOOKING``) plus its row of
+``bookings``; every hook leaves the other kinds of lead alone:
+
+- ``check``: the pending bookings' caps per e-mail address and per network
+  (``BOOKING_MAX_PENDING_PER_*``), before the lead is stored;
+- ``hold``: the slot, claimed in the transaction storing the lead: a slot taken (with the
+  nearest free ones) or a full day refuses the lead; a drained or released booking is
+  stored without its slot (``slot_lost``) instead;
+- ``forget``: the bookings of erased or purged leads are deleted, their slots free;
+- ``email_params``: the agency's e-mail's confirm/decline links and the note of a booking
+  holding no slot (``mails.agency_params``);
+- ``watchers``: the owner told of bookings unanswered after a working day; the bookings
+  left pending ``BOOKING_PENDING_EXPIRY_DAYS`` working days expire (every
+  ``EXPIRY_EVERY``, one worker: the ``booking_expiry`` row), their visitors told;
+- ``commands``: ``confirm``, ``decline`` and ``cancel ID``, as the e-mail's buttons.
+"""
+
+import argparse
+import asyncio
+import datetime as dt
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, TextIO
+
+import sqlalchemy as sa
+from sqlmodel import Session, col, select
+
+from agency_site import locale
+from agency_site.bookings import slots
+from agency_site.bookings.desk import BookingDesk
+from agency_site.bookings.links import Action, LinkSigner
+from agency_site.bookings.mails import agency_links, agency_params
+from agency_site.bookings.models import Booking
+from agency_site.content.bookings import COPY as BOOKINGS
+from agency_site.content.loader import fill
+from agency_site.content.owner_alerts import ALERTS
+from agency_site.forms.email import date_es
+from agency_site.forms.kinds import LeadKind
+from agency_site.leads.models import Lead, email_key, utcnow
+from agency_site.leads.monitor import Monitor
+from agency_site.leads.plugins import Hold, LeadPlugin, Refused, Watcher
+from agency_site.leads.store import LeadStore
+from agency_site.settings import Settings
+from agency_site.working_calendar import WorkingCalendar, agency_now, default_calendar
+
+logger = logging.getLogger(__name__)
+
+BOOKING_EXPIRY = "booking_expiry"
+EXPIRY_EVERY = dt.timedelta(minutes=10)
+ACTIONS = {
+    "confirm": "confirm a booking and e-mail the visitor (with the calendar file)",
+    "decline": "decline a booking (its slot is free again) and e-mail the visitor",
+    "cancel": "cancel a booking (its slot is free again) and e-mail the visitor",
+}
+
+
+def no_links(engine: sa.Engine, lead_id: int) -> dict[str, str]:
+    """The agency answers by hand: no confirm/decline links."""
+    return {"confirm_url": "", "decline_url": ""}
+
+
+def links_and_note(secret: str, engine: sa.Engine, lead_id: int) -> dict[str, str]:
+    """The agency's booking e-mail's links (signed with ``secret``; none without) and its
+    note when the booking holds no slot."""
+    links = None
+    if secret:
+        from agency_site.reflex_ext.internals import get_config
+
+        links = partial(agency_links, get_config().api_url, LinkSigner(secret), engine)
+    return agency_params(engine, links, lead_id)
+
+
+def _runtime_desk() -> BookingDesk:
+    """The booking desk of this process (built on first use: it needs Reflex's config)."""
+    from agency_site.bookings.runtime import desk
+
+    return desk()
+
+
+@dataclass
+class BookingsPlugin(LeadPlugin):
+    """The bookings' hooks, with the ``BOOKING_*`` settings (``plugin``)."""
+
+    daily_limit: int = 0  # BOOKING_DAILY_LIMIT (0: none).
+    caps: slots.PendingCaps = field(default_factory=slots.PendingCaps, repr=False)
+    calendar: WorkingCalendar = field(default_factory=default_calendar)
+    # Working days a booking may stay pending before it expires (0: never).
+    pending_expiry_days: int = 0
+    # What the agency's booking e-mail adds (engine, lead id) -> params.
+    agency_email: Callable[[sa.Engine, int], dict[str, str]] = field(default=no_links, repr=False)
+    # The booking desk (e-mails the visitor); None: expired bookings' visitors are not
+    # told and the answering commands say bookings are not available.
+    desk: Callable[[], BookingDesk] | None = None
+
+    # --- Storing: the caps, the slot, the erasures ---------------------------------------
+
+    def check(
+        self, engine: sa.Engine, kind: LeadKind, fields: dict[str, Any], client_ip: str, key: str
+    ) -> None:
+        """Refuse a booking whose address or network already holds the most pending
+        bookings allowed."""
+        caps = self.caps
+        if kind is not LeadKind.BOOKING or not (caps.per_email or caps.per_network):
+            return
+        email = fields.get("email")
+        email_norm = email_key(email) if isinstance(email, str) else None
+        network = slots.network_digest(client_ip, caps.network_key)
+        over = slots.over_cap(engine, caps, email_norm, network, key)
+        if over is None:
+            return
+        logger.warning("A booking was refused: its %s holds too many pending bookings.", over)
+        if over is slots.TooManyPending.EMAIL:
+            raise Refused({"email": BOOKINGS.slots.too_many_email})
+        raise Refused({"date": BOOKINGS.slots.too_many_network})
+
+    def hold(self, session: Session, lead: Lead, hold: Hold) -> None:
+        """Hold a booking's slot; a slot taken or a full day refuses it (unless not
+        ``strict``: then stored holding no slot, ``slot_lost``)."""
+        if lead.kind != LeadKind.BOOKING:
+            return
+        assert lead.id is not None
+        date, time = dt.date.fromisoformat(str(lead.fields["date"])), str(lead.fields["time"])
+        network = (
+            slots.network_digest(hold.client_ip, self.caps.network_key)
+            if hold.client_ip is not None
+            else None
+        )
+        try:
+            with session.begin_nested():
+                slots.claim(session, lead.id, date, time, self.daily_limit, network)
+        except (slots.SlotTaken, slots.DayFull) as refused:
+            if hold.strict:
+                with locale.active(lead.language):  # The visitor's words.
+                    raise Refused(self._slot_errors(session, date, time, refused)) from None
+            slots.store_without_slot(session, lead.id, date, time, network)
+
+    def _slot_errors(
+        self,
+        session: Session,
+        date: dt.date,
+        time: str,
+        refused: slots.SlotTaken | slots.DayFull,
+    ) -> dict[str, str]:
+        """The message next to the date (a full day) or the time (a taken slot, with the
+        nearest free ones)."""
+        if isinstance(refused, slots.DayFull):
+            return {"date": BOOKINGS.slots.day_full}
+        nearest = slots.nearest_free(
+            session, date, time, agency_now(), self.calendar, self.daily_limit
+        )
+        if not nearest:
+            return {"time": BOOKINGS.slots.taken_none}
+        words = BOOKINGS.slots.nearest_joiner.join(
+            fill(BOOKINGS.slots.slot_in_words, {"time": slot, "date_es": date_es(day.isoformat())})
+            for day, slot in nearest
+        )
+        return {"time": fill(BOOKINGS.slots.taken, {"slots": words})}
+
+    def forget(self, connection: sa.Connection) -> None:
+        """Delete the bookings (freeing their slots) of leads just deleted: PostgreSQL
+        cascades, SQLite does not enforce foreign keys, so both are told."""
+        connection.execute(sa.delete(Booking).where(col(Booking.lead_id).not_in(select(Lead.id))))
+
+    def email_params(self, engine: sa.Engine, kind: LeadKind, lead_id: int) -> dict[str, str]:
+        return self.agency_email(engine, lead_id) if kind is LeadKind.BOOKING else {}
+
+    # --- The monitor's rounds ------------------------------------------------------------
+
+    def watchers(self, monitor: Monitor) -> list[Watcher]:
+        return [partial(self.watch_unanswered, monitor), partial(self.expire_when_due, monitor)]
+
+    async def watch_unanswered(self, monitor: Monitor) -> None:
+        """Tell the owner, once per booking, of bookings unanswered after a working day."""
+        engine = monitor.store.engine
+        late = await asyncio.to_thread(slots.unanswered, engine, utcnow(), self.calendar)
+        if not late:
+            return
+        await asyncio.to_thread(slots.mark_reminded, engine, [b.lead_id for b in late])
+        listed = ", ".join(f"n.º {b.lead_id}: {b.date.isoformat()} {b.time}" for b in late)
+        await monitor.alert(ALERTS.booking_unanswered.format(count=len(late), bookings=listed))
+
+    async def expire_when_due(self, monitor: Monitor) -> None:
+        """``expire`` on one worker every ``EXPIRY_EVERY`` (the ``booking_expiry`` row)."""
+        if await asyncio.to_thread(monitor.store.claim_job, BOOKING_EXPIRY, EXPIRY_EVERY):
+            await self.expire(monitor)
+
+    async def expire(self, monitor: Monitor) -> int:
+        """Expire the bookings left unanswered too long, then tell each one's visitor (those
+        not told yet too); how many expired now."""
+        store = monitor.store
+        engine = store.engine
+        expired = await asyncio.to_thread(
+            slots.expire_pending, engine, utcnow(), self.calendar, self.pending_expiry_days
+        )
+        if expired:
+            logger.warning(
+                "%s booking(s) expired unanswered after %s working days: their slots are free.",
+                len(expired),
+                self.pending_expiry_days,
+            )
+        untold = await asyncio.to_thread(slots.expired_untold, engine)
+        if not untold:
+            return len(expired)
+        desk = self.desk() if self.desk else None
+        for booking in untold:
+            lead = await asyncio.to_thread(store.get, booking.lead_id)
+            if lead is None:
+                continue
+            if desk is not None and await desk.tell_expired(booking, lead):
+                await asyncio.to_thread(slots.mark_expiry_told, engine, booking.lead_id)
+            else:
+                logger.error(
+                    "The visitor of expired booking %s could not be e-mailed (visitor "
+                    "template unset or refused); tried again later.",
+                    booking.lead_id,
+                )
+        return len(expired)
+
+    # --- The operator command ------------------------------------------------------------
+
+    def commands(self, subparsers: "argparse._SubParsersAction[Any]") -> None:
+        for action, text in ACTIONS.items():
+            answer = subparsers.add_parser(action, help=text)
+            answer.add_argument("id", type=int, metavar="ID", help="the booking's lead id (list)")
+            answer.set_defaults(plugin_command=self.answer)
+
+    def answer(self, args: argparse.Namespace, store: LeadStore, out: TextIO) -> int:
+        """Confirm, decline or cancel booking ``args.id``, as its e-mail's buttons do."""
+        lead_id = args.id
+        desk = self.desk() if self.desk else None
+        if desk is None:
+            print("Bookings are not available here.", file=out)
+            return 1
+        decision, booking, told = asyncio.run(desk.answer(lead_id, Action(args.command)))
+        if decision is slots.Decision.UNKNOWN or booking is None:
+            print(f"No booking {lead_id}.", file=out)
+            return 1
+        if decision is slots.Decision.SLOT_TAKEN:
+            print(
+                f"Booking {lead_id} holds no slot and {booking.date} {booking.time} is taken "
+                "(or the day is full): nothing changed. Offer the visitor another time, or "
+                "decline.",
+                file=out,
+            )
+            return 1
+        if decision is not slots.Decision.DONE:
+            print(f"Booking {lead_id} is {booking.state}: nothing changed.", file=out)
+            return 1
+        visitor = "the visitor was e-mailed" if told else "the visitor was NOT e-mailed"
+        print(
+            f"Booking {lead_id} ({booking.date} {booking.time}) {booking.state}; {visitor}.",
+            file=out,
+        )
+        return 0
+
+
+def plugin(settings: Settings) -> BookingsPlugin:
+    """The bookings of these settings (``LEADS_PLUGINS`` loads it)."""
+    booking = settings.booking
+    secret = booking.link_secret.get_secret_value()
+    return BookingsPlugin(
+        daily_limit=booking.daily_limit,
+        caps=slots.PendingCaps(
+            per_email=booking.max_pending_per_email,
+            per_network=booking.max_pending_per_network,
+            network_key=secret,
+        ),
+        calendar=default_calendar(),
+        pending_expiry_days=booking.pending_expiry_days,
+        agency_email=partial(links_and_note, secret),
+        desk=_runtime_desk,
+    )

@@ -1,0 +1,193 @@
+"""A lead's delivery states: claimed by one worker, then sent, retried, held or rejected.
+
+Several backend workers (and the operator command) share the table, so a lead is
+claimed with ``UPDATE … WHERE <still claimable>`` and a rowcount check: exactly one
+claimer wins, and only the claimer (its token) may record how its attempt went.
+"""
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Session, col, select
+
+from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.models import Lead, utcnow
+
+# Longest error text kept per lead.
+ERROR_MAX = 1000
+
+
+def _claimable(now: dt.datetime) -> sa.ColumnElement[bool]:
+    """Queued leads that are due, or claims whose holder gave up (crashed) before finishing."""
+    return sa.or_(
+        sa.and_(Lead.status == LeadStatus.QUEUED, col(Lead.next_attempt_at) <= now),
+        sa.and_(Lead.status == LeadStatus.SENDING, col(Lead.claimed_until) < now),
+    )
+
+
+class Claims:
+    """The delivery states of the leads behind ``engine`` (a part of ``LeadStore``)."""
+
+    engine: sa.Engine
+    get: Callable[[int], Lead | None]
+
+    def claim_due(self, token: str, lease: dt.timedelta, limit: int = 20) -> list[Lead]:
+        """Claim up to ``limit`` leads due for an attempt; a lead is claimed by one caller only.
+
+        A claim makes the lead due again when it expires: if its worker dies on it, it
+        comes back behind the leads already waiting, never first in line again.
+        """
+        now = utcnow()
+        # A few spare candidates: another worker may win some of them first.
+        candidates = (
+            select(Lead.id)
+            .where(_claimable(now))
+            .order_by(col(Lead.next_attempt_at))
+            .limit(limit + 10)
+        )
+        with Session(self.engine, expire_on_commit=False) as session:
+            ids = list(session.exec(candidates).all())
+        claimed: list[int] = []
+        for lead_id in ids:
+            if len(claimed) == limit:
+                break
+            if self._update(
+                sa.and_(Lead.id == lead_id, _claimable(now)),
+                # Taking over an expired claim: its holder died mid-send, maybe after
+                # EmailJS had the e-mail.
+                unconfirmed_sends=Lead.unconfirmed_sends
+                + sa.case((Lead.status == LeadStatus.SENDING, 1), else_=0),
+                status=LeadStatus.SENDING,
+                claim_token=token,
+                claimed_until=now + lease,
+                next_attempt_at=now + lease,
+            ):
+                claimed.append(lead_id)
+        return [lead for lead_id in claimed if (lead := self.get(lead_id)) is not None]
+
+    def mark_sent(self, lead_id: int, token: str) -> bool:
+        """Record a delivered lead (only by the worker that claimed it)."""
+        return self._finish(lead_id, token, status=LeadStatus.SENT, sent_at=utcnow())
+
+    def mark_retry(
+        self,
+        lead_id: int,
+        token: str,
+        error: str,
+        delay: dt.timedelta,
+        *,
+        unconfirmed: bool = False,
+    ) -> bool:
+        """Put a lead back in the queue after a failed attempt, due again after ``delay``.
+
+        ``unconfirmed``: the request went out without an answer; EmailJS may have it.
+        """
+        return self._finish(
+            lead_id,
+            token,
+            unconfirmed_sends=Lead.unconfirmed_sends + int(unconfirmed),
+            status=LeadStatus.QUEUED,
+            last_error=error[:ERROR_MAX],
+            next_attempt_at=utcnow() + delay,
+        )
+
+    def mark_held(self, lead_id: int, token: str, error: str, config: str) -> bool:
+        """Hold a lead the provider refused for configuration ``config`` until it changes."""
+        return self._finish(
+            lead_id,
+            token,
+            status=LeadStatus.HELD,
+            last_error=error[:ERROR_MAX],
+            held_config=config,
+            next_attempt_at=None,
+        )
+
+    def mark_rejected(self, lead_id: int, token: str, error: str) -> bool:
+        """Set aside a lead EmailJS refused for its own content: for the owner, never retried."""
+        return self._finish(
+            lead_id,
+            token,
+            status=LeadStatus.REJECTED,
+            last_error=error[:ERROR_MAX],
+            next_attempt_at=None,
+        )
+
+    def release_held(self, config: str) -> int:
+        """Queue again the leads held under another configuration than ``config``."""
+        return self._update(
+            sa.and_(
+                Lead.status == LeadStatus.HELD,
+                sa.or_(col(Lead.held_config).is_(None), Lead.held_config != config),
+            ),
+            status=LeadStatus.QUEUED,
+            next_attempt_at=utcnow(),
+            held_config=None,
+        )
+
+    def make_due(self, ids: Sequence[int] = ()) -> int:
+        """Operator retry: queued and held leads (all, or only ``ids``) become due now.
+
+        A lead refused for its content is retried only when named by its id.
+        """
+        condition = col(Lead.status).in_((LeadStatus.QUEUED, LeadStatus.HELD))
+        if ids:
+            named = (LeadStatus.QUEUED, LeadStatus.HELD, LeadStatus.REJECTED)
+            condition = sa.and_(col(Lead.status).in_(named), col(Lead.id).in_(ids))
+        return self._update(
+            condition, status=LeadStatus.QUEUED, next_attempt_at=utcnow(), held_config=None
+        )
+
+    def claim_held(self, token: str, lease: dt.timedelta) -> Lead | None:
+        """Claim the least-tried held lead (the canary's one try), or None if another won it.
+
+        Each try counts in ``attempts``, so the canary rotates among the held leads: one
+        the provider keeps refusing never stands in front of the others.
+        """
+        query = (
+            select(Lead.id)
+            .where(Lead.status == LeadStatus.HELD)
+            .order_by(col(Lead.attempts), col(Lead.id))
+        )
+        with Session(self.engine) as session:
+            lead_id = session.exec(query.limit(1)).first()
+        if lead_id is None or not self._update(
+            sa.and_(Lead.id == lead_id, Lead.status == LeadStatus.HELD),
+            status=LeadStatus.SENDING,
+            claim_token=token,
+            claimed_until=utcnow() + lease,
+        ):
+            return None
+        return self.get(lead_id)
+
+    def release_all_held(self) -> int:
+        """Queue every held lead again, due now (the provider accepts again)."""
+        return self._update(
+            Lead.status == LeadStatus.HELD,
+            status=LeadStatus.QUEUED,
+            next_attempt_at=utcnow(),
+            held_config=None,
+        )
+
+    def _finish(self, lead_id: int, token: str, **values: Any) -> bool:
+        """Record the end of an attempt, if ``token`` still holds the claim."""
+        return bool(
+            self._update(
+                sa.and_(
+                    Lead.id == lead_id,
+                    Lead.status == LeadStatus.SENDING,
+                    Lead.claim_token == token,
+                ),
+                attempts=Lead.attempts + 1,
+                claim_token=None,
+                claimed_until=None,
+                **values,
+            )
+        )
+
+    def _update(self, condition: sa.ColumnElement[bool], **values: Any) -> int:
+        """One conditional UPDATE in its own transaction; the number of rows it changed."""
+        with self.engine.begin() as connection:
+            result = connection.execute(sa.update(Lead).where(condition).values(**values))
+            return result.rowcount

@@ -1,0 +1,135 @@
+"""The seam where features plug into the lead core: named hooks, each a no-op by default.
+
+The core (store, intake, delivery, monitor, cli) tells how a lead is accepted, stored,
+delivered, retried, erased and purged, and names no feature. A feature (the consultation
+bookings, ``agency_site.bookings.plugin``) plugs in through a ``LeadPlugin``:
+
+- ``check``: before a lead is stored (the pending bookings' caps); raises ``Refused``.
+- ``hold``: in the insert's transaction, after its flush (a booking's slot); raises
+  ``Refused`` when the lead cannot be stored for a business reason (nothing is written),
+  unless ``Hold.strict`` is False (a lead drained from the spool or released from spam:
+  the visitor was told "received", so it is stored anyway, holding what it can).
+- ``forget``: in the transaction that erased or purged leads (their bookings go too).
+- ``email_params``: what a lead's e-mail to the agency adds (a booking's links and note).
+- ``watchers``: the monitor's extra rounds (unanswered bookings, their expiry).
+- ``commands``: the operator command's extra subcommands (``confirm``, ``decline``...).
+
+``Refused.errors`` are the form's field errors, in the visitor's language: the intake
+answers them as an invalid submission.
+
+Which plugins run is a setting, as Django's ``INSTALLED_APPS``: ``LEADS_PLUGINS`` lists
+dotted module paths (comma-separated, default ``agency_site.bookings.plugin``), each
+imported here with importlib and asked for its plugin (``plugin(settings)``). No
+module of the core imports a feature; the features import the core.
+"""
+
+import argparse
+import importlib
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TextIO
+
+import sqlalchemy as sa
+from sqlmodel import Session
+
+from agency_site.forms.kinds import LeadKind
+from agency_site.leads.models import Lead
+from agency_site.settings import Settings
+
+if TYPE_CHECKING:
+    from agency_site.leads.monitor import Monitor
+    from agency_site.leads.store import LeadStore
+
+# A watcher of the monitor: one round of it.
+Watcher = Callable[[], Awaitable[Any]]
+# A plugin's operator subcommand: (its parsed arguments, the store, the output) -> exit code.
+Command = Callable[[argparse.Namespace, "LeadStore", TextIO], int]
+
+
+class Refused(Exception):
+    """The lead cannot be stored for a business reason: the form's field errors (field ->
+    message, in the visitor's language)."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        super().__init__(", ".join(errors))
+        self.errors = errors
+
+
+@dataclass(frozen=True)
+class Hold:
+    """How the plugins hold what comes with a lead, in its insert's transaction."""
+
+    # False: what cannot be held is not an error (a drained lead, a released spam).
+    strict: bool = True
+    client_ip: str | None = None  # The visitor's address; None when not known.
+
+
+class LeadPlugin:
+    """A feature plugged into the lead core; override the hooks it needs."""
+
+    def check(
+        self, engine: sa.Engine, kind: LeadKind, fields: dict[str, Any], client_ip: str, key: str
+    ) -> None:
+        """Before a lead of the visitor at ``client_ip`` is stored (``key``: its idempotency
+        key); raises ``Refused``. A check that fails otherwise lets the lead through."""
+
+    def hold(self, session: Session, lead: Lead, hold: Hold) -> None:
+        """In the transaction storing ``lead`` (flushed: it has its id); raises ``Refused``."""
+
+    def forget(self, connection: sa.Connection) -> None:
+        """In the transaction that just deleted leads: delete what belonged to them."""
+
+    def email_params(self, engine: sa.Engine, kind: LeadKind, lead_id: int) -> dict[str, str]:
+        """What the agency's e-mail of lead ``lead_id`` adds to its parameters."""
+        return {}
+
+    def watchers(self, monitor: "Monitor") -> list[Watcher]:
+        """The rounds the monitor runs after its own, in order, every tick."""
+        return []
+
+    def commands(self, subparsers: "argparse._SubParsersAction[Any]") -> None:
+        """Add subcommands to ``python -m agency_site.leads``; each sets its ``Command`` as
+        the ``plugin_command`` default (``parser.set_defaults(plugin_command=...)``)."""
+
+
+@dataclass(frozen=True)
+class Plugins:
+    """The plugins in use, each hook called on every one of them in order."""
+
+    each: tuple[LeadPlugin, ...] = ()
+
+    def __iter__(self) -> Iterator[LeadPlugin]:
+        return iter(self.each)
+
+    def check(
+        self, engine: sa.Engine, kind: LeadKind, fields: dict[str, Any], client_ip: str, key: str
+    ) -> None:
+        for plugin in self.each:
+            plugin.check(engine, kind, fields, client_ip, key)
+
+    def hold(self, session: Session, lead: Lead, hold: Hold) -> None:
+        for plugin in self.each:
+            plugin.hold(session, lead, hold)
+
+    def forget(self, connection: sa.Connection) -> None:
+        for plugin in self.each:
+            plugin.forget(connection)
+
+    def email_params(self, engine: sa.Engine, kind: LeadKind, lead_id: int) -> dict[str, str]:
+        params: dict[str, str] = {}
+        for plugin in self.each:
+            params |= plugin.email_params(engine, kind, lead_id)
+        return params
+
+    def watchers(self, monitor: "Monitor") -> list[Watcher]:
+        return [watcher for plugin in self.each for watcher in plugin.watchers(monitor)]
+
+    def commands(self, subparsers: "argparse._SubParsersAction[Any]") -> None:
+        for plugin in self.each:
+            plugin.commands(subparsers)
+
+
+def load(settings: Settings) -> Plugins:
+    """The plugins ``LEADS_PLUGINS`` names: each module's ``plugin(settings)``."""
+    paths = [path.strip() for path in settings.leads.plugins.split(",") if path.strip()]
+    return Plugins(tuple(importlib.import_module(path).plugin(settings) for path in paths))
