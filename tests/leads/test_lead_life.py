@@ -12,6 +12,7 @@ retention period; at the end, every stored lead is delivered or marked for the o
 runs ``LEAD_LIFE_EXAMPLES`` of them and prints what was covered.
 """
 
+import logging
 import os
 from pathlib import Path
 
@@ -30,7 +31,15 @@ STEPS = int(os.environ.get("LEAD_LIFE_STEPS", "30"))
 def world(db_url: str, tmp_path: Path, emailjs: HTTPServer, monkeypatch):
     world = World(db_url, tmp_path, emailjs)
     world.clock.install(monkeypatch)
+    # Thousands of runs log what the site logs (tracebacks included): kept out of memory;
+    # a failure is told by its shrunk sequence and the broken promise.
+    loggers = [logging.getLogger(name) for name in ("agency_site", "werkzeug")]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
     yield world
+    for logger, level in zip(loggers, levels, strict=True):
+        logger.setLevel(level)
     world.close()
     print(f"\nLead life on {world.dialect}: {EXAMPLES} examples of up to {STEPS} steps")
     print(world.report())
