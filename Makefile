@@ -138,7 +138,7 @@ LEAD_LIFE_STEPS ?= 40
 simulate: setup-dev
 	$(BIN)/python scripts/local_servers.py --optional
 	LEAD_LIFE_EXAMPLES=$(LEAD_LIFE_EXAMPLES) LEAD_LIFE_STEPS=$(LEAD_LIFE_STEPS) \
-		$(BIN)/python -m pytest -s -q tests/leads/test_lead_life.py \
+		$(BIN)/python -m pytest -s -q --timeout=0 tests/leads/test_lead_life.py \
 		--hypothesis-show-statistics
 
 ## content-check: load every text file under agency_site/content/ (es and its Catalan twins
