@@ -26,7 +26,7 @@ from pytest_httpserver import HTTPServer
 from agency_site.leads.kinds import LeadKind
 from tests.leads.lead_life import LONG_FOLDING, Visit, World, machine
 
-EXAMPLES = int(os.environ.get("LEAD_LIFE_EXAMPLES", "12"))
+EXAMPLES = int(os.environ.get("LEAD_LIFE_EXAMPLES", "10"))
 STEPS = int(os.environ.get("LEAD_LIFE_STEPS", "30"))
 
 
