@@ -135,6 +135,19 @@ loadtest: setup-dev
 	$(BIN)/python scripts/local_servers.py --loadtest
 	$(BIN)/python -m scripts.loadtest $(LOADTEST_ARGS)
 
+## simulate: the lead's life, long: tests/leads/test_lead_life.py (`make test` runs a few examples)
+##           with LEAD_LIFE_EXAMPLES random sequences of up to LEAD_LIFE_STEPS steps each, on
+##           SQLite and PostgreSQL, then what they covered (each rule, each check)
+##           [about 4 h for the default 20000 (0.3-0.5 s an example); LEAD_LIFE_EXAMPLES=500: 7 min]
+LEAD_LIFE_EXAMPLES ?= 20000
+LEAD_LIFE_STEPS ?= 40
+.PHONY: simulate
+simulate: setup-dev
+	$(BIN)/python scripts/local_servers.py --optional
+	LEAD_LIFE_EXAMPLES=$(LEAD_LIFE_EXAMPLES) LEAD_LIFE_STEPS=$(LEAD_LIFE_STEPS) \
+		$(BIN)/python -m pytest -s -q --timeout=0 tests/leads/test_lead_life.py \
+		--hypothesis-show-statistics
+
 ## content-check: load every text file under agency_site/content/ (es and its Catalan twins
 ##                in ca, same structure, nothing left in Spanish) and say what is wrong [seconds]
 .PHONY: content-check content-schema
