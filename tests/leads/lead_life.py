@@ -44,22 +44,31 @@ from sqlmodel import SQLModel
 
 from agency_site import paths
 from agency_site.bookings.links import LinkSigner
-from agency_site.bookings.mails import agency_links
+from agency_site.bookings.mails import agency_links, agency_params
 from agency_site.bookings.models import Booking, BookingState, slot_key
 from agency_site.bookings.pages import create_app
 from agency_site.emailjs import SEND_PATH, EmailJSClient
 from agency_site.forms.declarations import HONEYPOT_FIELD, LANGUAGE_FIELD
+from agency_site.forms.kinds import LeadKind
+from agency_site.forms.outcome import Result
 from agency_site.leads import cli, database
-from agency_site.leads.calendar import agency_now, default_calendar
 from agency_site.leads.delivery import Delivery, RetryPolicy, new_claim_token
-from agency_site.leads.intake import LeadIntake, Result
-from agency_site.leads.kinds import LeadKind, LeadStatus
+from agency_site.leads.intake import LeadIntake
+from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.monitor import Monitor, retention_cutoff
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
-from tests.leads.conftest import AGENCY_INBOX, TEMPLATES, accept_all, new_engine, refuse_all
+from agency_site.working_calendar import agency_now, default_calendar
+from tests.leads.conftest import (
+    AGENCY_INBOX,
+    TEMPLATES,
+    accept_all,
+    new_engine,
+    plugged,
+    refuse_all,
+)
 from tests.leads.test_booking_pages import Client, desk_for
 from tests.leads.test_bookings import SECRET
 from tests.run_async import run
@@ -313,10 +322,15 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
         def __init__(self) -> None:
             super().__init__()
             world.reset()
-            self.store = LeadStore(world.engine)
+            # The bookings plugged in as the site runs them, their e-mail carrying the links.
+            self.store = plugged(
+                world.engine,
+                agency_email=lambda engine, lead_id: agency_params(
+                    engine, partial(agency_links, API, LinkSigner(SECRET), engine), lead_id
+                ),
+            )
             self.good = world.client()
             self.delivery = Delivery(self.store, self.good, TEMPLATES, AGENCY_INBOX, "a", POLICY)
-            self.delivery.booking_links = partial(agency_links, API, LinkSigner(SECRET))
             limiter = RateLimiter(MemoryStorage(), per_ip=1_000_000, window_s=600)
             self.spool = Spool(world.folder / "spool", "w1")
             self.intake = LeadIntake(self.store, self.delivery, limiter, 1.5, self.spool)

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 from pytest_httpserver import HTTPServer
 
-from agency_site.leads.kinds import LeadKind
+from agency_site.forms.kinds import LeadKind
 from tests.leads.lead_life import LONG_FOLDING, Visit, World, machine
 
 EXAMPLES = int(os.environ.get("LEAD_LIFE_EXAMPLES", "10"))
