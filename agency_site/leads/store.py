@@ -106,7 +106,8 @@ class LeadStore(Claims, Rights, Jobs):
             status=LeadStatus.SPAM
             if spam
             else (LeadStatus.SENDING if claim_token else LeadStatus.QUEUED),
-            next_attempt_at=None if spam else now,
+            # Claimed at intake: behind the waiting leads should its worker die (claims.py).
+            next_attempt_at=None if spam else (now + lease if claim_token else now),
             claim_token=claim_token,
             claimed_until=now + lease if claim_token else None,
             idempotency_key=idempotency_key,

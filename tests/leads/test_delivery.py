@@ -4,6 +4,7 @@ import dataclasses
 import datetime as dt
 import json
 import threading
+import time
 
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
@@ -319,3 +320,18 @@ def test_the_provider_s_answer_is_kept_as_one_printable_line(
     for lead_id in ids:
         lead = store.get(lead_id)
         assert (lead.status, lead.last_error) == (LeadStatus.QUEUED, "HTTP 500: Bad?gateway?now")
+
+
+def test_a_lead_claimed_at_intake_whose_worker_died_comes_back_behind_the_waiting(
+    store: LeadStore,
+) -> None:
+    """The first attempt is a claim too: a lead whose intake worker died mid-send waits
+    behind the leads queued meanwhile, never in front of them."""
+    lease = dt.timedelta(milliseconds=300)
+    died_on = store.add(
+        LeadKind.CONTACT, {"email": "bea@example.com"}, claim_token=new_claim_token(), lease=lease
+    )
+    waiting = queue(store, "ana@example.com")
+    time.sleep(lease.total_seconds() + 0.1)  # Its worker died: the claim expired.
+    order = [lead.id for lead in store.claim_due(new_claim_token(), LEASE, 2)]
+    assert order == [waiting, died_on]
