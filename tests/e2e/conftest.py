@@ -193,8 +193,12 @@ def site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory):
             "LEADS_RETRY_POLL_SECONDS": "1",
             # Held leads: one is retried every 2 s instead of every 15 minutes.
             "LEADS_CANARY_INTERVAL_SECONDS": "2",
-            # Every test browses from 127.0.0.1: only the per-session limit applies.
+            # Every test browses from 127.0.0.1: only the per-session limit applies, and
+            # the pending bookings are not capped per network or address (their own tests
+            # cap them: tests/leads/test_bookings.py).
             "LEADS_RATE_LIMIT_PER_IP": "10000",
+            "BOOKING_MAX_PENDING_PER_NETWORK": "0",
+            "BOOKING_MAX_PENDING_PER_EMAIL": "0",
             # A submission gives its answer after 5 s at most (the EmailJS timeout is 10 s).
             "LEADS_SUBMIT_DEADLINE_SECONDS": "5",
         },

@@ -153,6 +153,7 @@ def booking_params(day: dt.date, slot: str, email: str) -> dict:
         ),
         "confirm_url": "",
         "decline_url": "",
+        "slot_note": "",  # The booking holds its slot (a drained one may not: it says so).
     }
 
 

@@ -65,6 +65,10 @@ def stack(emailjs_fake: HTTPServer):
         **EMAILJS_E2E,
         "LEADS_RETRY_BASE_SECONDS": "2",
         "LEADS_RETRY_POLL_SECONDS": "1",
+        # Every test visitor comes from 127.0.0.1: no cap of pending bookings per network
+        # or address (tests/leads/test_bookings.py tests the caps).
+        "BOOKING_MAX_PENDING_PER_NETWORK": "0",
+        "BOOKING_MAX_PENDING_PER_EMAIL": "0",
     }
     log = ROOT / "stack-up.log"
     with log.open("w") as out:
