@@ -69,9 +69,8 @@ leads: setup
 export: setup
 	$(BIN)/python -m agency_site.site_export
 
-# `make test-unit` on both cores (pytest-xdist). `make test` runs the browser tests and the
-# unit tests side by side instead, one pytest each (scripts/run_tests.py): the browser
-# tests share one build of .web/ and mostly wait.
+# `make test-unit` on both cores (pytest-xdist). `make test` stays one process: its browser
+# tests share one build of .web/, and beside the unit tests they ran slower, not faster.
 PYTEST_PARALLEL ?= -n 2
 
 ## test: set up and run the whole test suite (unit + browser tests on Debian's Chromium;
@@ -80,7 +79,7 @@ test: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
 	$(BIN)/python scripts/local_servers.py
-	$(BIN)/python scripts/run_tests.py
+	$(BIN)/python -m pytest -m "not stack"
 
 ## test-unit: the fast tests (no browser, no build), without root: the ones needing PostgreSQL,
 ##            Redis, Caddy or nginx run when installed (or TEST_DATABASE_URL / TEST_REDIS_URL

@@ -122,7 +122,7 @@ def pytest_itemcollected(item: pytest.Item) -> None:
     """Mark every test under tests/e2e as a browser test, under tests/stack as a stack test.
 
     Marked as each test is collected, before any plugin reorders or selects (``-m`` reads
-    these marks; `make test` runs the two kinds side by side, scripts/run_tests.py).
+    these marks).
     """
     path = str(item.path).replace("\\", "/")
     if "/e2e/" in path:
