@@ -69,9 +69,12 @@ leads: setup
 export: setup
 	$(BIN)/python -m agency_site.site_export
 
-# `make test-unit` on both cores (pytest-xdist). `make test` stays one process: its browser
-# tests share one build of .web/, and beside the unit tests they ran slower, not faster.
+# `make test-unit` on both cores (pytest-xdist). `make test` on three workers, each taking whole
+# test files (--dist loadfile): a browser test mostly waits for the page (the CPU idles), so a
+# third worker runs beside two busy ones; each worker that runs browser tests builds and serves
+# its own site (tests/e2e/conftest.py). PYTEST_TEST_PARALLEL= runs it in one process.
 PYTEST_PARALLEL ?= -n 2
+PYTEST_TEST_PARALLEL ?= -n 3 --dist loadfile
 
 ## test: set up and run the whole test suite (unit + browser tests on Debian's Chromium;
 ##       installs Chromium, PostgreSQL, Redis, Caddy, nginx from Debian when root) [about 10 min]
@@ -79,7 +82,7 @@ test: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
 	$(BIN)/python scripts/local_servers.py
-	$(BIN)/python -m pytest -m "not stack"
+	$(BIN)/python -m pytest -m "not stack" $(PYTEST_TEST_PARALLEL)
 
 ## test-unit: the fast tests (no browser, no build), without root: the ones needing PostgreSQL,
 ##            Redis, Caddy or nginx run when installed (or TEST_DATABASE_URL / TEST_REDIS_URL
@@ -92,7 +95,7 @@ test-unit: setup-dev
 test-e2e: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
-	$(BIN)/python -m pytest -m e2e
+	$(BIN)/python -m pytest -m "e2e and not stack" $(PYTEST_TEST_PARALLEL)
 
 ## bench: Lighthouse over the production build with budgets (not part of `make test`)
 ##        e.g. make bench BENCH_ARGS="--routes / /contact --runs 1 --offline"

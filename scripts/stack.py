@@ -317,13 +317,17 @@ def release(state: dict, rollback: bool, fault: str | None) -> int:
     if not state.get("pids", {}).get("caddy"):
         raise SystemExit("No stack is running: `make stack` first.")
     target = release_target(state)
+    export = target.export
     if fault == "csp":
         # A fault drill: an inline script the CSP does not list (what a stale web-server
         # file did to every page), so the smoke check fails and the release switches back.
-        export = target.export
-
+        # What it drills is the switch back, not the build: it releases the last export
+        # (.web/build/client) again, broken, instead of building the same one a second time.
         def broken_export(folder: Path) -> None:
-            export(folder)
+            if BUILD_DIR.is_dir():
+                releases.copy_export(ROOT, folder)
+            else:
+                export(folder)
             page = folder / "index.html"
             page.write_text(page.read_text().replace("</body>", "<script>1</script></body>", 1))
 

@@ -113,9 +113,16 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-# Browser tests that build .web/ themselves (Reflex's own commands): they run first, before
-# the session's production site (tests/e2e/conftest.py) builds and serves from .web/.
-BUILDS_ITS_OWN_SITE = "test_reflex_run.py"
+# The longest browser-test files first (seconds on 2 cores, measured with --durations): under
+# `make test` each pytest-xdist worker takes whole files (--dist loadfile), and the long ones
+# started first end at about the same time as the many short ones.
+LONGEST_FIRST = (
+    "test_a11y.py",  # 260 s: axe on every route, menus closed and open, two widths
+    "test_service_pages.py",  # 140 s
+    "test_reflex_run.py",  # 110 s: builds .web/ itself three times (Reflex's own commands)
+    "test_pages_main.py",  # 110 s
+    "test_backend_down.py",  # 85 s: its own export
+)
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:
@@ -132,8 +139,9 @@ def pytest_itemcollected(item: pytest.Item) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The browser tests that build .web/ themselves run first."""
-    items.sort(key=lambda item: item.path.name != BUILDS_ITS_OWN_SITE)  # Stable: else as found.
+    """The longest browser-test files run first, the rest as found (a stable sort)."""
+    rank = {name: place for place, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
 @pytest.fixture(autouse=True)

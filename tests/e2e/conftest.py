@@ -5,15 +5,23 @@ deployer serves) on a free port, with its database in a temporary folder and its
 e-mail provider pointed at a local fake (pytest-httpserver), so no test reaches
 the internet. The fake accepts every send unless a test says otherwise (and puts
 it back with ``accept_sends``).
+
+Each session (each pytest-xdist worker of ``make test``) builds and serves its site from a
+web workdir of its own (``REFLEX_WEB_WORKDIR``), a copy of the checkout's ``.web/`` with
+its installed frontend packages hard-linked: the sessions run side by side, and a test
+that rebuilds ``.web/`` itself (tests/e2e/test_reflex_run.py) changes no served file.
 """
 
 import contextlib
+import fcntl
+import hashlib
 import os
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -26,7 +34,9 @@ from pytest_httpserver import HTTPServer
 from agency_site.emailjs import SEND_PATH
 
 ROOT = Path(__file__).resolve().parents[2]
+WEB = ROOT / ".web"
 START_TIMEOUT_S = 420
+BUILD_TIMEOUT_S = 600
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -62,6 +72,53 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+@contextlib.contextmanager
+def web_lock() -> Iterator[None]:
+    """Held by a test session while it installs, copies or rebuilds this checkout's ``.web/``
+    (the others wait): no session copies a half-written build."""
+    digest = hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
+    with (Path(tempfile.gettempdir()) / f"agency-site-{digest}-web.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def installed_web(env: dict[str, str]) -> None:
+    """Install the frontend packages in ``.web/`` once (a fresh clone has none): by the
+    production export, so ``.web/`` then also holds a whole build. Call under ``web_lock``."""
+    if (WEB / "node_modules").is_dir():
+        return
+    build = subprocess.run(
+        [sys.executable, "-m", "reflex", "export", "--frontend-only", "--no-zip"],
+        cwd=ROOT,
+        env={name: value for name, value in env.items() if name != "REFLEX_WEB_WORKDIR"},
+        capture_output=True,
+        text=True,
+        timeout=BUILD_TIMEOUT_S,
+    )
+    if build.returncode:
+        pytest.exit(f"npm install in .web failed:\n{build.stdout[-3000:]}{build.stderr[-3000:]}", 3)
+
+
+def own_web_workdir(copy: Path, env: dict[str, str] | None = None) -> Path:
+    """A web workdir for one session at ``copy``: ``.web/`` copied without its build, its
+    installed packages hard-linked (read only), so Reflex only compiles and builds there
+    instead of a second npm install of the same lockfile."""
+    with web_lock():
+        installed_web(env or dict(os.environ))
+        # Reflex rewrites its own files in place: real copies. The packages are only read.
+        shutil.copytree(WEB, copy, ignore=shutil.ignore_patterns("build", "node_modules"))
+        shutil.copytree(
+            WEB / "node_modules",
+            copy / "node_modules",
+            copy_function=os.link,
+            ignore=shutil.ignore_patterns(".vite", ".cache"),
+        )
+    return copy
+
+
 @dataclass
 class SiteServer:
     """A running production build of the site."""
@@ -71,6 +128,7 @@ class SiteServer:
     log_path: Path
     db_path: Path
     env: dict[str, str]
+    web_dir: Path = WEB  # Its web workdir: the build it serves is under build/client.
 
     def log_tail(self, lines: int = 60) -> str:
         """The last lines the server printed."""
@@ -95,7 +153,7 @@ def wait_until_up(url: str, process: subprocess.Popen, timeout: float) -> bool:
 
 
 def start_site(env_overrides: dict[str, str], workdir: Path) -> SiteServer:
-    """Build and start the production site on a free port."""
+    """Build and start the production site on a free port, in a web workdir of its own."""
     port = free_port()
     url = f"http://localhost:{port}"
     db_path = workdir / "e2e.db"
@@ -107,6 +165,8 @@ def start_site(env_overrides: dict[str, str], workdir: Path) -> SiteServer:
         "PYTHONUNBUFFERED": "1",
         **env_overrides,
     }
+    web_dir = own_web_workdir(workdir / "web", env)
+    env["REFLEX_WEB_WORKDIR"] = str(web_dir)
     log_path = workdir / "site.log"
     log = log_path.open("w")
     process = subprocess.Popen(
@@ -129,7 +189,7 @@ def start_site(env_overrides: dict[str, str], workdir: Path) -> SiteServer:
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
-    server = SiteServer(url, process, log_path, db_path, env)
+    server = SiteServer(url, process, log_path, db_path, env, web_dir)
     if not wait_until_up(f"{url}/ping", process, START_TIMEOUT_S) or not wait_until_up(
         f"{url}/", process, 60
     ):

@@ -11,7 +11,6 @@ import contextlib
 import mimetypes
 import os
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -28,10 +27,17 @@ from agency_site import paths
 from agency_site.content.forms import COPY
 from agency_site.content.pages import PAGES
 from agency_site.routes import ROUTES
-from tests.e2e.conftest import ROOT, SiteServer, free_port, stop_site, wait_until_up
+from tests.e2e.conftest import (
+    BUILD_TIMEOUT_S,
+    ROOT,
+    SiteServer,
+    free_port,
+    own_web_workdir,
+    stop_site,
+    wait_until_up,
+)
 from tests.e2e.helpers import expect_page
 
-BUILD_TIMEOUT_S = 600
 BACKEND_ONLY = "-m reflex run --env prod --backend-only --backend-port"
 # What Reflex's default overlay would show: none of it may appear.
 OVERLAY_TEXT = re.compile(r"Cannot connect|Connection Error|Backend is|server is reachable")
@@ -94,27 +100,11 @@ class SplitSite:
             stop_site(server)
 
 
-def reuse_installed_packages(web: Path, copy: Path) -> None:
-    """Start the separate web workdir as a copy of the session's (hard links, no build):
-    Reflex then finds its frontend packages installed (its install marker and lockfile
-    match) and only builds, instead of a second npm install of the same lockfile."""
-    if not (web / "node_modules").is_dir():
-        return
-    # Reflex rewrites its own files in place: real copies. The packages are only read.
-    shutil.copytree(web, copy, ignore=shutil.ignore_patterns("build", "node_modules"))
-    shutil.copytree(
-        web / "node_modules",
-        copy / "node_modules",
-        copy_function=os.link,
-        ignore=shutil.ignore_patterns(".vite", ".cache"),
-    )
-
-
 @pytest.fixture(scope="module")
 def split_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SplitSite]:
     """Export the frontend against a backend port nobody listens on yet, and serve it."""
     workdir = tmp_path_factory.mktemp("backend-down")
-    reuse_installed_packages(ROOT / ".web", workdir / "web")
+    own_web_workdir(workdir / "web")
     backend_port, frontend_port = free_port(), free_port()
     url = f"http://localhost:{frontend_port}"
     env = {

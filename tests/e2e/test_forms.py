@@ -24,7 +24,7 @@ from agency_site.forms.email import date_es
 from agency_site.leads import source as lead_source
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
 from agency_site.working_calendar import Closure, default_calendar
-from tests.e2e.conftest import EMAILJS_E2E, ROOT, SiteServer, accept_sends
+from tests.e2e.conftest import EMAILJS_E2E, SiteServer, accept_sends
 from tests.e2e.helpers import open_page
 
 SUBMIT = "button[type=submit]"
@@ -433,7 +433,7 @@ def test_a_double_click_sends_once_and_the_button_says_it_is_sending(
 
 
 def test_no_emailjs_setting_reaches_the_browser(site: SiteServer) -> None:
-    built = ROOT / ".web" / "build" / "client"
+    built = site.web_dir / "build" / "client"
     files = [f for f in built.rglob("*") if f.is_file() and f.suffix in {".js", ".html", ".json"}]
     assert files, "the production build is missing"
     secrets = [v.encode() for v in EMAILJS_E2E.values()]

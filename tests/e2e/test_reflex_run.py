@@ -9,9 +9,9 @@ capture and the booking form in Chromium and checks that both e-mails reach the 
 - ``reflex run --env prod --frontend-port P``;
 - ``reflex run --frontend-port F --backend-port B`` (development: Vite and a compile).
 
-They build the frontend in this folder's .web/ one after the other (slow: run them under
-the machine's heavy lock). The session's production site (tests/e2e/conftest.py) is not
-started by these tests: they open their own browser context instead of ``page``.
+They build the frontend in this folder's .web/ one after the other. The session's
+production site (tests/e2e/conftest.py), built in a web workdir of its own, is not started
+by these tests: they open their own browser context instead of ``page``.
 """
 
 import os
@@ -39,6 +39,7 @@ from tests.e2e.conftest import (
     stop_site,
     wait_until_up,
     watch_csp,
+    web_lock,
 )
 from tests.e2e.helpers import open_page
 from tests.e2e.test_forms import SUBMIT, fill_booking, sends, wait_for_sends, working_day
@@ -98,18 +99,22 @@ def served_at(process: subprocess.Popen, log: Path, timeout: float = START_TIMEO
 
 
 def running(command: list[str], fake: HTTPServer, tmp_path: Path, url: str | None, ping: str):
-    """Start ``command``; once ``ping`` and the site's home answer, the running server."""
-    process = start(command, fake, tmp_path)
-    log = tmp_path / "run.log"
-    server = SiteServer(url or "", process, log, tmp_path / "leads.db", {})
-    url = url or served_at(process, log)
-    server.url = url
-    ping = ping.replace("{url}", url)
-    if not wait_until_up(ping, process, START_TIMEOUT_S) or not wait_until_up(
-        f"{url}/", process, 300
-    ):
-        stop_site(server)
-        pytest.fail(f"{' '.join(command)} did not start:\n{server.log_tail(80)}")
+    """Start ``command``; once ``ping`` and the site's home answer, the running server.
+
+    It builds in ``.web/``: under ``web_lock`` until it serves, so no other test session
+    copies ``.web/`` half written (tests/e2e/conftest.py)."""
+    with web_lock():
+        process = start(command, fake, tmp_path)
+        log = tmp_path / "run.log"
+        server = SiteServer(url or "", process, log, tmp_path / "leads.db", {})
+        url = url or served_at(process, log)
+        server.url = url
+        ping = ping.replace("{url}", url)
+        if not wait_until_up(ping, process, START_TIMEOUT_S) or not wait_until_up(
+            f"{url}/", process, 300
+        ):
+            stop_site(server)
+            pytest.fail(f"{' '.join(command)} did not start:\n{server.log_tail(80)}")
     return server
 
 
