@@ -11,6 +11,8 @@ Outside this package the site uses Reflex's public ``rx.`` API only; the rest is
 - ``lazy_socket.py`` and ``js/lazy_socket.js``: the websocket opens only when a form is used.
 - ``connection_overlay.py``: Reflex's connection overlay (an app wrap) removed.
 - ``event_namespace.py``: a check in front of Reflex's websocket event handler.
+- ``page_bundles.py``: which JavaScript module holds a page's memoized components (the
+  page function's ``__module__``): one per bundle of pages (``routes.py``).
 - ``page_language.py``: ``<html lang>`` and the not-found page's language from the path
   (React Router's ``useLocation`` in the document root).
 
@@ -40,6 +42,10 @@ tests need ``make test-e2e``).
 - No overlay while the backend is away: ``e2e/test_backend_down.py``.
 - ``EventNamespace.on_event`` is socket.io's handler: ``test_reflex_ext.py::…socketio_routes…``.
 - The form-entries key of ``state.js``: ``test_reflex_ext.py::…form_s_entries_travel…``.
+- A page function's ``__module__`` names the module of its memoized components
+  (``reflex_base/utils/memo_paths.py``), which its route imports: two service pages share
+  one, other pages not: ``test_page_bundles.py`` (one Reflex compile, no npm; its compile
+  leans on ``js_runtimes.install_frontend_packages`` and React Router's flat route files).
 - The build's folder (``.web/build/client``): ``test_reflex_ext.py::…frontend_build_is_…``.
 - ``<html lang>`` as an expression of ``html_custom_attrs`` in the document root (Reflex
   refuses hooks there; ``useLocation`` is a call, not a Reflex hook), the 404 probe of each
