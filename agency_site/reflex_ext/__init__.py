@@ -4,7 +4,9 @@ Outside this package the site uses Reflex's public ``rx.`` API only; the rest is
 
 - ``internals.py``: the non-public Reflex names (``reflex_base``, ``reflex.utils``, ...).
 - ``client_state.py``: ClientStateVar's slots in Reflex's ``refs``; Vars carrying React hooks.
-- ``js.py`` and ``js/*.js``: the site's browser code, as real JavaScript files.
+- ``js.py``: the browser code read from real JavaScript files, its placeholders filled in;
+  ``js/*.js`` holds Reflex's code as the site patches it (the rest, the site's own
+  features, is in ``components/js/``).
 - ``hydration.py``: each prerendered page's React Router bootstrap deferred after first paint.
 - ``build_plugin.py``: the Reflex build plugin (robots.txt, manifest, prerendered 404,
   deferred hydration, CSP hashes of the inline scripts).
@@ -28,7 +30,8 @@ tests need ``make test-e2e``).
 - Plugin context (``add_save_task``, ``static_dir``): ``e2e/test_seo.py::test_robots_txt_…``.
 - CSP hashes match the served inline scripts: ``e2e/test_lead_safety.py::test_the_pages_…``.
 - ClientStateVar's ``refs`` keys: ``test_reflex_ext.py::…client_state_keys_are_where_…``.
-- Hook text pasted as written: ``test_reflex_ext.py::…browser_code_is_valid_javascript_…``.
+- Hook text pasted as written: ``test_reflex_ext.py::…browser_code_is_valid_javascript_…``;
+  every file of ``js/`` and ``components/js/`` as written: ``…every_js_file_is_valid_…``.
 - Menus, scroll and date hooks at work: ``e2e/test_a11y.py``, ``e2e/test_ui_traffic.py``.
 - The booking slot filter's free slots and clocks, and the layout's visit-source hook (a
   hidden field filled in the submit's capture phase): ``e2e/test_bookings.py``.
