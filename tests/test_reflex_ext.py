@@ -1,5 +1,6 @@
 """What the site assumes of Reflex's internals (agency_site/reflex_ext), checked against Reflex."""
 
+import ast
 import logging
 from pathlib import Path
 from types import SimpleNamespace
@@ -65,6 +66,40 @@ def test_reflex_s_patched_code_is_behind_the_fence_and_the_site_s_beside_its_com
     else:
         assert path.parent == SITE_JS_DIR
         assert not inside, f"{path} (the site's own) is loaded by {inside}: move it"
+
+
+def _fence_breaches(path: Path) -> list[str]:
+    """What a module outside the fence does that only reflex_ext may: import Reflex other than
+    as ``import reflex as rx`` (``reflex_base``, ``reflex.utils``...), or set ``__module__``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias for alias in node.names if alias.name.split(".")[0].startswith("reflex")]
+            found += [
+                f"import {alias.name}"
+                for alias in names
+                if (alias.name, alias.asname) != ("reflex", "rx")
+            ]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("reflex"):
+            found.append(f"from {node.module} import ...")
+        elif (
+            isinstance(node, ast.Attribute)
+            and node.attr == "__module__"
+            and isinstance(node.ctx, ast.Store)
+        ):
+            found.append("sets __module__")
+    return [f"{path.relative_to(PACKAGE.parent)}:{what}" for what in found]
+
+
+def test_outside_the_fence_the_site_uses_reflex_as_rx_only() -> None:
+    fence = PACKAGE / "reflex_ext"
+    breaches = [
+        breach
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if not path.is_relative_to(fence)
+        for breach in _fence_breaches(path)
+    ]
+    assert not breaches, "Reflex internals outside agency_site/reflex_ext:\n" + "\n".join(breaches)
 
 
 def test_a_file_in_neither_folder_is_an_error() -> None:

@@ -1,6 +1,7 @@
 """Every use of Reflex's internals, in one package: a Reflex upgrade is checked here.
 
-Outside this package the site uses Reflex's public ``rx.`` API only; the rest is here:
+Outside this package the site uses Reflex's public ``rx.`` API only (``import reflex as
+rx``, no ``__module__`` set: ``test_reflex_ext.py::…outside_the_fence…``); the rest is here:
 
 - ``internals.py``: the non-public Reflex names (``reflex_base``, ``reflex.utils``, ...).
 - ``client_state.py``: ClientStateVar's slots in Reflex's ``refs``; Vars carrying React hooks.
