@@ -21,7 +21,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from agency_site.leads.ratelimit import RateLimiter
-from agency_site.reflex_ext.lazy_socket import CLIENT_ERROR_PATH, MAX_REPORT_CHARS
+from agency_site.paths import CLIENT_ERRORS
+from agency_site.reflex_ext.lazy_socket import MAX_REPORT_CHARS
 from agency_site.request_body import SlowBody, read_body
 from agency_site.site_api import client_address, origin_allowed
 
@@ -76,7 +77,7 @@ def create_app(
         )
         return Response(status_code=204)
 
-    return Starlette(routes=[Route(CLIENT_ERROR_PATH, report, methods=["POST"])])
+    return Starlette(routes=[Route(CLIENT_ERRORS, report, methods=["POST"])])
 
 
 def client_errors_api() -> Starlette:

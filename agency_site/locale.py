@@ -6,7 +6,8 @@ The language in use is a context variable: ``routes.py`` renders a page inside
 was sent in, and every content object (``Localized``) then reads its file of that
 language. Outside any ``active`` block the language is Spanish, the default.
 
-This module imports nothing of ours: content, components, pages and leads all use it.
+This module imports nothing of ours but ``paths`` (which imports nothing): content,
+components, pages and leads all use it.
 """
 
 import functools
@@ -14,6 +15,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Generic, TypeVar
+
+from agency_site.paths import NOT_FOUND_FILE, SITE_API_PREFIX
 
 DEFAULT_LOCALE = "es"
 # Every language of the site, the default first.
@@ -82,9 +85,15 @@ def prefix(locale: str) -> str:
     return "" if locale == DEFAULT_LOCALE else f"/{locale}"
 
 
+def not_found_file(language: str) -> str:
+    """The build's not-found page for a language's unknown paths: ``/404.html``, and
+    ``/ca/404.html`` for ``/ca/...``."""
+    return prefix(language) + NOT_FOUND_FILE
+
+
 def _is_page_link(href: str) -> bool:
     """A link to one of the site's pages: a root path, not a backend endpoint or a file."""
-    if not href.startswith("/") or href.startswith("//") or href.startswith("/_site"):
+    if not href.startswith("/") or href.startswith("//") or href.startswith(SITE_API_PREFIX):
         return False
     last = href.split("?", 1)[0].split("#", 1)[0].rsplit("/", 1)[-1]
     return "." not in last

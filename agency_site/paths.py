@@ -1,11 +1,9 @@
 """URL paths of every page of the site: the one place a path is written.
 
-This module imports nothing of ours but ``locale`` (which imports nothing), so content,
-components and pages can all link by constant instead of typing a path twice. The paths
-are the Spanish pages'; ``locale.localized_path`` gives their twin in another language.
+This module imports nothing, so everything else (``locale`` included) can link by constant
+instead of typing a path twice. The paths are the Spanish pages'; ``locale.localized_path``
+gives their twin in another language (and ``locale.not_found_file`` the not-found page's).
 """
-
-from agency_site.locale import prefix
 
 HOME = "/"
 ABOUT = "/about"
@@ -24,12 +22,8 @@ PORTFOLIO = "/portfolio"
 BLOG = "/blog"
 
 NOT_FOUND = "404"
-
-
-def not_found_file(language: str) -> str:
-    """The build's not-found page for a language's unknown paths: ``/404.html``, and
-    ``/ca/404.html`` for ``/ca/...``."""
-    return f"{prefix(language)}/404.html"
+# The build's not-found page, the default language's (``locale.not_found_file``: each one's).
+NOT_FOUND_FILE = "/404.html"
 
 
 def service(service_id: str) -> str:
@@ -43,8 +37,13 @@ def case_study(case_id: str) -> str:
 
 
 # Our own HTTP endpoints on the backend, all under one prefix the proxies forward
-# (deploy/): the plain HTML forms' POST targets, the leads health check...
+# (deploy/): the plain HTML forms' POST targets, the leads health check... Written here
+# only (``tests/test_paths.py`` finds it anywhere else).
 SITE_API_PREFIX = "/_site"
+# Are leads reaching the agency's inbox? For any uptime monitor (leads/health.py).
+LEADS_HEALTH = f"{SITE_API_PREFIX}/leads/health"
+# Readers' JavaScript errors, into the backend's log (client_errors.py).
+CLIENT_ERRORS = f"{SITE_API_PREFIX}/client-errors"
 
 
 def booking_link(action: str) -> str:

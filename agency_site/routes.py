@@ -38,6 +38,7 @@ from agency_site.pages import (
     sections_page,
     service,
 )
+from agency_site.reflex_ext import page_bundles
 from agency_site.seo import head, schema
 
 StructuredData = Callable[[], Sequence[schema.JsonLd]]
@@ -114,11 +115,10 @@ def _route(entry: PageEntry, language: str) -> Route:
 
     slug = entry.path.strip("/").replace("/", "_").replace("-", "_") or "home"
     page.__name__ = f"page_{slug}"  # How Reflex names the page in its messages.
-    # Reflex writes a page's memoized components to one JavaScript module per Python module
-    # of its function (reflex_base/utils/memo_paths.py): the pages of a kind with a bundle
-    # share that one; any other page has its own (inlined in the page's chunk).
+    # The pages of a kind with a bundle share its JavaScript module (one per language);
+    # any other page has its own (reflex_ext/page_bundles.py).
     bundle = kind.bundle and kind.bundle + locale.prefix(language).replace("/", "_")
-    page.__module__ = f"agency_site.pages.{bundle or slug}"
+    page_bundles.bundle_page(page, bundle or slug)
     extra = kind.structured_data
 
     def structured() -> Sequence[schema.JsonLd]:

@@ -40,8 +40,8 @@ from starlette.datastructures import MutableHeaders
 from starlette.responses import FileResponse, RedirectResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from agency_site.locale import DEFAULT_LOCALE, LOCALES, locale_of, prefix
-from agency_site.paths import SCRIPT_HASHES_FILE, not_found_file
+from agency_site.locale import DEFAULT_LOCALE, LOCALES, locale_of, not_found_file, prefix
+from agency_site.paths import SCRIPT_HASHES_FILE
 from agency_site.reflex_ext.internals import get_config, static_dir
 from agency_site.settings import get_settings, origin
 

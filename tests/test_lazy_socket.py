@@ -9,10 +9,10 @@ from starlette.applications import Starlette
 
 from agency_site.agency_site import app
 from agency_site.client_errors import MAX_BODY_BYTES, PER_ADDRESS, create_app, one_line
+from agency_site.paths import CLIENT_ERRORS
 from agency_site.reflex_ext import lazy_socket
 from agency_site.reflex_ext.internals import compile_client_storage
 from agency_site.reflex_ext.lazy_socket import (
-    CLIENT_ERROR_PATH,
     CONNECT_PATHS,
     LazySocketBuildError,
     lazy_state_js,
@@ -51,7 +51,7 @@ def test_the_patched_state_js_is_valid_and_gated() -> None:
     assert "lazyEvents(normalizeEvents(events), socket)" in code
     assert "watchFormFocus(ensureSocketConnected, socket)" in code
     assert "export const socketConnected = " in code
-    assert json.dumps(CLIENT_ERROR_PATH) in code
+    assert json.dumps(CLIENT_ERRORS) in code
 
 
 def test_the_build_writes_state_js_from_the_pristine_template() -> None:
@@ -89,9 +89,7 @@ class Client:
         async def request() -> int:
             transport = httpx.ASGITransport(app=self.app, client=("203.0.113.9", 1234))
             async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-                answer = await http.post(
-                    CLIENT_ERROR_PATH, content=body, headers={"origin": origin}
-                )
+                answer = await http.post(CLIENT_ERRORS, content=body, headers={"origin": origin})
                 return answer.status_code
 
         return run(request())

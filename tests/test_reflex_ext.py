@@ -1,5 +1,6 @@
 """What the site assumes of Reflex's internals (agency_site/reflex_ext), checked against Reflex."""
 
+import ast
 import logging
 from pathlib import Path
 from types import SimpleNamespace
@@ -13,7 +14,15 @@ from agency_site.forms.declarations import BOOKING
 from agency_site.reflex_ext import connection_overlay
 from agency_site.reflex_ext.client_state import refs_keys
 from agency_site.reflex_ext.internals import FORM_DATA_ENTRIES_KEY, WEB_TEMPLATE_DIR, static_dir
-from agency_site.reflex_ext.js import JS_DIR, JsName, JsStatements, load_js, node_check
+from agency_site.reflex_ext.js import (
+    PATCH_JS_DIR,
+    SITE_JS_DIR,
+    JsName,
+    JsStatements,
+    js_files,
+    load_js,
+    node_check,
+)
 from agency_site.state import ui
 from tests.run_async import run
 
@@ -28,9 +37,74 @@ SITE_HOOK_VARS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(path.name for path in JS_DIR.glob("*.js")))
-def test_every_js_file_is_valid_javascript_as_written(name: str) -> None:
-    assert node_check(JS_DIR / name) == ""
+PACKAGE = Path(__file__).resolve().parents[1] / "agency_site"
+
+
+@pytest.mark.parametrize("path", js_files(), ids=lambda path: path.name)
+def test_every_js_file_is_valid_javascript_as_written(path: Path) -> None:
+    assert node_check(path) == ""
+
+
+def _loaders(name: str) -> set[Path]:
+    """The Python files of the site that name the browser code file ``name``."""
+    return {path for path in PACKAGE.rglob("*.py") if f'"{name}"' in path.read_text()}
+
+
+@pytest.mark.parametrize("path", js_files(), ids=lambda path: path.name)
+def test_reflex_s_patched_code_is_behind_the_fence_and_the_site_s_beside_its_components(
+    path: Path,
+) -> None:
+    """A file of reflex_ext/js/ is loaded by reflex_ext alone (it patches Reflex's code);
+    one of components/js/ is the site's own feature, loaded outside reflex_ext."""
+    fence = PACKAGE / "reflex_ext"
+    loaders = _loaders(path.name)
+    assert loaders, f"{path} is loaded by nothing"
+    inside = {loader for loader in loaders if loader.is_relative_to(fence)}
+    assert [js.name for js in js_files()].count(path.name) == 1
+    if path.parent == PATCH_JS_DIR:
+        assert inside == loaders, f"{path} (a patch of Reflex) is loaded outside the fence"
+    else:
+        assert path.parent == SITE_JS_DIR
+        assert not inside, f"{path} (the site's own) is loaded by {inside}: move it"
+
+
+def _fence_breaches(path: Path) -> list[str]:
+    """What a module outside the fence does that only reflex_ext may: import Reflex other than
+    as ``import reflex as rx`` (``reflex_base``, ``reflex.utils``...), or set ``__module__``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias for alias in node.names if alias.name.split(".")[0].startswith("reflex")]
+            found += [
+                f"import {alias.name}"
+                for alias in names
+                if (alias.name, alias.asname) != ("reflex", "rx")
+            ]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("reflex"):
+            found.append(f"from {node.module} import ...")
+        elif (
+            isinstance(node, ast.Attribute)
+            and node.attr == "__module__"
+            and isinstance(node.ctx, ast.Store)
+        ):
+            found.append("sets __module__")
+    return [f"{path.relative_to(PACKAGE.parent)}:{what}" for what in found]
+
+
+def test_outside_the_fence_the_site_uses_reflex_as_rx_only() -> None:
+    fence = PACKAGE / "reflex_ext"
+    breaches = [
+        breach
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if not path.is_relative_to(fence)
+        for breach in _fence_breaches(path)
+    ]
+    assert not breaches, "Reflex internals outside agency_site/reflex_ext:\n" + "\n".join(breaches)
+
+
+def test_a_file_in_neither_folder_is_an_error() -> None:
+    with pytest.raises(FileNotFoundError, match="neither folder"):
+        load_js("no_such_file.js")
 
 
 @pytest.mark.parametrize("name", sorted(SITE_HOOK_VARS))

@@ -26,8 +26,8 @@ from agency_site.deploy.topology import (
     Topology,
     quoted,
 )
-from agency_site.locale import DEFAULT_LOCALE, LOCALES
-from agency_site.paths import booking_link, not_found_file
+from agency_site.locale import DEFAULT_LOCALE, LOCALES, not_found_file
+from agency_site.paths import LEADS_HEALTH, booking_link
 from agency_site.seo.urls import MANIFEST_PATH
 
 
@@ -122,7 +122,7 @@ def caddyfile(topology: Topology) -> str:
 \t\t\t# A dead backend: the request (or websocket reconnect) goes to another.
 \t\t\tlb_try_duration 5s
 \t\t\t# Passive health: only connection failures count (no unhealthy_status, so an
-\t\t\t# answer such as a 503 from /_site/leads/health never takes a backend out).
+\t\t\t# answer such as a 503 from {LEADS_HEALTH} never takes a backend out).
 \t\t\tfail_duration {FAIL_WINDOW_S}s
 \t\t\tmax_fails {MAX_FAILS}
 \t\t\t# Active health: Reflex's liveness answer.

@@ -33,8 +33,8 @@ from agency_site.deploy.topology import (
     Topology,
     quoted,
 )
-from agency_site.locale import DEFAULT_LOCALE, LOCALES
-from agency_site.paths import booking_link, not_found_file
+from agency_site.locale import DEFAULT_LOCALE, LOCALES, not_found_file
+from agency_site.paths import booking_link
 from agency_site.seo.urls import MANIFEST_PATH
 
 UPSTREAM = "agency_site_backend"

@@ -4,13 +4,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from agency_site.paths import form_post
+from agency_site.paths import SITE_API_PREFIX, form_post
 from agency_site.settings import Settings
 
 # Paths the web server hands to the backends: Reflex's websocket, liveness and health,
 # and the site's own HTTP endpoints (forms without JavaScript, leads health).
 BACKEND_EXACT_PATHS = ("/ping", "/_health")
-BACKEND_PREFIXES = ("/_event", "/_site/")
+BACKEND_PREFIXES = ("/_event", f"{SITE_API_PREFIX}/")
 # The backends' only HTML documents: the answers of the forms without JavaScript.
 FORM_PREFIX = form_post("")
 # Vite's content-hashed bundles: safe to cache for a year, a new build has new names.

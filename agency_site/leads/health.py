@@ -25,8 +25,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from agency_site.leads.models import utcnow
-from agency_site.leads.monitor import HEALTH_PATH
 from agency_site.leads.store import LeadStore, LeadSummary
+from agency_site.paths import LEADS_HEALTH
 
 logger = logging.getLogger(__name__)
 
@@ -118,4 +118,4 @@ def leads_api(
         code, body = health_report(summary, configured(), max_age(), utcnow(), bad)
         return JSONResponse(body, status_code=code, headers=_NO_STORE)
 
-    return Starlette(routes=[Route(HEALTH_PATH, health, methods=["GET", "HEAD"])])
+    return Starlette(routes=[Route(LEADS_HEALTH, health, methods=["GET", "HEAD"])])

@@ -44,6 +44,7 @@ from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import utcnow
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadSummary
+from agency_site.paths import LEADS_HEALTH
 
 logger = logging.getLogger(__name__)
 
@@ -52,7 +53,6 @@ QUEUED_ALERT, REJECTED_ALERT = "queued_alert", "rejected_alert"
 OK, HELD, LATE = "ok", "held", "late"
 SPOOL_ALERTED, ASIDE_ALERTED = ".alerted", ".aside-alerted"
 PURGE_EVERY = dt.timedelta(days=1)
-HEALTH_PATH = "/_site/leads/health"
 WEBHOOK_TRIES = 3
 
 
@@ -77,7 +77,7 @@ def held_text(summary: LeadSummary, error: str, canary_every: dt.timedelta, site
         count=summary.held,
         error=error or ALERTS.no_detail,
         minutes=max(1, round(canary_every.total_seconds() / 60)),
-        status_url=f"{site}{HEALTH_PATH}",
+        status_url=f"{site}{LEADS_HEALTH}",
     )
 
 
@@ -85,7 +85,7 @@ def recovered_text(summary: LeadSummary, site: str) -> str:
     """The alert when no lead is held any longer."""
     waiting = summary.queued + summary.sending
     pending = ALERTS.pending_one if waiting == 1 else ALERTS.pending_many.format(count=waiting)
-    return ALERTS.recovered.format(pending=pending, status_url=f"{site}{HEALTH_PATH}")
+    return ALERTS.recovered.format(pending=pending, status_url=f"{site}{LEADS_HEALTH}")
 
 
 def _minutes(delta: dt.timedelta) -> int:
@@ -165,7 +165,7 @@ class Monitor:
     async def watch_late(self) -> None:
         """Tell the owner when queued leads wait too long, and about leads refused for content."""
         summary = await asyncio.to_thread(self.store.summary)
-        status_url = f"{self.site_url}{HEALTH_PATH}"
+        status_url = f"{self.site_url}{LEADS_HEALTH}"
         if self.queued_alert_after is not None:
             oldest = summary.oldest_waiting_at
             late = oldest is not None and utcnow() - oldest > self.queued_alert_after

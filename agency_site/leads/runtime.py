@@ -36,6 +36,7 @@ from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter, storage_for
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
+from agency_site.paths import LEADS_HEALTH
 from agency_site.settings import Settings, get_settings
 
 logger = logging.getLogger(__name__)
@@ -208,8 +209,9 @@ def prepare(delivery: Delivery) -> None:
             "%s lead(s) are held because EmailJS refused the current settings; fix the "
             "EmailJS account or the EMAILJS_* settings: one held lead is retried every "
             "LEADS_CANARY_INTERVAL_SECONDS and all are sent once it gets through "
-            "(`python -m agency_site.leads list`, GET /_site/leads/health).",
+            "(`python -m agency_site.leads list`, GET %s).",
             held,
+            LEADS_HEALTH,
         )
 
 

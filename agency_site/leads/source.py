@@ -2,7 +2,7 @@
 of the visit, its ``utm_*`` parameters and the referring site's host.
 
 The page keeps the visit's entry facts in its memory only (nothing stored in the browser,
-``reflex_ext/js/lead_source.js``) and puts them, with the current page, in the forms'
+``components/js/lead_source.js``) and puts them, with the current page, in the forms'
 hidden ``lead_source`` field as JSON when a form is sent. Nothing here trusts it: it is read
 only when short, only known keys are kept, each value is a bounded, printable string (paths
 start with ``/``, the referrer is a bare host name), and anything else is dropped, never an

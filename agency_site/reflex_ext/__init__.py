@@ -1,16 +1,21 @@
 """Every use of Reflex's internals, in one package: a Reflex upgrade is checked here.
 
-Outside this package the site uses Reflex's public ``rx.`` API only; the rest is here:
+Outside this package the site uses Reflex's public ``rx.`` API only (``import reflex as
+rx``, no ``__module__`` set: ``test_reflex_ext.py::…outside_the_fence…``); the rest is here:
 
 - ``internals.py``: the non-public Reflex names (``reflex_base``, ``reflex.utils``, ...).
 - ``client_state.py``: ClientStateVar's slots in Reflex's ``refs``; Vars carrying React hooks.
-- ``js.py`` and ``js/*.js``: the site's browser code, as real JavaScript files.
+- ``js.py``: the browser code read from real JavaScript files, its placeholders filled in;
+  ``js/*.js`` holds Reflex's code as the site patches it (the rest, the site's own
+  features, is in ``components/js/``).
 - ``hydration.py``: each prerendered page's React Router bootstrap deferred after first paint.
 - ``build_plugin.py``: the Reflex build plugin (robots.txt, manifest, prerendered 404,
   deferred hydration, CSP hashes of the inline scripts).
 - ``lazy_socket.py`` and ``js/lazy_socket.js``: the websocket opens only when a form is used.
 - ``connection_overlay.py``: Reflex's connection overlay (an app wrap) removed.
 - ``event_namespace.py``: a check in front of Reflex's websocket event handler.
+- ``page_bundles.py``: which JavaScript module holds a page's memoized components (the
+  page function's ``__module__``): one per bundle of pages (``routes.py``).
 - ``page_language.py``: ``<html lang>`` and the not-found page's language from the path
   (React Router's ``useLocation`` in the document root).
 
@@ -26,7 +31,8 @@ tests need ``make test-e2e``).
 - Plugin context (``add_save_task``, ``static_dir``): ``e2e/test_seo.py::test_robots_txt_…``.
 - CSP hashes match the served inline scripts: ``e2e/test_lead_safety.py::test_the_pages_…``.
 - ClientStateVar's ``refs`` keys: ``test_reflex_ext.py::…client_state_keys_are_where_…``.
-- Hook text pasted as written: ``test_reflex_ext.py::…browser_code_is_valid_javascript_…``.
+- Hook text pasted as written: ``test_reflex_ext.py::…browser_code_is_valid_javascript_…``;
+  every file of ``js/`` and ``components/js/`` as written: ``…every_js_file_is_valid_…``.
 - Menus, scroll and date hooks at work: ``e2e/test_a11y.py``, ``e2e/test_ui_traffic.py``.
 - The booking slot filter's free slots and clocks, and the layout's visit-source hook (a
   hidden field filled in the submit's capture phase): ``e2e/test_bookings.py``.
@@ -40,6 +46,10 @@ tests need ``make test-e2e``).
 - No overlay while the backend is away: ``e2e/test_backend_down.py``.
 - ``EventNamespace.on_event`` is socket.io's handler: ``test_reflex_ext.py::…socketio_routes…``.
 - The form-entries key of ``state.js``: ``test_reflex_ext.py::…form_s_entries_travel…``.
+- A page function's ``__module__`` names the module of its memoized components
+  (``reflex_base/utils/memo_paths.py``), which its route imports: two service pages share
+  one, other pages not: ``test_page_bundles.py`` (one Reflex compile, no npm; its compile
+  leans on ``js_runtimes.install_frontend_packages`` and React Router's flat route files).
 - The build's folder (``.web/build/client``): ``test_reflex_ext.py::…frontend_build_is_…``.
 - ``<html lang>`` as an expression of ``html_custom_attrs`` in the document root (Reflex
   refuses hooks there; ``useLocation`` is a call, not a Reflex hook), the 404 probe of each

@@ -31,8 +31,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from agency_site.locale import DEFAULT_LOCALE, LOCALES, localized_path
-from agency_site.paths import SCRIPT_HASHES_FILE, not_found_file
+from agency_site.locale import DEFAULT_LOCALE, LOCALES, localized_path, not_found_file
+from agency_site.paths import SCRIPT_HASHES_FILE
 from agency_site.reflex_ext.hydration import defer_hydration
 from agency_site.reflex_ext.internals import Plugin
 from agency_site.reflex_ext.lazy_socket import lazy_state_js

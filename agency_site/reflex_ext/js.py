@@ -1,10 +1,16 @@
-"""The site's browser code, kept in real ``.js`` files beside this module and read at import.
+"""The site's browser code, kept in real ``.js`` files and read at import.
+
+The files live in two folders, a name in one only: Reflex's own code as the site patches it
+(``reflex_ext/js/``: the lazy socket, the deferred boot), and the site's own browser
+features beside the components that use them (``components/js/``: menus, reveal, the
+booking form's hooks, the forms' HTTP fallback...). ``load_js`` takes the file's name alone.
 
 Reflex pastes a hook's text into the body of the compiled React component, and the
 build pastes the deferred bootstrap into each page: both take JavaScript as text, so
 the files are read here and their placeholders filled in. A placeholder is a
 capitalised identifier after a dollar sign (``$MOBILE_NAV_ID``), valid JavaScript as
-it stands, so ``node --check`` reads every file as written (``tests/test_reflex_ext.py``).
+it stands, so ``node --check`` reads every file of both folders as written
+(``tests/test_reflex_ext.py``).
 Each value is written as JSON (a string, number, list or object literal), as the bare
 identifier of a ``JsName``, or, for a placeholder that is a statement of its own
 (``$BOOTSTRAP;``), as the lines of a ``JsStatements``. Leading ``//`` lines are the file's own notes and are
@@ -21,7 +27,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-JS_DIR = Path(__file__).with_name("js")
+# Reflex's code as the site patches it; the site's own features, beside their components.
+PATCH_JS_DIR = Path(__file__).with_name("js")
+SITE_JS_DIR = Path(__file__).parents[1] / "components" / "js"
+JS_DIRS = (PATCH_JS_DIR, SITE_JS_DIR)
 _PLACEHOLDER = re.compile(r"\$([A-Z][A-Z0-9_]*)\b(;?)")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 
@@ -59,22 +68,37 @@ def _filled(match: re.Match, values: dict[str, object]) -> str:
     return json.dumps(value, ensure_ascii=False) + semicolon
 
 
+def js_files() -> list[Path]:
+    """Every browser code file of both folders."""
+    return sorted(path for folder in JS_DIRS for path in folder.glob("*.js"))
+
+
+def js_file(name: str) -> Path:
+    """The file called ``name``, in whichever of the two folders holds it."""
+    found = [folder / name for folder in JS_DIRS if (folder / name).is_file()]
+    if len(found) != 1:
+        where = " and ".join(str(path) for path in found) or "neither folder"
+        msg = f"{name}: in {where}; a browser code file is in exactly one of {JS_DIRS}"
+        raise FileNotFoundError(msg)
+    return found[0]
+
+
 @functools.cache
 def source(name: str) -> str:
-    """The code of ``js/<name>``: the file without its leading ``//`` notes, stripped."""
-    lines = (JS_DIR / name).read_text().splitlines(keepends=True)
+    """The code of the file ``name``: without its leading ``//`` notes, stripped."""
+    lines = js_file(name).read_text().splitlines(keepends=True)
     while lines and lines[0].startswith("//"):
         lines.pop(0)
     return "".join(lines).strip()
 
 
 def load_js(name: str, **values: object) -> str:
-    """The code of ``js/<name>`` with every ``$PLACEHOLDER`` replaced by its value."""
+    """The code of the file ``name`` with every ``$PLACEHOLDER`` replaced by its value."""
     code = source(name)
     wanted = {name for name, _ in _PLACEHOLDER.findall(code)}
     if wanted != set(values):
         msg = (
-            f"js/{name}: placeholders {sorted(wanted)} but values for {sorted(values)} "
+            f"{js_file(name)}: placeholders {sorted(wanted)} but values for {sorted(values)} "
             "(agency_site/reflex_ext/js.py)"
         )
         raise ValueError(msg)

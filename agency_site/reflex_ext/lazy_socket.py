@@ -24,12 +24,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from agency_site.paths import CLIENT_ERRORS
 from agency_site.reflex_ext.internals import WEB_TEMPLATE_DIR
 from agency_site.reflex_ext.js import load_js, node_check
 
 STATE_JS = "utils/state.js"
-# Where a reader's JavaScript error is reported (site_api's client-errors endpoint).
-CLIENT_ERROR_PATH = "/_site/client-errors"
 MAX_REPORT_CHARS = 2000
 
 # Every way Reflex 0.10.1's state.js creates or connects a socket: each text, how often.
@@ -79,7 +78,7 @@ _LAST_IMPORT = 'import { uploadFiles } from "$/utils/helpers/upload";\n'
 def _edits() -> tuple[Edit, ...]:
     """The changes to the template, in the order they are applied."""
     code = load_js(
-        "lazy_socket.js", CLIENT_ERROR_PATH=CLIENT_ERROR_PATH, MAX_REPORT_CHARS=MAX_REPORT_CHARS
+        "lazy_socket.js", CLIENT_ERROR_PATH=CLIENT_ERRORS, MAX_REPORT_CHARS=MAX_REPORT_CHARS
     )
     return (
         Edit("socket.io-client import", 'import io from "socket.io-client";\n', ""),

@@ -6,7 +6,7 @@
   (``agency_site/site_api.py``): ``POST /_site/forms/booking``, form-encoded, with
   ``Accept: application/json``, the page's ``Origin``/``Referer`` and the hidden
   ``idempotency_key``; the JSON answer's ``result`` is the outcome shown;
-- ``book_in_browser`` does what ``agency_site/reflex_ext/js/form_http_fallback.js`` does:
+- ``book_in_browser`` does what ``agency_site/components/js/form_http_fallback.js`` does:
   the websocket first, and the same submission (same key) over HTTP when the socket
   cannot connect or hydrate, drops, the backend does not start the submission within
   ``2 × CONNECT_S`` or no answer comes within ``WATCH_S``.

@@ -19,11 +19,11 @@ from pathlib import Path
 
 import aiohttp
 
+from agency_site.paths import LEADS_HEALTH
 from scripts import local_servers
 from scripts.loadtest.topology import StackInfo
 
 MONITOR_FAULT = "monitor-held-lead"
-HEALTH_PATH = "/_site/leads/health"
 POLL_EVERY_S = 1.0
 POLLER_ADDRESS = "127.0.9.1"
 HELD_EMAIL = "monitor-held@example.com"
@@ -96,9 +96,9 @@ class Monitor:
     async def start(self, note) -> str:
         """Hold a lead, start nginx and the poller; the URL the visitors use."""
         self.lead_id = await asyncio.to_thread(hold_lead, self.db_url)
-        note(f"lead {self.lead_id} held (canary postponed): {HEALTH_PATH} answers 503")
+        note(f"lead {self.lead_id} held (canary postponed): {LEADS_HEALTH} answers 503")
         url = await asyncio.to_thread(self.start_nginx)
-        note(f"nginx on {url} (pid {self.process.pid}); a monitor polls {HEALTH_PATH} every 1 s")
+        note(f"nginx on {url} (pid {self.process.pid}); a monitor polls {LEADS_HEALTH} every 1 s")
         self.task = asyncio.create_task(self.poll(url))
         return url
 
@@ -109,7 +109,7 @@ class Monitor:
         async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
             while not self.stop.is_set():
                 try:
-                    async with session.get(url + HEALTH_PATH) as response:
+                    async with session.get(url + LEADS_HEALTH) as response:
                         await response.read()
                         self.statuses[str(response.status)] += 1
                 except (aiohttp.ClientError, OSError, TimeoutError) as error:

@@ -21,10 +21,11 @@ from agency_site.emailjs import SEND_PATH
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.health import leads_api
 from agency_site.leads.kinds import LeadStatus
-from agency_site.leads.monitor import HEALTH_PATH, Monitor, months_before
+from agency_site.leads.monitor import Monitor, months_before
 from agency_site.leads.plugins import Hold
 from agency_site.leads.store import LeadStore
 from agency_site.locale import active
+from agency_site.paths import LEADS_HEALTH
 from tests.leads.conftest import (
     BOOKING_FIELDS,
     LEASE,
@@ -104,7 +105,7 @@ def get_health(store: LeadStore, configured: bool = True) -> httpx.Response:
     async def request() -> httpx.Response:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://site") as client:
-            return await client.get(HEALTH_PATH)
+            return await client.get(LEADS_HEALTH)
 
     return run(request())
 

@@ -23,9 +23,9 @@ import pytest
 from agency_site.deploy import systemd
 from agency_site.leads import runtime
 from agency_site.leads.health import leads_api
-from agency_site.leads.monitor import HEALTH_PATH
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
+from agency_site.paths import LEADS_HEALTH
 from agency_site.settings import Settings, load_settings
 from scripts.local_servers import free_port
 from tests.conftest import unavailable
@@ -104,7 +104,7 @@ def health(store: LeadStore, folders) -> httpx.Response:
     async def request() -> httpx.Response:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://site") as client:
-            return await client.get(HEALTH_PATH)
+            return await client.get(LEADS_HEALTH)
 
     return run(request())
 

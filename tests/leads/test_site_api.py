@@ -184,7 +184,7 @@ def _body_endpoints(store: LeadStore) -> dict[str, tuple[Starlette, str]]:
     """The apps (with a short body timeout) and paths of the other endpoints reading a body."""
     from agency_site import client_errors
     from agency_site.bookings import pages
-    from agency_site.reflex_ext.lazy_socket import CLIENT_ERROR_PATH
+    from agency_site.paths import CLIENT_ERRORS
     from tests.leads.test_booking_pages import desk_for
 
     return {
@@ -194,7 +194,7 @@ def _body_endpoints(store: LeadStore) -> dict[str, tuple[Starlette, str]]:
         ),
         "error report": (
             client_errors.create_app(allowed_origins=(SITE,), trusted_hops=0, body_timeout_s=0.3),
-            CLIENT_ERROR_PATH,
+            CLIENT_ERRORS,
         ),
     }
 
