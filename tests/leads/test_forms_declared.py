@@ -8,8 +8,8 @@ from html.parser import HTMLParser
 import pytest
 from pytest_httpserver import HTTPServer
 
-from agency_site.components.forms import lead_form
-from agency_site.content.forms import COPY
+from agency_site.components.form_layouts import lead_form
+from agency_site.content.form_words import COPY
 from agency_site.forms import declarations
 from agency_site.forms.__main__ import describe
 from agency_site.forms.declarations import (
@@ -33,7 +33,7 @@ from agency_site.leads.store import LeadStore
 from agency_site.leads.validation import validate
 from agency_site.rules import MESSAGE_MAX, NAME_MAX
 from agency_site.site_api import answer_page, form_page
-from agency_site.state.forms import FORM_STATES, BookingState
+from agency_site.state.form_states import FORM_STATES, BookingFormState
 from tests.leads.conftest import AGENCY_INBOX, LEASE, accept_all, make_client, make_delivery
 from tests.run_async import run
 
@@ -87,7 +87,7 @@ def test_every_field_has_its_words() -> None:
             words = form.field_words(field)
             assert words.label and words.error, (form.kind, field.name)
         assert form.words.submit and form.words.success
-        purpose = getattr(COPY.privacy_purposes, form.privacy_purpose)
+        purpose = COPY.privacy_purposes[form.privacy_purpose]
         assert any(purpose in text for _, text in form.privacy.items)
 
 
@@ -222,10 +222,10 @@ def test_a_field_added_to_a_declaration_shows_up_everywhere(monkeypatch) -> None
     )
     form = replace(declarations.BOOKING, fields=(*declarations.BOOKING.fields, company))
     monkeypatch.setitem(BY_KIND, LeadKind.BOOKING, form)
-    monkeypatch.setattr(BookingState, "form", form)
+    monkeypatch.setattr(BookingFormState, "form", form)
 
-    assert BookingState.form.names[-1] == "company"  # The state clears it after a send.
-    markup = str(lead_form(BookingState))
+    assert BookingFormState.form.names[-1] == "company"  # The state clears it after a send.
+    markup = str(lead_form(BookingFormState))
     assert 'id:"booking-company"' in markup and 'name:"company"' in markup
     html = answer_page(LeadKind.BOOKING, Submission(Result.INVALID), {}, "/x", "https://s.es")
     assert "company" in controls(html).names
