@@ -203,6 +203,11 @@ FORMS: tuple[FormDeclaration, ...] = (BOOKING, QUOTE, HERO)
 BY_KIND: dict[LeadKind, FormDeclaration] = {form.kind: form for form in FORMS}
 
 
+def form_templates(emailjs: EmailJSSettings) -> dict[LeadKind, str]:
+    """Each form's EmailJS template id, read from the setting its declaration names."""
+    return {form.kind: getattr(emailjs, form.template_setting) for form in FORMS}
+
+
 def export_fields(forms: tuple[FormDeclaration, ...] = FORMS) -> tuple[str, ...]:
     """The lead fields ``leads export`` writes as columns: every exported field once."""
     names: dict[str, None] = {}
