@@ -2,7 +2,7 @@
 (``agency_site/reflex_ext/js``), each placed on the form through a ``hook_var``.
 
 - the booking date's bounds (today to a year ahead, in the agency's time zone);
-- the booking slot's filter (``_slot_filter``: open slots only, the visitor's time);
+- the booking slot's filter (``slot_filter``: open slots only, the visitor's time);
 - the selects chosen from the page's query (``/contact?service=...&pack=...``);
 - the HTTP fallback (``HttpFallback``): a submission goes over ``fetch`` to
   ``/_site/forms/<kind>`` while the websocket is down, and its answer is shown in place.
