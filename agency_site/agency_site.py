@@ -11,7 +11,7 @@ from agency_site.reflex_ext.page_language import document_lang
 from agency_site.seo.head import site_head
 from agency_site.server import SiteMiddleware
 from agency_site.site_api import site_api
-from agency_site.state.forms import FORM_STATES
+from agency_site.state.form_states import FORM_STATES
 
 app = rx.App(
     # <html lang> follows the page's path: "ca" under /ca, else "es".

@@ -3,7 +3,7 @@ sent without JavaScript, a booking link's page. Spanish, the site's name in the 
 
 from html import escape
 
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.content.site import SITE
 from agency_site.locale import HTML_LANG, current
 

@@ -128,19 +128,27 @@ class EmailJSSettings(BaseSettings):
         )
 
     @property
+    def template_ids(self) -> dict[str, str]:
+        """Every template id, by its field's name: each form's (its declaration's
+        ``template_setting``) and the visitor's. A new form's field joins by its name."""
+        return {
+            name: getattr(self, name)
+            for name in sorted(type(self).model_fields)
+            if name.endswith("_template_id")
+        }
+
+    @property
     def fingerprint(self) -> str:
-        """A short digest of the settings, to tell whether the configuration has changed."""
-        joined = "\n".join(
-            (
-                self.api_base,
-                self.service_id,
-                self.public_key,
-                self.private_key.get_secret_value(),
-                self.contact_template_id,
-                self.booking_template_id,
-                self.quote_template_id,
-            )
+        """A short digest of the settings, to tell whether the configuration has changed
+        (held leads are released when it does): the account and every template id."""
+        account = (
+            self.api_base,
+            self.service_id,
+            self.public_key,
+            self.private_key.get_secret_value(),
         )
+        templates = (f"{name}={value}" for name, value in self.template_ids.items())
+        joined = "\n".join((*account, *templates))
         return hashlib.sha256(joined.encode()).hexdigest()[:16]
 
 

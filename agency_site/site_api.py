@@ -49,7 +49,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from agency_site import locale, paths
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.forms.declarations import (
     BY_KIND,
@@ -58,14 +58,14 @@ from agency_site.forms.declarations import (
     LANGUAGE_FIELD,
     FormDeclaration,
 )
-from agency_site.forms.fields import Control, FormField
+from agency_site.forms.field_markup import FieldMarkup, field_markup
+from agency_site.forms.fields import Control, FormField, Option
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.validation import MAX_FIELDS
 from agency_site.plain_page import alternatives_notice, page
 from agency_site.request_body import BODY_TIMEOUT_S, SlowBody, read_body
-from agency_site.rules import TIME_SLOTS
 from agency_site.settings import origin
 
 _STATUS = {
@@ -107,95 +107,67 @@ def origin_allowed(headers: Mapping[str, str], allowed: Iterable[str]) -> bool:
 # --- The answer page ---------------------------------------------------------------------
 
 
-_INPUT_TYPES = {
-    Control.TEXT: "text",
-    Control.EMAIL: "email",
-    Control.PHONE: "tel",
-    Control.DATE: "date",
-}
+def _attributes(attributes: Mapping[str, str | int | bool]) -> str:
+    """HTML attributes, escaped: ``True`` as a bare name (``required``)."""
+    return "".join(
+        f" {name}" if value is True else f' {name}="{escape(str(value), quote=True)}"'
+        for name, value in attributes.items()
+    )
 
 
 class _Form:
     """The plain form of a declaration, with the values sent and a message per wrong field:
-    the same fields, constraints and words as the page's own (``components/forms.py``)."""
+    the same contract (``forms/field_markup.py``) as the page's own form, drawn as HTML."""
 
     def __init__(self, form: FormDeclaration, values: Mapping[str, str], errors: Mapping[str, str]):
         self.form, self.values, self.errors = form, values, errors
 
-    def _attrs(self, name: str) -> str:
-        control = self.form.field_id(name)
-        invalid = "true" if name in self.errors else "false"
-        return (
-            f'id="{control}" name="{name}" aria-invalid="{invalid}" '
-            f'aria-describedby="{control}-error"'
-        )
+    def _option(self, option: Option, chosen: str, grouped: bool) -> str:
+        selected = " selected" if option.value and option.value == chosen else ""
+        data = _attributes({"data-group": option.group}) if grouped else ""
+        return f"<option{_attributes({'value': option.value})}{data}{selected}>{escape(option.label)}</option>"
 
-    def _value(self, name: str) -> str:
-        return escape(self.values.get(name, ""), quote=True)
-
-    @staticmethod
-    def _constraints(field: FormField) -> str:
-        """The HTML constraints of a field (the server checks them again)."""
-        parts = ["required"] if field.required else []
-        if field.min_length and field.control is not Control.TEXTAREA:
-            parts.append(f'minlength="{field.min_length}"')
-        if field.max_length:
-            parts.append(f'maxlength="{field.max_length}"')
-        if field.autocomplete:
-            parts.append(f'autocomplete="{field.autocomplete}"')
-        return " ".join(parts)
-
-    def _option(self, value: str, label: str, chosen: str, group: str = "") -> str:
-        selected = " selected" if value and value == chosen else ""
-        data = f' data-group="{escape(group, quote=True)}"' if group else ""
-        return (
-            f'<option value="{escape(value, quote=True)}"{data}{selected}>{escape(label)}</option>'
-        )
-
-    def _select(self, field: FormField, placeholder: str) -> str:
-        chosen = self.values.get(field.name, "")
-        options = [f'<option value="">{escape(placeholder)}</option>']
-        if field.control is Control.SLOT:
-            options += [self._option(slot, slot, chosen) for slot in TIME_SLOTS]
-        elif not field.depends_on:
-            options += [self._option(o.value, o.label, chosen) for o in field.choices()]
-        else:
-            parents = {o.value: o.label for o in self.form.field(field.depends_on).choices()}
-            groups: dict[str, list[str]] = {}
-            for o in field.choices():
-                groups.setdefault(o.group, []).append(
-                    self._option(o.value, o.label, chosen, o.group)
-                )
-            options += [
-                f'<optgroup label="{escape(parents.get(group, group), quote=True)}">'
-                f"{''.join(items)}</optgroup>"
-                for group, items in groups.items()
-            ]
-        return (
-            f"<select {self._attrs(field.name)} {self._constraints(field)}>"
-            f"{''.join(options)}</select>"
-        ).replace(" >", ">")
+    def _options(self, markup: FieldMarkup) -> str:
+        chosen = self.values.get(markup.name, "")
+        html = f'<option value="">{escape(markup.placeholder)}</option>'
+        for group in markup.groups:
+            options = "".join(self._option(o, chosen, bool(group.value)) for o in group.options)
+            html += (
+                f"<optgroup{_attributes({'label': group.label})}>{options}</optgroup>"
+                if group.value
+                else options
+            )
+        return html
 
     def _field(self, field: FormField) -> str:
-        words = self.form.field_words(field)
-        label = words.label if field.required else f"{words.label} {self.form.words.optional}"
-        if field.control in _INPUT_TYPES:
-            control = (
-                f'<input type="{_INPUT_TYPES[field.control]}" {self._attrs(field.name)} '
-                f'value="{self._value(field.name)}" {self._constraints(field)}>'
-            ).replace(" >", ">")
-        elif field.control is Control.TEXTAREA:
-            control = (
-                f'<textarea {self._attrs(field.name)} rows="{field.rows}" '
-                f"{self._constraints(field)}>{self._value(field.name)}</textarea>"
-            )
-        else:
-            control = self._select(field, words.placeholder)
+        markup = field_markup(self.form, field)
+        value = self.values.get(markup.name, "")
+        attributes = _attributes(
+            {
+                "id": markup.id,
+                "name": markup.name,
+                "aria-invalid": "true" if markup.name in self.errors else "false",
+                "aria-describedby": markup.described_by,
+            }
+            | markup.attributes
+        )
+        match markup.tag:
+            case "textarea":
+                control = f"<textarea{attributes}>{escape(value)}</textarea>"
+            case "select":
+                control = f"<select{attributes}>{self._options(markup)}</select>"
+            case _:
+                control = f"<input{attributes}{_attributes({'value': value})}>"
+        label = f"{markup.label} {markup.optional}" if markup.optional else markup.label
+        hint = (
+            f'<p class="hint" id="{markup.hint_id}">{escape(markup.hint)}</p>'
+            if markup.hint
+            else ""
+        )
         error = escape(self.errors.get(field.name, ""))
-        name = self.form.field_id(field.name)
         return (
-            f'<div><label for="{name}">{escape(label)}</label>{control}'
-            f'<p class="error" id="{name}-error">{error}</p></div>'
+            f'<div><label for="{markup.id}">{escape(label)}</label>{control}{hint}'
+            f'<p class="error" id="{markup.error_id}">{error}</p></div>'
         )
 
     def render(self, action: str) -> str:

@@ -6,7 +6,7 @@ local holidays, the agency's own closures). Today's slots are offered only if th
 at least ``BOOKING_MIN_NOTICE_HOURS`` from now, in the agency's time zone.
 
 The server judges every booking with this; the form computes the same in the browser
-from ``non_working_days`` (see ``components/forms.py``) only to offer the right slots.
+from ``non_working_days`` (see ``components/form_hooks.py``) only to offer the right slots.
 """
 
 import datetime as dt

@@ -524,7 +524,7 @@ def test_a_restore_never_hands_out_an_id_issued_before_it(kind, request, tmp_pat
 
     def add(n: int) -> int:
         fields = {"email": f"v{n}@example.com"}
-        return store.add(LeadKind.CONTACT, fields, claim_token=None, lease=dt.timedelta(1))
+        return store.add(LeadKind.HERO, fields, claim_token=None, lease=dt.timedelta(1))
 
     add(1)
     path = backup.backup(url, tmp_path / "backups")

@@ -10,7 +10,7 @@ from agency_site import event_guard
 from agency_site.event_guard import event_problem
 from tests.run_async import run
 
-SUBMIT = "reflex___state____state.agency_site___state___forms____booking_state.submit"
+SUBMIT = "reflex___state____state.agency_site___state___form_states____booking_form_state.submit"
 HANDLERS = frozenset({SUBMIT})
 
 

@@ -2,12 +2,10 @@
 
 import pytest
 
-from agency_site.components.forms import booking_form, hero_capture_form
+from agency_site.components.form_layouts import booking_form, hero_form
 
 
-@pytest.mark.parametrize(
-    ("form", "kind"), [(hero_capture_form, "contact"), (booking_form, "booking")]
-)
+@pytest.mark.parametrize(("form", "kind"), [(hero_form, "contact"), (booking_form, "booking")])
 def test_each_form_posts_to_its_backend_endpoint(form, kind: str) -> None:
     from agency_site.reflex_ext.internals import get_config
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import reflex
 from reflex.state import OnLoadInternalState, State
 
-from agency_site.state.forms import BookingState
+from agency_site.state.form_states import BookingFormState
 from scripts.loadtest import protocol
 from scripts.loadtest.bookers import booking_fields
 
@@ -25,7 +25,7 @@ def test_the_state_and_event_names_are_reflex_s() -> None:
     assert f"{State.get_full_name()}.hydrate_and_load" == protocol.HYDRATE_AND_LOAD
     assert hasattr(State, "hydrate_and_load")
     assert f"{OnLoadInternalState.get_full_name()}.on_load_internal" == protocol.ON_LOAD_INTERNAL
-    assert BookingState.get_full_name() == protocol.BOOKING_STATE
+    assert BookingFormState.get_full_name() == protocol.BOOKING_STATE
     assert str(constants.Endpoint.EVENT) == protocol.NAMESPACE
     assert str(constants.Endpoint.EVENT).strip("/") == protocol.SOCKETIO_PATH
 
@@ -33,7 +33,7 @@ def test_the_state_and_event_names_are_reflex_s() -> None:
 def test_the_form_entries_key_and_the_booking_vars_are_the_frontend_s() -> None:
     state_js = (STATE_JS / "state.js").read_text()
     assert f'const FORM_DATA_ENTRIES_KEY = "{protocol.FORM_DATA_ENTRIES_KEY}"' in state_js
-    fields = BookingState.get_fields()
+    fields = BookingFormState.get_fields()
     for var in (protocol.RESULT_VAR, protocol.ERRORS_VAR, protocol.SENDING_VAR):
         assert var.removesuffix("_rx_state_") in fields
 

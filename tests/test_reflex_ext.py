@@ -9,7 +9,7 @@ import pytest
 import reflex as rx
 
 from agency_site.agency_site import app
-from agency_site.components import forms
+from agency_site.components import form_hooks
 from agency_site.forms.declarations import BOOKING
 from agency_site.reflex_ext import connection_overlay
 from agency_site.reflex_ext.client_state import refs_keys
@@ -24,6 +24,7 @@ from agency_site.reflex_ext.js import (
     node_check,
 )
 from agency_site.state import ui
+from agency_site.state.form_states import BookingFormState
 from tests.run_async import run
 
 SITE_HOOK_VARS = {
@@ -31,9 +32,9 @@ SITE_HOOK_VARS = {
     "menu_effects": ui.menu_effects,
     "page_fades": ui.page_fades,
     "close_menus": ui.close_menus(),
-    "booking_dates": forms._MIN_DATE,
-    "slot_filter": forms._slot_filter(BOOKING, BOOKING.field("time")),
-    "http_fallback": forms._FALLBACKS[forms.BookingState].hook,
+    "booking_dates": form_hooks.MIN_DATE,
+    "slot_filter": form_hooks.slot_filter(BOOKING, BOOKING.field("time")),
+    "http_fallback": form_hooks.HTTP_FALLBACKS[BookingFormState].hook,
 }
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from agency_site.content import loader, twins
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.content.pages import PAGES
 from agency_site.locale import LOCALES
 

@@ -12,9 +12,9 @@ import sqlalchemy as sa
 
 from agency_site import locale
 from agency_site.bookings import slots
-from agency_site.bookings.links import Action, Link, LinkProblem, LinkSigner
+from agency_site.bookings.links import LinkAction, LinkProblem, LinkSigner, VerifiedLink
 from agency_site.bookings.mails import visitor_mail
-from agency_site.bookings.models import Booking, BookingState
+from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.content.bookings import COPY
 from agency_site.content.loader import fill
 from agency_site.forms.email import date_es
@@ -28,9 +28,9 @@ logger = logging.getLogger(__name__)
 VISITOR_LINK_DAYS = 400
 # Each action's target state.
 TARGET = {
-    Action.CONFIRM: BookingState.CONFIRMED,
-    Action.DECLINE: BookingState.DECLINED,
-    Action.CANCEL: BookingState.CANCELLED,
+    LinkAction.CONFIRM: BookingStatus.CONFIRMED,
+    LinkAction.DECLINE: BookingStatus.DECLINED,
+    LinkAction.CANCEL: BookingStatus.CANCELLED,
 }
 
 # Sends an e-mail through a template: (template kind, params) -> whether it was accepted.
@@ -51,17 +51,17 @@ class BookingDesk:
     agency_link_days: int
     daily_limit: int = 0
 
-    def max_age_s(self, action: Action) -> float:
-        agency = action in (Action.CONFIRM, Action.DECLINE)
+    def max_age_s(self, action: LinkAction) -> float:
+        agency = action in (LinkAction.CONFIRM, LinkAction.DECLINE)
         return dt.timedelta(
             days=self.agency_link_days if agency else VISITOR_LINK_DAYS
         ).total_seconds()
 
-    def verify(self, action: Action, token: str) -> Link | LinkProblem:
+    def verify(self, action: LinkAction, token: str) -> VerifiedLink | LinkProblem:
         if self.signer is None:
             return LinkProblem.TAMPERED
         link = self.signer.verify(token, self.max_age_s(action))
-        if isinstance(link, Link) and link.action is not action:
+        if isinstance(link, VerifiedLink) and link.action is not action:
             return LinkProblem.TAMPERED
         return link
 
@@ -74,7 +74,7 @@ class BookingDesk:
         return self.site_url.rstrip("/") + "/"
 
     async def answer(
-        self, lead_id: int, action: Action, link_digest: str | None = None
+        self, lead_id: int, action: LinkAction, link_digest: str | None = None
     ) -> tuple[slots.Decision, Booking | None, bool]:
         """Apply ``action`` to booking ``lead_id`` once; the outcome, the booking after it,
         and whether the visitor was told by e-mail."""
@@ -98,7 +98,7 @@ class BookingDesk:
         return await self.send("visitor", mail.params)
 
 
-async def _tell(pages: BookingDesk, action: Action, booking: Booking, lead: Lead) -> bool:
+async def _tell(pages: BookingDesk, action: LinkAction, booking: Booking, lead: Lead) -> bool:
     """E-mail the visitor where their booking stands (and the agency of a cancel)."""
     if pages.signer is None:
         return False
@@ -111,7 +111,7 @@ async def _tell(pages: BookingDesk, action: Action, booking: Booking, lead: Lead
             signer=pages.signer,
         )
     told = await pages.send("visitor", mail.params)
-    if action is Action.CANCEL:
+    if action is LinkAction.CANCEL:
         words = {
             "name": str(lead.fields.get("name", "")),
             "email": str(lead.fields.get("email", "")),

@@ -35,7 +35,7 @@ def new_link_key() -> str:
     return secrets.token_urlsafe(16)
 
 
-class Action(enum.StrEnum):
+class LinkAction(enum.StrEnum):
     """What a link does."""
 
     CONFIRM = "confirm"  # The agency confirms the requested slot.
@@ -46,7 +46,7 @@ class Action(enum.StrEnum):
     @property
     def single_use(self) -> bool:
         """Whether using the link changes the booking (so a second use is a replay)."""
-        return self is not Action.CALENDAR
+        return self is not LinkAction.CALENDAR
 
 
 class LinkProblem(enum.StrEnum):
@@ -58,11 +58,11 @@ class LinkProblem(enum.StrEnum):
 
 
 @dataclass(frozen=True)
-class Link:
+class VerifiedLink:
     """A verified link: what it does, to which booking (its lead's id and ``link_key``;
     "" in a link made before keys), and its nonce."""
 
-    action: Action
+    action: LinkAction
     lead_id: int
     nonce: str
     key: str = ""
@@ -88,12 +88,12 @@ class LinkSigner:
             secret, salt=_SALT, signer_kwargs=_SIGNER, fallback_signers=_LEGACY_SIGNERS
         )
 
-    def token(self, action: Action, lead_id: int, key: str) -> str:
+    def token(self, action: LinkAction, lead_id: int, key: str) -> str:
         """A new signed token for ``action`` on booking ``lead_id`` whose ``link_key`` is
         ``key`` (timestamped now)."""
         return self._serializer.dumps([str(action), lead_id, secrets.token_urlsafe(9), key])
 
-    def verify(self, token: str, max_age_s: float) -> Link | LinkProblem:
+    def verify(self, token: str, max_age_s: float) -> VerifiedLink | LinkProblem:
         """The link ``token`` stands for, or why it cannot be used."""
         if not isinstance(token, str) or not 0 < len(token) <= 512:
             return LinkProblem.TAMPERED
@@ -107,6 +107,8 @@ class LinkSigner:
             action, lead_id, nonce, *key = payload
             if len(key) > 1:
                 raise ValueError("not a link's shape")
-            return Link(Action(action), int(lead_id), str(nonce), str(key[0]) if key else "")
+            return VerifiedLink(
+                LinkAction(action), int(lead_id), str(nonce), str(key[0]) if key else ""
+            )
         except (TypeError, ValueError):  # Signed by us, but not a link's shape.
             return LinkProblem.TAMPERED

@@ -19,8 +19,8 @@ import sqlalchemy as sa
 from agency_site import locale, paths
 from agency_site.bookings import slots
 from agency_site.bookings.calendar_file import Appointment, google_link, outlook_link
-from agency_site.bookings.links import Action, LinkSigner
-from agency_site.bookings.models import Booking, BookingState
+from agency_site.bookings.links import LinkAction, LinkSigner
+from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.content.bookings import COPY
 from agency_site.content.loader import fill
 from agency_site.content.site import SITE
@@ -32,7 +32,7 @@ from agency_site.locale import localized_path
 from agency_site.rules import AGENCY_TIME_ZONE
 
 
-def link(api_url: str, signer: LinkSigner, action: Action, booking: Booking) -> str:
+def link(api_url: str, signer: LinkSigner, action: LinkAction, booking: Booking) -> str:
     """The absolute URL of a signed ``action`` link to ``booking`` (with its key)."""
     page = paths.booking_link(str(action))
     token = signer.token(action, booking.lead_id, booking.link_key or "")
@@ -69,12 +69,12 @@ def visitor_mail(
 ) -> VisitorMail:
     """The e-mail telling the visitor of ``fields`` where their booking now stands (only a
     confirmed one carries signed links: it needs ``signer``)."""
-    state = BookingState(booking.state)
+    state = BookingStatus(booking.state)
     mail = {
-        BookingState.CONFIRMED: COPY.mails.confirmed,
-        BookingState.DECLINED: COPY.mails.declined,
-        BookingState.CANCELLED: COPY.mails.cancelled,
-        BookingState.EXPIRED: COPY.mails.expired,
+        BookingStatus.CONFIRMED: COPY.mails.confirmed,
+        BookingStatus.DECLINED: COPY.mails.declined,
+        BookingStatus.CANCELLED: COPY.mails.cancelled,
+        BookingStatus.EXPIRED: COPY.mails.expired,
     }[state]
     name = short_name(str(fields.get("name", "")))
     words = {"name": name, "date_es": date_es(booking.date.isoformat()), "time": booking.time}
@@ -92,14 +92,14 @@ def visitor_mail(
         "cancel_url": "",
         "book_again_url": "",
     }
-    if state is BookingState.CONFIRMED:
+    if state is BookingStatus.CONFIRMED:
         assert signer is not None, "a confirmation carries signed links"
         event = appointment(booking, fields)
         params |= {
-            "ics_url": link(api_url, signer, Action.CALENDAR, booking),
+            "ics_url": link(api_url, signer, LinkAction.CALENDAR, booking),
             "google_url": google_link(event),
             "outlook_url": outlook_link(event),
-            "cancel_url": link(api_url, signer, Action.CANCEL, booking),
+            "cancel_url": link(api_url, signer, LinkAction.CANCEL, booking),
         }
     else:
         params["book_again_url"] = site_url.rstrip("/") + localized_path(paths.SCHEDULE)
@@ -114,8 +114,8 @@ def agency_links(
     if booking is None:
         return {"confirm_url": "", "decline_url": ""}
     return {
-        "confirm_url": link(api_url, signer, Action.CONFIRM, booking),
-        "decline_url": link(api_url, signer, Action.DECLINE, booking),
+        "confirm_url": link(api_url, signer, LinkAction.CONFIRM, booking),
+        "decline_url": link(api_url, signer, LinkAction.DECLINE, booking),
     }
 
 

@@ -11,7 +11,7 @@ from agency_site.bookings.links import new_link_key
 from agency_site.leads.models import utcnow
 
 
-class BookingState(enum.StrEnum):
+class BookingStatus(enum.StrEnum):
     """Where a consultation booking stands."""
 
     PENDING = "pending"  # Requested; the agency has not answered yet.
@@ -25,7 +25,7 @@ class BookingState(enum.StrEnum):
     @property
     def active(self) -> bool:
         """Whether a booking in this state holds its slot."""
-        return self in (BookingState.PENDING, BookingState.CONFIRMED)
+        return self in (BookingStatus.PENDING, BookingStatus.CONFIRMED)
 
 
 def slot_key(date: dt.date, time: str) -> str:
@@ -52,7 +52,7 @@ class Booking(SQLModel, table=True):
     lead_id: int = Field(primary_key=True, foreign_key="leads.id", ondelete="CASCADE")
     date: dt.date
     time: str = Field(max_length=5)
-    state: str = Field(default=BookingState.PENDING, max_length=20)
+    state: str = Field(default=BookingStatus.PENDING, max_length=20)
     active_slot: str | None = Field(default=None, max_length=16)
     created_at: dt.datetime = Field(default_factory=utcnow)
     decided_at: dt.datetime | None = None

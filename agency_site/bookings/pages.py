@@ -31,9 +31,9 @@ from agency_site import locale, paths
 from agency_site.bookings import slots
 from agency_site.bookings.calendar_file import ics
 from agency_site.bookings.desk import BookingDesk
-from agency_site.bookings.links import Action, Link, LinkProblem
+from agency_site.bookings.links import LinkAction, LinkProblem, VerifiedLink
 from agency_site.bookings.mails import appointment, starts_at
-from agency_site.bookings.models import Booking, BookingState
+from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.content.bookings import COPY
 from agency_site.content.loader import fill
 from agency_site.forms.email import date_es
@@ -62,7 +62,7 @@ def _summary(booking: Booking, lead: Lead) -> str:
     items = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in rows if v)
     state = getattr(COPY.states, str(booking.state))
     lost = ""
-    if booking.slot_lost and booking.state == BookingState.PENDING:
+    if booking.slot_lost and booking.state == BookingStatus.PENDING:
         words = {"date_es": date_es(booking.date.isoformat()), "time": booking.time}
         lost = f'<p class="box" role="alert">{escape(fill(COPY.slot_lost, words))}</p>'
     return f'<dl class="summary">{items}</dl><p>{escape(state.capitalize())}.</p>{lost}'
@@ -73,12 +73,12 @@ def _problem(desk: BookingDesk, title: str, status: int) -> HTMLResponse:
     return HTMLResponse(page(title, body, desk.home()), status, headers=PRIVATE)
 
 
-def _why_not(desk: BookingDesk, action: Action, booking: Booking) -> HTMLResponse | None:
+def _why_not(desk: BookingDesk, action: LinkAction, booking: Booking) -> HTMLResponse | None:
     """The page of a booking this action cannot change, or None when it can."""
-    state = BookingState(booking.state)
-    if action is Action.CANCEL and starts_at(booking) <= agency_now():
+    state = BookingStatus(booking.state)
+    if action is LinkAction.CANCEL and starts_at(booking) <= agency_now():
         return _problem(desk, COPY.problems.past, 410)
-    if (action is Action.CONFIRM and state is not BookingState.PENDING) or not state.active:
+    if (action is LinkAction.CONFIRM and state is not BookingStatus.PENDING) or not state.active:
         words = getattr(COPY.states, str(state))
         return _problem(desk, fill(COPY.problems.already, {"state": words}), 409)
     return None
@@ -93,8 +93,8 @@ def _link_problem(desk: BookingDesk, problem: LinkProblem) -> HTMLResponse:
 
 
 async def _resolve(
-    desk: BookingDesk, action: Action | None, token: str
-) -> tuple[Link, Booking, Lead] | Response:
+    desk: BookingDesk, action: LinkAction | None, token: str
+) -> tuple[VerifiedLink, Booking, Lead] | Response:
     """The link and its booking and lead, or the page saying why not."""
     if action is None:
         return _problem(desk, COPY.problems.tampered, 404)
@@ -106,7 +106,7 @@ async def _resolve(
         return _problem(desk, COPY.problems.unknown, 404)
     if not link.opens(found[0].link_key):  # A link to an earlier booking with this id.
         return _link_problem(desk, LinkProblem.STALE)
-    if action is not Action.CALENDAR and (refusal := _why_not(desk, action, found[0])):
+    if action is not LinkAction.CALENDAR and (refusal := _why_not(desk, action, found[0])):
         return refusal
     return link, *found
 
@@ -124,17 +124,17 @@ async def _show(desk: BookingDesk, request: Request) -> Response:
 
 
 # The links the visitor gets (their e-mails); confirm and decline are the agency's.
-VISITOR_ACTIONS = frozenset({Action.CANCEL, Action.CALENDAR})
+VISITOR_ACTIONS = frozenset({LinkAction.CANCEL, LinkAction.CALENDAR})
 
 
-def page_language(action: Action | None, lead: Lead) -> str:
+def page_language(action: LinkAction | None, lead: Lead) -> str:
     """The language of a booking page: the visitor's own pages (cancel, calendar file) in
     their language, the agency's (confirm, decline) in Spanish."""
     return lead.language if action in VISITOR_ACTIONS else locale.DEFAULT_LOCALE
 
 
 def _show_page(
-    desk: BookingDesk, action: Action, token: str, booking: Booking, lead: Lead
+    desk: BookingDesk, action: LinkAction, token: str, booking: Booking, lead: Lead
 ) -> Response:
     copy = getattr(COPY, str(action))
     form = (
@@ -165,7 +165,9 @@ async def _act(
         return await _act_page(desk, action, link, lead)
 
 
-async def _act_page(desk: BookingDesk, action: Action, link: Link, lead: Lead) -> Response:
+async def _act_page(
+    desk: BookingDesk, action: LinkAction, link: VerifiedLink, lead: Lead
+) -> Response:
     decision, booking, told = await desk.answer(link.lead_id, action, link.digest)
     if decision is slots.Decision.REPLAYED:
         return _problem(desk, COPY.problems.replayed, 409)
@@ -176,7 +178,7 @@ async def _act_page(desk: BookingDesk, action: Action, link: Link, lead: Lead) -
         return refusal or _problem(desk, COPY.problems.unknown, 404)
     copy = getattr(COPY, str(action))
     after = ""
-    if action is not Action.CANCEL:
+    if action is not LinkAction.CANCEL:
         email = str(lead.fields.get("email", ""))
         after = COPY.notified if told else fill(COPY.not_notified, {"email": email})
     text = f'<p class="box ok" role="status">{escape(copy.done)} {escape(after)}</p>'
@@ -186,11 +188,11 @@ async def _act_page(desk: BookingDesk, action: Action, link: Link, lead: Lead) -
 
 async def _calendar_file(desk: BookingDesk, request: Request) -> Response:
     """The appointment as an .ics (cancelled: STATUS:CANCELLED)."""
-    resolved = await _resolve(desk, Action.CALENDAR, request.query_params.get("t", ""))
+    resolved = await _resolve(desk, LinkAction.CALENDAR, request.query_params.get("t", ""))
     if isinstance(resolved, Response):
         return resolved
     _, booking, lead = resolved
-    cancelled = booking.state != BookingState.CONFIRMED
+    cancelled = booking.state != BookingStatus.CONFIRMED
     with locale.active(lead.language):  # The visitor's calendar: their language.
         body = ics(appointment(booking, lead.fields), cancelled=cancelled)
     headers = {
@@ -235,7 +237,9 @@ def create_app(
     return Starlette(
         routes=[
             Route(paths.FREE_SLOTS, bound(_free_slots), methods=["GET"]),
-            Route(paths.booking_link(str(Action.CALENDAR)), bound(_calendar_file), methods=["GET"]),
+            Route(
+                paths.booking_link(str(LinkAction.CALENDAR)), bound(_calendar_file), methods=["GET"]
+            ),
             Route(paths.booking_link("{action}"), bound(_show), methods=["GET"]),
             Route(
                 paths.booking_link("{action}"),
@@ -246,9 +250,9 @@ def create_app(
     )
 
 
-def _action(request: Request) -> Action | None:
+def _action(request: Request) -> LinkAction | None:
     try:
-        action = Action(request.path_params["action"])
+        action = LinkAction(request.path_params["action"])
     except ValueError:
         return None
-    return None if action is Action.CALENDAR else action
+    return None if action is LinkAction.CALENDAR else action

@@ -32,7 +32,7 @@ from sqlmodel import Session, col, select
 from agency_site import locale
 from agency_site.bookings import slots
 from agency_site.bookings.desk import BookingDesk
-from agency_site.bookings.links import Action, LinkSigner
+from agency_site.bookings.links import LinkAction, LinkSigner
 from agency_site.bookings.mails import agency_links, agency_params
 from agency_site.bookings.models import Booking
 from agency_site.content.bookings import COPY as BOOKINGS
@@ -235,7 +235,7 @@ class BookingsPlugin(LeadPlugin):
         if desk is None:
             print("Bookings are not available here.", file=out)
             return 1
-        decision, booking, told = asyncio.run(desk.answer(lead_id, Action(args.command)))
+        decision, booking, told = asyncio.run(desk.answer(lead_id, LinkAction(args.command)))
         if decision is slots.Decision.UNKNOWN or booking is None:
             print(f"No booking {lead_id}.", file=out)
             return 1

@@ -28,7 +28,7 @@ from zoneinfo import ZoneInfo
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from agency_site.bookings.models import Booking, BookingLinkUse, BookingState, slot_key
+from agency_site.bookings.models import Booking, BookingLinkUse, BookingStatus, slot_key
 from agency_site.leads.models import Lead, utcnow
 from agency_site.rules import AGENCY_TIME_ZONE
 from agency_site.working_calendar import WorkingCalendar
@@ -198,17 +198,17 @@ class Decision(enum.StrEnum):
 
 
 # The states each target state may be reached from.
-_FROM: dict[BookingState, tuple[BookingState, ...]] = {
-    BookingState.CONFIRMED: (BookingState.PENDING,),
-    BookingState.DECLINED: (BookingState.PENDING, BookingState.CONFIRMED),
-    BookingState.CANCELLED: (BookingState.PENDING, BookingState.CONFIRMED),
+_FROM: dict[BookingStatus, tuple[BookingStatus, ...]] = {
+    BookingStatus.CONFIRMED: (BookingStatus.PENDING,),
+    BookingStatus.DECLINED: (BookingStatus.PENDING, BookingStatus.CONFIRMED),
+    BookingStatus.CANCELLED: (BookingStatus.PENDING, BookingStatus.CONFIRMED),
 }
 
 
 def decide(
     engine: sa.Engine,
     lead_id: int,
-    to: BookingState,
+    to: BookingStatus,
     link_digest: str | None = None,
     daily_limit: int = 0,
 ) -> tuple[Decision, Booking | None]:
@@ -235,7 +235,7 @@ def decide(
         values = {"state": to, "decided_at": utcnow(), "network": None}
         if not to.active:
             values["active_slot"] = None
-        lost = to is BookingState.CONFIRMED and booking.slot_lost
+        lost = to is BookingStatus.CONFIRMED and booking.slot_lost
         if lost:
             if day_full(session, booking.date, daily_limit):
                 session.rollback()
@@ -278,7 +278,7 @@ def unanswered(
     calendar = calendar or WorkingCalendar()
     with Session(engine, expire_on_commit=False) as session:
         query = select(Booking).where(
-            Booking.state == BookingState.PENDING,
+            Booking.state == BookingStatus.PENDING,
             col(Booking.created_at) < now - dt.timedelta(days=1),
             col(Booking.reminded_at).is_(None),
         )
@@ -362,7 +362,7 @@ def over_cap(
         .select_from(Booking)
         .join(Lead, col(Lead.id) == col(Booking.lead_id))
         .where(
-            Booking.state == BookingState.PENDING,
+            Booking.state == BookingStatus.PENDING,
             sa.or_(col(Lead.idempotency_key).is_(None), Lead.idempotency_key != idempotency_key),
         )
     )
@@ -388,7 +388,7 @@ def expire_pending(
     with Session(engine) as session:
         candidates = session.exec(
             select(Booking.lead_id, Booking.created_at).where(
-                Booking.state == BookingState.PENDING,
+                Booking.state == BookingStatus.PENDING,
                 col(Booking.created_at) < now - dt.timedelta(days=working_days),
             )
         ).all()
@@ -402,9 +402,9 @@ def expire_pending(
         with engine.begin() as connection:
             changed = connection.execute(
                 sa.update(Booking)
-                .where(col(Booking.lead_id) == lead_id, Booking.state == BookingState.PENDING)
+                .where(col(Booking.lead_id) == lead_id, Booking.state == BookingStatus.PENDING)
                 .values(
-                    state=BookingState.EXPIRED,
+                    state=BookingStatus.EXPIRED,
                     decided_at=utcnow(),
                     active_slot=None,
                     network=None,
@@ -418,7 +418,7 @@ def expire_pending(
 def expired_untold(engine: sa.Engine) -> list[Booking]:
     """Expired bookings whose visitor was not yet told, oldest first."""
     query = select(Booking).where(
-        Booking.state == BookingState.EXPIRED, col(Booking.expiry_told_at).is_(None)
+        Booking.state == BookingStatus.EXPIRED, col(Booking.expiry_told_at).is_(None)
     )
     with Session(engine, expire_on_commit=False) as session:
         return list(session.exec(query.order_by(col(Booking.decided_at))).all())

@@ -45,7 +45,7 @@ class LinkProblems(Content):
     text: str  # Under any of them: what to do instead.
 
 
-class BookingStates(Content):
+class BookingStatusWords(Content):
     """A booking's state in words."""
 
     pending: str
@@ -55,7 +55,7 @@ class BookingStates(Content):
     expired: str  # Left unanswered past BOOKING_PENDING_EXPIRY_DAYS working days.
 
 
-class VisitorMail(Content):
+class VisitorMailWords(Content):
     """An e-mail to the visitor: its subject and its text (``{date_es}``, ``{time}``...)."""
 
     subject: str
@@ -66,10 +66,10 @@ class VisitorMails(Content):
     """The visitor's e-mails about their booking (the visitor template's ``subject`` and
     ``message``)."""
 
-    confirmed: VisitorMail
-    declined: VisitorMail
-    cancelled: VisitorMail
-    expired: VisitorMail  # The agency did not answer in time: the slot is free again.
+    confirmed: VisitorMailWords
+    declined: VisitorMailWords
+    cancelled: VisitorMailWords
+    expired: VisitorMailWords  # The agency did not answer in time: the slot is free again.
 
 
 class SlotMessages(Content):
@@ -93,7 +93,7 @@ class BookingsCopy(Content):
     decline: BookingAction
     cancel: BookingAction
     labels: BookingLabels
-    states: BookingStates
+    states: BookingStatusWords
     problems: LinkProblems
     mails: VisitorMails
     slots: SlotMessages

@@ -27,14 +27,14 @@ def load(
     values: Mapping[str, str] | None = None,
 ) -> Model:
     """The YAML file ``content/<locale>/<name>`` validated as ``model``."""
-    return loader.load(name, model, _known(values), locale or current())
+    return loader.read_yaml(name, model, _known(values), locale or current())
 
 
 def load_folder(
     folder: str, model: type[Model], order: Iterable[str], locale: str | None = None
 ) -> tuple[Model, ...]:
     """One ``model`` per ``<id>.yaml`` of the folder, in ``order``; each file's ``id`` is its name."""
-    return loader.load_folder(folder, model, order, _known(None), locale or current())
+    return loader.read_folder(folder, model, order, _known(None), locale or current())
 
 
 def load_markdown(
@@ -48,7 +48,7 @@ def load_markdown(
 ) -> Model:
     """``content/<locale>/<name>``: its YAML front matter plus ``body`` (the Markdown), as
     ``model``."""
-    return loader.load_markdown(
+    return loader.read_markdown(
         name,
         model,
         _known(None),

@@ -165,7 +165,7 @@ def _read(name: str, locale: str) -> tuple[Path, str, str]:
     return path, where, path.read_text(encoding="utf-8")
 
 
-def load(
+def read_yaml(
     name: str,
     model: type[Model],
     values: Mapping[str, str],
@@ -179,7 +179,7 @@ def load(
     return validate(model, substitute(_yaml(text, where), values, where), where)
 
 
-def load_folder(
+def read_folder(
     folder: str,
     model: type[Model],
     order: Iterable[str],
@@ -194,7 +194,7 @@ def load_folder(
         raise ContentError(
             f"{shown(directory)}: the files {found} are not the ones listed {sorted(order)}"
         )
-    items = tuple(load(f"{folder}/{stem}.yaml", model, values, locale) for stem in order)
+    items = tuple(read_yaml(f"{folder}/{stem}.yaml", model, values, locale) for stem in order)
     for stem, item in zip(order, items, strict=True):
         if getattr(item, "id", stem) != stem:
             raise ContentError(
@@ -252,7 +252,7 @@ def split_front_matter(text: str) -> tuple[str, str, int] | None:
     return match.group(1), text[match.end() :], text[: match.end()].count("\n") + 1
 
 
-def load_markdown(
+def read_markdown(
     name: str,
     model: type[Model],
     values: Mapping[str, str],

@@ -99,7 +99,7 @@ def _site() -> Site:
     """The agency as the language in use describes it."""
     _agency = get_settings().agency
     # Read without the site-wide {names}: they are made of this file.
-    _words = loader.load("site.yaml", SiteWords, values={}, locale=current())
+    _words = loader.read_yaml("site.yaml", SiteWords, values={}, locale=current())
     return Site(
         name=_agency.name,
         fixed_title=_agency.title if current() == DEFAULT_LOCALE else _agency.title_ca,

@@ -1,15 +1,17 @@
 """The three lead forms, each declared once: its kind, ids, fields in order, words and
-where its leads go. Everything else about a form follows from here (see ``__init__``)."""
+where its leads go. Everything else about a form follows from here (see ``__init__``
+and ``docs/forms.md``)."""
 
 from dataclasses import dataclass, replace
 
 from agency_site import locale, paths
-from agency_site.content.forms import COPY, FieldCopy, FormCopy, PrivacyNotice
+from agency_site.content.form_words import COPY, FieldCopy, FormCopy, PrivacyNotice
 from agency_site.forms.fields import Control, FormField, Option
 from agency_site.forms.kinds import LeadKind
 from agency_site.rules import EMAIL_MAX, MESSAGE_MAX, NAME_MAX, NAME_MIN, PHONE_MAX
+from agency_site.settings import EmailJSSettings
 
-# The fields every form carries besides its own (see components/forms.py, leads/).
+# The fields every form carries besides its own (see components/form_layouts.py, leads/).
 HONEYPOT_FIELD = "website"  # Hidden; only bots fill it in.
 IDEMPOTENCY_FIELD = "idempotency_key"  # Hidden; one key per submission, set by the browser.
 LANGUAGE_FIELD = "language"  # Hidden; the language of the form's page (es, ca).
@@ -20,8 +22,9 @@ class FormDeclaration:
     """A lead form.
 
     ``copy`` is its part of ``forms.yaml`` (a ``FormCopy``: a ``FieldCopy`` per field,
-    under ``fields``), ``privacy_purpose`` its line of ``privacy_purposes``, ``template_setting``
-    the ``EmailJSSettings`` field with its EmailJS template id. ``email_message``: the
+    under ``fields``; a plain form needs no model line), ``privacy_purpose`` its line of
+    ``privacy_purposes``, ``template_setting`` the ``EmailJSSettings`` field with its EmailJS
+    template id (``*_template_id``: the settings' fingerprint includes every such field). ``email_message``: the
     form's copy key of an e-mail body made of its fields (``{email}``) instead of a
     ``message`` field; ``autoreply``: the e-mail carries ``reply_to`` for the template's
     Auto-Reply to the visitor (once a day per address, see ``LeadStore.add``).
@@ -38,6 +41,22 @@ class FormDeclaration:
     inline: bool = False  # One field and the button on a line (the Home hero).
     email_message: str = ""
     autoreply: bool = False
+
+    def __post_init__(self) -> None:
+        names = self.names
+        if len(set(names)) != len(names):
+            raise ValueError(f"The {self.kind} form declares a field twice: {names}.")
+        setting = self.template_setting
+        if not setting.endswith("_template_id") or setting not in EmailJSSettings.model_fields:
+            raise ValueError(
+                f"The {self.kind} form's template_setting {setting!r} is no "
+                "EmailJSSettings '*_template_id' field."
+            )
+        for field in self.fields:
+            if field.depends_on and field.depends_on not in names[: names.index(field.name)]:
+                raise ValueError(f"{field.name!r} depends on no earlier field of the form.")
+            if field.day_field and field.day_field not in names:
+                raise ValueError(f"{field.name!r}'s day_field is no field of the form.")
 
     def field(self, name: str) -> FormField:
         """The field called ``name`` (``KeyError`` if the form has none)."""
@@ -122,12 +141,12 @@ def pack_options() -> tuple[Option, ...]:
     )
 
 
-CONTACT = FormDeclaration(
-    kind=LeadKind.CONTACT,
+HERO = FormDeclaration(
+    kind=LeadKind.HERO,
     form_id="hero-capture-form",
     prefix="hero",
     page=paths.HOME,
-    copy="hero_capture",
+    copy="hero",
     privacy_purpose="hero",
     template_setting="contact_template_id",
     fields=(EMAIL,),
@@ -180,8 +199,13 @@ QUOTE = FormDeclaration(
 )
 
 # Every form, in the order of the export's columns (each field once, first seen first).
-FORMS: tuple[FormDeclaration, ...] = (BOOKING, QUOTE, CONTACT)
+FORMS: tuple[FormDeclaration, ...] = (BOOKING, QUOTE, HERO)
 BY_KIND: dict[LeadKind, FormDeclaration] = {form.kind: form for form in FORMS}
+
+
+def form_templates(emailjs: EmailJSSettings) -> dict[LeadKind, str]:
+    """Each form's EmailJS template id, read from the setting its declaration names."""
+    return {form.kind: getattr(emailjs, form.template_setting) for form in FORMS}
 
 
 def export_fields(forms: tuple[FormDeclaration, ...] = FORMS) -> tuple[str, ...]:

@@ -8,7 +8,7 @@ import re
 import unicodedata
 from typing import Any
 
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.forms.declarations import FormDeclaration
 from agency_site.forms.fields import Control
 

@@ -6,6 +6,6 @@ from enum import StrEnum
 class LeadKind(StrEnum):
     """Which form a lead came from."""
 
-    CONTACT = "contact"  # The Home hero's e-mail capture.
+    HERO = "contact"  # The Home hero form (its stored value predates the name).
     BOOKING = "booking"  # The consultation booking of /schedule.
     QUOTE = "quote"  # The quote request of /contact.

@@ -15,7 +15,7 @@ from functools import partial
 from typing import Any
 
 from agency_site import locale
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.content.loader import fill
 from agency_site.emailjs import EmailJSClient, Outcome, SendResult
 from agency_site.forms.declarations import BY_KIND, FormDeclaration

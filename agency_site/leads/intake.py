@@ -30,7 +30,7 @@ from zoneinfo import ZoneInfo
 import sqlalchemy as sa
 
 from agency_site import locale
-from agency_site.content.forms import COPY as FORMS
+from agency_site.content.form_words import COPY as FORMS
 from agency_site.forms.declarations import BY_KIND, IDEMPOTENCY_FIELD, LANGUAGE_FIELD
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission

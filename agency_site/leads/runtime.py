@@ -26,7 +26,7 @@ from starlette.applications import Starlette
 
 from agency_site.content.site import SITE
 from agency_site.emailjs import EmailJSClient, ssl_context
-from agency_site.forms.declarations import BY_KIND, FORMS
+from agency_site.forms.declarations import BY_KIND, form_templates
 from agency_site.leads import database, migrations, plugins
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.health import leads_api, unwritable
@@ -87,7 +87,7 @@ def build_delivery(settings: Settings, store: LeadStore) -> Delivery:
     return Delivery(
         store=store,
         client=client,
-        templates={form.kind: getattr(emailjs, form.template_setting) for form in FORMS},
+        templates=form_templates(emailjs),
         to_email=SITE.email,
         config=emailjs.fingerprint,
         policy=RetryPolicy(

@@ -31,7 +31,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from agency_site import locale
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.forms.declarations import BY_KIND, HONEYPOT_FIELD, FormDeclaration
 from agency_site.forms.fields import Control, FormField
 from agency_site.forms.kinds import LeadKind

@@ -5,7 +5,7 @@ import reflex as rx
 from agency_site.components import styles
 from agency_site.components.actions import action_link
 from agency_site.components.contact import contact_cards, office_card, response_badge
-from agency_site.components.forms import quote_form
+from agency_site.components.form_layouts import quote_form
 from agency_site.components.layout import layout
 from agency_site.components.sections import CARD, CARD_FRAME, hero, section
 from agency_site.content import contact

@@ -6,7 +6,7 @@ from agency_site.components import styles
 from agency_site.components.actions import action_link, action_row
 from agency_site.components.cards import testimonial_card
 from agency_site.components.contact import contact_cards, office_card
-from agency_site.components.forms import hero_capture_form
+from agency_site.components.form_layouts import hero_form
 from agency_site.components.layout import layout
 from agency_site.components.media import image
 from agency_site.components.sections import (
@@ -86,7 +86,7 @@ def page(content: HomePage) -> rx.Component:
         hero(
             content.hero,
             rx.el.p(content.hero_form_intro, class_name="mt-8 font-medium text-slate-800"),
-            rx.el.div(hero_capture_form(), class_name="mt-3 max-w-xl"),
+            rx.el.div(hero_form(), class_name="mt-3 max-w-xl"),
             aside=_influencer_teaser(),
         ),
         section(

@@ -5,7 +5,7 @@ import reflex as rx
 
 from agency_site.components import styles
 from agency_site.components.contact import contact_links
-from agency_site.components.forms import booking_form
+from agency_site.components.form_layouts import booking_form
 from agency_site.components.sections import CARD
 from agency_site.content.contact import PAGE as CONTACT_PAGE
 from agency_site.content.schedule import BookingFormSection, SchedulePage

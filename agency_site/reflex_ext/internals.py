@@ -24,7 +24,7 @@ from reflex_components_core.el.elements.inline import A as PlainAnchor
 from reflex_components_lucide.icon import LUCIDE_ICON_LIST
 
 # Who uses what: event_guard.py (FORM_DATA_ENTRIES_KEY, format_event_handler), state/ui.py
-# and components/forms.py (ClientStateVar, VarData, ImportVar, has_connection_errors),
+# and components/form_hooks.py (ClientStateVar, VarData, ImportVar, has_connection_errors),
 # components/layout.py (PlainAnchor: an <a> that is not a React Router link), server.py
 # (static_dir), site_api.py (get_config), lazy_socket.py
 # (WEB_TEMPLATE_DIR); the tests check

@@ -38,7 +38,7 @@ from scripts.loadtest.protocol import Tab, VisitorError
 
 BOOKING_POST = form_post("booking")
 FORM_TYPE = "application/x-www-form-urlencoded"
-# The page's fallback timings (components/forms.py: _CONNECT_MS; WATCH_MS is the
+# The page's fallback timings (components/form_hooks.py: _CONNECT_MS; WATCH_MS is the
 # submission deadline, LEADS_SUBMIT_DEADLINE_SECONDS = 30 s, + 15 s).
 CONNECT_S = 3.0
 WATCH_S = 45.0

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from agency_site.content.forms import COPY as FORMS_COPY
+from agency_site.content.form_words import COPY as FORMS_COPY
 
 # How an e-mail sent again after an unconfirmed send starts (delivery.template_params).
 RESEND_MARK = FORMS_COPY.resend_note.split("{")[0]

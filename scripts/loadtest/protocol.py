@@ -28,7 +28,7 @@ own websocket frames on the production build (``/`` → client-side link to
   ``rx_router_url/page/route_id``.
 - **Leaving a page**: ``41/_event,`` (namespace disconnect) on pagehide.
 - **A booking**: ``42/_event,["event", {"name":
-  "reflex___state____state.agency_site___state___forms____booking_state.submit",
+  "reflex___state____state.agency_site___state___form_states____booking_form_state.submit",
   "payload": {"form_data": {"__reflex_form_data__": [[name, value], ...]}},
   "router_data": {...}}]``. The entries are the form's own fields (``name``,
   ``email``, ``phone``, ``date``, ``time``, ``message``, ``website`` = honeypot)
@@ -36,7 +36,7 @@ own websocket frames on the production build (``/`` → client-side link to
   ``booking_website``): the compiled handler adds every ref the form did not
   submit under that name.
 - **Outcome**: deltas of substate
-  ``reflex___state____state.agency_site___state___forms____booking_state``: first
+  ``reflex___state____state.agency_site___state___form_states____booking_form_state``: first
   ``sending_rx_state_: true``, then ``result_rx_state_`` = ``sent`` | ``queued`` |
   ``rate_limited`` | ``store_failed`` (``""`` with ``errors_rx_state_`` = invalid),
   then an ``events`` message with a ``_call_script`` resetting the form; after 5 s
@@ -62,7 +62,7 @@ REFLEX_VERSION = "0.10.1"
 ROOT_STATE = "reflex___state____state"
 HYDRATE_AND_LOAD = f"{ROOT_STATE}.hydrate_and_load"
 ON_LOAD_INTERNAL = f"{ROOT_STATE}.reflex___state____on_load_internal_state.on_load_internal"
-BOOKING_STATE = f"{ROOT_STATE}.agency_site___state___forms____booking_state"
+BOOKING_STATE = f"{ROOT_STATE}.agency_site___state___form_states____booking_form_state"
 BOOKING_SUBMIT = f"{BOOKING_STATE}.submit"
 FORM_DATA_ENTRIES_KEY = "__reflex_form_data__"
 HYDRATED_VAR = "is_hydrated_rx_state_"

@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from agency_site import paths
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.content.pages import PAGES
 from agency_site.routes import ROUTES
 from tests.e2e.conftest import (

@@ -9,7 +9,7 @@ from pytest_httpserver import HTTPServer
 
 from agency_site import paths
 from agency_site.content.bookings import COPY as BOOKINGS
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.forms.email import date_es
 from agency_site.rules import TIME_SLOTS
 from tests.e2e.conftest import SiteServer

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 from pytest_httpserver import HTTPServer
 
 from agency_site import paths
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from tests.e2e.conftest import SiteServer
 from tests.e2e.helpers import open_page
 from tests.e2e.test_forms import (
@@ -53,7 +53,7 @@ def test_with_websockets_refused_wrong_fields_get_their_messages_in_place(
     refuse_websockets(page)
     open_page(page, paths.HOME)
     form = page.locator("#hero-capture-form")
-    field = form.get_by_label(COPY.hero_capture.fields["email"].label)
+    field = form.get_by_label(COPY.hero.fields["email"].label)
     field.fill("no-es-un-correo@")
     # The browser's own check would stop this address; the server must judge it too.
     form.evaluate("(form) => { form.noValidate = true; }")

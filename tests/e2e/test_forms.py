@@ -16,7 +16,7 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
 from agency_site import paths
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.content.loader import fill
 from agency_site.content.site import SITE
 from agency_site.emailjs import LIB_VERSION, SEND_PATH
@@ -179,29 +179,27 @@ def expect_shown_for_about_five_seconds(page: Page, text: str) -> None:
     assert 4.0 <= time.monotonic() - shown <= 7.5
 
 
-def test_hero_capture_sends_the_email_thanks_and_clears_the_field(
-    page: Page, fake: HTTPServer
-) -> None:
+def test_hero_sends_the_email_thanks_and_clears_the_field(page: Page, fake: HTTPServer) -> None:
     open_page(page, paths.HOME)
     form = page.locator("#hero-capture-form")
-    form.get_by_label(COPY.hero_capture.fields["email"].label).fill("visitante@example.com")
+    form.get_by_label(COPY.hero.fields["email"].label).fill("visitante@example.com")
     form.locator(SUBMIT).click()
 
-    expect(form.get_by_text(COPY.hero_capture.success)).to_be_visible()
+    expect(form.get_by_text(COPY.hero.success)).to_be_visible()
     assert wait_for_sends(fake, 1) == [
         payload(
             EMAILJS_E2E["EMAILJS_CONTACT_TEMPLATE_ID"],
             {
                 "to_email": SITE.email,
                 "from_email": "visitante@example.com",
-                "message": COPY.hero_capture.email_message.format(email="visitante@example.com"),
+                "message": COPY.hero.email_message.format(email="visitante@example.com"),
                 "source": visit_source(paths.HOME),
                 "language": "Español",
             },
         )
     ]
-    expect(form.get_by_label(COPY.hero_capture.fields["email"].label)).to_have_value("")
-    expect_shown_for_about_five_seconds(page, COPY.hero_capture.success)
+    expect(form.get_by_label(COPY.hero.fields["email"].label)).to_have_value("")
+    expect_shown_for_about_five_seconds(page, COPY.hero.success)
 
 
 def test_booking_sends_every_field_thanks_and_resets_the_form(
@@ -419,14 +417,14 @@ def test_a_double_click_sends_once_and_the_button_says_it_is_sending(
     before = len(leads(site))
     open_page(page, paths.HOME)
     form = page.locator("#hero-capture-form")
-    form.get_by_label(COPY.hero_capture.fields["email"].label).fill("prisa@example.com")
+    form.get_by_label(COPY.hero.fields["email"].label).fill("prisa@example.com")
     button = form.locator(SUBMIT)
     button.dblclick()
 
     expect(button).to_have_text(COPY.notices.sending)
     expect(button).to_be_disabled()
-    expect(form.get_by_text(COPY.hero_capture.success)).to_be_visible(timeout=10_000)
-    expect(button).to_have_text(COPY.hero_capture.submit)
+    expect(form.get_by_text(COPY.hero.success)).to_be_visible(timeout=10_000)
+    expect(button).to_have_text(COPY.hero.submit)
     time.sleep(1)
     assert len(sends(fake)) == 1
     assert len(leads(site)) == before + 1

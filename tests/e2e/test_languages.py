@@ -13,7 +13,7 @@ from playwright.sync_api import APIRequestContext, Page, expect
 from pytest_httpserver import HTTPServer
 
 from agency_site import locale
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.locale import AUTONYMS
 from agency_site.routes import BY_PATH, ROUTES, alternates

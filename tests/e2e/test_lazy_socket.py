@@ -11,7 +11,7 @@ from playwright.sync_api import Page, Request, WebSocket, expect
 from pytest_httpserver import HTTPServer
 
 from agency_site import paths
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.routes import ROUTES
 from agency_site.state import ui
 from tests.e2e.conftest import SiteServer
@@ -142,7 +142,7 @@ def test_a_submit_without_a_focus_still_connects_and_delivers(page: Page, fake: 
     backend = Backend(page)
     open_page(page, paths.HOME)
     form = page.locator("#hero-capture-form")
-    field = form.get_by_label(COPY.hero_capture.fields["email"].label)
+    field = form.get_by_label(COPY.hero.fields["email"].label)
     # Autofill: the value arrives without a focus, then the form is submitted by script
     # (as a browser that does not focus buttons would on a click).
     field.evaluate(
@@ -156,6 +156,6 @@ def test_a_submit_without_a_focus_still_connects_and_delivers(page: Page, fake: 
     )
     assert backend.untouched()
     form.evaluate("(form) => form.requestSubmit()")
-    expect(form.get_by_text(COPY.hero_capture.success)).to_be_visible()
+    expect(form.get_by_text(COPY.hero.success)).to_be_visible()
     assert len(wait_for_sends(fake, 1)) == 1
     assert len(backend.sockets) == 1, backend.sockets

@@ -26,7 +26,7 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from agency_site import paths
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.emailjs import SEND_PATH
 from tests.e2e.conftest import SiteServer, watch_csp
 from tests.e2e.test_forms import (
@@ -40,7 +40,9 @@ from tests.e2e.test_forms import (
 )
 from tests.run_async import run
 
-BOOKING_EVENT = "reflex___state____state.agency_site___state___forms____booking_state.submit"
+BOOKING_EVENT = (
+    "reflex___state____state.agency_site___state___form_states____booking_form_state.submit"
+)
 
 
 @pytest.fixture
@@ -60,7 +62,7 @@ def assert_no_personal_data_in_url(page: Page) -> None:
     assert "%40" not in page.url and "@" not in page.url
 
 
-def test_without_javascript_the_hero_capture_posts_stores_and_thanks(
+def test_without_javascript_the_hero_posts_stores_and_thanks(
     no_js: Page,
     fake: HTTPServer,
     site: SiteServer,
@@ -68,10 +70,10 @@ def test_without_javascript_the_hero_capture_posts_stores_and_thanks(
     before = len(leads(site))
     no_js.goto(paths.HOME)
     form = no_js.locator("#hero-capture-form")
-    form.get_by_label(COPY.hero_capture.fields["email"].label).fill("sinjs@example.com")
+    form.get_by_label(COPY.hero.fields["email"].label).fill("sinjs@example.com")
     form.locator(SUBMIT).click()
 
-    expect(no_js.get_by_text(COPY.hero_capture.success)).to_be_visible()
+    expect(no_js.get_by_text(COPY.hero.success)).to_be_visible()
     assert no_js.url.endswith("/_site/forms/contact?answer=sent&language=es")  # PRG.
     assert_no_personal_data_in_url(no_js)
     assert leads(site)[before:] and leads(site)[-1][1:] == ("contact", "sent")
@@ -154,7 +156,7 @@ def test_a_submit_before_hydration_is_not_lost(
     assert page.evaluate("document.documentElement.dataset.hydrated !== 'true'")
     field.press("Enter")
 
-    expect(page.get_by_text(COPY.hero_capture.success)).to_be_visible()
+    expect(page.get_by_text(COPY.hero.success)).to_be_visible()
     assert page.url.endswith("/_site/forms/contact?answer=sent&language=es")  # Its own post.
     assert_no_personal_data_in_url(page)
     assert len(leads(site)) == before + 1

@@ -7,7 +7,7 @@ from playwright.sync_api import Page, expect
 from pytest_httpserver import HTTPServer
 
 from agency_site import paths
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.content.site import SITE
 from tests.e2e.conftest import EMAILJS_E2E, SiteServer
 from tests.e2e.helpers import open_page

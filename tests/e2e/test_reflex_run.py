@@ -28,7 +28,7 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_httpserver import HTTPServer
 
 from agency_site import paths
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from tests.e2e.conftest import (
     EMAILJS_E2E,
     ROOT,
@@ -130,9 +130,9 @@ def both_forms_deliver(browser: Browser, url: str, fake: HTTPServer) -> None:
         page.set_default_timeout(60_000)
         open_page(page, paths.HOME)
         form = page.locator("#hero-capture-form")
-        form.get_by_label(COPY.hero_capture.fields["email"].label).fill("visitante@example.com")
+        form.get_by_label(COPY.hero.fields["email"].label).fill("visitante@example.com")
         form.locator(SUBMIT).click()
-        expect(form.get_by_text(COPY.hero_capture.success)).to_be_visible(timeout=30_000)
+        expect(form.get_by_text(COPY.hero.success)).to_be_visible(timeout=30_000)
         assert len(wait_for_sends(fake, 1)) == 1
 
         open_page(page, paths.SCHEDULE)

@@ -20,7 +20,7 @@ from agency_site.leads.store import LeadStore
 
 AGENCY_INBOX = "hola@agencia.test"
 TEMPLATES = {
-    LeadKind.CONTACT: "template_contact",
+    LeadKind.HERO: "template_contact",
     LeadKind.BOOKING: "template_booking",
     LeadKind.QUOTE: "template_quote",
 }

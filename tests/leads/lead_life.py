@@ -45,7 +45,7 @@ from sqlmodel import SQLModel
 from agency_site import paths
 from agency_site.bookings.links import LinkSigner
 from agency_site.bookings.mails import agency_links, agency_params
-from agency_site.bookings.models import Booking, BookingState, slot_key
+from agency_site.bookings.models import Booking, BookingStatus, slot_key
 from agency_site.bookings.pages import create_app
 from agency_site.emailjs import SEND_PATH, EmailJSClient
 from agency_site.forms.declarations import HONEYPOT_FIELD, LANGUAGE_FIELD
@@ -213,7 +213,7 @@ class Visit:
 visits = st.builds(
     Visit,
     # Bookings twice as often: slots, links and drains meet there.
-    kind=st.sampled_from([LeadKind.CONTACT, LeadKind.BOOKING, LeadKind.BOOKING, LeadKind.QUOTE]),
+    kind=st.sampled_from([LeadKind.HERO, LeadKind.BOOKING, LeadKind.BOOKING, LeadKind.QUOTE]),
     address=addresses,
     name=names,
     message=st.one_of(st.just(""), texts),
@@ -411,7 +411,7 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
                 address = f"fresh{self.serial}@example.net"
             tag = f"+34 6{self.serial:08d}"
             form: dict[str, str]
-            if visit.kind is LeadKind.CONTACT:
+            if visit.kind is LeadKind.HERO:
                 form = {"email": address}
             elif visit.kind is LeadKind.BOOKING:
                 slots = self.open_slots()
@@ -786,7 +786,7 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             confirmed: Counter = Counter()
             for lead_id, date, time, state, held in rows:
                 slot = slot_key(date, time)
-                if state == BookingState.CONFIRMED:
+                if state == BookingStatus.CONFIRMED:
                     confirmed[slot] += 1
                     # Known hole (e): a booking drained from the spool after its slot was
                     # taken holds no slot, and can still be confirmed.

@@ -16,8 +16,8 @@ from itsdangerous import URLSafeTimedSerializer
 from agency_site import paths
 from agency_site.bookings import slots
 from agency_site.bookings.desk import BookingDesk
-from agency_site.bookings.links import Action, Link, LinkSigner
-from agency_site.bookings.models import Booking, BookingState
+from agency_site.bookings.links import LinkAction, LinkSigner, VerifiedLink
+from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.bookings.pages import create_app
 from agency_site.content.bookings import COPY
 from agency_site.forms.kinds import LeadKind
@@ -64,7 +64,7 @@ def client(store: LeadStore, sent) -> Client:
     return Client(create_app(lambda: desk_for(store, 14, sent)))
 
 
-def url(store: LeadStore, action: Action, lead_id: int) -> str:
+def url(store: LeadStore, action: LinkAction, lead_id: int) -> str:
     """The page of a fresh ``action`` link to booking ``lead_id``, with its key."""
     key = slots.get(store.engine, lead_id).link_key
     return f"{paths.booking_link(str(action))}?t={LinkSigner(SECRET).token(action, lead_id, key)}"
@@ -73,20 +73,20 @@ def url(store: LeadStore, action: Action, lead_id: int) -> str:
 def test_a_get_shows_the_booking_and_changes_nothing(client: Client, store: LeadStore) -> None:
     lead_id = book(store, DAY, "10:00")
     for _ in range(3):  # A link scanner, a preview, the agency.
-        answer = client.get(url(store, Action.CONFIRM, lead_id))
+        answer = client.get(url(store, LinkAction.CONFIRM, lead_id))
         assert answer.status_code == 200
         assert COPY.confirm.button in answer.text and "Ana García" in answer.text
         assert 'name="robots" content="noindex"' in answer.text and "<script" not in answer.text
-    assert slots.get(store.engine, lead_id).state == BookingState.PENDING
+    assert slots.get(store.engine, lead_id).state == BookingStatus.PENDING
 
 
 def test_the_button_confirms_once_and_tells_the_visitor(client, store, sent) -> None:
     lead_id = book(store, DAY, "10:00")
-    link = url(store, Action.CONFIRM, lead_id)
+    link = url(store, LinkAction.CONFIRM, lead_id)
     token = link.split("?t=")[1]
     answer = client.post(paths.booking_link("confirm"), data={"t": token})
     assert answer.status_code == 200 and COPY.confirm.done in answer.text
-    assert slots.get(store.engine, lead_id).state == BookingState.CONFIRMED
+    assert slots.get(store.engine, lead_id).state == BookingStatus.CONFIRMED
     ((template, params),) = sent
     assert template == "visitor" and params["to_email"] == "ana@example.com"
     assert params["ics_url"].startswith("https://api.agencia.test/_site/bookings/calendar?t=")
@@ -98,18 +98,18 @@ def test_the_button_confirms_once_and_tells_the_visitor(client, store, sent) -> 
 
 def test_bad_links_get_clear_pages(client: Client, store: LeadStore) -> None:
     lead_id = book(store, DAY, "11:00")
-    token = url(store, Action.DECLINE, lead_id).split("?t=")[1]
+    token = url(store, LinkAction.DECLINE, lead_id).split("?t=")[1]
     tampered = client.get(paths.booking_link("decline") + "?t=" + token[:-2] + "xx")
     assert tampered.status_code == 400 and COPY.problems.tampered in tampered.text
     wrong_action = client.get(paths.booking_link("confirm") + "?t=" + token)
     assert wrong_action.status_code == 400
     expired = Client(create_app(lambda: desk_for(store, link_days=-1))).get(
-        url(store, Action.DECLINE, lead_id)
+        url(store, LinkAction.DECLINE, lead_id)
     )
     assert expired.status_code == 410 and COPY.problems.expired in expired.text
     assert client.get(paths.booking_link("nothing") + "?t=x").status_code == 404
     assert client.get(paths.booking_link("confirm")).status_code == 400
-    assert slots.get(store.engine, lead_id).state == BookingState.PENDING
+    assert slots.get(store.engine, lead_id).state == BookingStatus.PENDING
 
 
 def desk_for(store: LeadStore, link_days: int, sent: list | None = None) -> BookingDesk:
@@ -131,21 +131,21 @@ def desk_for(store: LeadStore, link_days: int, sent: list | None = None) -> Book
 
 def test_a_decline_frees_the_slot_and_a_cancel_tells_the_agency(client, store, sent) -> None:
     first = book(store, DAY, "12:00")
-    token = url(store, Action.DECLINE, first).split("?t=")[1]
+    token = url(store, LinkAction.DECLINE, first).split("?t=")[1]
     assert client.post(paths.booking_link("decline"), data={"t": token}).status_code == 200
     assert sent[-1][1]["book_again_url"] == "https://agencia.test/schedule"
     second = book(store, DAY, "12:00")  # The slot is free again.
-    token = url(store, Action.CANCEL, second).split("?t=")[1]
+    token = url(store, LinkAction.CANCEL, second).split("?t=")[1]
     assert client.post(paths.booking_link("cancel"), data={"t": token}).status_code == 200
     assert [template for template, _ in sent[-2:]] == ["visitor", "agency"]
-    confirm = client.get(url(store, Action.CONFIRM, second))
+    confirm = client.get(url(store, LinkAction.CONFIRM, second))
     assert confirm.status_code == 409 and COPY.states.cancelled in confirm.text
 
 
 def test_the_calendar_file_of_a_confirmed_booking(client, store) -> None:
     lead_id = book(store, DAY, "16:00")
-    slots.decide(store.engine, lead_id, BookingState.CONFIRMED)
-    answer = client.get(url(store, Action.CALENDAR, lead_id))
+    slots.decide(store.engine, lead_id, BookingStatus.CONFIRMED)
+    answer = client.get(url(store, LinkAction.CALENDAR, lead_id))
     assert answer.status_code == 200
     assert answer.headers["content-type"].startswith("text/calendar")
     assert f"DTSTART;TZID=Europe/Madrid:{DAY:%Y%m%d}T160000" in answer.text
@@ -190,12 +190,12 @@ def assert_not_opened(client: Client, store: LeadStore, link: str, bruno: int) -
     for answer in (shown, acted):
         assert answer.status_code in (404, 410)
         assert not any(value in answer.text for value in (*BRUNO.values(), "De Bruno"))
-    assert slots.get(store.engine, bruno).state == BookingState.PENDING
+    assert slots.get(store.engine, bruno).state == BookingStatus.PENDING
 
 
 def test_an_old_link_never_opens_the_next_booking(client: Client, store: LeadStore) -> None:
     ana = book(store, DAY, "10:00")
-    links = [url(store, action, ana) for action in (Action.CANCEL, Action.DECLINE)]
+    links = [url(store, action, ana) for action in (LinkAction.CANCEL, LinkAction.DECLINE)]
     assert store.erase_email(BOOKING_FIELDS["email"]) == 1  # Ana, the newest lead, erased.
     bruno = book_bruno(store, DAY, "10:00")
     assert bruno != ana  # Ids are never handed out again (SQLite: AUTOINCREMENT).
@@ -207,7 +207,7 @@ def test_after_a_restore_reused_ids_the_key_refuses_the_old_link(
     client: Client, store: LeadStore
 ) -> None:
     ana = book(store, DAY, "11:00")
-    links = [url(store, action, ana) for action in (Action.CANCEL, Action.CONFIRM)]
+    links = [url(store, action, ana) for action in (LinkAction.CANCEL, LinkAction.CONFIRM)]
     store.erase_email(BOOKING_FIELDS["email"])
     rewind_ids(store, ana)
     bruno = book_bruno(store, DAY, "11:00")
@@ -216,7 +216,7 @@ def test_after_a_restore_reused_ids_the_key_refuses_the_old_link(
         assert_not_opened(client, store, link, bruno)
     stale = client.get(links[0])
     assert stale.status_code == 410 and COPY.problems.stale in stale.text
-    assert client.get(url(store, Action.CANCEL, bruno)).status_code == 200  # His own works.
+    assert client.get(url(store, LinkAction.CANCEL, bruno)).status_code == 200  # His own works.
 
 
 def test_a_link_made_before_keys_opens_only_a_booking_made_before_them(
@@ -235,7 +235,7 @@ def test_a_link_made_before_keys_opens_only_a_booking_made_before_them(
 
 
 def test_links_are_signed_with_hmac_sha256() -> None:
-    token = LinkSigner(SECRET).token(Action.CANCEL, 7, "key")
+    token = LinkSigner(SECRET).token(LinkAction.CANCEL, 7, "key")
     value, _, signature = token.rpartition(".")
     # itsdangerous: the key is derived as digest(salt + "signer" + secret).
     key = hashlib.sha256(b"agency_site.booking-link" + b"signer" + SECRET.encode()).digest()
@@ -244,17 +244,17 @@ def test_links_are_signed_with_hmac_sha256() -> None:
 
 
 @given(
-    action=st.sampled_from(list(Action)),
+    action=st.sampled_from(list(LinkAction)),
     lead_id=st.integers(min_value=1, max_value=2**62),
     key=st.text(min_size=1, max_size=32),
     other=st.text(max_size=32),
 )
 def test_a_link_opens_exactly_the_booking_whose_key_it_carries(
-    action: Action, lead_id: int, key: str, other: str
+    action: LinkAction, lead_id: int, key: str, other: str
 ) -> None:
     signer = LinkSigner(SECRET)
     link = signer.verify(signer.token(action, lead_id, key), 3600)
-    assert isinstance(link, Link)
+    assert isinstance(link, VerifiedLink)
     assert (link.action, link.lead_id, link.key) == (action, lead_id, key)
     assert link.opens(key) and link.opens(other) == (other == key)
     assert not link.opens(None)  # A booking made before keys.

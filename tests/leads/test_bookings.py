@@ -15,8 +15,8 @@ from sqlmodel import Session
 
 from agency_site.bookings import slots
 from agency_site.bookings.calendar_file import Appointment, google_link, ics, outlook_link
-from agency_site.bookings.links import Action, LinkProblem, LinkSigner
-from agency_site.bookings.models import Booking, BookingState
+from agency_site.bookings.links import LinkAction, LinkProblem, LinkSigner
+from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.plugins import Hold, Refused
 from agency_site.leads.store import LeadStore
@@ -42,7 +42,7 @@ def test_a_slot_is_held_once_and_freed_by_a_decline(store: LeadStore) -> None:
     with pytest.raises(Refused, match="time"):
         book(store)
     assert slots.taken(store.engine, [MONDAY]) == {MONDAY: {"10:00"}}
-    assert slots.decide(store.engine, first, BookingState.DECLINED)[0] is slots.Decision.DONE
+    assert slots.decide(store.engine, first, BookingStatus.DECLINED)[0] is slots.Decision.DONE
     assert slots.taken(store.engine, [MONDAY]) == {MONDAY: set()}
     book(store)  # Free again.
 
@@ -106,18 +106,19 @@ def test_the_nearest_free_slots_start_beside_the_asked_one(store: LeadStore) -> 
 def test_a_booking_changes_state_once_and_a_link_is_single_use(store: LeadStore) -> None:
     lead_id = book(store)
     signer = LinkSigner(SECRET)
-    link = signer.verify(signer.token(Action.CONFIRM, lead_id, "k"), 3600)
+    link = signer.verify(signer.token(LinkAction.CONFIRM, lead_id, "k"), 3600)
     assert not isinstance(link, LinkProblem)
-    decision, booking = slots.decide(store.engine, lead_id, BookingState.CONFIRMED, link.digest)
-    assert decision is slots.Decision.DONE and booking and booking.state == BookingState.CONFIRMED
-    again = slots.decide(store.engine, lead_id, BookingState.CONFIRMED, link.digest)
+    decision, booking = slots.decide(store.engine, lead_id, BookingStatus.CONFIRMED, link.digest)
+    assert decision is slots.Decision.DONE and booking and booking.state == BookingStatus.CONFIRMED
+    again = slots.decide(store.engine, lead_id, BookingStatus.CONFIRMED, link.digest)
     assert again[0] is slots.Decision.REPLAYED
     assert (
-        slots.decide(store.engine, lead_id, BookingState.CONFIRMED)[0] is slots.Decision.NOT_ALLOWED
+        slots.decide(store.engine, lead_id, BookingStatus.CONFIRMED)[0]
+        is slots.Decision.NOT_ALLOWED
     )
-    cancelled = slots.decide(store.engine, lead_id, BookingState.CANCELLED)
+    cancelled = slots.decide(store.engine, lead_id, BookingStatus.CANCELLED)
     assert cancelled[0] is slots.Decision.DONE and cancelled[1].active_slot is None
-    assert slots.decide(store.engine, 999999, BookingState.CANCELLED)[0] is slots.Decision.UNKNOWN
+    assert slots.decide(store.engine, 999999, BookingStatus.CANCELLED)[0] is slots.Decision.UNKNOWN
 
 
 def test_an_answer_is_due_one_working_day_later() -> None:
@@ -139,18 +140,21 @@ def test_unanswered_bookings_are_reported_once(store: LeadStore) -> None:
 
 def test_links_are_signed_and_expire() -> None:
     signer = LinkSigner(SECRET)
-    token = signer.token(Action.DECLINE, 42, "k")
+    token = signer.token(LinkAction.DECLINE, 42, "k")
     link = signer.verify(token, 3600)
-    assert not isinstance(link, LinkProblem) and (link.action, link.lead_id) == (Action.DECLINE, 42)
+    assert not isinstance(link, LinkProblem) and (link.action, link.lead_id) == (
+        LinkAction.DECLINE,
+        42,
+    )
     assert signer.verify(token, -1) is LinkProblem.EXPIRED
     assert LinkSigner("t" * 40).verify(token, 3600) is LinkProblem.TAMPERED
-    other = signer.token(Action.DECLINE, 43, "k")
+    other = signer.token(LinkAction.DECLINE, 43, "k")
     swapped = other.rpartition(".")[0] + "." + token.rpartition(".")[2]  # 43 with 42's signature.
     assert signer.verify(swapped, 3600) is LinkProblem.TAMPERED
     assert signer.verify("", 3600) is LinkProblem.TAMPERED
     assert signer.verify("x" * 600, 3600) is LinkProblem.TAMPERED
-    assert signer.token(Action.CANCEL, 42, "k") != signer.token(
-        Action.CANCEL, 42, "k"
+    assert signer.token(LinkAction.CANCEL, 42, "k") != signer.token(
+        LinkAction.CANCEL, 42, "k"
     )  # Own nonce each.
     with pytest.raises(ValueError):
         LinkSigner("short")
@@ -281,7 +285,7 @@ def test_the_agency_email_carries_working_confirm_and_decline_links(
     submit(intake, LeadKind.BOOKING, booking_form(time="15:00"))
     [payload] = sent_payloads(emailjs)
     [lead] = store.all()
-    for action in (Action.CONFIRM, Action.DECLINE):
+    for action in (LinkAction.CONFIRM, LinkAction.DECLINE):
         url = payload["template_params"][f"{action}_url"]
         assert url.startswith(f"https://api.test/_site/bookings/{action}?t=")
         link = LinkSigner(SECRET).verify(url.split("?t=")[1], 3600)
@@ -368,15 +372,15 @@ def test_a_booking_without_its_slot_is_confirmed_only_once_the_slot_is_free(
     drained = drained_over(store, tmp_path)
     signer = LinkSigner(SECRET)
     link = signer.verify(
-        signer.token(Action.CONFIRM, drained, slots.get(store.engine, drained).link_key), 3600
+        signer.token(LinkAction.CONFIRM, drained, slots.get(store.engine, drained).link_key), 3600
     )
-    refused = slots.decide(store.engine, drained, BookingState.CONFIRMED, link.digest)
+    refused = slots.decide(store.engine, drained, BookingStatus.CONFIRMED, link.digest)
     assert refused[0] is slots.Decision.SLOT_TAKEN
-    assert refused[1].state == BookingState.PENDING and refused[1].active_slot is None
+    assert refused[1].state == BookingStatus.PENDING and refused[1].active_slot is None
     assert slots.taken(store.engine, [MONDAY]) == {MONDAY: {"10:00"}}
-    slots.decide(store.engine, first, BookingState.DECLINED)
+    slots.decide(store.engine, first, BookingStatus.DECLINED)
     # The same link works now: the refusal spent nothing.
-    done = slots.decide(store.engine, drained, BookingState.CONFIRMED, link.digest)
+    done = slots.decide(store.engine, drained, BookingStatus.CONFIRMED, link.digest)
     assert done[0] is slots.Decision.DONE and done[1].active_slot == "2026-12-14T10:00"
     assert not done[1].slot_lost
     with pytest.raises(Refused, match="time"):
@@ -389,10 +393,10 @@ def test_a_booking_without_its_slot_is_not_confirmed_on_a_full_day(
     book(store, MONDAY, "09:00", limit=1)
     drained = drained_over(store, tmp_path, MONDAY, "11:00", limit=1)  # Free slot, full day.
     assert slots.get(store.engine, drained).slot_lost
-    assert slots.decide(store.engine, drained, BookingState.CONFIRMED, daily_limit=1)[0] is (
+    assert slots.decide(store.engine, drained, BookingStatus.CONFIRMED, daily_limit=1)[0] is (
         slots.Decision.SLOT_TAKEN
     )
-    assert slots.decide(store.engine, drained, BookingState.CONFIRMED, daily_limit=2)[0] is (
+    assert slots.decide(store.engine, drained, BookingStatus.CONFIRMED, daily_limit=2)[0] is (
         slots.Decision.DONE
     )
     assert slots.taken(store.engine, [MONDAY]) == {MONDAY: {"09:00", "11:00"}}
@@ -410,12 +414,12 @@ def test_the_confirm_page_of_a_booking_without_its_slot_warns_and_refuses(
     drained = drained_over(store, tmp_path)
     sent: list = []
     client = Client(create_app(lambda: desk_for(store, 14, sent)))
-    shown = client.get(url(store, Action.CONFIRM, drained))
+    shown = client.get(url(store, LinkAction.CONFIRM, drained))
     assert shown.status_code == 200 and "NO tiene la hora reservada" in shown.text
-    token = url(store, Action.CONFIRM, drained).split("?t=")[1]
+    token = url(store, LinkAction.CONFIRM, drained).split("?t=")[1]
     answer = client.post(paths.booking_link("confirm"), data={"t": token})
     assert answer.status_code == 409 and COPY.problems.slot_taken in answer.text
-    assert sent == [] and slots.get(store.engine, drained).state == BookingState.PENDING
+    assert sent == [] and slots.get(store.engine, drained).state == BookingStatus.PENDING
 
 
 # --- The daily limit holds under simultaneous requests ---------------------------------------
@@ -496,7 +500,7 @@ def test_an_address_holds_at_most_two_pending_bookings(store: LeadStore, languag
     assert submit(intake, LeadKind.BOOKING, shout).result is Result.INVALID
     # Answered: no longer pending, so the address may ask again.
     [first, _] = store.all()
-    slots.decide(store.engine, first.id, BookingState.CONFIRMED)
+    slots.decide(store.engine, first.id, BookingStatus.CONFIRMED)
     assert slots.get(store.engine, first.id).network is None  # Kept only while pending.
     again = submit(intake, LeadKind.BOOKING, booking_form(time="11:00", language=language))
     assert again.result is Result.QUEUED
@@ -565,9 +569,9 @@ def test_a_pending_booking_expires_after_three_working_days(store: LeadStore) ->
     assert slots.expire_pending(store.engine, due, calendar, 3) == [lead_id]
     assert slots.expire_pending(store.engine, due, calendar, 3) == []  # Once.
     expired = slots.get(store.engine, lead_id)
-    assert expired.state == BookingState.EXPIRED and expired.active_slot is None
+    assert expired.state == BookingStatus.EXPIRED and expired.active_slot is None
     assert slots.taken(store.engine, [MONDAY]) == {MONDAY: set()}
-    assert slots.decide(store.engine, lead_id, BookingState.CONFIRMED)[0] is (
+    assert slots.decide(store.engine, lead_id, BookingStatus.CONFIRMED)[0] is (
         slots.Decision.NOT_ALLOWED
     )
     assert slots.expire_pending(store.engine, due, calendar, 0) == []  # 0: never.

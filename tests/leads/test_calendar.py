@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.validation import validate
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS

@@ -60,9 +60,9 @@ def test_list_shows_each_lead_with_its_status_and_error(store: LeadStore) -> Non
 
 
 def test_retry_sends_queued_and_held_leads_now(store: LeadStore, emailjs: HTTPServer) -> None:
-    waiting = store.add(LeadKind.CONTACT, {"email": "a@example.com"}, claim_token="t", lease=LEASE)
+    waiting = store.add(LeadKind.HERO, {"email": "a@example.com"}, claim_token="t", lease=LEASE)
     store.mark_retry(waiting, "t", "HTTP 429: Too Many Requests", dt.timedelta(hours=1))
-    held = store.add(LeadKind.CONTACT, {"email": "b@example.com"}, claim_token="u", lease=LEASE)
+    held = store.add(LeadKind.HERO, {"email": "b@example.com"}, claim_token="u", lease=LEASE)
     store.mark_held(held, "u", "HTTP 412: Invalid grant", "config-a")
     accept_all(emailjs)
 
@@ -75,9 +75,9 @@ def test_retry_sends_queued_and_held_leads_now(store: LeadStore, emailjs: HTTPSe
 
 
 def test_retry_can_target_one_lead(store: LeadStore, emailjs: HTTPServer) -> None:
-    first = store.add(LeadKind.CONTACT, {"email": "a@example.com"}, claim_token="t", lease=LEASE)
+    first = store.add(LeadKind.HERO, {"email": "a@example.com"}, claim_token="t", lease=LEASE)
     store.mark_retry(first, "t", "HTTP 500", dt.timedelta(hours=1))
-    second = store.add(LeadKind.CONTACT, {"email": "b@example.com"}, claim_token="u", lease=LEASE)
+    second = store.add(LeadKind.HERO, {"email": "b@example.com"}, claim_token="u", lease=LEASE)
     store.mark_retry(second, "u", "HTTP 500", dt.timedelta(hours=1))
     accept_all(emailjs)
     assert command(store, emailjs, "retry", str(second))[0] == 0
@@ -131,9 +131,7 @@ def test_purge_deletes_people_whose_last_contact_is_past_the_retention(
 ) -> None:
     store = any_store
     # Ana wrote 14 months ago and again last month: all of hers stay.
-    ana_old = store.add(
-        LeadKind.CONTACT, {"email": "ana@example.com"}, claim_token=None, lease=LEASE
-    )
+    ana_old = store.add(LeadKind.HERO, {"email": "ana@example.com"}, claim_token=None, lease=LEASE)
     aged(store, ana_old, 425)
     ana_new = store.add(
         LeadKind.BOOKING,
@@ -143,18 +141,14 @@ def test_purge_deletes_people_whose_last_contact_is_past_the_retention(
     )
     aged(store, ana_new, 30)
     # Bea wrote 13 months ago only: hers go, delivered or not.
-    bea = store.add(LeadKind.CONTACT, {"email": "bea@example.com"}, claim_token="t", lease=LEASE)
+    bea = store.add(LeadKind.HERO, {"email": "bea@example.com"}, claim_token="t", lease=LEASE)
     store.mark_sent(bea, "t")
     aged(store, bea, 400)
-    bea_held = store.add(
-        LeadKind.CONTACT, {"email": "Bea@Example.com"}, claim_token="u", lease=LEASE
-    )
+    bea_held = store.add(LeadKind.HERO, {"email": "Bea@Example.com"}, claim_token="u", lease=LEASE)
     store.mark_held(bea_held, "u", "HTTP 412", "config-a")
     aged(store, bea_held, 380)
     # Carla wrote 11 months ago: kept.
-    carla = store.add(
-        LeadKind.CONTACT, {"email": "carla@example.com"}, claim_token=None, lease=LEASE
-    )
+    carla = store.add(LeadKind.HERO, {"email": "carla@example.com"}, claim_token=None, lease=LEASE)
     aged(store, carla, 335)
 
     code, out = command(store, None, "purge")
@@ -165,11 +159,9 @@ def test_purge_deletes_people_whose_last_contact_is_past_the_retention(
 
 def test_find_shows_everything_about_a_person_whatever_the_case(any_store: LeadStore) -> None:
     store = any_store
-    contact = store.add(
-        LeadKind.CONTACT, {"email": "Ana@Example.com"}, claim_token=None, lease=LEASE
-    )
+    contact = store.add(LeadKind.HERO, {"email": "Ana@Example.com"}, claim_token=None, lease=LEASE)
     booking = store.add(LeadKind.BOOKING, BOOKING_FIELDS, claim_token=None, lease=LEASE)
-    store.add(LeadKind.CONTACT, {"email": "otra@example.com"}, claim_token=None, lease=LEASE)
+    store.add(LeadKind.HERO, {"email": "otra@example.com"}, claim_token=None, lease=LEASE)
 
     code, out = command(store, None, "find", "--email", " ANA@example.COM ")
     records = json.loads(out)
@@ -197,16 +189,14 @@ def test_find_shows_everything_about_a_person_whatever_the_case(any_store: LeadS
 
 def test_erase_asks_then_deletes_everything_about_a_person(any_store: LeadStore) -> None:
     store = any_store
-    store.add(LeadKind.CONTACT, {"email": "ana@example.com"}, claim_token=None, lease=LEASE)
+    store.add(LeadKind.HERO, {"email": "ana@example.com"}, claim_token=None, lease=LEASE)
     store.add(
         LeadKind.BOOKING,
         {**BOOKING_FIELDS, "email": "Ana@Example.com"},
         claim_token=None,
         lease=LEASE,
     )
-    other = store.add(
-        LeadKind.CONTACT, {"email": "otra@example.com"}, claim_token=None, lease=LEASE
-    )
+    other = store.add(LeadKind.HERO, {"email": "otra@example.com"}, claim_token=None, lease=LEASE)
 
     code, out = command(store, None, "erase", "--email", "ANA@example.com", answer="no\n")
     assert code == 1 and "Type 'yes' to confirm" in out and "Nothing deleted." in out
@@ -268,7 +258,7 @@ def test_spam_lists_the_leads_taken_for_spam_and_not_spam_sends_one(
     day = dt.date(2026, 12, 14)
     fields = BOOKING_FIELDS | {"date": str(day), "time": "10:00", "email": "autofill@example.com"}
     spam = store.add(LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, spam=True)
-    store.add(LeadKind.CONTACT, {"email": "real@example.com"}, claim_token=None, lease=LEASE)
+    store.add(LeadKind.HERO, {"email": "real@example.com"}, claim_token=None, lease=LEASE)
     code, out = command(store, None, "spam")
     assert code == 0 and "autofill@example.com" in out and "real@example.com" not in out
     assert command(store, None, "list", "--status", "spam")[1].count("\n") == 2  # Header + 1.

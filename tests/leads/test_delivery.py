@@ -9,7 +9,7 @@ import time
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.emailjs import SEND_PATH, EmailJSClient
 from agency_site.forms.email import date_es
 from agency_site.forms.kinds import LeadKind
@@ -33,7 +33,7 @@ from tests.run_async import run
 
 def queue(store: LeadStore, email: str = "ana@example.com") -> int:
     """A contact lead waiting for delivery."""
-    return store.add(LeadKind.CONTACT, {"email": email}, claim_token=None, lease=LEASE)
+    return store.add(LeadKind.HERO, {"email": email}, claim_token=None, lease=LEASE)
 
 
 def test_template_params_follow_the_spec() -> None:
@@ -52,7 +52,7 @@ def test_template_params_follow_the_spec() -> None:
     }
     # Without its address's auto-reply of the day: no visitor e-mail (reply_to empty).
     assert template_params(LeadKind.BOOKING, BOOKING_FIELDS, AGENCY_INBOX)["reply_to"] == ""
-    contact = template_params(LeadKind.CONTACT, {"email": "ana@example.com"}, AGENCY_INBOX)
+    contact = template_params(LeadKind.HERO, {"email": "ana@example.com"}, AGENCY_INBOX)
     assert contact["to_email"] == AGENCY_INBOX
     assert contact["from_email"] == "ana@example.com"
     assert "ana@example.com" in contact["message"]
@@ -162,14 +162,14 @@ def test_a_claim_abandoned_by_a_crashed_worker_is_taken_over(
 ) -> None:
     crashed = new_claim_token()
     lead_id = store.add(
-        LeadKind.CONTACT, {"email": "ana@example.com"}, claim_token=crashed, lease=LEASE
+        LeadKind.HERO, {"email": "ana@example.com"}, claim_token=crashed, lease=LEASE
     )
     accept_all(emailjs)
     delivery = make_delivery(store, make_client(emailjs))
     assert run(delivery.retry_due()) == 0  # Still claimed: not touched.
 
     expired = store.add(
-        LeadKind.CONTACT, {"email": "bea@example.com"}, claim_token=crashed, lease=-LEASE
+        LeadKind.HERO, {"email": "bea@example.com"}, claim_token=crashed, lease=-LEASE
     )
     assert run(delivery.retry_due()) == 1
     assert store.get(expired).status == LeadStatus.SENT
@@ -261,7 +261,7 @@ def test_a_lead_whose_e_mail_cannot_be_made_is_rejected_and_the_round_goes_on(
             claim_token=None,
             lease=LEASE,
         ),
-        store.add(LeadKind.CONTACT, {"message": "Hola \udfff"}, claim_token=None, lease=LEASE),
+        store.add(LeadKind.HERO, {"message": "Hola \udfff"}, claim_token=None, lease=LEASE),
         store.add("newsletter", {"email": "old@example.com"}, claim_token=None, lease=LEASE),
     ]
     good = [queue(store, f"visitor{n}@example.com") for n in range(3)]
@@ -329,7 +329,7 @@ def test_a_lead_claimed_at_intake_whose_worker_died_comes_back_behind_the_waitin
     behind the leads queued meanwhile, never in front of them."""
     lease = dt.timedelta(milliseconds=300)
     died_on = store.add(
-        LeadKind.CONTACT, {"email": "bea@example.com"}, claim_token=new_claim_token(), lease=lease
+        LeadKind.HERO, {"email": "bea@example.com"}, claim_token=new_claim_token(), lease=lease
     )
     waiting = queue(store, "ana@example.com")
     time.sleep(lease.total_seconds() + 0.1)  # Its worker died: the claim expired.

@@ -31,7 +31,7 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from agency_site import locale, paths
-from agency_site.content.forms import COPY as FORMS
+from agency_site.content.form_words import COPY as FORMS
 from agency_site.emailjs import SEND_PATH, Outcome, classify
 from agency_site.forms.email import short_name
 from agency_site.forms.kinds import LeadKind
@@ -104,16 +104,16 @@ def test_a_down_database_spools_the_lead_and_the_visitor_is_told_received(
     spool = Spool(tmp_path / "spool", "host-1")
     intake = intake_on(LeadStore(down_engine(kind, tmp_path)), spool, deadline_s=3)
     started = time.monotonic()
-    result = run(intake.submit(LeadKind.CONTACT, contact(), "127.0.0.2", idempotency_key=KEY))
+    result = run(intake.submit(LeadKind.HERO, contact(), "127.0.0.2", idempotency_key=KEY))
     assert result.result is Result.QUEUED
     assert time.monotonic() - started < 3  # Retried for half the deadline, then spooled.
     [lead] = list(spool.leads())
-    assert (lead.key, lead.kind, lead.fields) == (KEY, LeadKind.CONTACT, contact())
+    assert (lead.key, lead.kind, lead.fields) == (KEY, LeadKind.HERO, contact())
     assert stat.S_IMODE(spool.path.stat().st_mode) == 0o600
     assert stat.S_IMODE(spool.folder.stat().st_mode) == 0o700
     # While it is known down, the next visitor does not wait out the retries again.
     started = time.monotonic()
-    run(intake.submit(LeadKind.CONTACT, contact("bea@example.com"), "127.0.0.2"))
+    run(intake.submit(LeadKind.HERO, contact("bea@example.com"), "127.0.0.2"))
     assert time.monotonic() - started < 1.5
     assert len(list(spool.leads())) == 2
 
@@ -125,7 +125,7 @@ def test_a_hanging_database_still_leaves_the_spool_its_time(db_url: str, tmp_pat
     spool = Spool(tmp_path / "spool", "w1")
     intake = intake_on(store, spool, deadline_s=2)
     started = time.monotonic()
-    result = run(intake.submit(LeadKind.CONTACT, contact(), "127.0.0.2", idempotency_key=KEY))
+    result = run(intake.submit(LeadKind.HERO, contact(), "127.0.0.2", idempotency_key=KEY))
     assert result.result is Result.QUEUED and time.monotonic() - started < 2
     time.sleep(3)  # The hung insert went through after all...
     assert intake.drain_spool() == 0  # ...so the spooled copy is the same lead: kept once.
@@ -137,8 +137,8 @@ def test_spooled_leads_are_drained_into_the_database_exactly_once(
 ) -> None:
     folder = tmp_path / "spool"
     # Two workers' files; the same submission sits in both (tried on both paths).
-    Spool(folder, "w1").append(SpooledLead(KEY, LeadKind.CONTACT, contact(), _now()))
-    Spool(folder, "w2").append(SpooledLead(KEY, LeadKind.CONTACT, contact(), _now()))
+    Spool(folder, "w1").append(SpooledLead(KEY, LeadKind.HERO, contact(), _now()))
+    Spool(folder, "w2").append(SpooledLead(KEY, LeadKind.HERO, contact(), _now()))
     Spool(folder, "w2").append(
         SpooledLead("b" * 32, LeadKind.BOOKING, BOOKING_FIELDS, _now(), dt.date(2026, 3, 10))
     )
@@ -154,7 +154,7 @@ def test_spooled_leads_are_drained_into_the_database_exactly_once(
     assert run(intake.delivery.retry_due()) == 2
     assert len(sent_payloads(emailjs)) == 2
     # A drain that died after storing but before emptying its file stores nothing twice.
-    Spool(folder, "w1").append(SpooledLead(KEY, LeadKind.CONTACT, contact(), _now()))
+    Spool(folder, "w1").append(SpooledLead(KEY, LeadKind.HERO, contact(), _now()))
     assert intake.drain_spool() == 0 and len(store.all()) == 2
 
 
@@ -169,7 +169,7 @@ def test_a_drain_while_workers_append_loses_and_repeats_nothing(
         spool = Spool(folder, f"w{worker}")
         for n in range(40):
             key = f"key-{worker}-{n:04d}-padding"
-            spool.append(SpooledLead(key, LeadKind.CONTACT, contact(f"{key}@example.com"), _now()))
+            spool.append(SpooledLead(key, LeadKind.HERO, contact(f"{key}@example.com"), _now()))
 
     threads = [threading.Thread(target=writer, args=(worker,)) for worker in range(3)]
     for thread in threads:
@@ -186,10 +186,10 @@ def test_a_line_torn_by_a_killed_writer_is_kept_aside_and_the_rest_drained(
     store: LeadStore, tmp_path: Path
 ) -> None:
     spool = Spool(tmp_path / "spool", "w1")
-    spool.append(SpooledLead(KEY, LeadKind.CONTACT, contact(), _now()))
+    spool.append(SpooledLead(KEY, LeadKind.HERO, contact(), _now()))
     with spool.path.open("ab") as file:
         file.write(b'{"v": 1, "key": "torn')  # Killed mid-line.
-    spool.append(SpooledLead("c" * 32, LeadKind.CONTACT, contact("c@example.com"), _now()))
+    spool.append(SpooledLead("c" * 32, LeadKind.HERO, contact("c@example.com"), _now()))
     intake = intake_on(store, spool)
     assert intake.drain_spool() == 2
     torn = spool.path.with_suffix(QUARANTINE)
@@ -203,18 +203,18 @@ def test_one_submission_over_the_socket_and_the_http_path_is_stored_once(
     accept_all(emailjs)
     intake = intake_on(store, None, make_client(emailjs))
     # The websocket path (the state's submit) with the page's key...
-    first = run(intake.submit(LeadKind.CONTACT, contact(), "127.0.0.2", idempotency_key=KEY))
+    first = run(intake.submit(LeadKind.HERO, contact(), "127.0.0.2", idempotency_key=KEY))
     # ...then the HTTP fallback with the same key (header, then the hidden field).
     header = _post(intake, "email=ana%40example.com", {"idempotency-key": KEY})
     field = _post(intake, f"email=ana%40example.com&idempotency_key={KEY}")
     # The websocket's form data with the form's hidden input.
     hidden = {**contact(), "idempotency_key": KEY}
-    again = run(intake.submit(LeadKind.CONTACT, hidden, "127.0.0.2"))
+    again = run(intake.submit(LeadKind.HERO, hidden, "127.0.0.2"))
     assert first.result is again.result is Result.SENT
     assert header.status_code == field.status_code == 303  # Stored once: its answer (PRG).
     assert len(store.all()) == 1 and len(sent_payloads(emailjs)) == 1
     # A malformed key is replaced by the server's own: a new lead.
-    run(intake.submit(LeadKind.CONTACT, contact(), "127.0.0.2", idempotency_key="x"))
+    run(intake.submit(LeadKind.HERO, contact(), "127.0.0.2", idempotency_key="x"))
     assert len(store.all()) == 2
 
 
@@ -252,7 +252,7 @@ def test_the_backend_prepares_the_database_once_it_answers(tmp_path: Path) -> No
     monitor = _monitor(intake, spool, "")
 
     async def scenario() -> list[Lead]:
-        result = await intake.submit(LeadKind.CONTACT, contact(), "127.0.0.2")
+        result = await intake.submit(LeadKind.HERO, contact(), "127.0.0.2")
         assert result.result is Result.QUEUED  # Spooled: the database does not exist yet.
         ready = asyncio.Event()
         drain = asyncio.create_task(drain_forever(intake, monitor, ready, 0.05))
@@ -349,9 +349,9 @@ def test_a_real_postgresql_stopped_and_started_again(tmp_path: Path, emailjs: HT
         spool = Spool(tmp_path / "spool", "w1")
         intake = intake_on(store, spool, make_client(emailjs), deadline_s=4)
         submit = intake.submit
-        assert run(submit(LeadKind.CONTACT, contact("a@example.com"), "1")).result is Result.SENT
+        assert run(submit(LeadKind.HERO, contact("a@example.com"), "1")).result is Result.SENT
         local_servers.stop_postgres(server)
-        results = [run(submit(LeadKind.CONTACT, contact(f"{n}@example.com"), "1")) for n in "bcd"]
+        results = [run(submit(LeadKind.HERO, contact(f"{n}@example.com"), "1")) for n in "bcd"]
         assert [result.result for result in results] == [Result.QUEUED] * 3
         assert len(list(spool.leads())) == 3
         with pytest.raises(sa.exc.OperationalError):
@@ -377,11 +377,11 @@ def test_the_owner_is_alerted_while_the_spool_waits_too_long(
     spool = Spool(tmp_path / "spool", "w1")
     intake = intake_on(store, spool)
     monitor = _monitor(intake, spool, httpserver.url_for("/hook"))
-    spool.append(SpooledLead(KEY, LeadKind.CONTACT, contact(), _now()))
+    spool.append(SpooledLead(KEY, LeadKind.HERO, contact(), _now()))
     run(monitor.watch_spool())
     assert texts == []  # Not yet past LEADS_SPOOL_ALERT_SECONDS.
     old = _now() - dt.timedelta(minutes=10)
-    spool.append(SpooledLead("d" * 32, LeadKind.CONTACT, contact("d@example.com"), old))
+    spool.append(SpooledLead("d" * 32, LeadKind.HERO, contact("d@example.com"), old))
     run(monitor.watch_spool())
     run(_monitor(intake, Spool(spool.folder, "w2"), monitor.webhook_url).watch_spool())
     assert len(texts) == 1 and "2 solicitud" in texts[0]  # Once per host, whichever worker.
@@ -401,7 +401,7 @@ def test_an_address_longer_once_case_folded_is_simply_stored(store: LeadStore) -
     assert len(FOLDS_LONG) == 130 and len(email_key(FOLDS_LONG)) == 378
     spool = Spool(Path(tempfile.mkdtemp()) / "spool", "w1")
     intake = intake_on(store, spool)
-    result = run(intake.submit(LeadKind.CONTACT, contact(FOLDS_LONG), "127.0.0.2"))
+    result = run(intake.submit(LeadKind.HERO, contact(FOLDS_LONG), "127.0.0.2"))
     assert result.result is Result.QUEUED
     [lead] = store.all()  # In the table, not in the spool.
     assert lead.email_norm == email_key(FOLDS_LONG) and list(spool.leads()) == []
@@ -428,7 +428,7 @@ def test_a_lead_the_database_refuses_for_its_content_is_not_spooled_but_told(
     intake = intake_on(LeadStore(engine), spool, deadline_s=4)
     form = {**contact(FOLDS_LONG), "language": language}
     started = time.monotonic()
-    result = run(intake.submit(LeadKind.CONTACT, form, "127.0.0.2"))
+    result = run(intake.submit(LeadKind.HERO, form, "127.0.0.2"))
     assert time.monotonic() - started < 1  # Not retried: it is no outage.
     assert result.result is Result.INVALID
     with locale.active(language):
@@ -437,7 +437,7 @@ def test_a_lead_the_database_refuses_for_its_content_is_not_spooled_but_told(
     [line] = [r.getMessage() for r in caplog.records if "for its content" in r.getMessage()]
     assert "column email_norm" in line and len(line) < 300
     # The database is not taken for down: the next visitor is stored at once.
-    assert run(intake.submit(LeadKind.CONTACT, contact(), "127.0.0.2")).result is Result.QUEUED
+    assert run(intake.submit(LeadKind.HERO, contact(), "127.0.0.2")).result is Result.QUEUED
     assert len(LeadStore(engine).all()) == 1
     engine.dispose()
 
@@ -468,15 +468,15 @@ def test_a_spooled_line_that_cannot_be_stored_is_set_aside_and_the_drain_goes_on
 ) -> None:
     _refuse_address(store, "refused@example.com")
     spool = Spool(tmp_path / "spool", "w1")
-    spool.append(SpooledLead("a" * 32, LeadKind.CONTACT, contact("a@example.com"), _now()))
-    spool.append(SpooledLead("r" * 32, LeadKind.CONTACT, contact("refused@example.com"), _now()))
+    spool.append(SpooledLead("a" * 32, LeadKind.HERO, contact("a@example.com"), _now()))
+    spool.append(SpooledLead("r" * 32, LeadKind.HERO, contact("refused@example.com"), _now()))
     with spool.path.open("ab") as file:  # A kind this version does not know.
         file.write(
-            SpooledLead("u" * 32, LeadKind.CONTACT, contact(), _now())
+            SpooledLead("u" * 32, LeadKind.HERO, contact(), _now())
             .line()
             .replace(b'"contact"', b'"newsletter"')
         )
-    spool.append(SpooledLead("c" * 32, LeadKind.CONTACT, contact("c@example.com"), _now()))
+    spool.append(SpooledLead("c" * 32, LeadKind.HERO, contact("c@example.com"), _now()))
     intake = intake_on(store, spool)
     assert intake.drain_spool() == 2
     assert sorted(lead.idempotency_key for lead in store.all()) == ["a" * 32, "c" * 32]
@@ -528,7 +528,7 @@ def test_a_lead_refused_for_its_content_is_set_aside_for_the_owner(
         "Variables size limit. The maximum allowed variables size is 50Kb", status=413
     )
     intake = intake_on(store, None, make_client(emailjs))
-    result = run(intake.submit(LeadKind.CONTACT, contact(), "127.0.0.2"))
+    result = run(intake.submit(LeadKind.HERO, contact(), "127.0.0.2"))
     assert result.result is Result.QUEUED
     [lead] = store.all()
     assert lead.status == LeadStatus.REJECTED and "size limit" in lead.last_error
@@ -560,15 +560,15 @@ def test_content_and_configuration_refusals_are_told_apart() -> None:
 def test_a_sending_flag_left_by_a_killed_worker_expires() -> None:
     from reflex.state import State
 
-    from agency_site.state.forms import BookingState, sending_deadline
+    from agency_site.state.form_states import BookingFormState, sending_deadline
 
     root = State(_reflex_internal_init=True)
-    form = root.get_substate(BookingState.get_full_name().split(".")[1:])
+    form = root.get_substate(BookingFormState.get_full_name().split(".")[1:])
     form.sending, form.sending_since = True, time.time()
     assert form.busy  # A submission under way.
     form.sending_since = time.time() - sending_deadline() - 1  # Its worker was killed.
     assert not form.busy  # Any event recomputes it: the button is free again.
-    BookingState.event_handlers["expire_sending"].fn(form)  # The periodic check.
+    BookingFormState.event_handlers["expire_sending"].fn(form)  # The periodic check.
     assert (form.sending, form.sending_since) == (False, 0.0)
 
 
@@ -626,7 +626,7 @@ def test_the_owner_is_alerted_once_when_queued_leads_wait_too_long(
     store: LeadStore, httpserver: HTTPServer
 ) -> None:
     texts = _webhook(httpserver)
-    lead_id = store.add(LeadKind.CONTACT, contact(), claim_token=None, lease=LEASE)
+    lead_id = store.add(LeadKind.HERO, contact(), claim_token=None, lease=LEASE)
     monitor = _monitor(intake_on(store, None), None, httpserver.url_for("/hook"))
     monitor.queued_alert_after = dt.timedelta(hours=1)
     run(monitor.watch_late())
@@ -645,9 +645,9 @@ def test_the_owner_is_alerted_once_when_queued_leads_wait_too_long(
 
 def test_find_and_erase_match_any_address_in_any_script(store: LeadStore) -> None:
     élodie = store.add(
-        LeadKind.CONTACT, contact("Élodie.Ünal@Exämple.com"), claim_token=None, lease=LEASE
+        LeadKind.HERO, contact("Élodie.Ünal@Exämple.com"), claim_token=None, lease=LEASE
     )
-    store.add(LeadKind.CONTACT, contact("otra@example.com"), claim_token=None, lease=LEASE)
+    store.add(LeadKind.HERO, contact("otra@example.com"), claim_token=None, lease=LEASE)
     assert [lead.id for lead in store.of_email("élodie.ünal@exämple.COM")] == [élodie]
     assert [lead.id for lead in store.of_email("ÉLODIE.ÜNAL@EXÄMPLE.COM ")] == [élodie]
     assert store.erase_email("élodie.ünal@EXÄMPLE.com") == 1
@@ -675,9 +675,9 @@ def _spool_of_everyone(folder: Path) -> Spool:
     """A spool folder holding Ana's and Bea's leads: spooled, set aside, and torn."""
     spool = Spool(folder, "w1")
     for key, email in (("a" * 32, "Ana@Example.com"), ("b" * 32, "bea@example.com")):
-        spool.append(SpooledLead(key, LeadKind.CONTACT, contact(email), _now()))
+        spool.append(SpooledLead(key, LeadKind.HERO, contact(email), _now()))
     aside = b"".join(
-        SpooledLead(key, LeadKind.CONTACT, contact(email), _now()).line()
+        SpooledLead(key, LeadKind.HERO, contact(email), _now()).line()
         for key, email in (("c" * 32, "ana@example.com"), ("d" * 32, "bea@example.com"))
     )
     spool.path.with_suffix(QUARANTINE).write_bytes(aside)
@@ -694,7 +694,7 @@ def test_erase_removes_the_person_from_the_spool_folder_too(
     store: LeadStore, tmp_path: Path
 ) -> None:
     spool = _spool_of_everyone(tmp_path / "spool")
-    store.add(LeadKind.CONTACT, contact("ana@example.com"), claim_token=None, lease=LEASE)
+    store.add(LeadKind.HERO, contact("ana@example.com"), claim_token=None, lease=LEASE)
     out = _Out()
     log = tmp_path / "erasures.log"
     argv = ["erase", "--email", "ANA@example.com", "--yes"]
@@ -706,7 +706,7 @@ def test_erase_removes_the_person_from_the_spool_folder_too(
     assert {stat.S_IMODE(path.stat().st_mode) for path in spool.aside()} == {0o600}
     # Only Ana's lines in the spool: she is found there, erased all the same.
     Spool(spool.folder, "w2").append(
-        SpooledLead(KEY, LeadKind.CONTACT, contact("ana@example.com"), _now())
+        SpooledLead(KEY, LeadKind.HERO, contact("ana@example.com"), _now())
     )
     out = _Out()
     assert run_cli(argv, delivery, out, erasure_log=log, spool_dir=spool.folder) == 0
@@ -718,11 +718,11 @@ def test_a_spooled_lead_of_an_erased_address_is_dropped_at_drain(
 ) -> None:
     log = tmp_path / "erasures.log"
     spool = Spool(tmp_path / "spool", "w1", erasure_log=log)
-    spool.append(SpooledLead("a" * 32, LeadKind.CONTACT, contact("Ana@Example.com"), _now()))
-    spool.append(SpooledLead("b" * 32, LeadKind.CONTACT, contact("bea@example.com"), _now()))
+    spool.append(SpooledLead("a" * 32, LeadKind.HERO, contact("Ana@Example.com"), _now()))
+    spool.append(SpooledLead("b" * 32, LeadKind.HERO, contact("bea@example.com"), _now()))
     erasures.record(log, "ana@example.COM")  # Erased on this host while the database was down.
     later = _now() + dt.timedelta(seconds=2)  # She writes again after her erasure: kept.
-    spool.append(SpooledLead("c" * 32, LeadKind.CONTACT, contact("ana@example.com"), later))
+    spool.append(SpooledLead("c" * 32, LeadKind.HERO, contact("ana@example.com"), later))
     intake = intake_on(store, spool)
     assert intake.drain_spool() == 2
     assert [lead.idempotency_key for lead in store.all()] == ["b" * 32, "c" * 32]
@@ -736,9 +736,9 @@ def test_the_retention_purge_covers_the_spool_folder(store: LeadStore, tmp_path:
         ("a" * 32, "ana@example.com", old),
         ("b" * 32, "bea@example.com", _now()),
     ):
-        spool.append(SpooledLead(key, LeadKind.CONTACT, contact(email), when))
+        spool.append(SpooledLead(key, LeadKind.HERO, contact(email), when))
     spool.path.with_suffix(QUARANTINE).write_bytes(
-        SpooledLead("c" * 32, LeadKind.CONTACT, contact("c@example.com"), old).line()
+        SpooledLead("c" * 32, LeadKind.HERO, contact("c@example.com"), old).line()
     )
     torn = spool.path.with_suffix(".torn")
     torn.write_bytes(b'{"v": 1, "key": "torn\n')  # No date to read: as old as its file.
@@ -756,7 +756,7 @@ def test_the_retention_purge_covers_the_spool_folder(store: LeadStore, tmp_path:
 
 def test_find_lists_the_spooled_leads_of_the_address(store: LeadStore, tmp_path: Path) -> None:
     spool = _spool_of_everyone(tmp_path / "spool")
-    stored = store.add(LeadKind.CONTACT, contact("ana@example.com"), claim_token=None, lease=LEASE)
+    stored = store.add(LeadKind.HERO, contact("ana@example.com"), claim_token=None, lease=LEASE)
     out = _Out()
     argv = ["find", "--email", "ana@EXAMPLE.com"]
     assert run_cli(argv, make_delivery(store, None), out, spool_dir=spool.folder) == 0
@@ -777,7 +777,7 @@ def test_a_restore_re_applies_the_erasure_log(store: LeadStore, tmp_path: Path) 
     from agency_site.deploy.__main__ import restore_leads
 
     for email in ("ana@example.com", "bea@example.com"):
-        store.add(LeadKind.CONTACT, contact(email), claim_token=None, lease=LEASE)
+        store.add(LeadKind.HERO, contact(email), claim_token=None, lease=LEASE)
     url = store.engine.url.render_as_string(hide_password=False)
     copy = backup.backup(url, tmp_path / "backups")
     log = tmp_path / "data" / "erasures.log"
@@ -823,7 +823,7 @@ def test_data_files_and_backups_are_private_whatever_the_umask(tmp_path: Path) -
         url = f"sqlite:///{tmp_path / 'data' / 'reflex.db'}"
         engine = database.create_engine(url, connect_timeout_s=1, statement_timeout_s=1)
         migrations.upgrade(engine)  # WAL mode: -wal and -shm files appear while in use.
-        LeadStore(engine).add(LeadKind.CONTACT, contact(), claim_token=None, lease=LEASE)
+        LeadStore(engine).add(LeadKind.HERO, contact(), claim_token=None, lease=LEASE)
         with engine.connect() as connection:
             connection.execute(sa.text("SELECT count(*) FROM leads")).one()
             files = sorted((tmp_path / "data").glob("reflex.db*"))
@@ -931,7 +931,7 @@ def _monitor(intake: LeadIntake, spool: Spool | None, webhook: str) -> Monitor:
 
 def _held(store: LeadStore, email: str) -> int:
     token = new_claim_token()
-    lead_id = store.add(LeadKind.CONTACT, contact(email), claim_token=token, lease=LEASE)
+    lead_id = store.add(LeadKind.HERO, contact(email), claim_token=token, lease=LEASE)
     assert store.mark_held(lead_id, token, "HTTP 400: The Public Key is invalid", "config-a")
     return lead_id
 
@@ -974,7 +974,7 @@ def test_a_honeypot_lead_spooled_in_an_outage_is_drained_as_spam(
     down = intake_on(LeadStore(down_engine("sqlite", tmp_path)), spool, make_client(emailjs))
     form = {**contact("bot@example.com"), "website": "autofilled"}
     # Answered as a real lead spooled in the outage is.
-    assert run(down.submit(LeadKind.CONTACT, form, "203.0.113.9")).result is Result.QUEUED
+    assert run(down.submit(LeadKind.HERO, form, "203.0.113.9")).result is Result.QUEUED
     [line] = spool.path.read_bytes().splitlines()
     assert SpooledLead.parse(line).spam
     intake = intake_on(store, spool, make_client(emailjs))

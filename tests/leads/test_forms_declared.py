@@ -6,10 +6,13 @@ from dataclasses import replace
 from html.parser import HTMLParser
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pytest_httpserver import HTTPServer
 
-from agency_site.components.forms import lead_form
-from agency_site.content.forms import COPY
+from agency_site import locale, paths
+from agency_site.components.form_layouts import lead_form
+from agency_site.content.form_words import COPY, FieldCopy, FormCopy
 from agency_site.forms import declarations
 from agency_site.forms.__main__ import describe
 from agency_site.forms.declarations import (
@@ -19,6 +22,7 @@ from agency_site.forms.declarations import (
     LANGUAGE_FIELD,
     FormDeclaration,
     export_fields,
+    form_templates,
     pack_options,
     service_options,
     submission_fields,
@@ -32,8 +36,9 @@ from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.store import LeadStore
 from agency_site.leads.validation import validate
 from agency_site.rules import MESSAGE_MAX, NAME_MAX
+from agency_site.settings import EmailJSSettings
 from agency_site.site_api import answer_page, form_page
-from agency_site.state.forms import FORM_STATES, BookingState
+from agency_site.state.form_states import FORM_STATES, BookingFormState
 from tests.leads.conftest import AGENCY_INBOX, LEASE, accept_all, make_client, make_delivery
 from tests.run_async import run
 
@@ -78,7 +83,9 @@ def controls(html: str) -> _Controls:
 def test_every_kind_has_one_declaration_and_one_state() -> None:
     assert set(BY_KIND) == set(LeadKind) == set(FORM_STATES)
     assert all(FORM_STATES[form.kind].form is form for form in FORMS)
-    assert len({form.form_id for form in FORMS}) == len({form.prefix for form in FORMS}) == 3
+    assert (
+        len({form.form_id for form in FORMS}) == len({form.prefix for form in FORMS}) == len(FORMS)
+    )
 
 
 def test_every_field_has_its_words() -> None:
@@ -87,7 +94,7 @@ def test_every_field_has_its_words() -> None:
             words = form.field_words(field)
             assert words.label and words.error, (form.kind, field.name)
         assert form.words.submit and form.words.success
-        purpose = getattr(COPY.privacy_purposes, form.privacy_purpose)
+        purpose = COPY.privacy_purposes[form.privacy_purpose]
         assert any(purpose in text for _, text in form.privacy.items)
 
 
@@ -222,10 +229,10 @@ def test_a_field_added_to_a_declaration_shows_up_everywhere(monkeypatch) -> None
     )
     form = replace(declarations.BOOKING, fields=(*declarations.BOOKING.fields, company))
     monkeypatch.setitem(BY_KIND, LeadKind.BOOKING, form)
-    monkeypatch.setattr(BookingState, "form", form)
+    monkeypatch.setattr(BookingFormState, "form", form)
 
-    assert BookingState.form.names[-1] == "company"  # The state clears it after a send.
-    markup = str(lead_form(BookingState))
+    assert BookingFormState.form.names[-1] == "company"  # The state clears it after a send.
+    markup = str(lead_form(BookingFormState))
     assert 'id:"booking-company"' in markup and 'name:"company"' in markup
     html = answer_page(LeadKind.BOOKING, Submission(Result.INVALID), {}, "/x", "https://s.es")
     assert "company" in controls(html).names
@@ -253,3 +260,114 @@ def test_the_template_variables_are_listed_from_the_declarations() -> None:
     listing = describe()
     assert "EMAILJS_QUOTE_TEMPLATE_ID" in listing
     assert "to_email, from_name, from_email, phone, service, pack, message" in listing
+
+
+@given(
+    control=st.sampled_from([c for c in Control if c.typed]),
+    max_length=st.integers(max_value=0),
+)
+def test_a_typed_field_without_a_maximum_length_is_refused_when_declared(
+    control: Control, max_length: int
+) -> None:
+    with pytest.raises(ValueError, match="max_length"):
+        FormField("company", control, max_length=max_length)
+
+
+@given(
+    control=st.sampled_from([c for c in Control if c.typed]),
+    max_length=st.integers(min_value=1, max_value=10_000),
+)
+def test_a_typed_field_with_a_maximum_length_is_declared(control: Control, max_length: int):
+    assert FormField("company", control, max_length=max_length).constraints["maxlength"] == (
+        max_length
+    )
+
+
+@pytest.mark.parametrize("form", FORMS, ids=lambda form: form.kind)
+def test_changing_any_form_s_template_id_changes_the_fingerprint(form: FormDeclaration):
+    before = EmailJSSettings(**{form.template_setting: "template_a"})
+    after = EmailJSSettings(**{form.template_setting: "template_b"})
+    assert before.fingerprint != after.fingerprint
+    assert form_templates(after)[form.kind] == "template_b"
+
+
+def _throwaway_kind(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> LeadKind:
+    """A member added to ``LeadKind`` for one test (as a line in kinds.py would be)."""
+    member = str.__new__(LeadKind, value)
+    member._name_, member._value_ = name, value
+    monkeypatch.setitem(LeadKind._member_map_, name, member)
+    monkeypatch.setitem(LeadKind._value2member_map_, value, member)
+    monkeypatch.setattr(LeadKind, "_member_names_", [*LeadKind._member_names_, name])
+    return member
+
+
+class _FourFormsSettings(EmailJSSettings):
+    """The settings with the fourth form's template id (a line in settings.py)."""
+
+    newsletter_template_id: str = ""
+
+
+def test_a_fourth_form_is_data_keyed_by_its_declaration(
+    monkeypatch: pytest.MonkeyPatch, store: LeadStore, emailjs: HTTPServer
+) -> None:
+    """A throwaway newsletter form: its kind, its declaration, its words and privacy purpose
+    (the YAML), its template setting. Validation, storage, delivery, the settings'
+    fingerprint and the no-JavaScript page follow, with nothing else written for it."""
+    kind = _throwaway_kind(monkeypatch, "NEWSLETTER", "newsletter")
+    monkeypatch.setattr(declarations, "EmailJSSettings", _FourFormsSettings)
+    form = FormDeclaration(
+        kind=kind,
+        form_id="newsletter-form",
+        prefix="newsletter",
+        page=paths.HOME,
+        copy="newsletter",
+        privacy_purpose="newsletter",
+        template_setting="newsletter_template_id",
+        fields=(declarations.NAME, declarations.EMAIL),
+    )
+    monkeypatch.setattr(declarations, "FORMS", (*FORMS, form))
+    monkeypatch.setitem(BY_KIND, kind, form)
+    words = FormCopy(
+        fields={
+            "name": FieldCopy(label="Tu nombre", error="Escribe tu nombre."),
+            "email": FieldCopy(label="Tu correo", error="Escribe un correo válido."),
+        },
+        submit="Suscribirme",
+        success="¡Suscrito!",
+    )
+    for language in locale.LOCALES:
+        copy = COPY.of(language)
+        purposes = {**copy.privacy_purposes, "newsletter": "enviarte el boletín mensual"}
+        update = {"newsletter": words, "privacy_purposes": purposes}
+        monkeypatch.setitem(COPY._by_locale, language, copy.model_copy(update=update))
+
+    # Validated by its fields' rules and stored.
+    submitted = {"name": " Ana García ", "email": "ana@example.com"}
+    result = validate(kind, submitted, TODAY)
+    assert result.errors == {}
+    assert validate(kind, {"name": "A"}, TODAY).errors == {
+        "name": "Escribe tu nombre.",
+        "email": "Escribe un correo válido.",
+    }
+    lead_id = store.add(kind, result.fields, claim_token=None, lease=LEASE)
+    assert store.get(lead_id).kind == "newsletter"
+
+    # Delivered with the template id of the setting its declaration names, which the
+    # fingerprint covers without a line of its own.
+    settings = _FourFormsSettings(newsletter_template_id="template_newsletter")
+    assert _FourFormsSettings(newsletter_template_id="another").fingerprint != settings.fingerprint
+    accept_all(emailjs)
+    delivery = make_delivery(store, make_client(emailjs))
+    delivery.templates = {**delivery.templates, **form_templates(settings)}
+    assert run(delivery.retry_due()) == 1
+    assert store.get(lead_id).status == LeadStatus.SENT
+    (request, _response) = emailjs.log[-1]
+    payload = request.get_json()
+    assert payload["template_id"] == "template_newsletter"
+    assert payload["template_params"]["from_name"] == "Ana García"
+
+    # Its page without JavaScript shows its fields, with its words.
+    html = form_page(kind, {}, "/x", "https://s.es")
+    assert controls(html).names == ["name", "email", HONEYPOT_FIELD, LANGUAGE_FIELD]
+    assert 'for="newsletter-email">Tu correo' in html and "Suscribirme" in html
+    assert "enviarte el boletín mensual" in form.privacy.items[1][1]

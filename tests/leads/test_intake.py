@@ -7,7 +7,7 @@ from limits.aio.storage import MemoryStorage
 from pytest_httpserver import HTTPServer
 
 from agency_site.bookings import slots
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.emailjs import SEND_PATH
 from agency_site.forms.email import date_es
 from agency_site.forms.kinds import LeadKind
@@ -100,18 +100,18 @@ def test_a_booking_is_stored_then_sent_with_the_spec_payload(
     assert lead.fields["name"] == "Ana García"
 
 
-def test_the_hero_capture_sends_the_visitors_email_in_a_spanish_message(
+def test_the_hero_sends_the_visitors_email_in_a_spanish_message(
     store: LeadStore, emailjs: HTTPServer
 ) -> None:
     accept_all(emailjs)
-    result = submit(make_intake(store, emailjs), LeadKind.CONTACT, {"email": "bea@example.com"})
+    result = submit(make_intake(store, emailjs), LeadKind.HERO, {"email": "bea@example.com"})
     assert result.result is Result.SENT
     [payload] = sent_payloads(emailjs)
     assert payload["template_id"] == "template_contact"
     assert payload["template_params"] == {
         "to_email": AGENCY_INBOX,
         "from_email": "bea@example.com",
-        "message": COPY.hero_capture.email_message.format(email="bea@example.com"),
+        "message": COPY.hero.email_message.format(email="bea@example.com"),
         "source": describe(None),
         "language": "Español",
     }
@@ -184,9 +184,9 @@ def test_an_invalid_submission_stores_and_sends_nothing(
 
 
 def test_a_crafted_payload_that_is_not_a_form_is_invalid(store: LeadStore) -> None:
-    result = submit(make_intake(store, None), LeadKind.CONTACT, ["ana@example.com"])
+    result = submit(make_intake(store, None), LeadKind.HERO, ["ana@example.com"])
     assert result.result is Result.INVALID
-    assert result.errors == {"email": COPY.hero_capture.fields["email"].error}
+    assert result.errors == {"email": COPY.hero.fields["email"].error}
     assert store.all() == []
 
 
@@ -210,7 +210,7 @@ def test_a_filled_honeypot_is_answered_as_success_and_kept_as_spam_never_sent(
     assert slots.get(store.engine, lead.id) is None  # Holds no slot.
     # Without delivery configured a real lead is "queued": so is this one.
     unconfigured = submit(
-        make_intake(store, None), LeadKind.CONTACT, {"email": "b@x.es", "website": "x"}
+        make_intake(store, None), LeadKind.HERO, {"email": "b@x.es", "website": "x"}
     )
     assert unconfigured.result is Result.QUEUED
     # An invalid one is answered as a real one is: the errors to fix.
@@ -225,19 +225,17 @@ def test_an_address_over_the_rate_limit_is_refused_politely_others_are_not(
     intake = make_intake(store, emailjs, per_ip=3)
     # Invalid attempts count too: two typos and one good one use the budget.
     attempts = [{"email": "x@"}, {"email": "y@"}, {"email": "v@example.com"}]
-    results = [submit(intake, LeadKind.CONTACT, form).result for form in attempts]
+    results = [submit(intake, LeadKind.HERO, form).result for form in attempts]
     assert results == [Result.INVALID, Result.INVALID, Result.SENT]
-    assert submit(intake, LeadKind.CONTACT, {"email": "w@example.com"}).result is (
-        Result.RATE_LIMITED
-    )
+    assert submit(intake, LeadKind.HERO, {"email": "w@example.com"}).result is (Result.RATE_LIMITED)
     assert len(store.all()) == 1
     # Another address is not affected by the abuser's count.
-    other = submit(intake, LeadKind.CONTACT, {"email": "w@example.com"}, ip="198.51.100.9")
+    other = submit(intake, LeadKind.HERO, {"email": "w@example.com"}, ip="198.51.100.9")
     assert other.result is Result.SENT
 
 
 def test_without_configuration_the_lead_is_stored_for_later(store: LeadStore) -> None:
-    result = submit(make_intake(store, None), LeadKind.CONTACT, {"email": "ana@example.com"})
+    result = submit(make_intake(store, None), LeadKind.HERO, {"email": "ana@example.com"})
     assert result.result is Result.QUEUED
     [lead] = store.all()
     assert (lead.status, lead.attempts) == (LeadStatus.QUEUED, 0)

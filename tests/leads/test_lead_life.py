@@ -69,7 +69,7 @@ def visit(kind=LeadKind.BOOKING, address="ana@example.com", **changes) -> Visit:
 
 
 def contact(address: str = "ana@example.com", **changes) -> Visit:
-    return visit(LeadKind.CONTACT, address, **changes)
+    return visit(LeadKind.HERO, address, **changes)
 
 
 # The shrunk sequences the simulation found on the old code, each named by its hole.

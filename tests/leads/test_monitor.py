@@ -15,7 +15,7 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from agency_site.bookings import slots
-from agency_site.bookings.models import Booking, BookingState
+from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.content.bookings import COPY as BOOKINGS
 from agency_site.emailjs import SEND_PATH
 from agency_site.forms.kinds import LeadKind
@@ -72,7 +72,7 @@ def hook_texts(server: HTTPServer) -> list[str]:
 
 def held_lead(store: LeadStore, email: str) -> int:
     """A lead that EmailJS refused for configuration "config-a"."""
-    lead_id = store.add(LeadKind.CONTACT, {"email": email}, claim_token="t", lease=LEASE)
+    lead_id = store.add(LeadKind.HERO, {"email": email}, claim_token="t", lease=LEASE)
     store.mark_held(lead_id, "t", "HTTP 403: API calls are disabled", "config-a")
     return lead_id
 
@@ -129,9 +129,9 @@ def test_health_is_200_with_nothing_waiting(store: LeadStore) -> None:
 def test_health_is_200_with_a_recent_lead_queued_and_shows_the_last_delivery(
     store: LeadStore,
 ) -> None:
-    sent = store.add(LeadKind.CONTACT, {"email": "a@example.com"}, claim_token="t", lease=LEASE)
+    sent = store.add(LeadKind.HERO, {"email": "a@example.com"}, claim_token="t", lease=LEASE)
     store.mark_sent(sent, "t")
-    store.add(LeadKind.CONTACT, {"email": "b@example.com"}, claim_token=None, lease=LEASE)
+    store.add(LeadKind.HERO, {"email": "b@example.com"}, claim_token=None, lease=LEASE)
     response = get_health(store)
     body = response.json()
     assert response.status_code == 200
@@ -141,7 +141,7 @@ def test_health_is_200_with_a_recent_lead_queued_and_shows_the_last_delivery(
 
 
 def test_health_is_503_when_a_lead_has_waited_too_long(store: LeadStore) -> None:
-    lead_id = store.add(LeadKind.CONTACT, {"email": "a@example.com"}, claim_token=None, lease=LEASE)
+    lead_id = store.add(LeadKind.HERO, {"email": "a@example.com"}, claim_token=None, lease=LEASE)
     aged(store, lead_id, 2 / 24)
     response = get_health(store, configured=False)
     body = response.json()
@@ -296,14 +296,14 @@ def test_months_before_keeps_the_day_or_takes_the_month_end() -> None:
 def test_the_backend_purges_once_a_day_whichever_worker_runs_first(
     store: LeadStore, emailjs: HTTPServer
 ) -> None:
-    old = store.add(LeadKind.CONTACT, {"email": "vieja@example.com"}, claim_token=None, lease=LEASE)
+    old = store.add(LeadKind.HERO, {"email": "vieja@example.com"}, claim_token=None, lease=LEASE)
     aged(store, old, 400)
     engine = another_worker(store)
     workers = [make_monitor(store, emailjs), make_monitor(LeadStore(engine), emailjs)]
     run(workers[0].tick())
     assert store.get(old) is None  # Past the 12 months: gone.
 
-    late = store.add(LeadKind.CONTACT, {"email": "otra@example.com"}, claim_token=None, lease=LEASE)
+    late = store.add(LeadKind.HERO, {"email": "otra@example.com"}, claim_token=None, lease=LEASE)
     aged(store, late, 400)
     run(workers[1].tick())  # The purge already ran today: not again until tomorrow.
     assert store.get(late) is not None
@@ -332,12 +332,12 @@ def test_a_booking_unanswered_after_a_working_day_alerts_the_owner_once(
 
 def test_spam_is_deleted_after_its_keep_days_by_the_daily_purge(store: LeadStore, emailjs) -> None:
     old = store.add(
-        LeadKind.CONTACT, {"email": "a@example.com"}, claim_token=None, lease=LEASE, spam=True
+        LeadKind.HERO, {"email": "a@example.com"}, claim_token=None, lease=LEASE, spam=True
     )
     recent = store.add(
-        LeadKind.CONTACT, {"email": "b@example.com"}, claim_token=None, lease=LEASE, spam=True
+        LeadKind.HERO, {"email": "b@example.com"}, claim_token=None, lease=LEASE, spam=True
     )
-    kept = store.add(LeadKind.CONTACT, {"email": "c@example.com"}, claim_token=None, lease=LEASE)
+    kept = store.add(LeadKind.HERO, {"email": "c@example.com"}, claim_token=None, lease=LEASE)
     aged(store, old, 8)
     aged(store, recent, 6)
     aged(store, kept, 8)  # A real lead: kept for the retention period.
@@ -384,7 +384,7 @@ def test_an_unanswered_booking_expires_and_its_visitor_is_told_once_in_their_lan
     bookings.desk = lambda: dataclasses.replace(desk, send=send)
     assert run(bookings.expire(monitor)) == 1
     assert sent == []  # The visitor template did not take it: tried again next round.
-    assert slots.get(store.engine, lead_id).state == BookingState.EXPIRED
+    assert slots.get(store.engine, lead_id).state == BookingStatus.EXPIRED
     assert slots.taken(store.engine, [day]) == {day: {"11:00"}}  # Its slot is free.
     template_works = True
     assert run(bookings.expire(monitor)) == 0
@@ -394,7 +394,7 @@ def test_an_unanswered_booking_expires_and_its_visitor_is_told_once_in_their_lan
         subject = BOOKINGS.mails.expired.subject
     assert template == "visitor" and params["subject"] == subject
     assert params["to_email"] == "jordi@example.com" and params["book_again_url"]
-    assert slots.get(store.engine, fresh).state == BookingState.PENDING
+    assert slots.get(store.engine, fresh).state == BookingStatus.PENDING
 
 
 def test_the_expiry_job_runs_on_one_worker_per_interval(store: LeadStore, emailjs) -> None:

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from limits.aio.storage import MemoryStorage
 
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.forms.declarations import BY_KIND
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
@@ -94,9 +94,7 @@ def test_crafted_shapes_are_refused_whole_with_a_short_reason(form, reason: str)
 def test_a_huge_field_is_wrong_before_any_character_is_read() -> None:
     # A million control characters: reading them would say "control characters".
     form = {"email": "\x00" * 1_000_000}
-    assert validate(LeadKind.CONTACT, form, TODAY).errors == {
-        "email": COPY.hero_capture.fields["email"].error
-    }
+    assert validate(LeadKind.HERO, form, TODAY).errors == {"email": COPY.hero.fields["email"].error}
     form = {"name": "\x00" * 1_000_000}
     assert (
         validate(LeadKind.BOOKING, form, TODAY).errors["name"] == COPY.booking.fields["name"].error
@@ -106,7 +104,7 @@ def test_a_huge_field_is_wrong_before_any_character_is_read() -> None:
 def test_a_crafted_submission_is_logged_in_one_short_line(caplog) -> None:
     intake = LeadIntake(_unused_store(), make_delivery(_unused_store(), None), memory_limiter(99))
     with caplog.at_level(logging.WARNING):
-        result = run(intake.submit(LeadKind.CONTACT, {"x" * 100_000: "y"}, "\n" * 100_000))
+        result = run(intake.submit(LeadKind.HERO, {"x" * 100_000: "y"}, "\n" * 100_000))
     assert result.result is Result.INVALID
     [record] = [r for r in caplog.records if "crafted" in r.getMessage()]
     assert len(record.getMessage()) < 300 and "\n" not in record.getMessage()
@@ -221,7 +219,7 @@ def test_a_hung_database_ends_in_the_write_to_us_message(db_url: str) -> None:
     store = SlowStore(new_engine(db_url), delay_s=2)
     intake = LeadIntake(store, make_delivery(store, None), memory_limiter(9), deadline_s=0.3)
     started = time.monotonic()
-    result = run(intake.submit(LeadKind.CONTACT, {"email": "ana@example.com"}, "127.0.0.2"))
+    result = run(intake.submit(LeadKind.HERO, {"email": "ana@example.com"}, "127.0.0.2"))
     assert result.result is Result.STORE_FAILED
     assert time.monotonic() - started < 5  # Sanity bound only.
 
@@ -231,7 +229,7 @@ def test_a_hung_first_send_of_a_stored_lead_says_received(db_url: str) -> None:
     delivery = HangingDelivery(make_delivery(store, None))
     # Long enough to store on a busy machine (PostgreSQL too); the send never returns.
     intake = LeadIntake(store, delivery, memory_limiter(9), deadline_s=5)
-    result = run(intake.submit(LeadKind.CONTACT, {"email": "ana@example.com"}, "127.0.0.2"))
+    result = run(intake.submit(LeadKind.HERO, {"email": "ana@example.com"}, "127.0.0.2"))
     assert result.result is Result.QUEUED
     assert len(store.all()) == 1
 

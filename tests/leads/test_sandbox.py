@@ -145,7 +145,7 @@ import asyncio, json
 from agency_site.leads import runtime
 from agency_site.forms.kinds import LeadKind
 intake = runtime.intake()
-outcome = asyncio.run(intake.submit(LeadKind.CONTACT, {"email": "ana@example.com"}, "127.0.0.2"))
+outcome = asyncio.run(intake.submit(LeadKind.HERO, {"email": "ana@example.com"}, "127.0.0.2"))
 print(json.dumps({"result": outcome.result.value, "spool": str(intake.spool.folder)}))
 """
 

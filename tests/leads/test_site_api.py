@@ -9,7 +9,7 @@ from limits.aio.storage import MemoryStorage
 from starlette.applications import Starlette
 
 from agency_site import paths
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.leads.intake import LeadIntake, agency_today
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.ratelimit import RateLimiter
@@ -112,9 +112,7 @@ def test_wrong_fields_come_back_with_their_messages_and_the_escaped_values(
     assert store.all() == []
 
 
-def test_the_hero_capture_answers_with_its_success_text_when_sent(
-    store: LeadStore, emailjs
-) -> None:
+def test_the_hero_answers_with_its_success_text_when_sent(store: LeadStore, emailjs) -> None:
     from tests.leads.conftest import accept_all, make_client
 
     accept_all(emailjs)
@@ -122,7 +120,7 @@ def test_the_hero_capture_answers_with_its_success_text_when_sent(
     intake = LeadIntake(store, make_delivery(store, make_client(emailjs)), limiter)
     response = post(intake, "contact", "email=bea%40example.com&website=", follow=True)
     assert response.status_code == 200
-    assert COPY.hero_capture.success in response.text
+    assert COPY.hero.success in response.text
 
 
 @pytest.mark.parametrize(
@@ -152,7 +150,7 @@ def test_big_or_odd_bodies_are_refused_cheaply(intake: LeadIntake, store: LeadSt
     assert post(intake, "contact", "email=" + "a" * 40_000).status_code == 413
     many = "&".join(f"k{n}=" for n in range(2000))
     response = post(intake, "contact", many)
-    assert response.status_code == 400 and COPY.hero_capture.fields["email"].error in response.text
+    assert response.status_code == 400 and COPY.hero.fields["email"].error in response.text
     assert post(intake, "nope", "email=a").status_code == 404
     assert post(intake, "contact", b"\xff\xfe=\x00").status_code == 400
     assert store.all() == []

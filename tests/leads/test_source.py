@@ -54,7 +54,7 @@ def test_the_source_is_stored_and_told_to_the_agency(store: LeadStore, emailjs) 
 
     accept_all(emailjs)
     form = {"email": "bea@example.com", FIELD: json.dumps(VISIT)}
-    submit(make_intake(store, emailjs), LeadKind.CONTACT, form)
+    submit(make_intake(store, emailjs), LeadKind.HERO, form)
     [lead] = store.all()
     assert lead.source == parse(json.dumps(VISIT))
     [payload] = sent_payloads(emailjs)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agency_site import locale
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.forms.declarations import BY_KIND
 from agency_site.forms.fields import Control
 from agency_site.forms.kinds import LeadKind
@@ -108,16 +108,14 @@ def test_all_wrong_fields_are_reported_together() -> None:
     assert list(result.errors) == ["name", "email", "phone", "date", "time"]
 
 
-def test_the_hero_capture_needs_a_valid_email_only() -> None:
-    assert validate(LeadKind.CONTACT, {"email": " ana@example.com "}, TODAY).fields == {
+def test_the_hero_needs_a_valid_email_only() -> None:
+    assert validate(LeadKind.HERO, {"email": " ana@example.com "}, TODAY).fields == {
         "email": "ana@example.com"
     }
-    assert validate(LeadKind.CONTACT, {"email": "ana@"}, TODAY).errors == {
-        "email": COPY.hero_capture.fields["email"].error
+    assert validate(LeadKind.HERO, {"email": "ana@"}, TODAY).errors == {
+        "email": COPY.hero.fields["email"].error
     }
-    assert validate(LeadKind.CONTACT, {}, TODAY).errors == {
-        "email": COPY.hero_capture.fields["email"].error
-    }
+    assert validate(LeadKind.HERO, {}, TODAY).errors == {"email": COPY.hero.fields["email"].error}
 
 
 def test_dates_run_from_today_to_a_year_ahead() -> None:

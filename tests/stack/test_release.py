@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from pytest_httpserver import HTTPServer
 
 from agency_site import paths
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from tests.e2e.conftest import ROOT
 from tests.e2e.helpers import open_page
 from tests.stack.conftest import Stack
@@ -69,9 +69,9 @@ def test_a_copywriters_change_goes_live(
     hydrates_without_csp_violation(page, paths.HOME)
     expect(page.get_by_role("heading", level=1)).to_have_text(NEW_HEADING)
     hero = page.locator("#hero-capture-form")
-    hero.get_by_label(COPY.hero_capture.fields["email"].label).fill("stack-release@example.com")
+    hero.get_by_label(COPY.hero.fields["email"].label).fill("stack-release@example.com")
     hero.locator(SUBMIT).click()
-    expect(hero.get_by_text(COPY.hero_capture.success)).to_be_visible(timeout=30_000)
+    expect(hero.get_by_text(COPY.hero.success)).to_be_visible(timeout=30_000)
     assert "stack-release@example.com" in wait_for_senders(fake, ["stack-release@example.com"])
 
 

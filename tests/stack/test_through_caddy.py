@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from pytest_httpserver import HTTPServer
 
 from agency_site import paths
-from agency_site.content.forms import COPY
+from agency_site.content.form_words import COPY
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.deploy.topology import CLIENT_READ_TIMEOUT_S
 from agency_site.emailjs import SEND_PATH
@@ -139,9 +139,9 @@ def test_a_trailing_slash_redirects_to_the_page_and_never_off_site(stack: Stack)
 def test_both_forms_deliver_through_the_topology(page: Page, stack: Stack, fake) -> None:
     open_page(page, paths.HOME)
     hero = page.locator("#hero-capture-form")
-    hero.get_by_label(COPY.hero_capture.fields["email"].label).fill("stack-hero@example.com")
+    hero.get_by_label(COPY.hero.fields["email"].label).fill("stack-hero@example.com")
     hero.locator(SUBMIT).click()
-    expect(hero.get_by_text(COPY.hero_capture.success)).to_be_visible()
+    expect(hero.get_by_text(COPY.hero.success)).to_be_visible()
     open_page(page, paths.SCHEDULE)
     book(page, "stack-booking@example.com")
     expected = ["stack-hero@example.com", "stack-booking@example.com"]

@@ -1,4 +1,4 @@
-// React hook of the booking form (agency_site/components/forms.py): today and a year from
+// React hook of the booking form (agency_site/components/form_hooks.py): today and a year from
 // today in the agency's time zone ($TIME_ZONE), computed in the visitor's browser after
 // hydration (a value prerendered at build time would go stale): bookingDates.min and .max.
 

@@ -1,4 +1,4 @@
-// React hook of the booking form (agency_site/components/forms.py, _slot_filter_hook): the
+// React hook of the booking form (agency_site/components/form_hooks.py, slot_filter): the
 // browser-side copy of working_calendar.py. On every change of the date (and when the time
 // select is opened, as time passes) the options of closed days and of today's slots that
 // start too soon are hidden and disabled; a closed day also gets its message (in the page's language) as the

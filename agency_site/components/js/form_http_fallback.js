@@ -1,4 +1,4 @@
-// A lead form's way round a websocket that is down (agency_site/components/forms.py): the
+// A lead form's way round a websocket that is down (agency_site/components/form_hooks.py): the
 // same submission goes to the form's own HTTP endpoint (its `action`, the path the form
 // uses without JavaScript) with `fetch`, and the answer is shown in place through two
 // ClientStateVars (result, field errors). Runs in the capture phase on the form, before

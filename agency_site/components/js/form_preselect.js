@@ -1,4 +1,4 @@
-// React hook of a form with selects (agency_site/components/forms.py, _preselect): the
+// React hook of a form with selects (agency_site/components/form_hooks.py, preselect): the
 // page's query chooses them (/contact?service=branding&pack=esencial). A value no option
 // has is ignored, and so is an option whose data-group is not the value of the field its
 // select depends on ($DEPENDS: {field: field it depends on, or ""}). The path stays the

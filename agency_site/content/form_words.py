@@ -1,10 +1,13 @@
 """The words of the lead forms, ``content/es/forms.yaml``, and their models.
 
 Which fields a form has, and their rules, are declared in ``agency_site/forms/``; the
-limits the messages quote ({forms.name_max}) live in ``agency_site/rules.py``.
+limits the messages quote ({forms.name_max}) live in ``agency_site/rules.py``. A form's
+words are the part of ``forms.yaml`` its declaration names (``copy``): a form that says
+nothing but its fields' words, button and success text needs no line here (it is a
+``FormCopy``); only a form with words of its own has a model (``HeroFormCopy``...).
 """
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from agency_site.content.base import Content, Link
 from agency_site.content.files import load
@@ -51,14 +54,6 @@ class Notices(Content):
     not_stored: str
 
 
-class PrivacyPurposes(Content):
-    """What each form's data serve, for its privacy notice."""
-
-    hero: str
-    booking: str
-    quote: str
-
-
 class ContactAlternatives(Content):
     """The agency's direct channels, offered whenever a form cannot deliver."""
 
@@ -78,8 +73,8 @@ class FormCopy(Content):
     required_hint: str = ""  # Above the fields.
 
 
-class HeroCaptureCopy(FormCopy):
-    """The Home hero's e-mail capture."""
+class HeroFormCopy(FormCopy):
+    """The hero form of Home: an e-mail address alone."""
 
     email_message: str  # Body of the e-mail the agency receives; {email} is the visitor's.
 
@@ -126,15 +121,20 @@ class DateWords(Content):
 
 
 class FormsCopy(Content):
-    """Everything the forms say: ``content/es/forms.yaml``."""
+    """Everything the forms say: ``content/es/forms.yaml``. Any other top-level key is a
+    form's words (a ``FormCopy``, named by its declaration's ``copy``), as ``quote`` is."""
+
+    # The forms without words of their own, by their declaration's ``copy``.
+    model_config = ConfigDict(frozen=True, extra="allow")
+    __pydantic_extra__: dict[str, FormCopy]
 
     alternatives: ContactAlternatives
     notices: Notices
-    hero_capture: HeroCaptureCopy
+    hero: HeroFormCopy
     booking: BookingCopy
-    quote: FormCopy  # The quote request of /contact.
     privacy_notice: PrivacyNotice  # The "Finalidad" item says {purpose}: each form's own.
-    privacy_purposes: PrivacyPurposes
+    # What each form's data serve, for its privacy notice: by its ``privacy_purpose``.
+    privacy_purposes: dict[str, str] = Field(min_length=1)
     # Put before the message of an e-mail sent again after a send whose outcome is unknown
     # (EmailJS never answered, or the worker sending it stopped): the agency may get it
     # twice. {lead_id} is the lead's number.
@@ -145,7 +145,7 @@ class FormsCopy(Content):
 
     def privacy(self, purpose: str) -> PrivacyNotice:
         """The first-layer notice of a form whose data serve the purpose named ``purpose``."""
-        text = getattr(self.privacy_purposes, purpose)
+        text = self.privacy_purposes[purpose]
         items = tuple(
             (label, fill(item, {"purpose": text}, "privacy_notice"))
             for label, item in self.privacy_notice.items

@@ -163,19 +163,19 @@ def sending_stale(since: float, now: float | None = None) -> bool:
     return (time.time() if now is None else now) - since > sending_deadline()
 
 
-class HeroCaptureState(LeadFormState, rx.State):
-    """The Home hero's e-mail capture."""
+class HeroFormState(LeadFormState, rx.State):
+    """The hero form of Home."""
 
-    form: ClassVar[FormDeclaration] = declarations.CONTACT
+    form: ClassVar[FormDeclaration] = declarations.HERO
 
 
-class BookingState(LeadFormState, rx.State):
+class BookingFormState(LeadFormState, rx.State):
     """The consultation booking form of /schedule."""
 
     form: ClassVar[FormDeclaration] = declarations.BOOKING
 
 
-class QuoteState(LeadFormState, rx.State):
+class QuoteFormState(LeadFormState, rx.State):
     """The quote request of /contact."""
 
     form: ClassVar[FormDeclaration] = declarations.QUOTE
@@ -183,5 +183,5 @@ class QuoteState(LeadFormState, rx.State):
 
 # The state of each form, by kind (a new form: one class above and its line here).
 FORM_STATES: dict[LeadKind, type[LeadFormState]] = {
-    state.form.kind: state for state in (HeroCaptureState, BookingState, QuoteState)
+    state.form.kind: state for state in (HeroFormState, BookingFormState, QuoteFormState)
 }
