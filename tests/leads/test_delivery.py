@@ -10,6 +10,7 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
 from agency_site.content.forms import COPY
+from agency_site.content.template import render
 from agency_site.emailjs import SEND_PATH, EmailJSClient
 from agency_site.forms.email import date_es
 from agency_site.forms.kinds import LeadKind
@@ -214,7 +215,7 @@ def test_a_send_without_an_answer_is_retried_late_and_marked_as_a_possible_dupli
     store._update(Lead.id == lead_id, next_attempt_at=dt.datetime.now(dt.UTC))
     assert run(delivery.retry_due()) == 1
     first, again = sent_payloads(emailjs)
-    note = COPY.resend_note.format(lead_id=lead_id)
+    note = render(COPY.resend_note, lead_id=lead_id)
     assert not first["template_params"]["message"].startswith("[")
     assert again["template_params"]["message"] == f"{note}\n\n{first['template_params']['message']}"
     assert store.get(lead_id).status == LeadStatus.SENT
