@@ -2,28 +2,26 @@
 
 The site is started with ``reflex run --env prod --single-port`` (the same build a
 deployer serves) on a free port, with its database in a temporary folder and its
-e-mail provider pointed at a local fake (pytest-httpserver), so no test reaches
-the internet. The fake accepts every send unless a test says otherwise (and puts
-it back with ``accept_sends``).
+e-mail provider pointed at the session's EmailJS fake (``emailjs_fake`` and ``fake`` of
+tests/emailjs_fake.py), so no test reaches the internet. The fake accepts every send unless
+a test says otherwise (and puts it back with ``accept_sends``).
 """
 
 import contextlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from pytest_httpserver import HTTPServer
 
-from agency_site.emailjs import SEND_PATH
+from scripts.local_servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 420
@@ -53,13 +51,6 @@ def chromium_path() -> str:
         "or set CHROMIUM_PATH to a Chromium/Chrome binary.",
         returncode=3,
     )
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @dataclass
@@ -158,27 +149,6 @@ EMAILJS_E2E = {
     "EMAILJS_BOOKING_TEMPLATE_ID": "template_booking_e2e",
     "EMAILJS_QUOTE_TEMPLATE_ID": "template_quote_e2e",
 }
-
-
-def accept_sends(fake: HTTPServer) -> None:
-    """Make the EmailJS fake accept every send (HTTP 200 "OK"), forgetting earlier ones."""
-    fake.clear()
-    fake.expect_request(SEND_PATH, method="POST").respond_with_data("OK")
-
-
-@pytest.fixture(scope="session")
-def emailjs_fake(make_httpserver: HTTPServer) -> HTTPServer:
-    """The local HTTP fake of the EmailJS API the site sends to during browser tests."""
-    accept_sends(make_httpserver)
-    return make_httpserver
-
-
-@pytest.fixture
-def fake(emailjs_fake: HTTPServer) -> Iterator[HTTPServer]:
-    """The EmailJS fake, accepting sends and with an empty log; put back afterwards."""
-    accept_sends(emailjs_fake)
-    yield emailjs_fake
-    accept_sends(emailjs_fake)
 
 
 @pytest.fixture(scope="session")

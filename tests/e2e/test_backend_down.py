@@ -28,7 +28,8 @@ from agency_site import paths
 from agency_site.content.forms import COPY
 from agency_site.content.pages import PAGES
 from agency_site.routes import ROUTES
-from tests.e2e.conftest import ROOT, SiteServer, free_port, stop_site, wait_until_up
+from scripts.local_servers import free_port
+from tests.e2e.conftest import ROOT, SiteServer, stop_site, wait_until_up
 from tests.e2e.helpers import expect_page
 
 BUILD_TIMEOUT_S = 600
