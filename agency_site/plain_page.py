@@ -1,5 +1,5 @@
 """The plain pages the backend answers with (no script, styled inline, ``noindex``): a form
-sent without JavaScript, a booking link's page. Spanish, the site's name in the title."""
+sent without JavaScript, a booking link's page. In the language in use, the site's name in the title."""
 
 from html import escape
 

@@ -24,6 +24,9 @@ import sqlalchemy as sa
 
 from scripts import local_servers, programs
 
+# Fixtures every test folder shares: the EmailJS fake, the leads database.
+pytest_plugins = ["tests.emailjs_fake", "tests.lead_store"]
+
 IN_CI = os.environ.get("CI", "").strip().lower() in {"true", "1", "yes"}
 # Programs of the production topology some fast tests run (`caddy validate`, `nginx -t`...):
 # a test failing because one is not installed is skipped (failed under CI).

@@ -16,7 +16,7 @@ from agency_site.bookings.links import LinkAction, LinkProblem, LinkSigner, Veri
 from agency_site.bookings.mails import visitor_mail
 from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.content.bookings import COPY
-from agency_site.content.loader import fill
+from agency_site.content.template import render
 from agency_site.forms.email import date_es
 from agency_site.leads.models import Lead
 from agency_site.leads.store import LeadStore
@@ -120,6 +120,6 @@ async def _tell(pages: BookingDesk, action: LinkAction, booking: Booking, lead: 
         }
         with locale.active(locale.DEFAULT_LOCALE):  # The agency's: Spanish.
             words["date_es"] = date_es(booking.date.isoformat())
-            message = fill(COPY.agency_cancelled, words)
+            message = render(COPY.agency_cancelled, **words)
         await pages.send("agency", {"message": message, "from_email": words["email"]})
     return told

@@ -22,8 +22,8 @@ from agency_site.bookings.calendar_file import Appointment, google_link, outlook
 from agency_site.bookings.links import LinkAction, LinkSigner
 from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.content.bookings import COPY
-from agency_site.content.loader import fill
 from agency_site.content.site import SITE
+from agency_site.content.template import render
 from agency_site.forms.email import date_es, short_name
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.delivery import template_params
@@ -82,7 +82,7 @@ def visitor_mail(
         "to_email": str(fields.get("email", "")),
         "to_name": name,
         "subject": mail.subject,
-        "message": fill(mail.message, words),
+        "message": render(mail.message, **words),
         "date_es": words["date_es"],
         "time": booking.time,
         "time_zone": AGENCY_TIME_ZONE,
@@ -132,9 +132,7 @@ def agency_params(
     if booking is None or lead is None or not booking.slot_lost:
         return params | {"slot_note": ""}
     with locale.active(locale.DEFAULT_LOCALE):  # The agency's e-mail: Spanish.
-        note = fill(
-            COPY.slot_lost, {"date_es": date_es(booking.date.isoformat()), "time": booking.time}
-        )
+        note = render(COPY.slot_lost, date_es=date_es(booking.date.isoformat()), time=booking.time)
         resend_of = lead_id if lead.unconfirmed_sends else None
         message = template_params(LeadKind.BOOKING, lead.fields, "", resend_of=resend_of)
     return params | {"slot_note": note, "message": f"{note}\n\n{message['message']}".rstrip()}

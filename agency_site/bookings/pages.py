@@ -35,7 +35,7 @@ from agency_site.bookings.links import LinkAction, LinkProblem, VerifiedLink
 from agency_site.bookings.mails import appointment, starts_at
 from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.content.bookings import COPY
-from agency_site.content.loader import fill
+from agency_site.content.template import render
 from agency_site.forms.email import date_es
 from agency_site.leads.models import Lead
 from agency_site.plain_page import alternatives_notice, page
@@ -64,7 +64,7 @@ def _summary(booking: Booking, lead: Lead) -> str:
     lost = ""
     if booking.slot_lost and booking.state == BookingStatus.PENDING:
         words = {"date_es": date_es(booking.date.isoformat()), "time": booking.time}
-        lost = f'<p class="box" role="alert">{escape(fill(COPY.slot_lost, words))}</p>'
+        lost = f'<p class="box" role="alert">{escape(render(COPY.slot_lost, **words))}</p>'
     return f'<dl class="summary">{items}</dl><p>{escape(state.capitalize())}.</p>{lost}'
 
 
@@ -80,7 +80,7 @@ def _why_not(desk: BookingDesk, action: LinkAction, booking: Booking) -> HTMLRes
         return _problem(desk, COPY.problems.past, 410)
     if (action is LinkAction.CONFIRM and state is not BookingStatus.PENDING) or not state.active:
         words = getattr(COPY.states, str(state))
-        return _problem(desk, fill(COPY.problems.already, {"state": words}), 409)
+        return _problem(desk, render(COPY.problems.already, state=words), 409)
     return None
 
 
@@ -180,7 +180,7 @@ async def _act_page(
     after = ""
     if action is not LinkAction.CANCEL:
         email = str(lead.fields.get("email", ""))
-        after = COPY.notified if told else fill(COPY.not_notified, {"email": email})
+        after = COPY.notified if told else render(COPY.not_notified, email=email)
     text = f'<p class="box ok" role="status">{escape(copy.done)} {escape(after)}</p>'
     html = page(copy.title, _summary(booking, lead) + text, desk.home())
     return HTMLResponse(html, headers=PRIVATE)

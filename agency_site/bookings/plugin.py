@@ -36,8 +36,8 @@ from agency_site.bookings.links import LinkAction, LinkSigner
 from agency_site.bookings.mails import agency_links, agency_params
 from agency_site.bookings.models import Booking
 from agency_site.content.bookings import COPY as BOOKINGS
-from agency_site.content.loader import fill
 from agency_site.content.owner_alerts import ALERTS
+from agency_site.content.template import render
 from agency_site.forms.email import date_es
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.models import Lead, email_key, utcnow
@@ -155,10 +155,10 @@ class BookingsPlugin(LeadPlugin):
         if not nearest:
             return {"time": BOOKINGS.slots.taken_none}
         words = BOOKINGS.slots.nearest_joiner.join(
-            fill(BOOKINGS.slots.slot_in_words, {"time": slot, "date_es": date_es(day.isoformat())})
+            render(BOOKINGS.slots.slot_in_words, time=slot, date_es=date_es(day.isoformat()))
             for day, slot in nearest
         )
-        return {"time": fill(BOOKINGS.slots.taken, {"slots": words})}
+        return {"time": render(BOOKINGS.slots.taken, slots=words)}
 
     def forget(self, connection: sa.Connection) -> None:
         """Delete the bookings (freeing their slots) of leads just deleted: PostgreSQL
@@ -181,7 +181,7 @@ class BookingsPlugin(LeadPlugin):
             return
         await asyncio.to_thread(slots.mark_reminded, engine, [b.lead_id for b in late])
         listed = ", ".join(f"n.º {b.lead_id}: {b.date.isoformat()} {b.time}" for b in late)
-        await monitor.alert(ALERTS.booking_unanswered.format(count=len(late), bookings=listed))
+        await monitor.alert(render(ALERTS.booking_unanswered, count=len(late), bookings=listed))
 
     async def expire_when_due(self, monitor: Monitor) -> None:
         """``expire`` on one worker every ``EXPIRY_EVERY`` (the ``booking_expiry`` row)."""

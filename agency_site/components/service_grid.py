@@ -1,4 +1,4 @@
-"""Home's grid of the nine services: each card expands to list what it includes, one at a time."""
+"""Home's grid of the services: each card expands to list what it includes, one at a time."""
 
 import reflex as rx
 

@@ -1,1 +1,1 @@
-"""Typed Spanish content of the site (pydantic models): copy, figures, prices, links."""
+"""Typed content of the site, in each of its languages (pydantic models): copy, figures, prices, links."""

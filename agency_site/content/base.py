@@ -90,7 +90,7 @@ def euros(amount: int) -> str:
 
 
 class Image(Content):
-    """A stock photo: its URL (without size parameters), Spanish alt text and intrinsic size."""
+    """A stock photo: its URL (without size parameters), alt text (in the file's language) and intrinsic size."""
 
     src: str
     alt: str

@@ -3,6 +3,7 @@
 
 from agency_site.content.base import Content
 from agency_site.content.files import load
+from agency_site.content.template import Template
 from agency_site.locale import Localized
 
 
@@ -38,7 +39,7 @@ class LinkProblems(Content):
     unknown: str
     past: str
     # The booking is already in this state: {state} is one of ``states``.
-    already: str
+    already: Template("state")
     # A booking stored without its slot cannot be confirmed: another holds it, or the day
     # is full.
     slot_taken: str
@@ -58,8 +59,8 @@ class BookingStatusWords(Content):
 class VisitorMailWords(Content):
     """An e-mail to the visitor: its subject and its text (``{date_es}``, ``{time}``...)."""
 
-    subject: str
-    message: str
+    subject: Template()
+    message: Template("name", "date_es", "time")
 
 
 class VisitorMails(Content):
@@ -75,11 +76,11 @@ class VisitorMails(Content):
 class SlotMessages(Content):
     """What the booking form says when its slot cannot be had."""
 
-    taken: str  # {slots}: the nearest free ones, in words.
+    taken: Template("slots")  # {slots}: the nearest free ones, in words.
     taken_none: str  # No free slot in the next weeks.
     day_full: str
     nearest_joiner: str  # Between two of the nearest slots ("10:00 del lunes 14", ...).
-    slot_in_words: str  # {time} del {date_es}
+    slot_in_words: Template("time", "date_es")  # {time} del {date_es}
     # Refused: this address (or this network) already holds BOOKING_MAX_PENDING_PER_*
     # bookings waiting for an answer; what to do instead.
     too_many_email: str
@@ -98,15 +99,15 @@ class BookingsCopy(Content):
     mails: VisitorMails
     slots: SlotMessages
     notified: str  # After "done": the visitor was sent an e-mail.
-    not_notified: str  # After "done": nobody told the visitor: {email}.
+    not_notified: Template("email")  # After "done": nobody told the visitor: {email}.
     event_title: str  # The calendar event's title.
     event_description: str
     book_again: str  # The link to /schedule in a decline or cancel.
     # The agency's e-mail (contact template's ``message``) when a visitor cancels.
-    agency_cancelled: str
+    agency_cancelled: Template("name", "email", "date_es", "time")
     # The agency's booking e-mail (``slot_note`` and the start of ``message``) and its
     # confirm page, for a booking stored without its slot ({date_es}, {time}).
-    slot_lost: str
+    slot_lost: Template("date_es", "time")
 
 
 COPY = Localized(lambda: load("bookings.yaml", BookingsCopy))

@@ -1,4 +1,4 @@
-"""The case study list and the three case study detail pages: ``content/es/case-studies/``
+"""The case study list and each case study's detail page: ``content/es/case-studies/``
 (one YAML file per case) and ``content/es/pages/case-studies.yaml`` (the list's copy).
 
 One ``CaseStudy`` holds both what the list shows (SPEC §3 "summary": client, industry,

@@ -12,6 +12,7 @@ from pydantic import ConfigDict, Field
 from agency_site.content.base import Content, Link
 from agency_site.content.files import load
 from agency_site.content.loader import fill
+from agency_site.content.template import Template
 from agency_site.locale import Localized
 from agency_site.rules import (
     EMAIL_MAX,
@@ -76,7 +77,9 @@ class FormCopy(Content):
 class HeroFormCopy(FormCopy):
     """The hero form of Home: an e-mail address alone."""
 
-    email_message: str  # Body of the e-mail the agency receives; {email} is the visitor's.
+    email_message: Template(
+        "email"
+    )  # Body of the e-mail the agency receives; {email} is the visitor's.
 
 
 class BookingCopy(FormCopy):
@@ -96,8 +99,8 @@ class BookingCopy(FormCopy):
     time_zone_note: str
     # The template's Auto-Reply to the visitor ({{reply_subject}}, {{reply_message}}), in
     # the visitor's language: {name} (short_name), {date} (in words) and {time} only.
-    autoreply_subject: str
-    autoreply_message: str
+    autoreply_subject: Template()
+    autoreply_message: Template("name", "date", "time")
 
 
 class AnswerPageCopy(Content):
@@ -115,7 +118,7 @@ class AnswerPageCopy(Content):
 class DateWords(Content):
     """A date in words: ``format`` with ``{weekday}``, ``{day}``, ``{month}``, ``{year}``."""
 
-    format: str
+    format: Template("weekday", "day", "month", "year")
     weekdays: tuple[str, ...] = Field(min_length=7, max_length=7)  # Monday first.
     months: tuple[str, ...] = Field(min_length=12, max_length=12)
 
@@ -138,7 +141,7 @@ class FormsCopy(Content):
     # Put before the message of an e-mail sent again after a send whose outcome is unknown
     # (EmailJS never answered, or the worker sending it stopped): the agency may get it
     # twice. {lead_id} is the lead's number.
-    resend_note: str
+    resend_note: Template("lead_id")
     honeypot_label: str
     answer_page: AnswerPageCopy
     dates: DateWords

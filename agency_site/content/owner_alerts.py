@@ -1,33 +1,39 @@
 """The alerts the owner gets when leads are held and when they flow again:
-``content/es/owner-alerts.yaml``."""
+``content/es/owner-alerts.yaml``. Each text's ``{names}`` are declared beside its field
+(``Template``), checked when the file is read and filled by ``template.render`` when the
+alert is sent."""
 
 from agency_site.content.base import Content
 from agency_site.content.files import load
+from agency_site.content.template import Template
 from agency_site.locale import Localized
 
 
 class OwnerAlerts(Content):
-    """The owner's alert texts; ``{count}``, ``{error}``, ``{minutes}``, ``{pending}`` and
-    ``{status_url}`` are filled in when one is sent."""
+    """The owner's alert texts."""
 
-    held_one: str
-    held_many: str
-    recovered: str
-    pending_one: str
-    pending_many: str
-    no_detail: str  # In place of ``{error}`` when EmailJS gave no text.
+    # {count} held leads, {error} EmailJS's answer, {minutes} between automatic retries,
+    # {status_url} the health page.
+    held_one: Template("count", "error", "minutes", "status_url")
+    held_many: Template("count", "error", "minutes", "status_url")
+    # {pending}: pending_one or pending_many ({count} leads queued or being sent).
+    recovered: Template("pending", "status_url")
+    pending_one: Template()
+    pending_many: Template("count")
+    no_detail: Template()  # In place of ``{error}`` when EmailJS gave no text.
     # Leads kept whatever is down (issue 20): the spool, late and refused leads, backups.
-    spool_waiting: str
-    spool_drained: str
-    queued_late: str
-    queued_recovered: str
-    rejected: str
-    backup_failed: str
+    # {folder} the spool folder, {minutes} the configured wait, {days} the backups kept.
+    spool_waiting: Template("count", "minutes", "folder")
+    spool_drained: Template()
+    queued_late: Template("count", "minutes", "status_url")
+    queued_recovered: Template("count", "minutes", "status_url")
+    rejected: Template("count")
+    backup_failed: Template("error", "days")
     # Spooled leads the database refused or that cannot be read, set aside on this host:
     # {count} lines set aside in all, {folder} the spool folder.
-    spool_quarantined: str
+    spool_quarantined: Template("count", "folder")
     # Bookings pending for over a working day: {count}, {bookings} (date and time of each).
-    booking_unanswered: str
+    booking_unanswered: Template("count", "bookings")
 
 
 ALERTS = Localized(lambda: load("owner-alerts.yaml", OwnerAlerts))

@@ -2,7 +2,7 @@
 wording of a price, the buttons several pages show) and their priced packs.
 
 A service file names a shared button instead of writing it out (``cta: request_info``):
-a label changed there changes on every page. The nine services themselves (one page
+a label changed there changes on every page. The services themselves (one page
 each) are ``service_pages.py``'s.
 """
 

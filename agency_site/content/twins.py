@@ -73,7 +73,7 @@ _SPANISH = re.compile(
 _COMMON_WORD = re.compile(r"(?<![\w{.])[a-záéíóúüñ]{4,}\b")
 # Terms kept in Spanish on purpose, with why: matched and ignored before the check above.
 KEPT_IN_SPANISH: dict[str, str] = {}
-# Texts the same in both languages on purpose (the "not translated" check skips them):
+# Texts the same in every language on purpose (the "not translated" check skips them):
 # the browser's own storage names the cookies policy lists, and Catalan words spelled as
 # in Spanish with no other natural choice.
 SAME_ON_PURPOSE = frozenset(

@@ -151,9 +151,10 @@ def nightly(
     removed = prune(out_dir, keep_days, now=now) if out_dir.is_dir() else []
     if error:
         from agency_site.content.owner_alerts import ALERTS
+        from agency_site.content.template import render
         from agency_site.leads.monitor import post_alert
 
-        alert = post_alert(webhook_url, ALERTS.backup_failed.format(error=error, days=keep_days))
+        alert = post_alert(webhook_url, render(ALERTS.backup_failed, error=error, days=keep_days))
         # In a thread of its own: the caller may already run an event loop in this one.
         with ThreadPoolExecutor(max_workers=1) as pool:
             pool.submit(asyncio.run, alert).result()

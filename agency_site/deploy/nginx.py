@@ -54,7 +54,7 @@ def _document_variable(name: str) -> str:
 
 
 # nginx reads a configuration token of at most 4 KB; a longer header value (the CSP: one
-# hash per inline script of every page, in two languages) is split over several maps
+# hash per inline script of every page, in every language) is split over several maps
 # and joined again in ``add_header``.
 _MAP_VALUE_MAX = 3000
 

@@ -29,7 +29,7 @@ WEBSOCKET_READ_TIMEOUT_S = 3600
 # A request's headers and each read of its body must arrive within this many seconds.
 CLIENT_READ_TIMEOUT_S = 10
 # Largest request body: twice the backend's own cap (REFLEX_SOCKET_MAX_HTTP_BUFFER_SIZE,
-# 32 KB), so a submission just over it still gets the site's own Spanish answer.
+# 32 KB), so a submission just over it still gets the site's own answer.
 CLIENT_MAX_BODY = "64k"
 # Open connections per visitor address (an office behind one address: many tabs).
 CONNECTIONS_PER_ADDRESS = 256

@@ -1,4 +1,4 @@
-"""The three lead forms, each declared once: its kind, ids, fields in order, words and
+"""The lead forms, each declared once: its kind, ids, fields in order, words and
 where its leads go. Everything else about a form follows from here (see ``__init__``
 and ``docs/forms.md``)."""
 
@@ -121,7 +121,7 @@ MESSAGE = FormField(
 
 @locale.per_language
 def service_options() -> tuple[Option, ...]:
-    """The nine services, in the menus' order, named in the language in use."""
+    """The services, in the menus' order, named in the language in use."""
     from agency_site.content.service_pages import SERVICES
 
     return tuple(Option(service.id, service.title) for service in SERVICES)

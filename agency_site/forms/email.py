@@ -9,6 +9,7 @@ import unicodedata
 from typing import Any
 
 from agency_site.content.form_words import COPY
+from agency_site.content.template import render
 from agency_site.forms.declarations import FormDeclaration
 from agency_site.forms.fields import Control
 
@@ -17,7 +18,8 @@ def date_es(iso_date: str) -> str:
     """A date in words of the language in use (Spanish unless a visitor's language is
     active), whatever the machine's locale: "lunes, 14 de diciembre de 2026"."""
     day, words = dt.date.fromisoformat(iso_date), COPY.dates
-    return words.format.format(
+    return render(
+        words.format,
         weekday=words.weekdays[day.weekday()],
         day=day.day,
         month=words.months[day.month - 1],
@@ -56,7 +58,7 @@ def form_params(form: FormDeclaration, fields: dict[str, Any], to_email: str) ->
         for name in field.email:
             params[name] = _DERIVED[name](value) if name in _DERIVED and value else value
     if form.email_message:
-        params["message"] = getattr(form.words, form.email_message).format_map(fields)
+        params["message"] = render(getattr(form.words, form.email_message), **fields)
     if form.autoreply:
         params["reply_to"] = str(fields.get("email", ""))
     return params

@@ -17,7 +17,7 @@ class Result(StrEnum):
 
 @dataclass(frozen=True)
 class Submission:
-    """The result of a submission and, when invalid, a Spanish message per field."""
+    """The result of a submission and, when invalid, a message per field (in the language in use)."""
 
     result: Result
     errors: dict[str, str] = field(default_factory=dict)

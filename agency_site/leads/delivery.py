@@ -16,7 +16,7 @@ from typing import Any
 
 from agency_site import locale
 from agency_site.content.form_words import COPY
-from agency_site.content.loader import fill
+from agency_site.content.template import render
 from agency_site.emailjs import EmailJSClient, Outcome, SendResult
 from agency_site.forms.declarations import BY_KIND, FormDeclaration
 from agency_site.forms.email import date_es, form_params, short_name
@@ -76,7 +76,7 @@ def template_params(
     if form.autoreply and not autoreply:
         params["reply_to"] = ""
     if resend_of is not None:
-        note = COPY.resend_note.format(lead_id=resend_of)
+        note = render(COPY.resend_note, lead_id=resend_of)
         params["message"] = f"{note}\n\n{params['message']}".rstrip()
     return params
 
@@ -92,7 +92,7 @@ def autoreply_params(form: FormDeclaration, fields: dict[str, Any]) -> dict[str,
     }
     return {
         "reply_subject": words.autoreply_subject,
-        "reply_message": fill(words.autoreply_message, values, "autoreply_message"),
+        "reply_message": render(words.autoreply_message, **values),
     }
 
 

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 import httpx
 
 from agency_site.content.owner_alerts import ALERTS
+from agency_site.content.template import render
 from agency_site.leads.delivery import Delivery, new_claim_token
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import utcnow
@@ -73,7 +74,8 @@ def retention_cutoff(months: int, now: dt.datetime | None = None) -> dt.datetime
 def held_text(summary: LeadSummary, error: str, canary_every: dt.timedelta, site: str) -> str:
     """The alert when leads become held: what happened and what to do (content/es)."""
     text = ALERTS.held_one if summary.held == 1 else ALERTS.held_many
-    return text.format(
+    return render(
+        text,
         count=summary.held,
         error=error or ALERTS.no_detail,
         minutes=max(1, round(canary_every.total_seconds() / 60)),
@@ -84,8 +86,8 @@ def held_text(summary: LeadSummary, error: str, canary_every: dt.timedelta, site
 def recovered_text(summary: LeadSummary, site: str) -> str:
     """The alert when no lead is held any longer."""
     waiting = summary.queued + summary.sending
-    pending = ALERTS.pending_one if waiting == 1 else ALERTS.pending_many.format(count=waiting)
-    return ALERTS.recovered.format(pending=pending, status_url=f"{site}{LEADS_HEALTH}")
+    pending = ALERTS.pending_one if waiting == 1 else render(ALERTS.pending_many, count=waiting)
+    return render(ALERTS.recovered, pending=pending, status_url=f"{site}{LEADS_HEALTH}")
 
 
 def _minutes(delta: dt.timedelta) -> int:
@@ -174,7 +176,8 @@ class Monitor:
                 text = ALERTS.queued_late if late else ALERTS.queued_recovered
                 waiting = summary.queued + summary.sending
                 await self.alert(
-                    text.format(
+                    render(
+                        text,
                         count=waiting,
                         minutes=_minutes(self.queued_alert_after),
                         status_url=status_url,
@@ -187,7 +190,7 @@ class Monitor:
             self.store.switch_state, REJECTED_ALERT, told, str(summary.rejected)
         )
         if switched and told.isdigit() and summary.rejected > int(told):
-            await self.alert(ALERTS.rejected.format(count=summary.rejected))
+            await self.alert(render(ALERTS.rejected, count=summary.rejected))
 
     def purge_spool(self) -> int:
         """Delete the lines of this host's spool files past the retention period; how many."""
@@ -230,7 +233,9 @@ class Monitor:
         await self._watch_waiting()
         if aside := await asyncio.to_thread(self._aside_news):
             logger.error("%s spooled line(s) could not be stored and are set aside.", aside)
-            await self.alert(ALERTS.spool_quarantined.format(count=aside, folder=self.spool.folder))
+            await self.alert(
+                render(ALERTS.spool_quarantined, count=aside, folder=self.spool.folder)
+            )
         await asyncio.to_thread(self.purge_spool)
 
     async def _watch_waiting(self) -> None:
@@ -247,8 +252,11 @@ class Monitor:
             count = sum(1 for _ in self.spool.leads())
             logger.error("%s lead(s) wait in the spool: the database does not answer.", count)
             await self.alert(
-                ALERTS.spool_waiting.format(
-                    count=count, minutes=_minutes(self.spool_alert_after), folder=self.spool.folder
+                render(
+                    ALERTS.spool_waiting,
+                    count=count,
+                    minutes=_minutes(self.spool_alert_after),
+                    folder=self.spool.folder,
                 )
             )
         elif oldest is None:

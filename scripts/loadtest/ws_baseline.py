@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from scripts.loadtest import heap  # noqa: E402
-from tests.e2e.conftest import free_port  # noqa: E402
+from scripts.local_servers import free_port  # noqa: E402
 
 sio = socketio.AsyncServer(async_mode="asgi", transports=["websocket"])
 app = socketio.ASGIApp(sio, socketio_path="_event")

@@ -2,9 +2,9 @@
 
 The site is started with ``reflex run --env prod --single-port`` (the same build a
 deployer serves) on a free port, with its database in a temporary folder and its
-e-mail provider pointed at a local fake (pytest-httpserver), so no test reaches
-the internet. The fake accepts every send unless a test says otherwise (and puts
-it back with ``accept_sends``).
+e-mail provider pointed at the session's EmailJS fake (``emailjs_fake`` and ``fake`` of
+tests/emailjs_fake.py), so no test reaches the internet. The fake accepts every send unless
+a test says otherwise (and puts it back with ``accept_sends``).
 
 Each session (each pytest-xdist worker of ``make test``) builds and serves its site from a
 web workdir of its own (``REFLEX_WEB_WORKDIR``), a copy of the checkout's ``.web/`` with
@@ -18,7 +18,6 @@ import hashlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -31,7 +30,7 @@ from pathlib import Path
 import pytest
 from pytest_httpserver import HTTPServer
 
-from agency_site.emailjs import SEND_PATH
+from scripts.local_servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / ".web"
@@ -63,13 +62,6 @@ def chromium_path() -> str:
         "or set CHROMIUM_PATH to a Chromium/Chrome binary.",
         returncode=3,
     )
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @contextlib.contextmanager
@@ -220,27 +212,6 @@ EMAILJS_E2E = {
 }
 
 
-def accept_sends(fake: HTTPServer) -> None:
-    """Make the EmailJS fake accept every send (HTTP 200 "OK"), forgetting earlier ones."""
-    fake.clear()
-    fake.expect_request(SEND_PATH, method="POST").respond_with_data("OK")
-
-
-@pytest.fixture(scope="session")
-def emailjs_fake(make_httpserver: HTTPServer) -> HTTPServer:
-    """The local HTTP fake of the EmailJS API the site sends to during browser tests."""
-    accept_sends(make_httpserver)
-    return make_httpserver
-
-
-@pytest.fixture
-def fake(emailjs_fake: HTTPServer) -> Iterator[HTTPServer]:
-    """The EmailJS fake, accepting sends and with an empty log; put back afterwards."""
-    accept_sends(emailjs_fake)
-    yield emailjs_fake
-    accept_sends(emailjs_fake)
-
-
 @pytest.fixture(scope="session")
 def site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory):
     """The production build of the site, started once for the whole browser-test session."""
@@ -255,7 +226,7 @@ def site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory):
             "LEADS_CANARY_INTERVAL_SECONDS": "2",
             # Every test browses from 127.0.0.1: only the per-session limit applies, and
             # the pending bookings are not capped per network or address (their own tests
-            # cap them: tests/leads/test_bookings.py).
+            # cap them: tests/bookings/test_bookings.py).
             "LEADS_RATE_LIMIT_PER_IP": "10000",
             "BOOKING_MAX_PENDING_PER_NETWORK": "0",
             "BOOKING_MAX_PENDING_PER_EMAIL": "0",

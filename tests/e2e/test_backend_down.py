@@ -27,11 +27,11 @@ from agency_site import paths
 from agency_site.content.form_words import COPY
 from agency_site.content.pages import PAGES
 from agency_site.routes import ROUTES
+from scripts.local_servers import free_port
 from tests.e2e.conftest import (
     BUILD_TIMEOUT_S,
     ROOT,
     SiteServer,
-    free_port,
     own_web_workdir,
     stop_site,
     wait_until_up,

@@ -19,13 +19,14 @@ from agency_site import paths
 from agency_site.content.form_words import COPY
 from agency_site.content.loader import fill
 from agency_site.content.site import SITE
-from agency_site.emailjs import LIB_VERSION, SEND_PATH
+from agency_site.emailjs import LIB_VERSION
 from agency_site.forms.email import date_es
 from agency_site.leads import source as lead_source
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
 from agency_site.working_calendar import Closure, default_calendar
-from tests.e2e.conftest import EMAILJS_E2E, SiteServer, accept_sends
+from tests.e2e.conftest import EMAILJS_E2E, SiteServer
 from tests.e2e.helpers import open_page
+from tests.emailjs_fake import accept_sends, answer_sends, refuse_sends, sent_payloads
 
 SUBMIT = "button[type=submit]"
 
@@ -49,17 +50,12 @@ def working_day(days_ahead: int) -> dt.date:
     return day
 
 
-def sends(fake: HTTPServer) -> list[dict]:
-    """The JSON bodies the fake received."""
-    return [request.get_json() for request, _ in fake.log if request.path == SEND_PATH]
-
-
 def wait_for_sends(fake: HTTPServer, count: int, timeout: float = 20) -> list[dict]:
     """Wait until the fake has received ``count`` sends."""
     deadline = time.monotonic() + timeout
-    while len(sends(fake)) < count and time.monotonic() < deadline:
+    while len(sent_payloads(fake)) < count and time.monotonic() < deadline:
         time.sleep(0.1)
-    return sends(fake)
+    return sent_payloads(fake)
 
 
 def leads(site: SiteServer) -> list[tuple[int, str, str]]:
@@ -107,8 +103,7 @@ def book_while_refused(
     """Make the fake answer every send with ``status``, then book ``day`` at ``slot``.
 
     The form, and the address booked with."""
-    fake.clear()
-    fake.expect_request(SEND_PATH, method="POST").respond_with_data(text, status=status)
+    refuse_sends(fake, status, text, forget=True)
     form = open_schedule(page)
     email = fill_booking(page, day, slot)
     form.locator(SUBMIT).click()
@@ -166,7 +161,7 @@ def open_schedule(page: Page) -> Locator:
 def assert_nothing_sent(fake: HTTPServer, site: SiteServer, leads_before: list) -> None:
     """Wait a moment, then check that nothing was sent or stored."""
     time.sleep(1)
-    assert sends(fake) == []
+    assert sent_payloads(fake) == []
     assert leads(site) == leads_before
 
 
@@ -245,9 +240,9 @@ def test_provider_failure_is_honest_and_the_lead_is_delivered_after_recovery(
     form.get_by_label(COPY.booking.fields["name"].label).fill("Otra persona")
     expect(form.get_by_label(COPY.booking.fields["name"].label)).to_have_value("Otra persona")
 
-    accept_sends(fake)  # EmailJS is back: the retry loop delivers the stored lead.
+    accept_sends(fake, forget=True)  # EmailJS is back: the retry loop delivers the stored lead.
     wait_until_sent(site, lead_id)
-    assert sends(fake) == [
+    assert sent_payloads(fake) == [
         payload(EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"], booking_params(day, "09:00", email))
     ]
 
@@ -394,10 +389,11 @@ def test_held_leads_come_back_by_themselves_once_emailjs_is_fixed(
     code, health = leads_health(site)
     assert (code, health["status"], health["held"]) == (503, "held", 1)
 
-    accept_sends(fake)  # The owner fixes the EmailJS dashboard; nobody restarts anything.
+    # The owner fixes the EmailJS dashboard; nobody restarts anything.
+    accept_sends(fake, forget=True)
     wait_until_sent(site, lead_id)
     time.sleep(2)  # Another canary round would send it again: it must not.
-    assert sends(fake) == [
+    assert sent_payloads(fake) == [
         payload(EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"], booking_params(day, "11:00", email))
     ]
     code, health = leads_health(site)
@@ -412,8 +408,7 @@ def test_a_double_click_sends_once_and_the_button_says_it_is_sending(
         time.sleep(1.5)
         return Response("OK")
 
-    fake.clear()
-    fake.expect_request(SEND_PATH, method="POST").respond_with_handler(slow_ok)
+    answer_sends(fake, slow_ok, forget=True)
     before = len(leads(site))
     open_page(page, paths.HOME)
     form = page.locator("#hero-capture-form")
@@ -426,7 +421,7 @@ def test_a_double_click_sends_once_and_the_button_says_it_is_sending(
     expect(form.get_by_text(COPY.hero.success)).to_be_visible(timeout=10_000)
     expect(button).to_have_text(COPY.hero.submit)
     time.sleep(1)
-    assert len(sends(fake)) == 1
+    assert len(sent_payloads(fake)) == 1
     assert len(leads(site)) == before + 1
 
 

@@ -29,20 +29,20 @@ from pytest_httpserver import HTTPServer
 
 from agency_site import paths
 from agency_site.content.form_words import COPY
+from scripts.local_servers import free_port
 from tests.e2e.conftest import (
     EMAILJS_E2E,
     ROOT,
     START_TIMEOUT_S,
     SiteServer,
-    accept_sends,
-    free_port,
     stop_site,
     wait_until_up,
     watch_csp,
     web_lock,
 )
 from tests.e2e.helpers import open_page
-from tests.e2e.test_forms import SUBMIT, fill_booking, sends, wait_for_sends, working_day
+from tests.e2e.test_forms import SUBMIT, fill_booking, wait_for_sends, working_day
+from tests.emailjs_fake import accept_sends, sent_payloads
 
 # Each test builds the site (production or development) before it browses.
 pytestmark = pytest.mark.timeout(START_TIMEOUT_S + 600)
@@ -120,7 +120,7 @@ def running(command: list[str], fake: HTTPServer, tmp_path: Path, url: str | Non
 
 def both_forms_deliver(browser: Browser, url: str, fake: HTTPServer) -> None:
     """The hero capture and the booking form, submitted in Chromium, reach the fake EmailJS."""
-    accept_sends(fake)
+    accept_sends(fake, forget=True)
     context = browser.new_context(
         base_url=url, locale="es-ES", viewport={"width": 1280, "height": 800}
     )
@@ -144,7 +144,7 @@ def both_forms_deliver(browser: Browser, url: str, fake: HTTPServer) -> None:
         assert [send["template_id"] for send in delivered] == [
             EMAILJS_E2E["EMAILJS_CONTACT_TEMPLATE_ID"],
             EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"],
-        ], sends(fake)
+        ], sent_payloads(fake)
         assert violations == []
     finally:
         context.close()

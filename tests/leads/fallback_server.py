@@ -9,7 +9,7 @@ import os
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.ratelimit import RateLimiter, storage_for
 from agency_site.site_api import create_app
-from tests.leads.conftest import make_delivery, new_engine, plugged
+from tests.lead_store import make_delivery, new_engine, plugged
 
 _store = plugged(new_engine(os.environ["FALLBACK_DB_URL"]))
 _intake = LeadIntake(

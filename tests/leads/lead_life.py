@@ -47,7 +47,7 @@ from agency_site.bookings.links import LinkSigner
 from agency_site.bookings.mails import agency_links, agency_params
 from agency_site.bookings.models import Booking, BookingStatus, slot_key
 from agency_site.bookings.pages import create_app
-from agency_site.emailjs import SEND_PATH, EmailJSClient
+from agency_site.emailjs import EmailJSClient
 from agency_site.forms.declarations import HONEYPOT_FIELD, LANGUAGE_FIELD
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
@@ -61,16 +61,10 @@ from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
 from agency_site.working_calendar import agency_now, default_calendar
-from tests.leads.conftest import (
-    AGENCY_INBOX,
-    TEMPLATES,
-    accept_all,
-    new_engine,
-    plugged,
-    refuse_all,
-)
-from tests.leads.test_booking_pages import Client, desk_for
-from tests.leads.test_bookings import SECRET
+from tests.bookings.test_booking_pages import Client, desk_for
+from tests.bookings.test_bookings import SECRET
+from tests.emailjs_fake import accept_sends, refuse_sends, sent_payloads
+from tests.lead_store import AGENCY_INBOX, TEMPLATES, new_engine, plugged
 from tests.run_async import run
 
 RETENTION_MONTHS = 12
@@ -282,7 +276,7 @@ class World:
             path.unlink()
         (self.folder / "erasures.log").unlink(missing_ok=True)
         self.emailjs.clear_log()
-        accept_all(self.emailjs)
+        accept_sends(self.emailjs)
         if self.silent is not None:
             self.silent.close()
         # EmailJS that takes the connection and never answers: a read timeout.
@@ -507,9 +501,9 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             self.step(f"provider {answer}")
             self.delivery.client = world.client(silent=answer == "nothing")
             if answer == "200":
-                accept_all(world.emailjs)
+                accept_sends(world.emailjs)
             elif answer != "nothing":
-                refuse_all(world.emailjs, int(answer))
+                refuse_sends(world.emailjs, int(answer))
 
         @precondition(lambda self: self.up)
         @rule()
@@ -649,7 +643,7 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
 
         def take_links(self) -> None:
             """The agency's confirm/decline links of every booking e-mail sent since."""
-            payloads = [r.get_json() for r, _ in world.emailjs.log if r.path == SEND_PATH]
+            payloads = sent_payloads(world.emailjs)
             for payload in payloads[self.mails_seen :]:
                 params = payload["template_params"]
                 owner = next(
@@ -805,7 +799,7 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             self.store.engine = world.engine
             self.up = True
             self.delivery.client = self.good
-            accept_all(world.emailjs)
+            accept_sends(world.emailjs)
             with contextlib.suppress(Exception):  # Checked by the drain rule.
                 self.intake.drain_spool()
             for _ in range(5):

@@ -12,15 +12,8 @@ from agency_site.leads.cli import run
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.store import LeadStore
 from agency_site.settings import ROOT
-from tests.leads.conftest import (
-    BOOKING_FIELDS,
-    LEASE,
-    accept_all,
-    aged,
-    make_client,
-    make_delivery,
-    sent_payloads,
-)
+from tests.emailjs_fake import accept_sends, make_client, sent_payloads
+from tests.lead_store import BOOKING_FIELDS, LEASE, aged, make_delivery
 from tests.run_async import in_own_thread
 
 BOOKING = {
@@ -64,7 +57,7 @@ def test_retry_sends_queued_and_held_leads_now(store: LeadStore, emailjs: HTTPSe
     store.mark_retry(waiting, "t", "HTTP 429: Too Many Requests", dt.timedelta(hours=1))
     held = store.add(LeadKind.HERO, {"email": "b@example.com"}, claim_token="u", lease=LEASE)
     store.mark_held(held, "u", "HTTP 412: Invalid grant", "config-a")
-    accept_all(emailjs)
+    accept_sends(emailjs)
 
     code, out = command(store, emailjs, "retry")
 
@@ -79,7 +72,7 @@ def test_retry_can_target_one_lead(store: LeadStore, emailjs: HTTPServer) -> Non
     store.mark_retry(first, "t", "HTTP 500", dt.timedelta(hours=1))
     second = store.add(LeadKind.HERO, {"email": "b@example.com"}, claim_token="u", lease=LEASE)
     store.mark_retry(second, "u", "HTTP 500", dt.timedelta(hours=1))
-    accept_all(emailjs)
+    accept_sends(emailjs)
     assert command(store, emailjs, "retry", str(second))[0] == 0
     assert (store.get(first).status, store.get(second).status) == (
         LeadStatus.QUEUED,
@@ -254,7 +247,7 @@ def test_spam_lists_the_leads_taken_for_spam_and_not_spam_sends_one(
 ) -> None:
     from agency_site.bookings import slots
 
-    accept_all(emailjs)
+    accept_sends(emailjs)
     day = dt.date(2026, 12, 14)
     fields = BOOKING_FIELDS | {"date": str(day), "time": "10:00", "email": "autofill@example.com"}
     spam = store.add(LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, spam=True)

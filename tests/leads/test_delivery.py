@@ -10,6 +10,7 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
 from agency_site.content.form_words import COPY
+from agency_site.content.template import render
 from agency_site.emailjs import SEND_PATH, EmailJSClient
 from agency_site.forms.email import date_es
 from agency_site.forms.kinds import LeadKind
@@ -17,17 +18,8 @@ from agency_site.leads.delivery import RetryPolicy, new_claim_token, template_pa
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead
 from agency_site.leads.store import LeadStore
-from tests.leads.conftest import (
-    AGENCY_INBOX,
-    BOOKING_FIELDS,
-    LEASE,
-    accept_all,
-    make_client,
-    make_delivery,
-    new_engine,
-    refuse_all,
-    sent_payloads,
-)
+from tests.emailjs_fake import accept_sends, make_client, refuse_sends, sent_payloads
+from tests.lead_store import AGENCY_INBOX, BOOKING_FIELDS, LEASE, make_delivery, new_engine
 from tests.run_async import run
 
 
@@ -93,13 +85,13 @@ def test_a_failed_lead_stays_queued_and_is_delivered_once_the_provider_recovers(
     lead_id = queue(store)
     delivery = make_delivery(store, make_client(emailjs))
 
-    refuse_all(emailjs, 500, "Internal Server Error")
+    refuse_sends(emailjs, 500, "Internal Server Error")
     assert run(delivery.retry_due(limit=1)) == 0
     lead = store.get(lead_id)
     assert (lead.status, lead.attempts) == (LeadStatus.QUEUED, 1)
     assert lead.last_error == "HTTP 500: Internal Server Error"
 
-    accept_all(emailjs)
+    accept_sends(emailjs)
     assert run(delivery.retry_due()) == 1
     lead = store.get(lead_id)
     assert (lead.status, lead.attempts) == (LeadStatus.SENT, 2)
@@ -117,13 +109,13 @@ def test_a_failed_lead_waits_for_its_backoff(store: LeadStore, emailjs: HTTPServ
     delivery = make_delivery(
         store, make_client(emailjs), RetryPolicy(base=dt.timedelta(minutes=1), pause_s=0)
     )
-    refuse_all(emailjs, 429, "Too Many Requests")
+    refuse_sends(emailjs, 429, "Too Many Requests")
     run(delivery.retry_due())
     lead = store.get(lead_id)
     wait = lead.next_attempt_at - lead.created_at
     assert dt.timedelta(seconds=59) < wait < dt.timedelta(seconds=70)
 
-    accept_all(emailjs)
+    accept_sends(emailjs)
     assert run(delivery.retry_due()) == 0
     assert store.get(lead_id).status == LeadStatus.QUEUED
 
@@ -132,14 +124,14 @@ def test_a_configuration_error_holds_the_lead_until_the_settings_change(
     store: LeadStore, emailjs: HTTPServer
 ) -> None:
     lead_id = queue(store)
-    refuse_all(emailjs, 412, "Gmail_API: Invalid grant")
+    refuse_sends(emailjs, 412, "Gmail_API: Invalid grant")
     old = make_delivery(store, make_client(emailjs), config="config-a")
     run(old.retry_due())
     lead = store.get(lead_id)
     assert (lead.status, lead.held_config) == (LeadStatus.HELD, "config-a")
     assert lead.last_error == "HTTP 412: Gmail_API: Invalid grant"
 
-    accept_all(emailjs)
+    accept_sends(emailjs)
     assert old.release_held() == 0  # Same settings after a restart: still held.
     assert run(old.retry_due()) == 0
 
@@ -164,7 +156,7 @@ def test_a_claim_abandoned_by_a_crashed_worker_is_taken_over(
     lead_id = store.add(
         LeadKind.HERO, {"email": "ana@example.com"}, claim_token=crashed, lease=LEASE
     )
-    accept_all(emailjs)
+    accept_sends(emailjs)
     delivery = make_delivery(store, make_client(emailjs))
     assert run(delivery.retry_due()) == 0  # Still claimed: not touched.
 
@@ -210,11 +202,11 @@ def test_a_send_without_an_answer_is_retried_late_and_marked_as_a_possible_dupli
     # Not the 1 s of an ordinary failure: quick retries would only add duplicates.
     assert lead.next_attempt_at - lead.created_at > dt.timedelta(minutes=9)
 
-    accept_all(emailjs)
+    accept_sends(emailjs)
     store._update(Lead.id == lead_id, next_attempt_at=dt.datetime.now(dt.UTC))
     assert run(delivery.retry_due()) == 1
     first, again = sent_payloads(emailjs)
-    note = COPY.resend_note.format(lead_id=lead_id)
+    note = render(COPY.resend_note, lead_id=lead_id)
     assert not first["template_params"]["message"].startswith("[")
     assert again["template_params"]["message"] == f"{note}\n\n{first['template_params']['message']}"
     assert store.get(lead_id).status == LeadStatus.SENT
@@ -226,7 +218,7 @@ def test_two_workers_racing_deliver_each_lead_exactly_once(
     count = 12
     setup = LeadStore(new_engine(db_url))
     ids = [queue(setup, f"visitor{n}@example.com") for n in range(count)]
-    accept_all(emailjs)
+    accept_sends(emailjs)
     start = threading.Barrier(2)
     delivered: list[int] = []
 
@@ -265,7 +257,7 @@ def test_a_lead_whose_e_mail_cannot_be_made_is_rejected_and_the_round_goes_on(
         store.add("newsletter", {"email": "old@example.com"}, claim_token=None, lease=LEASE),
     ]
     good = [queue(store, f"visitor{n}@example.com") for n in range(3)]
-    accept_all(emailjs)
+    accept_sends(emailjs)
     delivery = make_delivery(store, make_client(emailjs))
 
     assert run(delivery.retry_due()) == len(good)
@@ -315,7 +307,7 @@ def test_the_provider_s_answer_is_kept_as_one_printable_line(
     """A NUL (which PostgreSQL refuses) or a line break in EmailJS's answer cannot stop
     the outcome being recorded, nor break ``leads list``."""
     ids = [queue(store, f"visitor{n}@example.com") for n in range(2)]
-    refuse_all(emailjs, 500, "Bad\x00gateway\nnow")
+    refuse_sends(emailjs, 500, "Bad\x00gateway\nnow")
     assert run(make_delivery(store, make_client(emailjs)).retry_due()) == 0
     for lead_id in ids:
         lead = store.get(lead_id)

@@ -32,7 +32,7 @@ from werkzeug import Request, Response
 
 from agency_site import locale, paths
 from agency_site.content.form_words import COPY as FORMS
-from agency_site.emailjs import SEND_PATH, Outcome, classify
+from agency_site.emailjs import Outcome, classify
 from agency_site.forms.email import short_name
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
@@ -50,17 +50,14 @@ from agency_site.leads.store import LeadStore
 from agency_site.rules import EMAIL_MAX
 from agency_site.site_api import create_app
 from scripts import local_servers
-from tests.leads.conftest import (
-    AGENCY_INBOX,
-    BOOKING_FIELDS,
-    LEASE,
-    accept_all,
-    aged,
+from tests.emailjs_fake import (
+    accept_sends,
+    answer_sends,
     make_client,
-    make_delivery,
-    new_engine,
+    refuse_sends,
     sent_payloads,
 )
+from tests.lead_store import AGENCY_INBOX, BOOKING_FIELDS, LEASE, aged, make_delivery, new_engine
 from tests.run_async import run
 
 KEY = "0f8e2c7a9b1d4e6f8a0b2c4d6e8f0a1b"
@@ -142,7 +139,7 @@ def test_spooled_leads_are_drained_into_the_database_exactly_once(
     Spool(folder, "w2").append(
         SpooledLead("b" * 32, LeadKind.BOOKING, BOOKING_FIELDS, _now(), dt.date(2026, 3, 10))
     )
-    accept_all(emailjs)
+    accept_sends(emailjs)
     intake = intake_on(store, Spool(folder, "w3"), make_client(emailjs))
     assert intake.drain_spool() == 2
     assert intake.drain_spool() == 0
@@ -200,7 +197,7 @@ def test_a_line_torn_by_a_killed_writer_is_kept_aside_and_the_rest_drained(
 def test_one_submission_over_the_socket_and_the_http_path_is_stored_once(
     store: LeadStore, emailjs: HTTPServer
 ) -> None:
-    accept_all(emailjs)
+    accept_sends(emailjs)
     intake = intake_on(store, None, make_client(emailjs))
     # The websocket path (the state's submit) with the page's key...
     first = run(intake.submit(LeadKind.HERO, contact(), "127.0.0.2", idempotency_key=KEY))
@@ -281,7 +278,7 @@ def test_a_backend_started_while_the_database_is_down_delivers_once_it_is_back(
     from agency_site.leads import runtime
 
     monkeypatch.setattr(runtime, "SPOOL_POLL_S", 0.05)
-    accept_all(emailjs)
+    accept_sends(emailjs)
     folder = tmp_path / "later"
     pg_folder, port, servers = Path(tempfile.mkdtemp(prefix="agency-pg-late-")), closed_port(), []
     pg_folder.chmod(0o755)
@@ -344,7 +341,7 @@ def test_a_real_postgresql_stopped_and_started_again(tmp_path: Path, emailjs: HT
     try:
         engine = database.create_engine(server.url, connect_timeout_s=1, statement_timeout_s=2)
         migrations.upgrade(engine)
-        accept_all(emailjs)
+        accept_sends(emailjs)
         store = LeadStore(engine)
         spool = Spool(tmp_path / "spool", "w1")
         intake = intake_on(store, spool, make_client(emailjs), deadline_s=4)
@@ -513,7 +510,7 @@ def test_the_canary_rotates_so_one_refused_lead_blocks_no_other(
         accepted.append(request.get_json())
         return Response("OK")
 
-    emailjs.expect_request(SEND_PATH, method="POST").respond_with_handler(handler)
+    answer_sends(emailjs, handler)
     monitor = _monitor(intake_on(store, None, make_client(emailjs)), None, "")
     monitor.canary_every = dt.timedelta(0)
     assert not run(monitor.canary())  # The least-tried: the first one, refused again.
@@ -524,9 +521,7 @@ def test_the_canary_rotates_so_one_refused_lead_blocks_no_other(
 def test_a_lead_refused_for_its_content_is_set_aside_for_the_owner(
     store: LeadStore, emailjs: HTTPServer, httpserver: HTTPServer
 ) -> None:
-    emailjs.expect_request(SEND_PATH, method="POST").respond_with_data(
-        "Variables size limit. The maximum allowed variables size is 50Kb", status=413
-    )
+    refuse_sends(emailjs, 413, "Variables size limit. The maximum allowed variables size is 50Kb")
     intake = intake_on(store, None, make_client(emailjs))
     result = run(intake.submit(LeadKind.HERO, contact(), "127.0.0.2"))
     assert result.result is Result.QUEUED
@@ -594,7 +589,7 @@ def test_one_auto_reply_per_address_and_day_across_workers(store: LeadStore) -> 
 def test_the_second_booking_of_the_day_sends_no_visitor_e_mail(
     store: LeadStore, emailjs: HTTPServer
 ) -> None:
-    accept_all(emailjs)
+    accept_sends(emailjs)
     intake = intake_on(store, None, make_client(emailjs))
     for _ in range(3):
         delivery = intake.delivery
@@ -969,7 +964,7 @@ def test_a_honeypot_lead_spooled_in_an_outage_is_drained_as_spam(
 ) -> None:
     """The spam mark travels through the spool: drained, the lead is kept as spam (never
     sent), not delivered as a real one."""
-    accept_all(emailjs)
+    accept_sends(emailjs)
     spool = Spool(tmp_path / "spool", "w1")
     down = intake_on(LeadStore(down_engine("sqlite", tmp_path)), spool, make_client(emailjs))
     form = {**contact("bot@example.com"), "website": "autofilled"}

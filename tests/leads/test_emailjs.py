@@ -9,7 +9,7 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
 from agency_site.emailjs import SEND_PATH, EmailJSClient, Outcome
-from tests.leads.conftest import expected_payload, make_client
+from tests.emailjs_fake import accept_sends, expected_payload, make_client
 from tests.run_async import run
 
 PARAMS = {"to_email": "hola@agencia.test", "from_email": "ana@example.com", "message": "Hola"}
@@ -138,7 +138,7 @@ def test_a_refused_connection_is_a_transient_network_error() -> None:
 
 
 def test_sends_on_one_event_loop_reuse_one_http_client(emailjs: HTTPServer) -> None:
-    emailjs.expect_request(SEND_PATH, method="POST").respond_with_data("OK")
+    accept_sends(emailjs)
     client = make_client(emailjs)
 
     async def two_sends() -> tuple[bool, list[Outcome]]:

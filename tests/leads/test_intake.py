@@ -19,16 +19,14 @@ from agency_site.leads.source import describe
 from agency_site.leads.store import LeadStore
 from agency_site.locale import active
 from agency_site.working_calendar import default_calendar
-from tests.leads.conftest import (
-    AGENCY_INBOX,
-    accept_all,
+from tests.emailjs_fake import (
+    accept_sends,
     expected_payload,
     make_client,
-    make_delivery,
-    new_engine,
-    refuse_all,
+    refuse_sends,
     sent_payloads,
 )
+from tests.lead_store import AGENCY_INBOX, make_delivery, new_engine
 from tests.run_async import run
 
 BOOKING_FORM = {
@@ -103,7 +101,7 @@ def test_a_booking_is_stored_then_sent_with_the_spec_payload(
 def test_the_hero_sends_the_visitors_email_in_a_spanish_message(
     store: LeadStore, emailjs: HTTPServer
 ) -> None:
-    accept_all(emailjs)
+    accept_sends(emailjs)
     result = submit(make_intake(store, emailjs), LeadKind.HERO, {"email": "bea@example.com"})
     assert result.result is Result.SENT
     [payload] = sent_payloads(emailjs)
@@ -123,7 +121,7 @@ def test_a_catalan_booking_is_answered_and_auto_replied_in_catalan_and_stores_it
     """The form of /ca/schedule sends language=ca: its messages are Catalan, the lead keeps
     the language, the agency's e-mail names it (in Spanish otherwise) and the visitor's
     auto-reply is Catalan."""
-    accept_all(emailjs)
+    accept_sends(emailjs)
     intake = make_intake(store, emailjs)
     refused = submit(intake, LeadKind.BOOKING, booking_form(language="ca", email="no"))
     assert refused.result is Result.INVALID
@@ -146,7 +144,7 @@ def test_a_catalan_booking_is_answered_and_auto_replied_in_catalan_and_stores_it
 
 
 def test_an_unknown_language_is_answered_in_spanish(store: LeadStore, emailjs: HTTPServer) -> None:
-    accept_all(emailjs)
+    accept_sends(emailjs)
     intake = make_intake(store, emailjs)
     assert submit(intake, LeadKind.BOOKING, booking_form(language="fr")).result is Result.SENT
     assert store.all()[0].language == "es"
@@ -155,7 +153,7 @@ def test_an_unknown_language_is_answered_in_spanish(store: LeadStore, emailjs: H
 def test_a_provider_failure_keeps_the_lead_queued_and_is_not_a_success(
     store: LeadStore, emailjs: HTTPServer
 ) -> None:
-    refuse_all(emailjs, 500, "Internal Server Error")
+    refuse_sends(emailjs, 500, "Internal Server Error")
     result = submit(make_intake(store, emailjs), LeadKind.BOOKING, booking_form())
     assert result.result is Result.QUEUED
     [lead] = store.all()
@@ -175,7 +173,7 @@ def test_a_provider_failure_keeps_the_lead_queued_and_is_not_a_success(
 def test_an_invalid_submission_stores_and_sends_nothing(
     store: LeadStore, emailjs: HTTPServer, form: dict
 ) -> None:
-    accept_all(emailjs)
+    accept_sends(emailjs)
     result = submit(make_intake(store, emailjs), LeadKind.BOOKING, form)
     assert result.result is Result.INVALID
     assert len(result.errors) == 1
@@ -195,7 +193,7 @@ def test_a_filled_honeypot_is_answered_as_success_and_kept_as_spam_never_sent(
 ) -> None:
     """A browser's autofill may fill the hidden field of a real visitor: the lead is kept
     (status spam, for the owner to release), never e-mailed, holding no slot."""
-    accept_all(emailjs)
+    accept_sends(emailjs)
     intake = make_intake(store, emailjs)
     form = booking_form(website="https://spam.example", idempotency_key="h" * 20)
     assert submit(intake, LeadKind.BOOKING, form).result is Result.SENT
@@ -221,7 +219,7 @@ def test_a_filled_honeypot_is_answered_as_success_and_kept_as_spam_never_sent(
 def test_an_address_over_the_rate_limit_is_refused_politely_others_are_not(
     store: LeadStore, emailjs: HTTPServer
 ) -> None:
-    accept_all(emailjs)
+    accept_sends(emailjs)
     intake = make_intake(store, emailjs, per_ip=3)
     # Invalid attempts count too: two typos and one good one use the budget.
     attempts = [{"email": "x@"}, {"email": "y@"}, {"email": "v@example.com"}]
@@ -244,7 +242,7 @@ def test_without_configuration_the_lead_is_stored_for_later(store: LeadStore) ->
 def test_when_the_lead_cannot_be_stored_nothing_is_sent_and_the_visitor_is_told(
     tmp_path, emailjs: HTTPServer, caplog
 ) -> None:
-    accept_all(emailjs)
+    accept_sends(emailjs)
     unmigrated = LeadStore(new_engine(f"sqlite:///{tmp_path / 'empty.db'}"))
     result = submit(make_intake(unmigrated, emailjs), LeadKind.BOOKING, booking_form())
     assert result.result is Result.STORE_FAILED

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.models import LeadAutoreply, email_key, mailbox_key
 from agency_site.leads.store import LeadStore
-from tests.leads.conftest import BOOKING_FIELDS, LEASE
+from tests.lead_store import BOOKING_FIELDS, LEASE
 
 FIRST_DAY = dt.date(2026, 3, 10)
 _days = itertools.count()  # Each example its own agency day: the store outlives examples.

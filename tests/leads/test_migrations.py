@@ -5,7 +5,7 @@ import threading
 import sqlalchemy as sa
 
 from agency_site.leads import migrations
-from tests.leads.conftest import LEASE, new_engine
+from tests.lead_store import LEASE, new_engine
 
 
 def _fresh_url(request, tmp_path, kind: str) -> str:

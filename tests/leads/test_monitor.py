@@ -26,17 +26,9 @@ from agency_site.leads.plugins import Hold
 from agency_site.leads.store import LeadStore
 from agency_site.locale import active
 from agency_site.paths import LEADS_HEALTH
-from tests.leads.conftest import (
-    BOOKING_FIELDS,
-    LEASE,
-    aged,
-    bookings_of,
-    make_client,
-    make_delivery,
-    new_engine,
-    sent_payloads,
-)
-from tests.leads.test_booking_pages import desk_for
+from tests.bookings.test_booking_pages import desk_for
+from tests.emailjs_fake import make_client, sent_payloads
+from tests.lead_store import BOOKING_FIELDS, LEASE, aged, bookings_of, make_delivery, new_engine
 from tests.run_async import run
 
 HOOK_PATH = "/hook"
@@ -314,7 +306,7 @@ def test_a_booking_unanswered_after_a_working_day_alerts_the_owner_once(
     store: LeadStore, receiver: HTTPServer
 ) -> None:
     from agency_site.bookings.models import Booking
-    from tests.leads.test_bookings import book
+    from tests.bookings.test_bookings import book
 
     lead_id = book(store, dt.date(2026, 12, 14), "10:00")
     monitor = make_monitor(store, receiver)

@@ -29,7 +29,8 @@ from agency_site.leads.intake import LeadIntake
 from agency_site.leads.ratelimit import RateLimiter, address_key, storage_for
 from agency_site.leads.store import LeadStore
 from agency_site.leads.validation import MAX_FIELDS, Validation, screen, validate
-from tests.leads.conftest import make_delivery, new_engine
+from scripts.local_servers import free_port
+from tests.lead_store import make_delivery, new_engine
 from tests.run_async import run
 
 TODAY = dt.date(2026, 3, 10)
@@ -136,12 +137,6 @@ def test_one_address_over_its_limit_does_not_block_another() -> None:
     abuser, others = run(scenario())
     assert abuser == [True, True, True, False, False]
     assert all(others)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def listening(port: int, timeout_s: float) -> bool:

@@ -16,7 +16,7 @@ from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.store import LeadStore
 from agency_site.site_api import client_address, create_app, origin_allowed
 from agency_site.working_calendar import default_calendar
-from tests.leads.conftest import make_delivery
+from tests.lead_store import make_delivery
 from tests.run_async import run
 
 SITE = "https://www.example.es"
@@ -113,9 +113,9 @@ def test_wrong_fields_come_back_with_their_messages_and_the_escaped_values(
 
 
 def test_the_hero_answers_with_its_success_text_when_sent(store: LeadStore, emailjs) -> None:
-    from tests.leads.conftest import accept_all, make_client
+    from tests.emailjs_fake import accept_sends, make_client
 
-    accept_all(emailjs)
+    accept_sends(emailjs)
     limiter = RateLimiter(MemoryStorage(), per_ip=3, window_s=600)
     intake = LeadIntake(store, make_delivery(store, make_client(emailjs)), limiter)
     response = post(intake, "contact", "email=bea%40example.com&website=", follow=True)
@@ -183,7 +183,7 @@ def _body_endpoints(store: LeadStore) -> dict[str, tuple[Starlette, str]]:
     from agency_site import client_errors
     from agency_site.bookings import pages
     from agency_site.paths import CLIENT_ERRORS
-    from tests.leads.test_booking_pages import desk_for
+    from tests.bookings.test_booking_pages import desk_for
 
     return {
         "booking button": (

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.source import FIELD, describe, parse
 from agency_site.leads.store import LeadStore
-from tests.leads.conftest import accept_all, sent_payloads
+from tests.emailjs_fake import accept_sends, sent_payloads
 
 VISIT = {
     "page": "/schedule",
@@ -52,7 +52,7 @@ def test_parse_never_raises(raw: str) -> None:
 def test_the_source_is_stored_and_told_to_the_agency(store: LeadStore, emailjs) -> None:
     from tests.leads.test_intake import make_intake, submit
 
-    accept_all(emailjs)
+    accept_sends(emailjs)
     form = {"email": "bea@example.com", FIELD: json.dumps(VISIT)}
     submit(make_intake(store, emailjs), LeadKind.HERO, form)
     [lead] = store.all()

@@ -1,4 +1,4 @@
-"""Server-side validation of both forms: every field, valid and invalid, whatever is sent."""
+"""Server-side validation of every form: every field, valid and invalid, whatever is sent."""
 
 import datetime as dt
 import json

@@ -1,5 +1,6 @@
 """The production topology under test: `make stack` (Caddy, 2 backends x 2 workers, Redis,
-PostgreSQL) started once for the session with EmailJS pointed at a local fake, and stopped
+PostgreSQL) started once for the session with EmailJS pointed at the session's fake
+(``emailjs_fake`` of tests/emailjs_fake.py), and stopped
 (`make stack-down`) at the end.
 """
 
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 from pytest_httpserver import HTTPServer
 
-from tests.e2e.conftest import EMAILJS_E2E, ROOT, accept_sends
+from tests.e2e.conftest import EMAILJS_E2E, ROOT
 
 STACK_PORT = int(os.environ.get("STACK_PORT", "8080"))
 STATE_DIR = ROOT / ".stack"
@@ -41,21 +42,6 @@ class Stack:
 
 
 @pytest.fixture(scope="session")
-def emailjs_fake(make_httpserver: HTTPServer) -> HTTPServer:
-    """The local HTTP fake of the EmailJS API every backend of the stack sends to."""
-    accept_sends(make_httpserver)
-    return make_httpserver
-
-
-@pytest.fixture
-def fake(emailjs_fake: HTTPServer):
-    """The EmailJS fake, accepting sends, with an empty log."""
-    accept_sends(emailjs_fake)
-    yield emailjs_fake
-    accept_sends(emailjs_fake)
-
-
-@pytest.fixture(scope="session")
 def stack(emailjs_fake: HTTPServer):
     """`make stack` with the fake EmailJS; `make stack-down` at the end of the session."""
     env = {
@@ -66,7 +52,7 @@ def stack(emailjs_fake: HTTPServer):
         "LEADS_RETRY_BASE_SECONDS": "2",
         "LEADS_RETRY_POLL_SECONDS": "1",
         # Every test visitor comes from 127.0.0.1: no cap of pending bookings per network
-        # or address (tests/leads/test_bookings.py tests the caps).
+        # or address (tests/bookings/test_bookings.py tests the caps).
         "BOOKING_MAX_PENDING_PER_NETWORK": "0",
         "BOOKING_MAX_PENDING_PER_EMAIL": "0",
     }

@@ -18,12 +18,12 @@ from agency_site import paths
 from agency_site.content.form_words import COPY
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.deploy.topology import CLIENT_READ_TIMEOUT_S
-from agency_site.emailjs import SEND_PATH
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
 from agency_site.server import asset_headers, document_headers, load_script_hashes
 from agency_site.working_calendar import default_calendar
 from tests.e2e.helpers import open_page
+from tests.emailjs_fake import sent_payloads
 from tests.stack.conftest import Stack
 from tests.test_deploy import assert_header_sets
 
@@ -32,11 +32,7 @@ SUBMIT = "button[type=submit]"
 
 def senders(fake: HTTPServer) -> list[str]:
     """``from_email`` of every send the fake received."""
-    return [
-        request.get_json()["template_params"]["from_email"]
-        for request, _ in fake.log
-        if request.path == SEND_PATH
-    ]
+    return [payload["template_params"]["from_email"] for payload in sent_payloads(fake)]
 
 
 def wait_for_senders(fake: HTTPServer, expected: list[str], timeout: float = 30) -> list[str]:

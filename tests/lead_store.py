@@ -1,16 +1,18 @@
-"""Fixtures of the leads tests: a migrated database and EmailJS faked over HTTP.
+"""The leads database of the tests: a migrated store, the delivery over it, and the values
+they share. A pytest plugin (tests/conftest.py loads it): its fixtures reach every test
+folder (tests/leads, tests/bookings, tests/forms...).
 
 Every test that takes ``db_url`` (or ``store``) runs twice: on a SQLite file and on
 a real PostgreSQL database (the session's throwaway cluster, tests/conftest.py).
+EmailJS is faked by ``tests/emailjs_fake.py``.
 """
 
 import datetime as dt
 
 import pytest
 import sqlalchemy as sa
-from pytest_httpserver import HTTPServer
 
-from agency_site.emailjs import SEND_PATH, EmailJSClient
+from agency_site.emailjs import EmailJSClient
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import migrations
 from agency_site.leads.delivery import Delivery, RetryPolicy
@@ -35,18 +37,6 @@ BOOKING_FIELDS = {
     "time": "10:00",
     "message": "",
 }
-
-
-def expected_payload(template_id: str, params: dict[str, str]) -> dict:
-    """The exact JSON EmailJS must receive from ``make_client``'s account."""
-    return {
-        "lib_version": "4.4.1",
-        "user_id": "public_test",
-        "service_id": "service_test",
-        "template_id": template_id,
-        "template_params": params,
-        "accessToken": "private_test",
-    }
 
 
 def new_engine(url: str) -> sa.Engine:
@@ -105,17 +95,6 @@ def any_store(store: LeadStore) -> LeadStore:
     return store
 
 
-def make_client(server: HTTPServer, private_key: str = "private_test") -> EmailJSClient:
-    """A client of the fake EmailJS."""
-    return EmailJSClient(
-        api_base=server.url_for("").rstrip("/"),
-        service_id="service_test",
-        public_key="public_test",
-        private_key=private_key,
-        timeout_s=2,
-    )
-
-
 def make_delivery(
     store: LeadStore,
     client: EmailJSClient | None,
@@ -123,26 +102,3 @@ def make_delivery(
     config: str = "config-a",
 ) -> Delivery:
     return Delivery(store, client, TEMPLATES, AGENCY_INBOX, config, policy)
-
-
-@pytest.fixture
-def emailjs(httpserver: HTTPServer) -> HTTPServer:
-    """The fake EmailJS (a real local HTTP server), cleared after each test."""
-    return httpserver
-
-
-def accept_all(server: HTTPServer) -> None:
-    """Make the fake accept every send from now on."""
-    server.clear_all_handlers()
-    server.expect_request(SEND_PATH, method="POST").respond_with_data("OK")
-
-
-def refuse_all(server: HTTPServer, status: int, text: str = "Error") -> None:
-    """Make the fake refuse every send from now on."""
-    server.clear_all_handlers()
-    server.expect_request(SEND_PATH, method="POST").respond_with_data(text, status=status)
-
-
-def sent_payloads(server: HTTPServer) -> list[dict]:
-    """JSON bodies of every send the fake received."""
-    return [request.get_json() for request, _ in server.log if request.path == SEND_PATH]

@@ -21,7 +21,7 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.leads.plugins import Hold, Refused
 from agency_site.leads.store import LeadStore
 from agency_site.working_calendar import WorkingCalendar
-from tests.leads.conftest import BOOKING_FIELDS, LEASE, bookings_of, new_engine, plugged
+from tests.lead_store import BOOKING_FIELDS, LEASE, bookings_of, new_engine, plugged
 from tests.run_async import in_own_thread, run
 
 MONDAY = dt.date(2026, 12, 14)
@@ -276,10 +276,10 @@ def test_the_agency_email_carries_working_confirm_and_decline_links(
     from functools import partial
 
     from agency_site.bookings.mails import agency_links
-    from tests.leads.conftest import accept_all, sent_payloads
+    from tests.emailjs_fake import accept_sends, sent_payloads
     from tests.leads.test_intake import booking_form, make_intake, submit
 
-    accept_all(emailjs)
+    accept_sends(emailjs)
     intake = make_intake(store, emailjs)
     bookings_of(store).agency_email = partial(agency_links, "https://api.test", LinkSigner(SECRET))
     submit(intake, LeadKind.BOOKING, booking_form(time="15:00"))
@@ -299,7 +299,7 @@ def test_the_operator_confirms_and_cancels_from_the_command_line(store: LeadStor
     import io
 
     from agency_site.leads import cli
-    from tests.leads.test_booking_pages import desk_for
+    from tests.bookings.test_booking_pages import desk_for
 
     lead_id = book(store, MONDAY, "09:00")
     sent: list = []
@@ -345,13 +345,14 @@ def test_a_drained_booking_without_its_slot_is_marked_and_the_agency_email_says_
 ) -> None:
     from agency_site.bookings.mails import agency_params
     from agency_site.content.bookings import COPY
-    from tests.leads.conftest import accept_all, make_client, make_delivery, sent_payloads
+    from tests.emailjs_fake import accept_sends, make_client, sent_payloads
+    from tests.lead_store import make_delivery
 
     first = book(store, MONDAY, "10:00")
     drained = drained_over(store, tmp_path)
     assert slots.get(store.engine, drained).slot_lost
     assert not slots.get(store.engine, first).slot_lost
-    accept_all(emailjs)
+    accept_sends(emailjs)
     delivery = make_delivery(store, make_client(emailjs))
     bookings_of(store).agency_email = lambda engine, lead_id: agency_params(engine, None, lead_id)
     assert run(delivery.retry_due()) == 2
@@ -408,7 +409,7 @@ def test_the_confirm_page_of_a_booking_without_its_slot_warns_and_refuses(
     from agency_site import paths
     from agency_site.bookings.pages import create_app
     from agency_site.content.bookings import COPY
-    from tests.leads.test_booking_pages import Client, desk_for, url
+    from tests.bookings.test_booking_pages import Client, desk_for, url
 
     book(store, MONDAY, "10:00")
     drained = drained_over(store, tmp_path)

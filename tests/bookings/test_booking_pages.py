@@ -24,8 +24,8 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.leads.plugins import Hold
 from agency_site.leads.store import LeadStore
 from agency_site.working_calendar import WorkingCalendar
-from tests.leads.conftest import BOOKING_FIELDS, LEASE
-from tests.leads.test_bookings import SECRET, book
+from tests.bookings.test_bookings import SECRET, book
+from tests.lead_store import BOOKING_FIELDS, LEASE
 from tests.run_async import run
 
 

@@ -39,7 +39,8 @@ from agency_site.rules import MESSAGE_MAX, NAME_MAX
 from agency_site.settings import EmailJSSettings
 from agency_site.site_api import answer_page, form_page
 from agency_site.state.form_states import FORM_STATES, BookingFormState
-from tests.leads.conftest import AGENCY_INBOX, LEASE, accept_all, make_client, make_delivery
+from tests.emailjs_fake import accept_sends, make_client
+from tests.lead_store import AGENCY_INBOX, LEASE, make_delivery
 from tests.run_async import run
 
 TODAY = dt.date(2026, 3, 9)  # A Monday.
@@ -202,7 +203,7 @@ def test_the_load_test_gets_a_valid_submission_s_field_names() -> None:
 def test_a_quote_lead_is_stored_and_delivered_with_its_own_template(
     store: LeadStore, emailjs: HTTPServer
 ) -> None:
-    accept_all(emailjs)
+    accept_sends(emailjs)
     lead_id = store.add(LeadKind.QUOTE, QUOTE_VALID, claim_token=None, lease=LEASE)
     assert run(make_delivery(store, make_client(emailjs)).retry_due()) == 1
     assert store.get(lead_id).status == LeadStatus.SENT
@@ -211,7 +212,7 @@ def test_a_quote_lead_is_stored_and_delivered_with_its_own_template(
 
 
 def test_without_its_template_id_a_quote_lead_is_held(store: LeadStore, emailjs: HTTPServer):
-    accept_all(emailjs)
+    accept_sends(emailjs)
     lead_id = store.add(LeadKind.QUOTE, QUOTE_VALID, claim_token=None, lease=LEASE)
     delivery = make_delivery(store, make_client(emailjs))
     delivery.templates = {**delivery.templates, LeadKind.QUOTE: ""}
@@ -356,7 +357,7 @@ def test_a_fourth_form_is_data_keyed_by_its_declaration(
     # fingerprint covers without a line of its own.
     settings = _FourFormsSettings(newsletter_template_id="template_newsletter")
     assert _FourFormsSettings(newsletter_template_id="another").fingerprint != settings.fingerprint
-    accept_all(emailjs)
+    accept_sends(emailjs)
     delivery = make_delivery(store, make_client(emailjs))
     delivery.templates = {**delivery.templates, **form_templates(settings)}
     assert run(delivery.retry_due()) == 1

@@ -1,4 +1,4 @@
-"""Both lead forms are plain HTML forms too: they post to the backend without JavaScript."""
+"""Every lead form is a plain HTML form too: each posts to the backend without JavaScript."""
 
 import pytest
 
