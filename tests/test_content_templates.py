@@ -49,8 +49,8 @@ def test_the_owner_alerts_and_the_emails_are_templates():
     fields = {where.rsplit(".", 1)[0] + "." + field for where, field, _ in every_template()}
     assert set(templates(OwnerAlerts)) == set(OwnerAlerts.model_fields)
     assert {
-        "agency_site.content.forms.resend_note",
-        "agency_site.content.forms.format",
+        "agency_site.content.form_words.resend_note",
+        "agency_site.content.form_words.format",
         "agency_site.content.bookings.slot_lost",
         "agency_site.content.bookings.message",
     } <= fields
