@@ -69,10 +69,10 @@ leads: setup
 export: setup
 	$(BIN)/python -m agency_site.site_export
 
-# `make test-unit` on both cores (pytest-xdist). `make test` on three workers, each taking whole
-# test files (--dist loadfile): a browser test mostly waits for the page (the CPU idles), so a
-# third worker runs beside two busy ones; each worker that runs browser tests builds and serves
-# its own site (tests/e2e/conftest.py). PYTEST_TEST_PARALLEL= runs it in one process.
+# `make test-unit` on both cores (pytest-xdist). `make test` on three workers: a browser test
+# mostly waits for the page (the CPU idles), so the browser tests run as two groups, each on
+# one worker against its own site build, and the unit tests fill every worker's gaps
+# (tests/conftest.py: site_groups, work_unit). PYTEST_TEST_PARALLEL= runs it in one process.
 PYTEST_PARALLEL ?= -n 2
 PYTEST_TEST_PARALLEL ?= -n 3 --dist loadfile
 

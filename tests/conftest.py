@@ -116,15 +116,44 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-# The longest browser-test files first (seconds on 2 cores, measured with --durations): under
-# `make test` each pytest-xdist worker takes whole files (--dist loadfile), and the long ones
-# started first end at about the same time as the many short ones.
-LONGEST_FIRST = (
-    "test_a11y.py",  # 260 s: axe on every route, menus closed and open, two widths
-    "test_service_pages.py",  # 140 s
-    "test_reflex_run.py",  # 110 s: builds .web/ itself three times (Reflex's own commands)
-    "test_pages_main.py",  # 110 s
-    "test_backend_down.py",  # 85 s: its own export
+# Seconds each browser-test file takes on 2 cores (measured with --durations; a file not
+# listed counts as 10). `make test` runs on three pytest-xdist workers (--dist loadfile, as
+# scheduled by ``pytest_xdist_make_scheduler`` below): the browser-test files are dealt,
+# longest first, into two groups of about equal time, each run by one worker against its
+# own site build; the unit test files fill every worker's gaps. test_reflex_run builds
+# .web/ itself (Reflex's own commands) and needs no session site: a group of its own.
+BROWSER_FILE_SECONDS = {
+    "test_a11y.py": 260,
+    "test_service_pages.py": 140,
+    "test_pages_main.py": 110,
+    "test_backend_down.py": 85,
+    "test_seo.py": 55,
+    "test_layout.py": 55,
+    "test_lazy_socket.py": 50,
+    "test_form_http_fallback.py": 50,
+    "test_forms.py": 35,
+    "test_lead_safety.py": 20,
+}
+OWN_BUILDS = "test_reflex_run.py"
+SITE_GROUPS = ("site-a", "site-b")
+
+
+def site_groups(files: list[str]) -> dict[str, str]:
+    """Each browser-test file's group: longest first, into the group with the less time."""
+    load = dict.fromkeys(SITE_GROUPS, 0)
+    groups = {}
+    files = [name for name in files if name != OWN_BUILDS]
+    for name in sorted(files, key=lambda name: (-BROWSER_FILE_SECONDS.get(name, 10), name)):
+        group = min(SITE_GROUPS, key=lambda group: (load[group], group))
+        groups[name] = group
+        load[group] += BROWSER_FILE_SECONDS.get(name, 10)
+    return groups
+
+
+# Each browser-test file's group, dealt from the files under tests/e2e (all of them, whatever
+# a run selects: a file's group never depends on the command line).
+SITE_GROUP_OF = site_groups(
+    sorted(path.name for path in (Path(__file__).parent / "e2e").glob("test_*.py"))
 )
 
 
@@ -141,10 +170,44 @@ def pytest_itemcollected(item: pytest.Item) -> None:
         item.add_marker(pytest.mark.stack)
 
 
+def work_unit(nodeid: str) -> str:
+    """What one pytest-xdist worker runs whole: a browser test's group, else a test's file."""
+    path = nodeid.split("::", 1)[0]
+    name = path.rsplit("/", 1)[-1]
+    if "/e2e/" in f"/{path}":
+        return OWN_BUILDS if name == OWN_BUILDS else SITE_GROUP_OF.get(name, path)
+    return path
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """`--dist loadfile`, with the browser-test files in their groups (``work_unit``), in the
+    order collected (the groups first: ``pytest_collection_modifyitems``).
+
+    pytest-xdist's own ``xdist_group`` marks do not group under pytest 9 (the node ids they
+    rename are fixed), so the scheduler is told the groups instead."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SiteGroupScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    config.option.loadscopereorder = False
+    return SiteGroupScheduling(config, log)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The longest browser-test files run first, the rest as found (a stable sort)."""
-    rank = {name: place for place, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+    """The browser tests run first: the one that builds .web/ itself, then the longest files."""
+
+    def rank(item: pytest.Item) -> tuple[int, int]:
+        if item.path.name == OWN_BUILDS:
+            return (0, 0)
+        if item.path.name in SITE_GROUP_OF:
+            return (1, -BROWSER_FILE_SECONDS.get(item.path.name, 10))
+        return (2, 0)
+
+    items.sort(key=rank)  # Stable: else as found.
 
 
 @pytest.fixture(autouse=True)

@@ -6,10 +6,11 @@ e-mail provider pointed at the session's EmailJS fake (``emailjs_fake`` and ``fa
 tests/emailjs_fake.py), so no test reaches the internet. The fake accepts every send unless
 a test says otherwise (and puts it back with ``accept_sends``).
 
-Each session (each pytest-xdist worker of ``make test``) builds and serves its site from a
-web workdir of its own (``REFLEX_WEB_WORKDIR``), a copy of the checkout's ``.web/`` with
-its installed frontend packages hard-linked: the sessions run side by side, and a test
-that rebuilds ``.web/`` itself (tests/e2e/test_reflex_run.py) changes no served file.
+Each session (each pytest-xdist worker of ``make test`` that runs browser tests) builds and
+serves its site from a web workdir of its own (``REFLEX_WEB_WORKDIR``), copied from a
+template of the checkout's ``.web/`` with its installed frontend packages hard-linked: the
+sessions run side by side, and a test that rebuilds ``.web/`` itself
+(tests/e2e/test_reflex_run.py) changes no served file and no copy.
 """
 
 import contextlib
@@ -64,12 +65,20 @@ def chromium_path() -> str:
     )
 
 
+_DIGEST = hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
+# A copy of .web/ with its installed packages (hard links): what each session's own web
+# workdir is copied from, so a test that rebuilds .web/ meanwhile disturbs no copy.
+WEB_TEMPLATE = Path(tempfile.gettempdir()) / f"agency-site-{_DIGEST}-web-template"
+# The files by which Reflex knows its frontend packages are installed: equal, the template's
+# packages are the ones .web/ has.
+_PACKAGE_FILES = ("package.json", "package-lock.json", "reflex.install_frontend_packages.cached")
+
+
 @contextlib.contextmanager
 def web_lock() -> Iterator[None]:
-    """Held by a test session while it installs, copies or rebuilds this checkout's ``.web/``
-    (the others wait): no session copies a half-written build."""
-    digest = hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
-    with (Path(tempfile.gettempdir()) / f"agency-site-{digest}-web.lock").open("w") as lock:
+    """Held by a test session while it installs .web/ or copies it into the template (the
+    others wait): no session copies a half-written .web/."""
+    with (Path(tempfile.gettempdir()) / f"agency-site-{_DIGEST}-web.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield
@@ -77,9 +86,9 @@ def web_lock() -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def installed_web(env: dict[str, str]) -> None:
+def _installed_web(env: dict[str, str]) -> None:
     """Install the frontend packages in ``.web/`` once (a fresh clone has none): by the
-    production export, so ``.web/`` then also holds a whole build. Call under ``web_lock``."""
+    production export, so ``.web/`` then also holds a whole build. Under ``web_lock``."""
     if (WEB / "node_modules").is_dir():
         return
     build = subprocess.run(
@@ -94,20 +103,46 @@ def installed_web(env: dict[str, str]) -> None:
         pytest.exit(f"npm install in .web failed:\n{build.stdout[-3000:]}{build.stderr[-3000:]}", 3)
 
 
-def own_web_workdir(copy: Path, env: dict[str, str] | None = None) -> Path:
-    """A web workdir for one session at ``copy``: ``.web/`` copied without its build, its
-    installed packages hard-linked (read only), so Reflex only compiles and builds there
-    instead of a second npm install of the same lockfile."""
+def _copy_web(source: Path, copy: Path) -> None:
+    """``source`` copied without its build, its installed packages hard-linked."""
+    # Reflex rewrites its own files in place: real copies. The packages are only read.
+    shutil.copytree(source, copy, ignore=shutil.ignore_patterns("build", "node_modules"))
+    shutil.copytree(
+        source / "node_modules",
+        copy / "node_modules",
+        copy_function=os.link,
+        ignore=shutil.ignore_patterns(".vite", ".cache"),
+    )
+
+
+def _same(name: str) -> bool:
+    mine, template = WEB / name, WEB_TEMPLATE / name
+    return mine.is_file() == template.is_file() and (
+        not mine.is_file() or mine.read_bytes() == template.read_bytes()
+    )
+
+
+def _fresh_template(env: dict[str, str]) -> None:
+    """``WEB_TEMPLATE`` holding the packages ``.web/`` has (installed first). Under the lock."""
+    _installed_web(env)
+    if (WEB_TEMPLATE / "node_modules").is_dir() and all(map(_same, _PACKAGE_FILES)):
+        return
+    shutil.rmtree(WEB_TEMPLATE, ignore_errors=True)
+    _copy_web(WEB, WEB_TEMPLATE)
+
+
+def web_template(env: dict[str, str] | None = None) -> None:
+    """Make sure the template is there before a test rebuilds ``.web/`` itself."""
     with web_lock():
-        installed_web(env or dict(os.environ))
-        # Reflex rewrites its own files in place: real copies. The packages are only read.
-        shutil.copytree(WEB, copy, ignore=shutil.ignore_patterns("build", "node_modules"))
-        shutil.copytree(
-            WEB / "node_modules",
-            copy / "node_modules",
-            copy_function=os.link,
-            ignore=shutil.ignore_patterns(".vite", ".cache"),
-        )
+        _fresh_template(env or dict(os.environ))
+
+
+def own_web_workdir(copy: Path, env: dict[str, str] | None = None) -> Path:
+    """A web workdir for one session at ``copy``, from the template: Reflex only compiles
+    and builds there, instead of a second npm install of the same lockfile."""
+    with web_lock():
+        _fresh_template(env or dict(os.environ))
+        _copy_web(WEB_TEMPLATE, copy)
     return copy
 
 

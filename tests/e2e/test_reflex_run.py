@@ -38,7 +38,7 @@ from tests.e2e.conftest import (
     stop_site,
     wait_until_up,
     watch_csp,
-    web_lock,
+    web_template,
 )
 from tests.e2e.helpers import open_page
 from tests.e2e.test_forms import SUBMIT, fill_booking, wait_for_sends, working_day
@@ -101,20 +101,20 @@ def served_at(process: subprocess.Popen, log: Path, timeout: float = START_TIMEO
 def running(command: list[str], fake: HTTPServer, tmp_path: Path, url: str | None, ping: str):
     """Start ``command``; once ``ping`` and the site's home answer, the running server.
 
-    It builds in ``.web/``: under ``web_lock`` until it serves, so no other test session
-    copies ``.web/`` half written (tests/e2e/conftest.py)."""
-    with web_lock():
-        process = start(command, fake, tmp_path)
-        log = tmp_path / "run.log"
-        server = SiteServer(url or "", process, log, tmp_path / "leads.db", {})
-        url = url or served_at(process, log)
-        server.url = url
-        ping = ping.replace("{url}", url)
-        if not wait_until_up(ping, process, START_TIMEOUT_S) or not wait_until_up(
-            f"{url}/", process, 300
-        ):
-            stop_site(server)
-            pytest.fail(f"{' '.join(command)} did not start:\n{server.log_tail(80)}")
+    It builds in ``.web/``: the template the other sessions copy their web workdir from is
+    made first (tests/e2e/conftest.py)."""
+    web_template()
+    process = start(command, fake, tmp_path)
+    log = tmp_path / "run.log"
+    server = SiteServer(url or "", process, log, tmp_path / "leads.db", {})
+    url = url or served_at(process, log)
+    server.url = url
+    ping = ping.replace("{url}", url)
+    if not wait_until_up(ping, process, START_TIMEOUT_S) or not wait_until_up(
+        f"{url}/", process, 300
+    ):
+        stop_site(server)
+        pytest.fail(f"{' '.join(command)} did not start:\n{server.log_tail(80)}")
     return server
 
 
