@@ -73,16 +73,21 @@ export: setup
 # mostly waits for the page (the CPU idles), so the browser tests run as two groups, each on
 # one worker against its own site build, and the unit tests fill every worker's gaps
 # (tests/conftest.py: site_groups, work_unit). PYTEST_TEST_PARALLEL= runs it in one process.
+# Reflex's own commands (`make prod`, `reflex run`) build .web/ and run first, alone, as on a
+# developer's machine: beside the other tests, a development backend compiling under load
+# was restarted mid-visit.
 PYTEST_PARALLEL ?= -n 2
 PYTEST_TEST_PARALLEL ?= -n 3 --dist loadfile
+OWN_BUILDS_TESTS := tests/e2e/test_reflex_run.py
 
 ## test: set up and run the whole test suite (unit + browser tests on Debian's Chromium;
-##       installs Chromium, PostgreSQL, Redis, Caddy, nginx from Debian when root) [about 10 min]
+##       installs Chromium, PostgreSQL, Redis, Caddy, nginx from Debian when root) [about 15 min]
 test: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
 	$(BIN)/python scripts/local_servers.py
-	$(BIN)/python -m pytest -m "not stack" $(PYTEST_TEST_PARALLEL)
+	$(BIN)/python -m pytest $(OWN_BUILDS_TESTS)
+	$(BIN)/python -m pytest -m "not stack" --ignore=$(OWN_BUILDS_TESTS) $(PYTEST_TEST_PARALLEL)
 
 ## test-unit: the fast tests (no browser, no build), without root: the ones needing PostgreSQL,
 ##            Redis, Caddy or nginx run when installed (or TEST_DATABASE_URL / TEST_REDIS_URL
@@ -91,11 +96,12 @@ test-unit: setup-dev
 	$(BIN)/python scripts/local_servers.py --optional
 	$(BIN)/python -m pytest -m "not e2e and not stack" $(PYTEST_PARALLEL)
 
-## test-e2e: only the browser tests [about 7 min]
+## test-e2e: only the browser tests [about 10 min]
 test-e2e: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
-	$(BIN)/python -m pytest -m "e2e and not stack" $(PYTEST_TEST_PARALLEL)
+	$(BIN)/python -m pytest $(OWN_BUILDS_TESTS)
+	$(BIN)/python -m pytest -m "e2e and not stack" --ignore=$(OWN_BUILDS_TESTS) $(PYTEST_TEST_PARALLEL)
 
 ## bench: Lighthouse over the production build with budgets (not part of `make test`)
 ##        e.g. make bench BENCH_ARGS="--routes / /contact --runs 1 --offline"

@@ -299,3 +299,16 @@ def test_a_checkouts_write_paths_are_its_ignored_data_folder(
         ["git", "check-ignore", *files], cwd=settings_module.ROOT, capture_output=True, text=True
     )
     assert ignored.stdout.split() == files
+
+
+def test_a_lead_written_to_the_data_folder_does_not_restart_the_development_backend() -> None:
+    """`reflex run` restarts its backend when a file it watches changes: it watches the
+    site's package, not the folder where leads wait and erasures are logged (data/)."""
+    code = (
+        "from reflex.utils.exec import get_reload_paths; "
+        "print('\\n'.join(str(path) for path in get_reload_paths()))"
+    )
+    watched = [Path(line) for line in _rxconfig_in_a_fresh_process({}, code).split()]
+    root = Path(__file__).resolve().parents[1]
+    assert watched and all(path.is_relative_to(root / "agency_site") for path in watched)
+    assert not any(path.is_relative_to(root / "data") for path in watched)
