@@ -163,6 +163,10 @@ def in_the_units_sandbox(unit: str, env: dict[str, str]) -> dict:
     writable = [str(path) for path in writable_paths(unit) if Path(path).exists()]
     command = [bwrap(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                "--tmpfs", "/tmp", "--die-with-parent"]  # fmt: skip
+    # The site folder (and its venv), read-only as the unit leaves it, also when this
+    # checkout lives under /tmp (a fresh clone in `mktemp -d`), which the private /tmp hides.
+    for path in dict.fromkeys((str(ROOT), sys.prefix)):
+        command += ["--ro-bind", path, path]
     for path in writable:
         command += ["--bind", path, path]
     unit_env = unit_environment(unit)
