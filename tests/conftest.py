@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import NoReturn
 from urllib.parse import urlsplit
 
+import hypothesis
 import pytest
 import sqlalchemy as sa
 
@@ -28,6 +29,14 @@ from scripts import local_servers, programs
 pytest_plugins = ["tests.emailjs_fake", "tests.lead_store"]
 
 IN_CI = os.environ.get("CI", "").strip().lower() in {"true", "1", "yes"}
+
+# Hypothesis's examples as they are, without its 200 ms limit on one example: `make test`
+# shares 2 cores between three workers and their browsers, and an example that waits for
+# the CPU is not a wrong one (a test that times itself sets its own deadline).
+hypothesis.settings.register_profile(
+    "shared-cores", deadline=None, suppress_health_check=[hypothesis.HealthCheck.too_slow]
+)
+hypothesis.settings.load_profile("shared-cores")
 # Programs of the production topology some fast tests run (`caddy validate`, `nginx -t`...):
 # a test failing because one is not installed is skipped (failed under CI).
 SERVER_PROGRAMS = frozenset({"caddy", "nginx", "redis-server", "initdb", "pg_ctl", "openssl"})

@@ -319,7 +319,8 @@ def test_a_lead_claimed_at_intake_whose_worker_died_comes_back_behind_the_waitin
 ) -> None:
     """The first attempt is a claim too: a lead whose intake worker died mid-send waits
     behind the leads queued meanwhile, never in front of them."""
-    lease = dt.timedelta(milliseconds=300)
+    # Long enough that the waiting lead is queued within it, even on a loaded machine.
+    lease = dt.timedelta(seconds=2)
     died_on = store.add(
         LeadKind.HERO, {"email": "bea@example.com"}, claim_token=new_claim_token(), lease=lease
     )
