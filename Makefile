@@ -69,19 +69,22 @@ leads: setup
 export: setup
 	$(BIN)/python -m agency_site.site_export
 
-# `make test-unit` on both cores (pytest-xdist). `make test` on three workers: a browser test
+# `make test-unit` on both cores (pytest-xdist). `make test` can run on three workers: a browser test
 # mostly waits for the page (the CPU idles), so the browser tests run as two groups, each on
 # one worker against its own site build, and the unit tests fill every worker's gaps
-# (tests/conftest.py: site_groups, work_unit). PYTEST_TEST_PARALLEL= runs it in one process.
+# (tests/conftest.py: site_groups, work_unit).
 # Reflex's own commands (`make prod`, `reflex run`) build .web/ and run first, alone, as on a
 # developer's machine: beside the other tests, a development backend compiling under load
 # was restarted mid-visit.
+# Off by default for now: in three fresh-clone CI runs on 2 cores, the three workers' load
+# made timing-bound tests fail (a 300 ms lease, the lead-life simulation's store deadline);
+# `make test PYTEST_TEST_PARALLEL="-n 3 --dist loadfile"` runs it so (about 17 min, not 23).
 PYTEST_PARALLEL ?= -n 2
-PYTEST_TEST_PARALLEL ?= -n 3 --dist loadfile
+PYTEST_TEST_PARALLEL ?=
 OWN_BUILDS_TESTS := tests/e2e/test_reflex_run.py
 
 ## test: set up and run the whole test suite (unit + browser tests on Debian's Chromium;
-##       installs Chromium, PostgreSQL, Redis, Caddy, nginx from Debian when root) [about 15 min]
+##       installs Chromium, PostgreSQL, Redis, Caddy, nginx from Debian when root) [about 20 min]
 test: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
@@ -96,7 +99,7 @@ test-unit: setup-dev
 	$(BIN)/python scripts/local_servers.py --optional
 	$(BIN)/python -m pytest -m "not e2e and not stack" $(PYTEST_PARALLEL)
 
-## test-e2e: only the browser tests [about 10 min]
+## test-e2e: only the browser tests [about 15 min]
 test-e2e: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
