@@ -215,9 +215,13 @@ def prepare(delivery: Delivery) -> None:
         )
 
 
-async def prepare_when_reachable(delivery: Delivery, retry_max_s: float = PREPARE_RETRY_MAX_S):
-    """``prepare`` as soon as the database answers: retried with backoff, never raises."""
-    wait = 1.0
+async def prepare_when_reachable(delivery: Delivery, retry_max_s: float | None = None):
+    """``prepare`` as soon as the database answers: retried with backoff, never raises.
+
+    The backoff starts at 1 s and doubles up to ``retry_max_s`` (``PREPARE_RETRY_MAX_S``).
+    """
+    retry_max_s = PREPARE_RETRY_MAX_S if retry_max_s is None else retry_max_s
+    wait = min(1.0, retry_max_s)
     while True:
         try:
             await asyncio.to_thread(prepare, delivery)
