@@ -69,28 +69,29 @@ leads: setup
 export: setup
 	$(BIN)/python -m agency_site.site_export
 
-# `make test-unit` on both cores (pytest-xdist). `make test` can run on three workers: a browser test
-# mostly waits for the page (the CPU idles), so the browser tests run as two groups, each on
-# one worker against its own site build, and the unit tests fill every worker's gaps
-# (tests/conftest.py: site_groups, work_unit).
-# Reflex's own commands (`make prod`, `reflex run`) build .web/ and run first, alone, as on a
-# developer's machine: beside the other tests, a development backend compiling under load
-# was restarted mid-visit.
-# Off by default for now: in three fresh-clone CI runs on 2 cores, the three workers' load
-# made timing-bound tests fail (a 300 ms lease, the lead-life simulation's store deadline);
-# `make test PYTEST_TEST_PARALLEL="-n 3 --dist loadfile"` runs it so (about 17 min, not 23).
+# `make test` in three runs, each as parallel as it stays reliable on 2 cores:
+# 1. Reflex's own commands (`make prod`, `reflex run`) build .web/ themselves and run first,
+#    alone, as on a developer's machine: beside other tests a development backend compiling
+#    under load was restarted mid-visit.
+# 2. The unit tests on both cores (pytest-xdist), as `make test-unit`.
+# 3. The browser tests in two groups of about equal time, each on one worker against its own
+#    site build (tests/conftest.py: site_groups, work_unit): a browser test mostly waits for
+#    the page. Unit and browser tests are not mixed: on three workers sharing 2 cores,
+#    timing-bound unit tests failed in fresh-clone CI runs.
+# PYTEST_PARALLEL= / PYTEST_E2E_PARALLEL= (empty) run a step in one process.
 PYTEST_PARALLEL ?= -n 2
-PYTEST_TEST_PARALLEL ?=
+PYTEST_E2E_PARALLEL ?= -n 2 --dist loadfile
 OWN_BUILDS_TESTS := tests/e2e/test_reflex_run.py
 
 ## test: set up and run the whole test suite (unit + browser tests on Debian's Chromium;
-##       installs Chromium, PostgreSQL, Redis, Caddy, nginx from Debian when root) [about 20 min]
+##       installs Chromium, PostgreSQL, Redis, Caddy, nginx from Debian when root) [about 15 min]
 test: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
 	$(BIN)/python scripts/local_servers.py
 	$(BIN)/python -m pytest $(OWN_BUILDS_TESTS)
-	$(BIN)/python -m pytest -m "not stack" --ignore=$(OWN_BUILDS_TESTS) $(PYTEST_TEST_PARALLEL)
+	$(BIN)/python -m pytest -m "not e2e and not stack" $(PYTEST_PARALLEL)
+	$(BIN)/python -m pytest -m "e2e and not stack" --ignore=$(OWN_BUILDS_TESTS) $(PYTEST_E2E_PARALLEL)
 
 ## test-unit: the fast tests (no browser, no build), without root: the ones needing PostgreSQL,
 ##            Redis, Caddy or nginx run when installed (or TEST_DATABASE_URL / TEST_REDIS_URL
@@ -104,7 +105,7 @@ test-e2e: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
 	$(BIN)/python -m pytest $(OWN_BUILDS_TESTS)
-	$(BIN)/python -m pytest -m "e2e and not stack" --ignore=$(OWN_BUILDS_TESTS) $(PYTEST_TEST_PARALLEL)
+	$(BIN)/python -m pytest -m "e2e and not stack" --ignore=$(OWN_BUILDS_TESTS) $(PYTEST_E2E_PARALLEL)
 
 ## bench: Lighthouse over the production build with budgets (not part of `make test`)
 ##        e.g. make bench BENCH_ARGS="--routes / /contact --runs 1 --offline"
