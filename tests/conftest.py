@@ -132,7 +132,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 # own site build; the unit test files fill every worker's gaps. test_reflex_run builds
 # .web/ itself (Reflex's own commands) and needs no session site: a group of its own.
 BROWSER_FILE_SECONDS = {
-    "test_a11y.py": 260,
+    "test_a11y.py": 190,
     "test_service_pages.py": 140,
     "test_pages_main.py": 110,
     "test_backend_down.py": 85,

@@ -2,17 +2,18 @@
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Response, expect
 
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
 
 _TITLES = {route.path: route.title for route in ROUTES}
 
 
-def open_page(page: Page, path: str) -> None:
-    """Go to ``path`` and wait until React has hydrated (buttons respond)."""
-    page.goto(path)
+def open_page(page: Page, path: str) -> Response | None:
+    """Go to ``path`` and wait until React has hydrated (buttons respond); the answer."""
+    response = page.goto(path)
     expect(page.locator("html[data-hydrated='true']")).to_have_count(1, timeout=20_000)
+    return response
 
 
 def expect_page(page: Page, path: str) -> None:

@@ -1,4 +1,5 @@
-"""WCAG 2.2 AA at the layout level: axe-core on every route and menu state, keyboard, motion.
+"""Every route as a visitor first sees it (200, its title, one heading) and WCAG 2.2 AA at the
+layout level: axe-core on every route and menu state, keyboard, motion.
 
 axe-core (pinned in scripts/node_tools.py) is installed under .tools/ on first use.
 """
@@ -6,7 +7,7 @@ axe-core (pinned in scripts/node_tools.py) is installed under .tools/ on first u
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from agency_site import paths
+from agency_site import locale, paths
 from agency_site.content import about
 from agency_site.content.layout import LAYOUT
 from agency_site.routes import ROUTES
@@ -66,17 +67,40 @@ def open_menus(page: Page, mobile: bool) -> None:
         expect(page.locator("#services-menu")).to_be_visible()
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, MOBILE], ids=["1280x800", "375x812"])
+VIEWPORTS = pytest.mark.parametrize("viewport", [DESKTOP, MOBILE], ids=["1280x800", "375x812"])
+# The open menus are the same markup on every route of a language (the services list, the
+# mobile menu: nothing in them depends on the page), so they are checked open on one page of
+# each kind per language; every route is checked as a visitor first sees it.
+MENU_PAGES = [
+    paths.HOME,
+    locale.localized_path(paths.HOME, "ca"),
+    next(route.path for route in ROUTES if route.path.startswith(paths.SERVICES_PREFIX)),
+]
+
+
+@VIEWPORTS
 @pytest.mark.parametrize("route", ROUTES, ids=[r.path for r in ROUTES])
-def test_no_axe_violations_with_menus_closed_and_open(
+def test_every_route_answers_with_its_title_one_heading_and_no_axe_violations(
     page: Page, axe_source: str, route, viewport: dict
 ) -> None:
     page.set_viewport_size(viewport)
-    open_page(page, route.path)
-    closed = axe_violations(page, axe_source)
+    response = open_page(page, route.path)
+    assert response is not None and response.status == 200
+    expect(page).to_have_title(route.title)
+    expect(page.locator("h1")).to_have_count(1)
+    expect(page.locator("main")).to_be_visible()
+    assert axe_violations(page, axe_source) == []
+
+
+@VIEWPORTS
+@pytest.mark.parametrize("path", MENU_PAGES)
+def test_no_axe_violations_with_the_menus_open(
+    page: Page, axe_source: str, path: str, viewport: dict
+) -> None:
+    page.set_viewport_size(viewport)
+    open_page(page, path)
     open_menus(page, mobile=viewport is MOBILE)
-    opened = axe_violations(page, axe_source)
-    assert (closed, opened) == ([], []), f"closed: {closed}\nopen: {opened}"
+    assert axe_violations(page, axe_source) == []
 
 
 @pytest.mark.parametrize(

@@ -10,21 +10,7 @@ from agency_site.content import pages
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.content.service_pages import SERVICES
 from agency_site.content.site import SITE
-from agency_site.routes import ROUTES
 from tests.e2e.helpers import expect_page, open_page, scroll_to
-
-# The Catalan twins render from the same views: test_languages.py checks their status,
-# title, <main> and single <h1> in the prerendered HTML (shared, to keep CI short).
-SPANISH = [route for route in ROUTES if route.locale == "es"]
-
-
-@pytest.mark.parametrize("route", SPANISH, ids=[r.path for r in SPANISH])
-def test_every_route_answers_200_with_its_title_and_one_heading(page: Page, route) -> None:
-    response = page.goto(route.path)
-    assert response is not None and response.status == 200
-    expect(page).to_have_title(route.title)
-    expect(page.locator("h1")).to_have_count(1)
-    expect(page.locator("main")).to_be_visible()
 
 
 @pytest.mark.parametrize(
