@@ -234,10 +234,16 @@ def _iso_days(value: str) -> str:
     return ",".join(days)
 
 
+def _secret_list(value: SecretStr) -> tuple[str, ...]:
+    """A comma-separated list of secrets, in order, blanks dropped."""
+    return tuple(part.strip() for part in value.get_secret_value().split(",") if part.strip())
+
+
 class BookingSettings(BaseSettings):
     """When consultations can be booked (``BOOKING_*``): besides weekends and public holidays."""
 
-    model_config = _section("BOOKING_")
+    # Without the input in its errors: a too short BOOKING_LINK_SECRET is not printed.
+    model_config = _section("BOOKING_") | SettingsConfigDict(hide_input_in_errors=True)
 
     # The agency's own closures and Agramunt's local holidays, e.g. 2026-05-11,2026-08-16.
     closed_days: str = ""
@@ -247,7 +253,8 @@ class BookingSettings(BaseSettings):
     daily_limit: NonNegativeInt = 0
     # Signs the agency's confirm/decline links and the visitor's cancel and calendar links
     # (at least 32 characters; `python -c "import secrets; print(secrets.token_urlsafe(32))"`).
-    # Unset: the booking e-mail carries no links and the agency answers by hand.
+    # Several, comma-separated, newest first, rotate it: the first signs, every one opens.
+    # Unset: one generated once and kept in the data folder (bookings/link_secret.py).
     link_secret: SecretStr = SecretStr("")
     # The agency's confirm/decline links work this many days.
     link_days: PositiveInt = 14
@@ -262,9 +269,14 @@ class BookingSettings(BaseSettings):
     @field_validator("link_secret")
     @classmethod
     def _long_enough(cls, value: SecretStr) -> SecretStr:
-        if value.get_secret_value() and len(value.get_secret_value()) < 32:
-            raise ValueError("BOOKING_LINK_SECRET needs at least 32 characters")
+        if any(len(secret) < 32 for secret in _secret_list(value)):
+            raise ValueError("BOOKING_LINK_SECRET needs at least 32 characters (each secret)")
         return value
+
+    @property
+    def link_secrets(self) -> tuple[str, ...]:
+        """``link_secret``'s secrets, newest first (none when it is unset)."""
+        return _secret_list(self.link_secret)
 
     _days = field_validator("closed_days")(_iso_days)
 
