@@ -16,6 +16,7 @@ import datetime as dt
 import hashlib
 import ipaddress
 import os
+import string
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated
@@ -234,10 +235,53 @@ def _iso_days(value: str) -> str:
     return ",".join(days)
 
 
+def _secret_list(value: SecretStr) -> tuple[str, ...]:
+    """A comma-separated list of secrets, in order, blanks dropped."""
+    return tuple(part.strip() for part in value.get_secret_value().split(",") if part.strip())
+
+
+# What BOOKING_MEETING_URL may leave for each booking to fill in (bookings/meeting.py).
+MEETING_ROOM = "room"
+
+
+def _odd_placeholders(value: str) -> list[str]:
+    """What in ``value`` is a brace but not exactly ``{room}``."""
+    try:
+        parsed = list(string.Formatter().parse(value))
+    except ValueError:  # A lone { or }.
+        return ["a lone brace"]
+    odd = []
+    for literal, name, spec, conversion in parsed:
+        if "{" in literal or "}" in literal:  # {{ or }}
+            odd.append("a lone brace")
+        elif name is not None and (name, spec, conversion) != (MEETING_ROOM, "", None):
+            odd.append(name)
+    return sorted(odd)
+
+
+def _meeting_template(value: str) -> str:
+    """An https URL whose only placeholder, if any, is ``{room}`` (outside the host)."""
+    value = value.strip()
+    if not value:
+        return value
+    if odd := _odd_placeholders(value):
+        msg = f"BOOKING_MEETING_URL knows one placeholder, {{{MEETING_ROOM}}} as such; not {odd}."
+        raise ValueError(msg)
+    parts = urlsplit(value)
+    if parts.scheme != "https" or not parts.hostname or "{" in parts.netloc:
+        msg = (
+            "BOOKING_MEETING_URL must be an https URL with a fixed host (a personal room such as "
+            "https://meet.google.com/abc-defg-hij, or https://meet.jit.si/agency-{room})."
+        )
+        raise ValueError(msg)
+    return value
+
+
 class BookingSettings(BaseSettings):
     """When consultations can be booked (``BOOKING_*``): besides weekends and public holidays."""
 
-    model_config = _section("BOOKING_")
+    # Without the input in its errors: a too short BOOKING_LINK_SECRET is not printed.
+    model_config = _section("BOOKING_") | SettingsConfigDict(hide_input_in_errors=True)
 
     # The agency's own closures and Agramunt's local holidays, e.g. 2026-05-11,2026-08-16.
     closed_days: str = ""
@@ -247,7 +291,8 @@ class BookingSettings(BaseSettings):
     daily_limit: NonNegativeInt = 0
     # Signs the agency's confirm/decline links and the visitor's cancel and calendar links
     # (at least 32 characters; `python -c "import secrets; print(secrets.token_urlsafe(32))"`).
-    # Unset: the booking e-mail carries no links and the agency answers by hand.
+    # Several, comma-separated, newest first, rotate it: the first signs, every one opens.
+    # Unset: one generated once and kept in the data folder (bookings/link_secret.py).
     link_secret: SecretStr = SecretStr("")
     # The agency's confirm/decline links work this many days.
     link_days: PositiveInt = 14
@@ -258,13 +303,24 @@ class BookingSettings(BaseSettings):
     # A booking still pending this many working days after it was requested expires: its
     # slot is free again and the visitor is told by e-mail. 0: never.
     pending_expiry_days: NonNegativeInt = 3
+    # The visitor's video call: a personal Meet/Zoom room, or a template whose {room} each
+    # booking fills in with its own unguessable name (https://meet.jit.si/impulso-{room}).
+    # Unset: no link (by phone or video call, as agreed).
+    meeting_url: str = ""
 
     @field_validator("link_secret")
     @classmethod
     def _long_enough(cls, value: SecretStr) -> SecretStr:
-        if value.get_secret_value() and len(value.get_secret_value()) < 32:
-            raise ValueError("BOOKING_LINK_SECRET needs at least 32 characters")
+        if any(len(secret) < 32 for secret in _secret_list(value)):
+            raise ValueError("BOOKING_LINK_SECRET needs at least 32 characters (each secret)")
         return value
+
+    _meeting = field_validator("meeting_url")(_meeting_template)
+
+    @property
+    def link_secrets(self) -> tuple[str, ...]:
+        """``link_secret``'s secrets, newest first (none when it is unset)."""
+        return _secret_list(self.link_secret)
 
     _days = field_validator("closed_days")(_iso_days)
 

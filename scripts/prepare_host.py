@@ -25,8 +25,10 @@ it reinstalls the locked requirements). In order it:
    into it, as root;
 6. copies ``.env.example`` to ``.env`` (root's, readable by the user's group: 0640) when
    there is none, with this host's write paths at the top (``write_paths``: inside the
-   data folder, as the units place them); an existing ``.env`` is only narrowed to that
-   owner and mode, and a warning names the write paths it lacks.
+   data folder, as the units place them) and a ``BOOKING_LINK_SECRET`` (``link_secret``:
+   the one the backends already keep in the data folder, else a new one); an existing
+   ``.env`` is only narrowed to that owner and mode, given a ``BOOKING_LINK_SECRET`` line
+   at its end when it sets none, and a warning names the write paths it lacks.
 
 ``DEPLOY_*`` variables of the environment change the paths and the user, as in ``.env``.
 ``--root PREFIX`` puts every system path (not the clone) under PREFIX: the tests run this
@@ -36,6 +38,7 @@ file as root into a temporary folder with a throwaway user.
 import argparse
 import os
 import pwd
+import secrets
 import stat
 import subprocess
 import sys
@@ -117,26 +120,57 @@ def write_paths(data_dir: str) -> dict[str, str]:
     }
 
 
-def env_text(example: str, data_dir: str) -> str:
-    """A new ``.env``: this host's write paths first, then ``.env.example``.
+LINK_SECRET = "BOOKING_LINK_SECRET"
+# Where the backends keep the secret they generate when .env has none: the same name as
+# agency_site/bookings/link_secret.py's (a test keeps them equal), in the data folder.
+LINK_SECRET_FILE = "booking-link-secret"
+
+
+def link_secret(data: Path) -> str:
+    """The links' secret for ``.env``: the one the backends keep in ``data`` (so the links
+    already mailed keep working), else a new one."""
+    try:
+        kept = (data / LINK_SECRET_FILE).read_text(encoding="utf-8").strip()
+    except OSError:
+        kept = ""
+    return kept if len(kept) >= 32 and "," not in kept else secrets.token_urlsafe(32)
+
+
+def link_secret_lines(secret: str) -> str:
+    """``.env``'s lines setting the links' secret."""
+    return (
+        "# Signs the booking links (scripts/prepare_host.py). Every backend host of the site\n"
+        "# needs this same line: copy it to a second one (docs/deploy.md).\n"
+        f"{LINK_SECRET}={secret}\n"
+    )
+
+
+def env_text(example: str, data_dir: str, secret: str = "") -> str:
+    """A new ``.env``: this host's write paths and the links' ``secret`` first, then
+    ``.env.example``.
 
     Later lines win (systemd and python-dotenv alike), so uncommenting a line of
     ``.env.example`` below, e.g. a PostgreSQL ``REFLEX_DB_URL``, still sets its value.
     """
     lines = "".join(f"{name}={value}\n" for name, value in write_paths(data_dir).items())
+    secret_lines = link_secret_lines(secret) if secret else ""
     return (
         "# This host's write paths (scripts/prepare_host.py): inside DEPLOY_DATA_DIR, the only\n"
         "# folder the hardened units may write. A line further down overrides one of them.\n"
-        f"{lines}\n{example}"
+        f"{lines}{secret_lines}\n{example}"
     )
+
+
+def names_set(env: str) -> set[str]:
+    """The variables a ``.env`` sets (its lines not commented out)."""
+    return {line.split("=", 1)[0].strip().removeprefix("export ").strip()
+            for line in env.splitlines() if "=" in line and not line.lstrip().startswith("#")}  # fmt: skip
 
 
 def missing_write_paths(env: str) -> list[str]:
     """The write-path settings an existing ``.env`` does not set."""
-    names = write_paths("")
-    set_here = {line.split("=", 1)[0].strip().removeprefix("export ").strip()
-                for line in env.splitlines() if "=" in line and not line.lstrip().startswith("#")}  # fmt: skip
-    return [name for name in names if name not in set_here]
+    set_here = names_set(env)
+    return [name for name in write_paths("") if name not in set_here]
 
 
 def take_tree(path: Path, user: pwd.struct_passwd) -> None:
@@ -185,9 +219,13 @@ def prepare(args: argparse.Namespace) -> None:
         example = (app / ".env.example").read_text(encoding="utf-8")
         descriptor = os.open(env_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with open(descriptor, "w", encoding="utf-8") as file:
-            file.write(env_text(example, args.data_dir))
+            file.write(env_text(example, args.data_dir, link_secret(data)))
         _say(f"{env_file} written from .env.example: set its values (docs/deploy.md)")
-    elif missing := missing_write_paths(env_file.read_text(encoding="utf-8")):
+    elif LINK_SECRET not in names_set(env_file.read_text(encoding="utf-8")):
+        with env_file.open("a", encoding="utf-8") as file:
+            file.write("\n" + link_secret_lines(link_secret(data)))
+        _say(f"{env_file}: {LINK_SECRET} added (another backend host needs the same line)")
+    if missing := missing_write_paths(env_file.read_text(encoding="utf-8")):
         wanted = write_paths(args.data_dir)
         _say(f"WARNING: {env_file} does not set {', '.join(missing)}: the units use "
              + ", ".join(f"{name}={wanted[name]}" for name in missing)

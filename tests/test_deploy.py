@@ -167,6 +167,7 @@ def test_restore_is_a_deploy_command_on_the_sites_database_and_erasure_log(
     url, log = f"sqlite:///{tmp_path / 'site.db'}", tmp_path / "erasures.log"
     monkeypatch.setenv("REFLEX_DB_URL", url)
     monkeypatch.setenv("LEADS_ERASURE_LOG", str(log))
+    monkeypatch.setenv("DEPLOY_DATA_DIR", str(tmp_path))  # The plugins' link secret.
     get_settings.cache_clear()  # Read before, by the imports.
     engine = database_engine()
     migrations.upgrade(engine)

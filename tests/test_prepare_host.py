@@ -142,8 +142,10 @@ def test_a_fresh_host_is_prepared_as_the_doc_says(prepared: tuple[Host, str]) ->
     assert _mode_owner(host.app / ".web") == ("0o700", host.user)
     assert_env_file_is_roots(host)
     example = (host.app / ".env.example").read_text()
-    written = prepare_host.env_text(example, "/var/lib/agency_site")
-    assert (host.app / ".env").read_text() == written
+    env = (host.app / ".env").read_text()
+    secret = re.search(r"^BOOKING_LINK_SECRET=(\S{32,})$", env, re.MULTILINE)[1]
+    written = prepare_host.env_text(example, "/var/lib/agency_site", secret)
+    assert env == written
     assert "LEADS_SPOOL_DIR=/var/lib/agency_site/spool\n" in written
     # The venv is root's and has the locked packages, the PostgreSQL driver included.
     assert _mode_owner(host.app / ".venv/pyvenv.cfg")[1] == "root"
@@ -243,6 +245,52 @@ def test_an_env_file_without_write_paths_is_named_not_changed() -> None:
     assert prepare_host.missing_write_paths(new) == []
     assert prepare_host.missing_write_paths("export LEADS_SPOOL_DIR=/x\n# LEADS_ERASURE_LOG=/y\n") == [
         "REFLEX_DB_URL", "LEADS_ERASURE_LOG"]  # fmt: skip
+
+
+def test_a_new_env_file_gets_the_links_secret_the_backends_already_keep(tmp_path: Path) -> None:
+    """So the links mailed while .env had none keep working; else a new one."""
+    from agency_site.bookings import link_secret
+
+    assert prepare_host.LINK_SECRET_FILE == link_secret.FILE_NAME
+    kept = "k" * 43
+    (tmp_path / prepare_host.LINK_SECRET_FILE).write_text(kept + "\n")
+    assert prepare_host.link_secret(tmp_path) == kept
+    new = {prepare_host.link_secret(tmp_path / "none") for _ in range(3)}
+    assert len(new) == 3 and all(len(secret) >= 32 and "," not in secret for secret in new)
+    (tmp_path / prepare_host.LINK_SECRET_FILE).write_text("short\n")
+    assert prepare_host.link_secret(tmp_path) != "short"
+    text = prepare_host.env_text("# BOOKING_LINK_SECRET=\n", "/d", kept)
+    assert "BOOKING_LINK_SECRET" in prepare_host.names_set(text)
+    assert f"\nBOOKING_LINK_SECRET={kept}\n" in text
+    assert "BOOKING_LINK_SECRET" not in prepare_host.names_set("# BOOKING_LINK_SECRET=x\n")
+
+
+def test_an_env_file_without_a_links_secret_gets_the_kept_one_at_its_end(
+    prepared: tuple[Host, str],
+) -> None:
+    """A host set up before: its backends made and kept a secret; prepare_host.py writes
+    that one into .env, changing no line of it."""
+    host, _ = prepared
+    env_file = host.app / ".env"
+    before = env_file.read_text()
+    without = "".join(
+        line for line in before.splitlines(keepends=True)
+        if not line.startswith("BOOKING_LINK_SECRET=")
+    )  # fmt: skip
+    env_file.write_text(without)
+    kept = host.path("/var/lib/agency_site") / prepare_host.LINK_SECRET_FILE
+    kept.write_text("q" * 43 + "\n")
+    try:
+        output = host.run("sudo python3 /srv/agency_site/app/scripts/prepare_host.py --no-apt")
+        after = env_file.read_text()
+        assert after.startswith(without) and after.endswith(
+            "\nBOOKING_LINK_SECRET=" + "q" * 43 + "\n"
+        )
+        assert "BOOKING_LINK_SECRET added" in output and "q" * 43 not in output
+        assert_env_file_is_roots(host)
+    finally:
+        env_file.write_text(before)
+        kept.unlink()
 
 
 def test_the_release_copies_links_of_the_users_export_as_links(tmp_path: Path) -> None:

@@ -2,7 +2,8 @@
 confirm/decline links, the visitor's cancel link and calendar file.
 
 ``models`` (the ``bookings`` and ``booking_link_uses`` tables) → ``slots`` (claiming and
-freeing slots, the state of a booking) → ``links`` (signed, expiring, single-use links) →
-``calendar_file`` (the ``.ics`` and add-to-calendar links) → ``pages`` (the small pages the
-links open, and the free-slots answer the form asks for).
+freeing slots, the state of a booking) → ``links`` (signed, expiring, single-use links;
+their secret: ``link_secret``) → ``calendar_file`` (the ``.ics`` and add-to-calendar links,
+at the video call of ``meeting``) → ``pages`` (the small pages the links open, and the
+free-slots answer the form asks for).
 """

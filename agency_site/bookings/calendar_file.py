@@ -29,6 +29,7 @@ class Appointment:
     description: str
     location: str
     organizer_email: str
+    url: str = ""  # The video call's link (BOOKING_MEETING_URL), also its location.
 
     @property
     def start(self) -> dt.datetime:
@@ -55,6 +56,8 @@ def ics(appointment: Appointment, *, cancelled: bool = False) -> bytes:
     event.add("summary", appointment.title)
     event.add("description", appointment.description)
     event.add("location", appointment.location)
+    if appointment.url:
+        event.add("url", appointment.url)
     event.add("organizer", f"mailto:{appointment.organizer_email}")
     event.add("status", "CANCELLED" if cancelled else "CONFIRMED")
     calendar.add_component(event)

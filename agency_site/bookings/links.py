@@ -1,8 +1,10 @@
 """Signed links for a booking: the agency's *confirm* and *decline*, the visitor's *cancel*
 and calendar file. No login: the link itself is the permission, so it is
 
-- **signed** (HMAC-SHA256 with ``BOOKING_LINK_SECRET``, through itsdangerous): a changed
-  action, booking, key or nonce fails the signature;
+- **signed** (HMAC-SHA256, through itsdangerous) with the newest of the link secrets
+  (``BOOKING_LINK_SECRET``, newest first, or the generated one: ``link_secret.py``) and
+  opened with any of them, so a secret is rotated without breaking the links already
+  mailed: a changed action, booking, key or nonce, or a secret no longer listed, fails;
 - **bound to one booking**: it carries the booking's random ``link_key`` (``bookings``
   table), which the page compares before showing or doing anything, so a link never opens
   another booking that got the same id (ids are never reused either, but a restore or an
@@ -20,6 +22,7 @@ import enum
 import hashlib
 import hmac
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
@@ -79,13 +82,18 @@ class VerifiedLink:
 
 
 class LinkSigner:
-    """Makes and checks the links of one secret."""
+    """Makes links with the newest of its secrets and checks them with any."""
 
-    def __init__(self, secret: str) -> None:
-        if len(secret) < 32:
-            raise ValueError("BOOKING_LINK_SECRET must have at least 32 characters")
+    def __init__(self, keys: str | Sequence[str]) -> None:
+        """``keys``: one secret, or several newest first."""
+        newest_first = [keys] if isinstance(keys, str) else list(keys)
+        if not newest_first or any(len(key) < 32 for key in newest_first):
+            raise ValueError("BOOKING_LINK_SECRET must have at least 32 characters (each secret)")
         self._serializer = URLSafeTimedSerializer(
-            secret, salt=_SALT, signer_kwargs=_SIGNER, fallback_signers=_LEGACY_SIGNERS
+            newest_first[::-1],  # itsdangerous signs with the last one.
+            salt=_SALT,
+            signer_kwargs=_SIGNER,
+            fallback_signers=_LEGACY_SIGNERS,
         )
 
     def token(self, action: LinkAction, lead_id: int, key: str) -> str:

@@ -6,7 +6,8 @@ Template parameters: ``to_email``, ``to_name`` (the name cut short, as in the au
 ``subject``, ``message`` (the whole text, in the language in use: the visitor's),
 ``date_es`` (the date in words of that language), ``time``,
 ``time_zone``, and, when they apply, ``ics_url``, ``google_url``, ``outlook_url``,
-``cancel_url`` and ``book_again_url`` (empty otherwise).
+``cancel_url``, ``meeting_url`` (the video call, ``BOOKING_MEETING_URL``: then the
+confirmation's ``message`` says it too) and ``book_again_url`` (empty otherwise).
 """
 
 import datetime as dt
@@ -20,6 +21,7 @@ from agency_site import locale, paths
 from agency_site.bookings import slots
 from agency_site.bookings.calendar_file import Appointment, google_link, outlook_link
 from agency_site.bookings.links import LinkAction, LinkSigner
+from agency_site.bookings.meeting import booking_meeting_url
 from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.content.bookings import COPY
 from agency_site.content.site import SITE
@@ -40,15 +42,17 @@ def link(api_url: str, signer: LinkSigner, action: LinkAction, booking: Booking)
 
 
 def appointment(booking: Booking, fields: Mapping[str, Any]) -> Appointment:
-    """The calendar event of a booking."""
+    """The calendar event of a booking (at its video call, when there is one)."""
+    meeting = booking_meeting_url(booking.link_key)
     return Appointment(
         uid=f"booking-{booking.lead_id}@{SITE.email.split('@')[-1]}",
         date=booking.date,
         time=booking.time,
         title=COPY.event_title,
         description=COPY.event_description,
-        location=SITE.address.one_line,
+        location=meeting or SITE.address.one_line,
         organizer_email=SITE.email,
+        url=meeting,
     )
 
 
@@ -90,6 +94,7 @@ def visitor_mail(
         "google_url": "",
         "outlook_url": "",
         "cancel_url": "",
+        "meeting_url": "",
         "book_again_url": "",
     }
     if state is BookingStatus.CONFIRMED:
@@ -100,7 +105,10 @@ def visitor_mail(
             "google_url": google_link(event),
             "outlook_url": outlook_link(event),
             "cancel_url": link(api_url, signer, LinkAction.CANCEL, booking),
+            "meeting_url": event.url,
         }
+        if event.url:
+            params["message"] += " " + render(COPY.meeting, url=event.url)
     else:
         params["book_again_url"] = site_url.rstrip("/") + localized_path(paths.SCHEDULE)
     return VisitorMail(params)

@@ -32,6 +32,7 @@ from sqlmodel import Session, col, select
 from agency_site import locale
 from agency_site.bookings import slots
 from agency_site.bookings.desk import BookingDesk
+from agency_site.bookings.link_secret import link_secrets
 from agency_site.bookings.links import LinkAction, LinkSigner
 from agency_site.bookings.mails import agency_links, agency_params
 from agency_site.bookings.models import Booking
@@ -63,14 +64,14 @@ def no_links(engine: sa.Engine, lead_id: int) -> dict[str, str]:
     return {"confirm_url": "", "decline_url": ""}
 
 
-def links_and_note(secret: str, engine: sa.Engine, lead_id: int) -> dict[str, str]:
-    """The agency's booking e-mail's links (signed with ``secret``; none without) and its
+def links_and_note(secrets: tuple[str, ...], engine: sa.Engine, lead_id: int) -> dict[str, str]:
+    """The agency's booking e-mail's links (signed with ``secrets``; none without) and its
     note when the booking holds no slot."""
     links = None
-    if secret:
+    if secrets:
         from agency_site.reflex_ext.internals import get_config
 
-        links = partial(agency_links, get_config().api_url, LinkSigner(secret), engine)
+        links = partial(agency_links, get_config().api_url, LinkSigner(secrets), engine)
     return agency_params(engine, links, lead_id)
 
 
@@ -261,16 +262,16 @@ class BookingsPlugin(LeadPlugin):
 def plugin(settings: Settings) -> BookingsPlugin:
     """The bookings of these settings (``LEADS_PLUGINS`` loads it)."""
     booking = settings.booking
-    secret = booking.link_secret.get_secret_value()
+    secrets = link_secrets(settings)
     return BookingsPlugin(
         daily_limit=booking.daily_limit,
         caps=slots.PendingCaps(
             per_email=booking.max_pending_per_email,
             per_network=booking.max_pending_per_network,
-            network_key=secret,
+            network_key=secrets[0] if secrets else "",
         ),
         calendar=default_calendar(),
         pending_expiry_days=booking.pending_expiry_days,
-        agency_email=partial(links_and_note, secret),
+        agency_email=partial(links_and_note, secrets),
         desk=_runtime_desk,
     )

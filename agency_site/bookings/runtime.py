@@ -5,6 +5,7 @@ from functools import lru_cache
 from starlette.applications import Starlette
 
 from agency_site.bookings.desk import BookingDesk
+from agency_site.bookings.link_secret import link_secrets
 from agency_site.bookings.links import LinkSigner
 from agency_site.bookings.pages import create_app
 from agency_site.content.site import SITE
@@ -19,8 +20,8 @@ VISITOR, AGENCY = "visitor", "agency"
 def desk() -> BookingDesk:
     """The desk on the intake's database and EmailJS account.
 
-    Without ``BOOKING_LINK_SECRET`` no link can be made or checked (every link page says
-    so); without ``EMAILJS_VISITOR_TEMPLATE_ID`` the visitor is not e-mailed, and the
+    Without a link secret (``link_secret.py``) no link can be made or checked (every link
+    page says so); without ``EMAILJS_VISITOR_TEMPLATE_ID`` the visitor is not e-mailed, and the
     agency's pages say so.
     """
     from agency_site.reflex_ext.internals import get_config
@@ -41,10 +42,10 @@ def desk() -> BookingDesk:
             params = {"to_email": SITE.email} | params
         return (await client.send(template_id, params)).ok
 
-    secret = settings.booking.link_secret.get_secret_value()
+    secrets = link_secrets(settings)
     return BookingDesk(
         engine=the_intake.store.engine,
-        signer=LinkSigner(secret) if secret else None,
+        signer=LinkSigner(secrets) if secrets else None,
         send=send,
         calendar=default_calendar(),
         api_url=get_config().api_url.rstrip("/"),

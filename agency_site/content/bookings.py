@@ -102,6 +102,8 @@ class BookingsCopy(Content):
     not_notified: Template("email")  # After "done": nobody told the visitor: {email}.
     event_title: str  # The calendar event's title.
     event_description: str
+    # Ends the visitor's confirmation when BOOKING_MEETING_URL is set: {url}, the call's link.
+    meeting: Template("url")
     book_again: str  # The link to /schedule in a decline or cancel.
     # The agency's e-mail (contact template's ``message``) when a visitor cancels.
     agency_cancelled: Template("name", "email", "date_es", "time")

@@ -244,7 +244,7 @@ def test_a_spooled_booking_whose_slot_was_taken_meanwhile_is_still_stored(
     assert slots.get(store.engine, lead_id).active_slot is not None
 
 
-def test_the_bookings_plug_in_by_the_leads_plugins_setting(monkeypatch) -> None:
+def test_the_bookings_plug_in_by_the_leads_plugins_setting(monkeypatch, tmp_path) -> None:
     """LEADS_PLUGINS names the bookings by default, configured from BOOKING_*; a site
     may name other plugins (or none) without a change to the lead core."""
     from agency_site.bookings.plugin import BookingsPlugin
@@ -252,6 +252,7 @@ def test_the_bookings_plug_in_by_the_leads_plugins_setting(monkeypatch) -> None:
     from agency_site.settings import get_settings
 
     monkeypatch.setenv("BOOKING_DAILY_LIMIT", "4")
+    monkeypatch.setenv("DEPLOY_DATA_DIR", str(tmp_path))  # Its generated link secret.
     get_settings.cache_clear()
     try:
         [loaded] = plugins.load(get_settings())

@@ -250,8 +250,11 @@ EMAILJS_E2E = {
 @pytest.fixture(scope="session")
 def site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory):
     """The production build of the site, started once for the whole browser-test session."""
+    folder = tmp_path_factory.mktemp("site")
     server = start_site(
         {
+            # Its own data folder: the booking links' secret it generates (no BOOKING_LINK_SECRET).
+            "DEPLOY_DATA_DIR": str(folder),
             "EMAILJS_API_BASE": emailjs_fake.url_for("").rstrip("/"),
             **EMAILJS_E2E,
             # Failed e-mails are retried after 2 s (then 4, 8...) instead of a minute.
@@ -268,7 +271,7 @@ def site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory):
             # A submission gives its answer after 5 s at most (the EmailJS timeout is 10 s).
             "LEADS_SUBMIT_DEADLINE_SECONDS": "5",
         },
-        tmp_path_factory.mktemp("site"),
+        folder,
     )
     yield server
     stop_site(server)

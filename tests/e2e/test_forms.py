@@ -9,6 +9,7 @@ import sqlite3
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from playwright.sync_api import Locator, Page, expect
@@ -125,6 +126,18 @@ def visit_source(page_path: str, landing: str | None = None, **more: str) -> str
     return lead_source.describe({"page": page_path, "landing": landing or page_path, **more})
 
 
+class SignedLink(str):
+    """Equal to any link of the site's booking page ``action`` with a token: each link
+    carries a new nonce, so never the same twice. The site signs them out of the box,
+    with the secret it generated in its data folder (bookings/link_secret.py)."""
+
+    def __eq__(self, other: object) -> bool:
+        pattern = rf"https?://[^/]+{re.escape(paths.booking_link(str(self)))}\?t=[\w.-]+"
+        return isinstance(other, str) and re.fullmatch(pattern, other) is not None
+
+    __hash__ = str.__hash__
+
+
 def booking_params(day: dt.date, slot: str, email: str) -> dict:
     """The booking's template variables; the first booking of ``email`` today, sent from
     /schedule opened directly."""
@@ -146,8 +159,8 @@ def booking_params(day: dt.date, slot: str, email: str) -> dict:
             COPY.booking.autoreply_message,
             {"name": "Ana García", "date": date_es(day.isoformat()), "time": slot},
         ),
-        "confirm_url": "",
-        "decline_url": "",
+        "confirm_url": SignedLink("confirm"),
+        "decline_url": SignedLink("decline"),
         "slot_note": "",  # The booking holds its slot (a drained one may not: it says so).
     }
 
@@ -426,9 +439,13 @@ def test_a_double_click_sends_once_and_the_button_says_it_is_sending(
 
 
 def test_no_emailjs_setting_reaches_the_browser(site: SiteServer) -> None:
+    """Nor the booking links' secret the site generated (nor its log)."""
     built = site.web_dir / "build" / "client"
     files = [f for f in built.rglob("*") if f.is_file() and f.suffix in {".js", ".html", ".json"}]
     assert files, "the production build is missing"
-    secrets = [v.encode() for v in EMAILJS_E2E.values()]
+    link_secret = Path(site.env["DEPLOY_DATA_DIR"], "booking-link-secret").read_text().strip()
+    assert len(link_secret) >= 32
+    secrets = [v.encode() for v in (*EMAILJS_E2E.values(), link_secret)]
     leaked = [(f.name, s) for f in files for s in secrets if s in f.read_bytes()]
     assert leaked == []
+    assert link_secret not in site.log_path.read_text(errors="replace")
