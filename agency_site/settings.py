@@ -258,6 +258,18 @@ class BookingSettings(BaseSettings):
     # A booking still pending this many working days after it was requested expires: its
     # slot is free again and the visitor is told by e-mail. 0: never.
     pending_expiry_days: NonNegativeInt = 3
+    # The owner's calendars (issue 31): private iCal addresses, comma-separated (secrets:
+    # Google's "secret address in iCal format", an Outlook published calendar...). Their
+    # busy times are neither offered nor accepted (agency_site/bookings/busy_feed.py).
+    busy_ics_urls: SecretStr = SecretStr("")
+    # Whether an all-day event (not marked free) blocks its whole day.
+    busy_all_day_blocks: bool = False
+    # Minutes kept free before and after each busy event.
+    buffer_minutes: NonNegativeInt = 0
+    # How often each backend worker fetches the calendars (a conditional GET).
+    busy_refresh_minutes: PositiveFloat = 10.0
+    # The owner is alerted once a calendar has failed to be fetched this long.
+    busy_alert_minutes: PositiveFloat = 120.0
 
     @field_validator("link_secret")
     @classmethod
