@@ -200,3 +200,44 @@ def test_without_a_calendar_the_plugin_has_no_feed_and_nothing_is_busy(monkeypat
     finally:
         busy_feed.shared.cache_clear()
     assert bookings.owner_calendars is None and bookings.busy() is NOTHING_BUSY
+
+
+def test_the_monitor_s_round_fetches_the_owner_s_calendars(httpserver, tmp_path) -> None:
+    """The bookings plugin hands the monitor a watcher that fetches (in the background
+    loop, never in a visitor's request) and the plugin's checks see the result."""
+    from types import SimpleNamespace
+
+    from agency_site.bookings.plugin import BookingsPlugin
+
+    endless = WEEKLY.replace(b";UNTIL=20260428T090000Z", b"")  # Every Tuesday from now on.
+    requests = serve(httpserver, endless)
+    feed = new_feed(httpserver, tmp_path)
+    bookings = BookingsPlugin(busy=feed.busy, owner_calendars=feed)
+    monitor = SimpleNamespace(alert=Alerts())
+    watchers = bookings.watchers(monitor)
+    assert len(watchers) == 3 and len(BookingsPlugin().watchers(monitor)) == 2
+    run(watchers[-1]())  # At the real time: the window starts today.
+    today = dt.date.today()
+    tuesday = today + dt.timedelta(days=7 + (1 - today.weekday()) % 7)
+    assert len(requests) == 1 and bookings.busy().blocks(tuesday, "10:00")
+    assert not bookings.busy().blocks(tuesday, "11:00")
+
+
+def test_the_settings_place_the_copies_beside_the_spool_and_set_the_rules(
+    monkeypatch, tmp_path
+) -> None:
+    """In the data folder the site may write (the generated units: DEPLOY_DATA_DIR)."""
+    from agency_site.bookings.busy_feed import FOLDER_NAME, from_settings
+    from agency_site.settings import load_settings
+
+    monkeypatch.setenv("LEADS_SPOOL_DIR", str(tmp_path / "spool"))
+    monkeypatch.setenv("BOOKING_BUSY_ICS_URLS", "webcal://calendar.test/secret.ics")
+    monkeypatch.setenv("BOOKING_BUSY_ALL_DAY_BLOCKS", "true")
+    monkeypatch.setenv("BOOKING_BUFFER_MINUTES", "15")
+    monkeypatch.setenv("BOOKING_BUSY_REFRESH_MINUTES", "5")
+    feed = from_settings(load_settings())
+    assert feed.folder == tmp_path / FOLDER_NAME
+    assert feed.urls == ("https://calendar.test/secret.ics",)
+    assert feed.rules.all_day_blocks and feed.rules.buffer == dt.timedelta(minutes=15)
+    assert feed.refresh_every == dt.timedelta(minutes=5)
+    assert "calendar.test" not in repr(load_settings().booking)  # A secret.
