@@ -307,6 +307,18 @@ class BookingSettings(BaseSettings):
     # booking fills in with its own unguessable name (https://meet.jit.si/impulso-{room}).
     # Unset: no link (by phone or video call, as agreed).
     meeting_url: str = ""
+    # The owner's calendars (issue 31): private iCal addresses, comma-separated (secrets:
+    # Google's "secret address in iCal format", an Outlook published calendar...). Their
+    # busy times are neither offered nor accepted (agency_site/bookings/busy_feed.py).
+    busy_ics_urls: SecretStr = SecretStr("")
+    # Whether an all-day event (not marked free) blocks its whole day.
+    busy_all_day_blocks: bool = False
+    # Minutes kept free before and after each busy event.
+    buffer_minutes: NonNegativeInt = 0
+    # How often each backend worker fetches the calendars (a conditional GET).
+    busy_refresh_minutes: PositiveFloat = 10.0
+    # The owner is alerted once a calendar has failed to be fetched this long.
+    busy_alert_minutes: PositiveFloat = 120.0
 
     @field_validator("link_secret")
     @classmethod

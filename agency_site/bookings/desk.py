@@ -12,6 +12,7 @@ import sqlalchemy as sa
 
 from agency_site import locale
 from agency_site.bookings import slots
+from agency_site.bookings.busy_times import BusySource, nothing_busy
 from agency_site.bookings.links import LinkAction, LinkProblem, LinkSigner, VerifiedLink
 from agency_site.bookings.mails import visitor_mail
 from agency_site.bookings.models import Booking, BookingStatus
@@ -50,6 +51,7 @@ class BookingDesk:
     site_url: str
     agency_link_days: int
     daily_limit: int = 0
+    busy: BusySource = nothing_busy  # The owner's busy times (``BOOKING_BUSY_ICS_URLS``).
 
     def max_age_s(self, action: LinkAction) -> float:
         agency = action in (LinkAction.CONFIRM, LinkAction.DECLINE)

@@ -6,8 +6,9 @@
   headers (``server.py``) like every backend answer.
 - ``GET /_site/bookings/calendar?t=<token>``: the confirmed appointment as ``text/calendar``.
 - ``GET /_site/bookings/free-slots?date=YYYY-MM-DD``: ``{"date", "free": [...], "taken":
-  [...], "full"}``: the day's slots open and not held, those held, and whether the day
-  reached its limit. The form hides the taken ones (its own calendar copy judges the rest).
+  [...], "full"}``: the day's slots open and not held, those held or the owner's calendar
+  is busy for, and whether the day reached its limit. The form hides the taken ones (its
+  own calendar copy judges the rest).
 
 An expired, tampered or replayed link, a booking that no longer exists or has passed,
 gets a clear page (4xx), never an error. A link whose key is not its booking's (made for
@@ -209,7 +210,13 @@ async def _free_slots(desk: BookingDesk, request: Request) -> Response:
     except ValueError:
         return JSONResponse({"error": "date"}, status_code=400)
     found = await asyncio.to_thread(
-        slots.availability, desk.engine, date, agency_now(), desk.calendar, desk.daily_limit
+        slots.availability,
+        desk.engine,
+        date,
+        agency_now(),
+        desk.calendar,
+        desk.daily_limit,
+        desk.busy(),
     )
     answer = {
         "date": date.isoformat(),

@@ -5,15 +5,16 @@ A booking is a lead of the ``booking`` form (``LeadKind.BOOKING``) plus its row 
 
 - ``check``: the pending bookings' caps per e-mail address and per network
   (``BOOKING_MAX_PENDING_PER_*``), before the lead is stored;
-- ``hold``: the slot, claimed in the transaction storing the lead: a slot taken (with the
-  nearest free ones) or a full day refuses the lead; a drained or released booking is
-  stored without its slot (``slot_lost``) instead;
+- ``hold``: the slot, claimed in the transaction storing the lead: a slot taken or one the
+  owner's calendar is busy for (with the nearest free ones) or a full day refuses the lead;
+  a drained or released booking is stored without its slot (``slot_lost``) instead;
 - ``forget``: the bookings of erased or purged leads are deleted, their slots free;
 - ``email_params``: the agency's e-mail's confirm/decline links and the note of a booking
   holding no slot (``mails.agency_params``);
 - ``watchers``: the owner told of bookings unanswered after a working day; the bookings
   left pending ``BOOKING_PENDING_EXPIRY_DAYS`` working days expire (every
-  ``EXPIRY_EVERY``, one worker: the ``booking_expiry`` row), their visitors told;
+  ``EXPIRY_EVERY``, one worker: the ``booking_expiry`` row), their visitors told; the
+  owner's calendars fetched when due (``busy_feed.BusyFeed.watch``, every worker);
 - ``commands``: ``confirm``, ``decline`` and ``cancel ID``, as the e-mail's buttons.
 """
 
@@ -30,7 +31,8 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from agency_site import locale
-from agency_site.bookings import slots
+from agency_site.bookings import busy_feed, slots
+from agency_site.bookings.busy_times import BusySource, nothing_busy
 from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.link_secret import link_secrets
 from agency_site.bookings.links import LinkAction, LinkSigner
@@ -96,6 +98,10 @@ class BookingsPlugin(LeadPlugin):
     # The booking desk (e-mails the visitor); None: expired bookings' visitors are not
     # told and the answering commands say bookings are not available.
     desk: Callable[[], BookingDesk] | None = None
+    # The owner's busy times (``BOOKING_BUSY_ICS_URLS``), and the feed the monitor
+    # refreshes (None: no calendar to fetch).
+    busy: BusySource = nothing_busy
+    owner_calendars: busy_feed.BusyFeed | None = field(default=None, repr=False)
 
     # --- Storing: the caps, the slot, the erasures ---------------------------------------
 
@@ -119,7 +125,7 @@ class BookingsPlugin(LeadPlugin):
         raise Refused({"date": BOOKINGS.slots.too_many_network})
 
     def hold(self, session: Session, lead: Lead, hold: Hold) -> None:
-        """Hold a booking's slot; a slot taken or a full day refuses it (unless not
+        """Hold a booking's slot; a slot taken or busy or a full day refuses it (unless not
         ``strict``: then stored holding no slot, ``slot_lost``)."""
         if lead.kind != LeadKind.BOOKING:
             return
@@ -131,9 +137,11 @@ class BookingsPlugin(LeadPlugin):
             else None
         )
         try:
+            if self.busy().blocks(date, time):
+                raise slots.SlotBusy(slots.slot_key(date, time))
             with session.begin_nested():
                 slots.claim(session, lead.id, date, time, self.daily_limit, network)
-        except (slots.SlotTaken, slots.DayFull) as refused:
+        except (slots.SlotTaken, slots.SlotBusy, slots.DayFull) as refused:
             if hold.strict:
                 with locale.active(lead.language):  # The visitor's words.
                     raise Refused(self._slot_errors(session, date, time, refused)) from None
@@ -144,22 +152,23 @@ class BookingsPlugin(LeadPlugin):
         session: Session,
         date: dt.date,
         time: str,
-        refused: slots.SlotTaken | slots.DayFull,
+        refused: slots.SlotTaken | slots.SlotBusy | slots.DayFull,
     ) -> dict[str, str]:
-        """The message next to the date (a full day) or the time (a taken slot, with the
-        nearest free ones)."""
+        """The message next to the date (a full day) or the time (a taken or busy slot,
+        with the nearest free ones)."""
         if isinstance(refused, slots.DayFull):
             return {"date": BOOKINGS.slots.day_full}
+        busy = isinstance(refused, slots.SlotBusy)
         nearest = slots.nearest_free(
-            session, date, time, agency_now(), self.calendar, self.daily_limit
+            session, date, time, agency_now(), self.calendar, self.daily_limit, busy=self.busy()
         )
         if not nearest:
-            return {"time": BOOKINGS.slots.taken_none}
+            return {"time": BOOKINGS.slots.busy_none if busy else BOOKINGS.slots.taken_none}
         words = BOOKINGS.slots.nearest_joiner.join(
             render(BOOKINGS.slots.slot_in_words, time=slot, date_es=date_es(day.isoformat()))
             for day, slot in nearest
         )
-        return {"time": render(BOOKINGS.slots.taken, slots=words)}
+        return {"time": render(BOOKINGS.slots.busy if busy else BOOKINGS.slots.taken, slots=words)}
 
     def forget(self, connection: sa.Connection) -> None:
         """Delete the bookings (freeing their slots) of leads just deleted: PostgreSQL
@@ -172,7 +181,10 @@ class BookingsPlugin(LeadPlugin):
     # --- The monitor's rounds ------------------------------------------------------------
 
     def watchers(self, monitor: Monitor) -> list[Watcher]:
-        return [partial(self.watch_unanswered, monitor), partial(self.expire_when_due, monitor)]
+        watchers = [partial(self.watch_unanswered, monitor), partial(self.expire_when_due, monitor)]
+        if self.owner_calendars is not None:
+            watchers.append(partial(self.owner_calendars.watch, monitor.alert))
+        return watchers
 
     async def watch_unanswered(self, monitor: Monitor) -> None:
         """Tell the owner, once per booking, of bookings unanswered after a working day."""
@@ -263,6 +275,7 @@ def plugin(settings: Settings) -> BookingsPlugin:
     """The bookings of these settings (``LEADS_PLUGINS`` loads it)."""
     booking = settings.booking
     secrets = link_secrets(settings)
+    feed = busy_feed.shared()
     return BookingsPlugin(
         daily_limit=booking.daily_limit,
         caps=slots.PendingCaps(
@@ -274,4 +287,6 @@ def plugin(settings: Settings) -> BookingsPlugin:
         pending_expiry_days=booking.pending_expiry_days,
         agency_email=partial(links_and_note, secrets),
         desk=_runtime_desk,
+        busy=feed.busy,
+        owner_calendars=feed if feed.urls else None,
     )

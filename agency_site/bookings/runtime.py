@@ -4,6 +4,7 @@ from functools import lru_cache
 
 from starlette.applications import Starlette
 
+from agency_site.bookings import busy_feed
 from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.link_secret import link_secrets
 from agency_site.bookings.links import LinkSigner
@@ -52,6 +53,7 @@ def desk() -> BookingDesk:
         site_url=settings.site_url,
         agency_link_days=settings.booking.link_days,
         daily_limit=settings.booking.daily_limit,
+        busy=busy_feed.shared().busy,
     )
 
 

@@ -28,6 +28,7 @@ from zoneinfo import ZoneInfo
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from agency_site.bookings.busy_times import NOTHING_BUSY, BusyTimes
 from agency_site.bookings.models import Booking, BookingLinkUse, BookingStatus, slot_key
 from agency_site.leads.models import Lead, utcnow
 from agency_site.rules import AGENCY_TIME_ZONE
@@ -43,6 +44,10 @@ _DAY_LOCK_SPACE = 0x0B00C
 
 class SlotTaken(Exception):
     """The slot is already held by another pending or confirmed booking."""
+
+
+class SlotBusy(Exception):
+    """The owner's calendar is busy then (``busy_times.py``)."""
 
 
 class DayFull(Exception):
@@ -85,11 +90,13 @@ def claim(
 def store_without_slot(
     session: Session, lead_id: int, date: dt.date, time: str, network: str | None = None
 ) -> None:
-    """Store the booking of a lead that must not be lost though its slot (or day) is taken:
-    it holds no slot, and is marked so for the agency (``slot_lost``)."""
+    """Store the booking of a lead that must not be lost though its slot (or day) is taken,
+    or the owner is busy then: it holds no slot, and is marked so for the agency
+    (``slot_lost``)."""
     session.add(Booking(lead_id=lead_id, date=date, time=time, slot_lost=True, network=network))
     logger.warning(
-        "Booking lead %s stored WITHOUT its slot (%s, taken meanwhile): the agency is told.",
+        "Booking lead %s stored WITHOUT its slot (%s, taken or busy meanwhile): the agency "
+        "is told.",
         lead_id,
         slot_key(date, time),
     )
@@ -139,19 +146,26 @@ def taken(bind: sa.Engine | Session, dates: Iterable[dt.date]) -> dict[dt.date, 
 class Availability:
     """What the form offers for a day."""
 
-    free: tuple[str, ...]  # The day's slots still open and not held, in order.
-    taken: tuple[str, ...]  # The day's slots held by a pending or confirmed booking.
+    free: tuple[str, ...]  # The day's slots still open, not held and not busy, in order.
+    # The day's slots held by a pending or confirmed booking, or the owner is busy for.
+    taken: tuple[str, ...]
     full: bool  # The day reached BOOKING_DAILY_LIMIT.
 
 
 def availability(
-    engine: sa.Engine, date: dt.date, now: dt.datetime, calendar: WorkingCalendar, daily_limit: int
+    engine: sa.Engine,
+    date: dt.date,
+    now: dt.datetime,
+    calendar: WorkingCalendar,
+    daily_limit: int,
+    busy: BusyTimes = NOTHING_BUSY,
 ) -> Availability:
-    """The free slots of ``date`` at ``now``."""
+    """The free slots of ``date`` at ``now`` (``busy``: the owner's calendar)."""
     held = taken(engine, [date])[date]
     full = bool(daily_limit) and len(held) >= daily_limit
-    free = () if full else tuple(s for s in calendar.open_slots(date, now) if s not in held)
-    return Availability(free=free, taken=tuple(sorted(held)), full=full)
+    unavailable = held | busy.busy_slots(date)
+    free = () if full else tuple(s for s in calendar.open_slots(date, now) if s not in unavailable)
+    return Availability(free=free, taken=tuple(sorted(unavailable)), full=full)
 
 
 def nearest_free(
@@ -162,16 +176,21 @@ def nearest_free(
     calendar: WorkingCalendar,
     daily_limit: int,
     count: int = 3,
+    busy: BusyTimes = NOTHING_BUSY,
 ) -> list[tuple[dt.date, str]]:
     """Up to ``count`` free slots nearest to ``date`` ``time``: that day's first (closest
-    in time), then the following working days' in order."""
+    in time), then the following working days' in order (none the owner is ``busy`` for)."""
     days = [date + dt.timedelta(days=n) for n in range(_SEARCH_DAYS)]
     held = taken(bind, days)
     found: list[tuple[dt.date, str]] = []
     for day in days:
         if daily_limit and len(held[day]) >= daily_limit:
             continue
-        free = [s for s in calendar.open_slots(day, now) if s not in held[day]]
+        free = [
+            s
+            for s in calendar.open_slots(day, now)
+            if s not in held[day] and not busy.blocks(day, s)
+        ]
         if day == date:
             free.sort(key=lambda slot: abs(_minutes(slot) - _minutes(time)))
         found.extend((day, slot) for slot in free)

@@ -78,6 +78,9 @@ class SlotMessages(Content):
 
     taken: Template("slots")  # {slots}: the nearest free ones, in words.
     taken_none: str  # No free slot in the next weeks.
+    # The owner's calendar is busy then (BOOKING_BUSY_ICS_URLS): {slots} as for ``taken``.
+    busy: Template("slots")
+    busy_none: str
     day_full: str
     nearest_joiner: str  # Between two of the nearest slots ("10:00 del lunes 14", ...).
     slot_in_words: Template("time", "date_es")  # {time} del {date_es}

@@ -34,6 +34,10 @@ class OwnerAlerts(Content):
     spool_quarantined: Template("count", "folder")
     # Bookings pending for over a working day: {count}, {bookings} (date and time of each).
     booking_unanswered: Template("count", "bookings")
+    # The owner's calendars (BOOKING_BUSY_ICS_URLS) not fetched for {hours} h or more:
+    # {calendars} names each (its number and host, never the secret address) and why.
+    busy_feed_failing: Template("calendars", "hours")
+    busy_feed_recovered: Template()
 
 
 ALERTS = Localized(lambda: load("owner-alerts.yaml", OwnerAlerts))
