@@ -29,6 +29,9 @@ class Appointment:
     description: str
     location: str
     organizer_email: str
+    # One more per change of the event (a move): calendars replace the event they hold
+    # with the same UID only when SEQUENCE grew.
+    sequence: int = 0
 
     @property
     def start(self) -> dt.datetime:
@@ -50,6 +53,7 @@ def ics(appointment: Appointment, *, cancelled: bool = False) -> bytes:
     event = icalendar.Event()
     event.add("uid", appointment.uid)
     event.add("dtstamp", dt.datetime.now(dt.UTC))
+    event.add("sequence", appointment.sequence)
     event.add("dtstart", appointment.start)
     event.add("dtend", appointment.end)
     event.add("summary", appointment.title)
