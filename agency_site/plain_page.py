@@ -1,10 +1,15 @@
 """The plain pages the backend answers with (no script, styled inline, ``noindex``): a form
-sent without JavaScript, a booking link's page. In the language in use, the site's name in the title."""
+sent without JavaScript, a booking link's page; a form's field drawn from its declaration's
+markup contract (``field_html``: the no-JavaScript form and the booking's manage page). In
+the language in use, the site's name in the title."""
 
+from collections.abc import Mapping
 from html import escape
 
 from agency_site.content.form_words import COPY
 from agency_site.content.site import SITE
+from agency_site.forms.field_markup import FieldMarkup
+from agency_site.forms.fields import Option
 from agency_site.locale import HTML_LANG, current
 
 _CSS = """
@@ -49,6 +54,67 @@ def _alternatives() -> str:
 def alternatives_notice(text: str) -> str:
     """``text`` in a note box, followed by the agency's direct channels."""
     return f'<div class="box note" role="status"><p>{escape(text)}</p>{_alternatives()}</div>'
+
+
+def attributes_html(attributes: Mapping[str, str | int | bool]) -> str:
+    """HTML attributes, escaped: ``True`` as a bare name (``required``)."""
+    return "".join(
+        f" {name}" if value is True else f' {name}="{escape(str(value), quote=True)}"'
+        for name, value in attributes.items()
+    )
+
+
+def _option(option: Option, chosen: str, grouped: bool) -> str:
+    selected = " selected" if option.value and option.value == chosen else ""
+    data = attributes_html({"data-group": option.group}) if grouped else ""
+    value = attributes_html({"value": option.value})
+    return f"<option{value}{data}{selected}>{escape(option.label)}</option>"
+
+
+def _options(markup: FieldMarkup, chosen: str) -> str:
+    html = f'<option value="">{escape(markup.placeholder)}</option>'
+    for group in markup.groups:
+        options = "".join(_option(o, chosen, bool(group.value)) for o in group.options)
+        html += (
+            f"<optgroup{attributes_html({'label': group.label})}>{options}</optgroup>"
+            if group.value
+            else options
+        )
+    return html
+
+
+def field_html(
+    markup: FieldMarkup,
+    value: str,
+    error: str = "",
+    more: Mapping[str, str | int | bool] | None = None,
+) -> str:
+    """One field of a form as drawn without script (``forms/field_markup.py``): its label,
+    control (``value`` filled in or chosen; ``more`` attributes, e.g. a date's ``min``), hint
+    and message (``error``)."""
+    attributes = attributes_html(
+        {
+            "id": markup.id,
+            "name": markup.name,
+            "aria-invalid": "true" if error else "false",
+            "aria-describedby": markup.described_by,
+        }
+        | markup.attributes
+        | dict(more or {})
+    )
+    match markup.tag:
+        case "textarea":
+            control = f"<textarea{attributes}>{escape(value)}</textarea>"
+        case "select":
+            control = f"<select{attributes}>{_options(markup, value)}</select>"
+        case _:
+            control = f"<input{attributes}{attributes_html({'value': value})}>"
+    label = f"{markup.label} {markup.optional}" if markup.optional else markup.label
+    hint = f'<p class="hint" id="{markup.hint_id}">{escape(markup.hint)}</p>' if markup.hint else ""
+    return (
+        f'<div><label for="{markup.id}">{escape(label)}</label>{control}{hint}'
+        f'<p class="error" id="{markup.error_id}">{escape(error)}</p></div>'
+    )
 
 
 def page(title: str, body: str, back: str) -> str:

@@ -319,6 +319,14 @@ class BookingSettings(BaseSettings):
     busy_refresh_minutes: PositiveFloat = 10.0
     # The owner is alerted once a calendar has failed to be fetched this long.
     busy_alert_minutes: PositiveFloat = 120.0
+    # The visitor's manage link moves the booking to another free slot until this many
+    # hours before it; inside them the page offers the phone and WhatsApp instead.
+    change_notice_hours: NonNegativeFloat = 24.0
+    # How many times a visitor may move one booking (0: never; cancelling stays possible).
+    max_reschedules: NonNegativeInt = 3
+    # A confirmed booking moved to a free slot stays confirmed (false); true: it is pending
+    # again until the agency confirms the new time. A pending booking stays pending.
+    reconfirm_moves: bool = False
 
     @field_validator("link_secret")
     @classmethod

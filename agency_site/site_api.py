@@ -58,13 +58,13 @@ from agency_site.forms.declarations import (
     LANGUAGE_FIELD,
     FormDeclaration,
 )
-from agency_site.forms.field_markup import FieldMarkup, field_markup
-from agency_site.forms.fields import Control, FormField, Option
+from agency_site.forms.field_markup import field_markup
+from agency_site.forms.fields import Control, FormField
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.validation import MAX_FIELDS
-from agency_site.plain_page import alternatives_notice, page
+from agency_site.plain_page import alternatives_notice, field_html, page
 from agency_site.request_body import BODY_TIMEOUT_S, SlowBody, read_body
 from agency_site.settings import origin
 
@@ -107,68 +107,18 @@ def origin_allowed(headers: Mapping[str, str], allowed: Iterable[str]) -> bool:
 # --- The answer page ---------------------------------------------------------------------
 
 
-def _attributes(attributes: Mapping[str, str | int | bool]) -> str:
-    """HTML attributes, escaped: ``True`` as a bare name (``required``)."""
-    return "".join(
-        f" {name}" if value is True else f' {name}="{escape(str(value), quote=True)}"'
-        for name, value in attributes.items()
-    )
-
-
 class _Form:
     """The plain form of a declaration, with the values sent and a message per wrong field:
-    the same contract (``forms/field_markup.py``) as the page's own form, drawn as HTML."""
+    the same contract (``forms/field_markup.py``) as the page's own form, drawn as HTML
+    (``plain_page.field_html``)."""
 
     def __init__(self, form: FormDeclaration, values: Mapping[str, str], errors: Mapping[str, str]):
         self.form, self.values, self.errors = form, values, errors
 
-    def _option(self, option: Option, chosen: str, grouped: bool) -> str:
-        selected = " selected" if option.value and option.value == chosen else ""
-        data = _attributes({"data-group": option.group}) if grouped else ""
-        return f"<option{_attributes({'value': option.value})}{data}{selected}>{escape(option.label)}</option>"
-
-    def _options(self, markup: FieldMarkup) -> str:
-        chosen = self.values.get(markup.name, "")
-        html = f'<option value="">{escape(markup.placeholder)}</option>'
-        for group in markup.groups:
-            options = "".join(self._option(o, chosen, bool(group.value)) for o in group.options)
-            html += (
-                f"<optgroup{_attributes({'label': group.label})}>{options}</optgroup>"
-                if group.value
-                else options
-            )
-        return html
-
     def _field(self, field: FormField) -> str:
         markup = field_markup(self.form, field)
         value = self.values.get(markup.name, "")
-        attributes = _attributes(
-            {
-                "id": markup.id,
-                "name": markup.name,
-                "aria-invalid": "true" if markup.name in self.errors else "false",
-                "aria-describedby": markup.described_by,
-            }
-            | markup.attributes
-        )
-        match markup.tag:
-            case "textarea":
-                control = f"<textarea{attributes}>{escape(value)}</textarea>"
-            case "select":
-                control = f"<select{attributes}>{self._options(markup)}</select>"
-            case _:
-                control = f"<input{attributes}{_attributes({'value': value})}>"
-        label = f"{markup.label} {markup.optional}" if markup.optional else markup.label
-        hint = (
-            f'<p class="hint" id="{markup.hint_id}">{escape(markup.hint)}</p>'
-            if markup.hint
-            else ""
-        )
-        error = escape(self.errors.get(field.name, ""))
-        return (
-            f'<div><label for="{markup.id}">{escape(label)}</label>{control}{hint}'
-            f'<p class="error" id="{markup.error_id}">{error}</p></div>'
-        )
+        return field_html(markup, value, self.errors.get(field.name, ""))
 
     def render(self, action: str) -> str:
         fields = "".join(self._field(field) for field in self.form.fields)

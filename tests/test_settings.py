@@ -263,7 +263,9 @@ def test_uncommenting_every_line_of_env_example_loads_the_documented_values(tmp_
         value = loaded[name]
         if text == "":
             assert value in (None, ""), name  # Blank means unset.
-        elif isinstance(value, bool) or not isinstance(value, int | float):
+        elif isinstance(value, bool):  # true/false, as an .env spells them.
+            assert str(value).lower() == text.lower(), name
+        elif not isinstance(value, int | float):
             assert str(value) == text, name
         else:
             assert value == type(value)(text), name

@@ -30,6 +30,9 @@ class Appointment:
     location: str
     organizer_email: str
     url: str = ""  # The video call's link (BOOKING_MEETING_URL), also its location.
+    # One more per change of the event (a move): calendars replace the event they hold
+    # with the same UID only when SEQUENCE grew.
+    sequence: int = 0
 
     @property
     def start(self) -> dt.datetime:
@@ -51,6 +54,7 @@ def ics(appointment: Appointment, *, cancelled: bool = False) -> bytes:
     event = icalendar.Event()
     event.add("uid", appointment.uid)
     event.add("dtstamp", dt.datetime.now(dt.UTC))
+    event.add("sequence", appointment.sequence)
     event.add("dtstart", appointment.start)
     event.add("dtend", appointment.end)
     event.add("summary", appointment.title)

@@ -1,12 +1,14 @@
 """Answering a booking: confirm, decline or cancel it once, and tell the visitor (and, for a
 cancel, the agency) by e-mail. The links' pages and the operator command both go through
-``BookingDesk.answer``."""
+``BookingDesk.answer``; the visitor's manage page moves a booking through ``BookingDesk.move``
+(both told by e-mail at once, retried by the monitor until accepted: ``tell_move``)."""
 
 import asyncio
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 
 import sqlalchemy as sa
 
@@ -14,7 +16,7 @@ from agency_site import locale
 from agency_site.bookings import slots
 from agency_site.bookings.busy_times import BusySource, nothing_busy
 from agency_site.bookings.links import LinkAction, LinkProblem, LinkSigner, VerifiedLink
-from agency_site.bookings.mails import visitor_mail
+from agency_site.bookings.mails import agency_links, agency_move_message, visitor_mail
 from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.content.bookings import COPY
 from agency_site.content.template import render
@@ -52,6 +54,8 @@ class BookingDesk:
     agency_link_days: int
     daily_limit: int = 0
     busy: BusySource = nothing_busy  # The owner's busy times (``BOOKING_BUSY_ICS_URLS``).
+    # When the visitor may move their booking.
+    moves: slots.MoveRules = field(default_factory=slots.MoveRules)
 
     def max_age_s(self, action: LinkAction) -> float:
         agency = action in (LinkAction.CONFIRM, LinkAction.DECLINE)
@@ -89,6 +93,67 @@ class BookingDesk:
         lead = await asyncio.to_thread(LeadStore(self.engine).get, lead_id)
         told = lead is not None and await _tell(self, action, booking, lead)
         return decision, booking, told
+
+    async def move(
+        self, lead_id: int, date: dt.date, time: str, version: int, now: dt.datetime
+    ) -> tuple[slots.Moved | slots.MoveRefused, Booking | None, bool]:
+        """Move booking ``lead_id`` (shown at ``version``) to ``date`` ``time`` once; the
+        outcome, the booking after it, and whether the visitor was e-mailed about it."""
+        moved, booking = await asyncio.to_thread(
+            partial(
+                slots.move,
+                self.engine,
+                lead_id,
+                date,
+                time,
+                version=version,
+                now=now,
+                rules=self.moves,
+                calendar=self.calendar,
+                daily_limit=self.daily_limit,
+                busy=self.busy(),
+            )
+        )
+        if moved is not slots.Moved.DONE or booking is None:
+            return moved, booking, False
+        lead = await asyncio.to_thread(LeadStore(self.engine).get, lead_id)
+        told = lead is not None and await self.tell_move(booking, lead)
+        return moved, booking, told
+
+    async def tell_move(self, booking: Booking, lead: Lead) -> bool:
+        """E-mail the visitor (their language: the updated calendar file) and the agency
+        about the booking's last move, each unless already told; recorded per version, so
+        the monitor retries only what was not accepted. Whether the visitor is told."""
+        if self.signer is None:
+            return False
+        sequence = booking.sequence
+        visitor = booking.visitor_told_sequence >= sequence
+        if not visitor:
+            with locale.active(lead.language):
+                mail = visitor_mail(
+                    booking,
+                    lead.fields,
+                    api_url=self.api_url,
+                    site_url=self.site_url,
+                    signer=self.signer,
+                    moved=True,
+                )
+            if visitor := await self.send("visitor", mail.params):
+                await asyncio.to_thread(
+                    slots.mark_move_told, self.engine, booking.lead_id, sequence, agency=False
+                )
+        if booking.agency_told_sequence < sequence:
+            links = ""
+            if booking.state == BookingStatus.PENDING:
+                urls = agency_links(self.api_url, self.signer, self.engine, booking.lead_id)
+                links = f"{urls['confirm_url']}\n{urls['decline_url']}"
+            message = agency_move_message(booking, lead.fields, links)
+            email = str(lead.fields.get("email", ""))
+            if await self.send("agency", {"message": message, "from_email": email}):
+                await asyncio.to_thread(
+                    slots.mark_move_told, self.engine, booking.lead_id, sequence, agency=True
+                )
+        return visitor
 
     async def tell_expired(self, booking: Booking, lead: Lead) -> bool:
         """E-mail the visitor that their unanswered booking expired (their language);

@@ -1,13 +1,15 @@
-"""The visitor's e-mails about their booking (confirmed, declined, cancelled, expired), sent
-through the visitor template (``EMAILJS_VISITOR_TEMPLATE_ID``), and the links they carry;
-what the agency's booking e-mail adds (``agency_params``).
+"""The visitor's e-mails about their booking (confirmed, declined, cancelled, expired,
+moved), sent through the visitor template (``EMAILJS_VISITOR_TEMPLATE_ID``), and the links
+they carry; what the agency's booking e-mail adds (``agency_params``).
 
 Template parameters: ``to_email``, ``to_name`` (the name cut short, as in the auto-reply),
 ``subject``, ``message`` (the whole text, in the language in use: the visitor's),
 ``date_es`` (the date in words of that language), ``time``,
 ``time_zone``, and, when they apply, ``ics_url``, ``google_url``, ``outlook_url``,
-``cancel_url``, ``meeting_url`` (the video call, ``BOOKING_MEETING_URL``: then the
-confirmation's ``message`` says it too) and ``book_again_url`` (empty otherwise).
+``cancel_url`` (the visitor's manage link), ``meeting_url`` (the video call,
+``BOOKING_MEETING_URL``: then the confirmation's ``message`` says it too) and
+``book_again_url`` (empty otherwise); the agency's e-mail when the visitor moves a booking
+(``agency_move_message``).
 """
 
 import datetime as dt
@@ -53,6 +55,7 @@ def appointment(booking: Booking, fields: Mapping[str, Any]) -> Appointment:
         location=meeting or SITE.address.one_line,
         organizer_email=SITE.email,
         url=meeting,
+        sequence=booking.sequence,
     )
 
 
@@ -70,16 +73,22 @@ def visitor_mail(
     api_url: str,
     site_url: str,
     signer: LinkSigner | None,
+    moved: bool = False,
 ) -> VisitorMail:
     """The e-mail telling the visitor of ``fields`` where their booking now stands (only a
-    confirmed one carries signed links: it needs ``signer``)."""
+    confirmed or ``moved`` one carries signed links: it needs ``signer``). ``moved``: the
+    visitor just moved it (confirmed: the updated calendar file; pending: their manage
+    link, the calendar file follows the agency's confirmation)."""
     state = BookingStatus(booking.state)
-    mail = {
-        BookingStatus.CONFIRMED: COPY.mails.confirmed,
-        BookingStatus.DECLINED: COPY.mails.declined,
-        BookingStatus.CANCELLED: COPY.mails.cancelled,
-        BookingStatus.EXPIRED: COPY.mails.expired,
-    }[state]
+    if moved:
+        mail = COPY.mails.moved if state is BookingStatus.CONFIRMED else COPY.mails.moved_pending
+    else:
+        mail = {
+            BookingStatus.CONFIRMED: COPY.mails.confirmed,
+            BookingStatus.DECLINED: COPY.mails.declined,
+            BookingStatus.CANCELLED: COPY.mails.cancelled,
+            BookingStatus.EXPIRED: COPY.mails.expired,
+        }[state]
     name = short_name(str(fields.get("name", "")))
     words = {"name": name, "date_es": date_es(booking.date.isoformat()), "time": booking.time}
     params = {
@@ -109,9 +118,29 @@ def visitor_mail(
         }
         if event.url:
             params["message"] += " " + render(COPY.meeting, url=event.url)
+    elif moved:
+        assert signer is not None, "a moved booking's e-mail carries its manage link"
+        params["cancel_url"] = link(api_url, signer, LinkAction.CANCEL, booking)
     else:
         params["book_again_url"] = site_url.rstrip("/") + localized_path(paths.SCHEDULE)
     return VisitorMail(params)
+
+
+def agency_move_message(booking: Booking, fields: Mapping[str, Any], links: str = "") -> str:
+    """The agency's e-mail (Spanish) when a visitor moved their booking: from when to when,
+    and whether it needs confirming again (``links``: its confirm and decline links)."""
+    old_date, _, old_time = (booking.moved_from or "").partition("T")
+    with locale.active(locale.DEFAULT_LOCALE):
+        words = {
+            "name": str(fields.get("name", "")),
+            "email": str(fields.get("email", "")),
+            "old_date_es": date_es(old_date) if old_date else "",
+            "old_time": old_time,
+            "date_es": date_es(booking.date.isoformat()),
+            "time": booking.time,
+            "state": getattr(COPY.states, str(booking.state)),
+        }
+        return f"{render(COPY.agency_moved, **words)}\n\n{links}".rstrip()
 
 
 def agency_links(

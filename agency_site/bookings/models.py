@@ -69,6 +69,19 @@ class Booking(SQLModel, table=True):
     # Random; every link to this booking carries it (``links.py``), so a link made for an
     # earlier booking with the same id opens nothing. NULL: made before links had keys.
     link_key: str | None = Field(default_factory=new_link_key, max_length=32)
+    # The calendar event's SEQUENCE: one more per move, so calendar apps move the event
+    # (same UID) instead of adding a second one. Also the version a manage page's move
+    # form carries: a move applies only to the version it was shown (``slots.move``).
+    sequence: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # Moves the visitor made (``BOOKING_MAX_RESCHEDULES``), the slot it held before the
+    # last one (``slot_key``), and when that move was made.
+    reschedules: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    moved_from: str | None = Field(default=None, max_length=16)
+    moved_at: dt.datetime | None = None
+    # The last ``sequence`` the visitor, and the agency, were e-mailed about: below
+    # ``sequence``, a move is still to be told (retried by the monitor).
+    visitor_told_sequence: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    agency_told_sequence: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class BookingLinkUse(SQLModel, table=True):

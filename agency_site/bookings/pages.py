@@ -4,7 +4,16 @@
   button; only the button's ``POST`` acts, because link scanners and previews follow
   links (a GET never changes anything). No script; ``noindex``; the site's security
   headers (``server.py``) like every backend answer.
-- ``GET /_site/bookings/calendar?t=<token>``: the confirmed appointment as ``text/calendar``.
+- The visitor's link (``cancel``) opens their manage page: the booking, a form to move it
+  (the next free slots, the booking form's date and time controls) and the cancel button.
+  ``POST /_site/bookings/move`` (the link, the booking's ``sequence`` as shown, a date and
+  a time) moves it once (``slots.move``): the form carries the version it was drawn for,
+  so the same form sent again (a double click, a reload, a replay) finds the booking at a
+  later version and changes nothing, while the link itself stays the visitor's to move or
+  cancel again. Inside ``BOOKING_CHANGE_NOTICE_HOURS``, or after
+  ``BOOKING_MAX_RESCHEDULES`` moves, the page offers the phone and WhatsApp instead.
+- ``GET /_site/bookings/calendar?t=<token>``: the confirmed appointment as ``text/calendar``
+  (its ``SEQUENCE`` one more per move, the same UID).
 - ``GET /_site/bookings/free-slots?date=YYYY-MM-DD``: ``{"date", "free": [...], "taken":
   [...], "full"}``: the day's slots open and not held, those held or the owner's calendar
   is busy for, and whether the day reached its limit. The form hides the taken ones (its
@@ -19,6 +28,7 @@ the booking it names.
 import asyncio
 import datetime as dt
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from functools import partial
 from html import escape
 from urllib.parse import parse_qsl
@@ -29,7 +39,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from agency_site import locale, paths
-from agency_site.bookings import slots
+from agency_site.bookings import mails, slots
 from agency_site.bookings.calendar_file import ics
 from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.links import LinkAction, LinkProblem, VerifiedLink
@@ -37,9 +47,13 @@ from agency_site.bookings.mails import appointment, starts_at
 from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.content.bookings import COPY
 from agency_site.content.template import render
+from agency_site.forms.declarations import BY_KIND
 from agency_site.forms.email import date_es
+from agency_site.forms.field_markup import field_markup
+from agency_site.forms.kinds import LeadKind
 from agency_site.leads.models import Lead
-from agency_site.plain_page import alternatives_notice, page
+from agency_site.leads.validation import one_year_after
+from agency_site.plain_page import alternatives_notice, field_html, page
 from agency_site.request_body import SlowBody, read_body
 from agency_site.working_calendar import agency_now
 
@@ -121,6 +135,8 @@ async def _show(desk: BookingDesk, request: Request) -> Response:
         return resolved
     _, booking, lead = resolved
     with locale.active(page_language(action, lead)):
+        if action is LinkAction.CANCEL:  # The visitor's link: their manage page.
+            return await _manage_page(desk, token, booking, lead)
         return _show_page(desk, action, token, booking, lead)
 
 
@@ -134,17 +150,205 @@ def page_language(action: LinkAction | None, lead: Lead) -> str:
     return lead.language if action in VISITOR_ACTIONS else locale.DEFAULT_LOCALE
 
 
+def _button(action: LinkAction, token: str) -> str:
+    """The form whose button applies ``action`` with the link ``token``."""
+    return (
+        f'<form method="post" action="{escape(paths.booking_link(str(action)), quote=True)}">'
+        f'<input type="hidden" name="t" value="{escape(token, quote=True)}">'
+        f'<button type="submit">{escape(getattr(COPY, str(action)).button)}</button></form>'
+    )
+
+
 def _show_page(
     desk: BookingDesk, action: LinkAction, token: str, booking: Booking, lead: Lead
 ) -> Response:
-    copy = getattr(COPY, str(action))
-    form = (
-        f'<form method="post" action="{escape(paths.booking_link(str(action)), quote=True)}">'
-        f'<input type="hidden" name="t" value="{escape(token, quote=True)}">'
-        f'<button type="submit">{escape(copy.button)}</button></form>'
+    html = page(
+        getattr(COPY, str(action)).title,
+        _summary(booking, lead) + _button(action, token),
+        desk.home(),
     )
-    html = page(copy.title, _summary(booking, lead) + form, desk.home())
     return HTMLResponse(html, headers=PRIVATE)
+
+
+# --- The visitor's manage page: move the booking, or cancel it --------------------------
+
+MOVE = paths.booking_link("move")
+# The days whose free slots the manage page lists before its controls.
+_FREE_DAYS = 5
+# The booking form's date and time controls, drawn the same way on the manage page.
+_BOOKING = BY_KIND[LeadKind.BOOKING]
+_DATE, _TIME = _BOOKING.field("date"), _BOOKING.field("time")
+
+
+@dataclass(frozen=True)
+class MoveForm:
+    """What the move form shows besides the booking: the slot asked for, and why it was not
+    taken (next to the date or the time)."""
+
+    date: str = ""
+    time: str = ""
+    errors: dict[str, str] = field(default_factory=dict)
+
+
+def _slots_in_words(found: list[tuple[dt.date, str]]) -> str:
+    return COPY.slots.nearest_joiner.join(
+        render(COPY.slots.slot_in_words, time=slot, date_es=date_es(day.isoformat()))
+        for day, slot in found
+    )
+
+
+def _free_day(day: dt.date, free: list[str]) -> str:
+    times = COPY.slots.nearest_joiner.join(free)
+    return render(COPY.manage.free_day, date_es=date_es(day.isoformat()), times=times)
+
+
+def _hours(notice: dt.timedelta) -> str:
+    hours = notice.total_seconds() / 3600
+    return f"{hours:g}"
+
+
+async def _move_part(desk: BookingDesk, token: str, booking: Booking, asked: MoveForm) -> str:
+    """The move form (the next free slots, a date and a time, the booking's version), or,
+    when the booking cannot be moved now, the agency's phone, WhatsApp and e-mail."""
+    now = agency_now()
+    refused = desk.moves.refusal(booking, now)
+    if refused is slots.MoveRefused.TOO_LATE:
+        return alternatives_notice(render(COPY.manage.too_late, hours=_hours(desk.moves.notice)))
+    if refused is slots.MoveRefused.TOO_MANY:
+        return alternatives_notice(COPY.manage.too_many)
+    today = now.date()
+    days = await asyncio.to_thread(
+        slots.free_by_day, desk.engine, today, now, desk.calendar, desk.daily_limit, desk.busy()
+    )
+    items = "".join(f"<li>{escape(_free_day(day, free))}</li>" for day, free in days[:_FREE_DAYS])
+    intro = f"<p>{escape(COPY.manage.next_free)}</p><ul>{items}</ul>" if items else ""
+    limits = {"min": today.isoformat(), "max": one_year_after(today).isoformat()}
+    date = field_html(
+        field_markup(_BOOKING, _DATE), asked.date, asked.errors.get("date", ""), limits
+    )
+    time = field_html(field_markup(_BOOKING, _TIME), asked.time, asked.errors.get("time", ""))
+    return (
+        f'{intro}<form method="post" action="{escape(MOVE, quote=True)}" id="booking-move-form">'
+        f'<input type="hidden" name="t" value="{escape(token, quote=True)}">'
+        f'<input type="hidden" name="v" value="{booking.sequence}">{date}{time}'
+        f'<button type="submit">{escape(COPY.manage.button)}</button></form>'
+    )
+
+
+async def _manage_page(
+    desk: BookingDesk,
+    token: str,
+    booking: Booking,
+    lead: Lead,
+    asked: MoveForm = MoveForm(),
+    note: str = "",
+    status: int = 200,
+) -> HTMLResponse:
+    """The visitor's page: their booking, a move form (or how to reach the agency), the
+    cancel button; ``note`` above them."""
+    words = COPY.manage
+    body = _summary(booking, lead)
+    if note:
+        body += f'<p class="box note" role="status">{escape(note)}</p>'
+    move = await _move_part(desk, token, booking, asked)
+    body += f"<h2>{escape(words.move_title)}</h2>{move}"
+    body += f"<h2>{escape(words.cancel_title)}</h2>{_button(LinkAction.CANCEL, token)}"
+    return HTMLResponse(page(words.title, body, desk.home()), status, headers=PRIVATE)
+
+
+async def _move(desk: BookingDesk, request: Request, body_timeout_s: float) -> Response:
+    """POST of the manage page's move form (the visitor's link, the booking's version, a
+    date and a time): the move, once, and the booking as it then is."""
+    try:
+        body = await read_body(request, _TOKEN_BODY_MAX, body_timeout_s) or b""
+    except SlowBody:
+        body = b""
+    sent = dict(parse_qsl(body.decode("utf-8", errors="replace")))
+    token = sent.get("t", "")
+    resolved = await _resolve(desk, LinkAction.CANCEL, token)
+    if isinstance(resolved, Response):
+        return resolved
+    link, _, lead = resolved
+    asked = MoveForm(date=sent.get("date", "")[:10], time=sent.get("time", "")[:5])
+    with locale.active(lead.language):
+        try:
+            date, version = dt.date.fromisoformat(asked.date), int(sent.get("v", ""))
+        except ValueError:
+            return await _moved_page(desk, token, lead, slots.Moved.NOT_OPEN, asked)
+        outcome, booking, told = await desk.move(
+            link.lead_id, date, asked.time, version, agency_now()
+        )
+        if booking is None:
+            return _problem(desk, COPY.problems.unknown, 404)
+        if outcome is slots.Moved.DONE:
+            return _moved_done(desk, token, booking, lead, told)
+        return await _moved_page(desk, token, lead, outcome, asked, booking)
+
+
+async def _moved_page(
+    desk: BookingDesk,
+    token: str,
+    lead: Lead,
+    outcome: slots.Moved | slots.MoveRefused,
+    asked: MoveForm,
+    booking: Booking | None = None,
+) -> HTMLResponse:
+    """The manage page again after a move that did not happen, saying why."""
+    booking = booking or await asyncio.to_thread(slots.get, desk.engine, lead.id or 0)
+    if booking is None:
+        return _problem(desk, COPY.problems.unknown, 404)
+    if outcome is slots.Moved.NOT_ALLOWED:
+        return _why_not(desk, LinkAction.CANCEL, booking) or _problem(
+            desk, COPY.problems.unknown, 404
+        )
+    if outcome is slots.Moved.STALE:
+        return await _manage_page(desk, token, booking, lead, note=COPY.manage.stale, status=409)
+    if isinstance(outcome, slots.MoveRefused):  # The page now offers the phone instead.
+        return await _manage_page(desk, token, booking, lead, status=409)
+    errors = {"date": COPY.manage.not_open}
+    if outcome is slots.Moved.SAME:
+        errors = {"time": COPY.manage.same}
+    elif outcome is slots.Moved.SLOT_TAKEN:
+        errors = {"time": await _taken_words(desk, asked)}
+    retry = MoveForm(asked.date, asked.time, errors)
+    status = 409 if outcome is slots.Moved.SLOT_TAKEN else 400
+    return await _manage_page(desk, token, booking, lead, retry, status=status)
+
+
+async def _taken_words(desk: BookingDesk, asked: MoveForm) -> str:
+    """Why the slot asked for is not free, with the nearest free ones (as the form says)."""
+    found = await asyncio.to_thread(
+        slots.nearest_free,
+        desk.engine,
+        dt.date.fromisoformat(asked.date),
+        asked.time,
+        agency_now(),
+        desk.calendar,
+        desk.daily_limit,
+        busy=desk.busy(),
+    )
+    if not found:
+        return COPY.slots.taken_none
+    return render(COPY.slots.taken, slots=_slots_in_words(found))
+
+
+def _moved_done(
+    desk: BookingDesk, token: str, booking: Booking, lead: Lead, told: bool
+) -> HTMLResponse:
+    """The booking at its new time: the updated calendar file (confirmed), and the same
+    link to move or cancel again."""
+    words = COPY.manage
+    confirmed = booking.state == BookingStatus.CONFIRMED
+    said = (words.done, words.sent if told else "", "" if confirmed else words.confirm_later)
+    text = " ".join(part for part in said if part)
+    links = ""
+    if confirmed and desk.signer is not None:
+        calendar = mails.link(desk.api_url, desk.signer, LinkAction.CALENDAR, booking)
+        links += f'<p><a href="{escape(calendar, quote=True)}">{escape(words.calendar)}</a></p>'
+    again = f"{paths.booking_link(str(LinkAction.CANCEL))}?t={token}"
+    links += f'<p><a href="{escape(again, quote=True)}">{escape(words.again)}</a></p>'
+    body = f'<p class="box ok" role="status">{escape(text)}</p>' + _summary(booking, lead) + links
+    return HTMLResponse(page(words.title, body, desk.home()), headers=PRIVATE)
 
 
 async def _act(
@@ -247,6 +451,7 @@ def create_app(
             Route(
                 paths.booking_link(str(LinkAction.CALENDAR)), bound(_calendar_file), methods=["GET"]
             ),
+            Route(MOVE, bound(partial(_move, body_timeout_s=body_timeout_s)), methods=["POST"]),
             Route(paths.booking_link("{action}"), bound(_show), methods=["GET"]),
             Route(
                 paths.booking_link("{action}"),

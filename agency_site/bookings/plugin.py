@@ -15,6 +15,7 @@ A booking is a lead of the ``booking`` form (``LeadKind.BOOKING``) plus its row 
   left pending ``BOOKING_PENDING_EXPIRY_DAYS`` working days expire (every
   ``EXPIRY_EVERY``, one worker: the ``booking_expiry`` row), their visitors told; the
   owner's calendars fetched when due (``busy_feed.BusyFeed.watch``, every worker);
+  e-mails of a visitor's move not accepted at once are sent again (``tell_moves``);
 - ``commands``: ``confirm``, ``decline`` and ``cancel ID``, as the e-mail's buttons.
 """
 
@@ -54,6 +55,11 @@ logger = logging.getLogger(__name__)
 
 BOOKING_EXPIRY = "booking_expiry"
 EXPIRY_EVERY = dt.timedelta(minutes=10)
+# A move's e-mails go out at once from its page; what was not accepted is retried by one
+# worker every MOVES_EVERY (the ``booking_moves`` row), once a move is MOVE_TOLD_GRACE old.
+BOOKING_MOVES = "booking_moves"
+MOVES_EVERY = dt.timedelta(minutes=5)
+MOVE_TOLD_GRACE = dt.timedelta(minutes=2)
 ACTIONS = {
     "confirm": "confirm a booking and e-mail the visitor (with the calendar file)",
     "decline": "decline a booking (its slot is free again) and e-mail the visitor",
@@ -181,7 +187,11 @@ class BookingsPlugin(LeadPlugin):
     # --- The monitor's rounds ------------------------------------------------------------
 
     def watchers(self, monitor: Monitor) -> list[Watcher]:
-        watchers = [partial(self.watch_unanswered, monitor), partial(self.expire_when_due, monitor)]
+        watchers = [
+            partial(self.watch_unanswered, monitor),
+            partial(self.expire_when_due, monitor),
+            partial(self.tell_moves_when_due, monitor),
+        ]
         if self.owner_calendars is not None:
             watchers.append(partial(self.owner_calendars.watch, monitor.alert))
         return watchers
@@ -232,6 +242,25 @@ class BookingsPlugin(LeadPlugin):
                     booking.lead_id,
                 )
         return len(expired)
+
+    async def tell_moves_when_due(self, monitor: Monitor) -> None:
+        """``tell_moves`` on one worker every ``MOVES_EVERY`` (the ``booking_moves`` row)."""
+        if await asyncio.to_thread(monitor.store.claim_job, BOOKING_MOVES, MOVES_EVERY):
+            await self.tell_moves(monitor)
+
+    async def tell_moves(self, monitor: Monitor) -> int:
+        """E-mail again the moves whose visitor or agency e-mail was not accepted; how many
+        moves were looked at."""
+        desk = self.desk() if self.desk else None
+        if desk is None:
+            return 0
+        store = monitor.store
+        before = utcnow() - MOVE_TOLD_GRACE
+        untold = await asyncio.to_thread(slots.moves_untold, store.engine, before)
+        for booking in untold:
+            if lead := await asyncio.to_thread(store.get, booking.lead_id):
+                await desk.tell_move(booking, lead)
+        return len(untold)
 
     # --- The operator command ------------------------------------------------------------
 

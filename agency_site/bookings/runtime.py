@@ -1,5 +1,6 @@
 """The booking desk of this backend process, from the settings, and its endpoints."""
 
+import datetime as dt
 from functools import lru_cache
 
 from starlette.applications import Starlette
@@ -9,9 +10,10 @@ from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.link_secret import link_secrets
 from agency_site.bookings.links import LinkSigner
 from agency_site.bookings.pages import create_app
+from agency_site.bookings.slots import MoveRules
 from agency_site.content.site import SITE
 from agency_site.leads.runtime import intake
-from agency_site.settings import get_settings
+from agency_site.settings import Settings, get_settings
 from agency_site.working_calendar import default_calendar
 
 VISITOR, AGENCY = "visitor", "agency"
@@ -54,6 +56,18 @@ def desk() -> BookingDesk:
         agency_link_days=settings.booking.link_days,
         daily_limit=settings.booking.daily_limit,
         busy=busy_feed.shared().busy,
+        moves=move_rules(settings),
+    )
+
+
+def move_rules(settings: Settings) -> MoveRules:
+    """When the visitors may move their bookings (``BOOKING_CHANGE_NOTICE_HOURS``,
+    ``BOOKING_MAX_RESCHEDULES``, ``BOOKING_RECONFIRM_MOVES``)."""
+    booking = settings.booking
+    return MoveRules(
+        notice=dt.timedelta(hours=booking.change_notice_hours),
+        max_moves=booking.max_reschedules,
+        reconfirm=booking.reconfirm_moves,
     )
 
 

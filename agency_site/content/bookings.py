@@ -71,6 +71,37 @@ class VisitorMails(Content):
     declined: VisitorMailWords
     cancelled: VisitorMailWords
     expired: VisitorMailWords  # The agency did not answer in time: the slot is free again.
+    moved: VisitorMailWords  # The visitor moved a confirmed booking: the new calendar file.
+    # The visitor moved a booking that waits for the agency's confirmation (still pending,
+    # or pending again with BOOKING_RECONFIRM_MOVES).
+    moved_pending: VisitorMailWords
+
+
+class ManageWords(Content):
+    """The visitor's manage page (their e-mail's cancel link): move the booking to another
+    free slot, or cancel it."""
+
+    title: str
+    move_title: str  # Above the date and time to move to.
+    # Before the controls: the next days' free slots, a line per day ({times} of {date_es}).
+    next_free: str
+    free_day: Template("date_es", "times")
+    button: str  # Moves the booking.
+    cancel_title: str  # Above the cancel button.
+    # Instead of the controls, followed by the agency's phone, WhatsApp and e-mail: inside
+    # BOOKING_CHANGE_NOTICE_HOURS ({hours}) of the appointment, or moved too often.
+    too_late: Template("hours")
+    too_many: str
+    done: str  # Moved.
+    sent: str  # After ``done``: the visitor was e-mailed the new time.
+    confirm_later: str  # After them: pending, the agency confirms the new time.
+    calendar: str  # The link to the updated calendar file.
+    again: str  # The link back to this page (the same link moves or cancels again).
+    # The form was sent for an earlier version of the booking (sent twice, another tab):
+    # nothing changed, the page shows the booking as it is.
+    stale: str
+    not_open: str  # Not a working day's free slot from today to a year ahead.
+    same: str  # The slot the booking already has.
 
 
 class SlotMessages(Content):
@@ -96,6 +127,7 @@ class BookingsCopy(Content):
     confirm: BookingAction
     decline: BookingAction
     cancel: BookingAction
+    manage: ManageWords
     labels: BookingLabels
     states: BookingStatusWords
     problems: LinkProblems
@@ -110,6 +142,8 @@ class BookingsCopy(Content):
     book_again: str  # The link to /schedule in a decline or cancel.
     # The agency's e-mail (contact template's ``message``) when a visitor cancels.
     agency_cancelled: Template("name", "email", "date_es", "time")
+    # The agency's e-mail when a visitor moves their booking; {state}: one of ``states``.
+    agency_moved: Template("name", "email", "old_date_es", "old_time", "date_es", "time", "state")
     # The agency's booking e-mail (``slot_note`` and the start of ``message``) and its
     # confirm page, for a booking stored without its slot ({date_es}, {time}).
     slot_lost: Template("date_es", "time")

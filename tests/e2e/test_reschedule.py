@@ -1,0 +1,190 @@
+"""A visitor moves their confirmed booking from the link of their e-mail, in Spanish and in
+Catalan: book on /schedule, the agency confirms from its e-mail, the visitor opens the
+manage link of the confirmation, picks another date and time, confirms, sees the new
+time, and the updated calendar file (same UID, SEQUENCE 1) arrives by e-mail at once.
+
+The session's site has no BOOKING_LINK_SECRET and no visitor template (its booking e-mails
+are checked without links: test_forms.py), so this module starts a site of its own with
+both: a second production build.
+"""
+
+import re
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+from pytest_httpserver import HTTPServer
+
+from agency_site import locale, paths
+from agency_site.content.bookings import COPY as BOOKINGS
+from agency_site.content.form_words import COPY
+from agency_site.forms.email import date_es
+from tests.e2e.conftest import EMAILJS_E2E, start_site, stop_site
+from tests.e2e.helpers import open_page
+from tests.e2e.test_forms import SUBMIT, fill_booking, working_day
+from tests.emailjs_fake import sent_payloads
+
+VISITOR_TEMPLATE = "template_visitor_e2e"
+# How long the visitor may spend from opening their link to seeing the new time.
+VISITOR_SECONDS = 30
+
+
+@pytest.fixture(scope="module")
+def manage_site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory):
+    """The production site with signed links and the visitor's e-mails on."""
+    server = start_site(
+        {
+            "EMAILJS_API_BASE": emailjs_fake.url_for("").rstrip("/"),
+            **EMAILJS_E2E,
+            "EMAILJS_VISITOR_TEMPLATE_ID": VISITOR_TEMPLATE,
+            "BOOKING_LINK_SECRET": "e2e-reschedule-" + "s" * 32,
+            "LEADS_RATE_LIMIT_PER_IP": "10000",
+            "BOOKING_MAX_PENDING_PER_NETWORK": "0",
+            "BOOKING_MAX_PENDING_PER_EMAIL": "0",
+            "LEADS_SUBMIT_DEADLINE_SECONDS": "5",
+        },
+        tmp_path_factory.mktemp("manage-site"),
+    )
+    yield server
+    stop_site(server)
+
+
+def wait_for_params(fake: HTTPServer, match, timeout: float = 30) -> dict[str, str]:
+    """The template parameters of the first send ``match`` accepts (waiting for it)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for payload in sent_payloads(fake):
+            if match(payload["template_id"], payload["template_params"]):
+                return payload["template_params"]
+        time.sleep(0.2)
+    raise AssertionError("the e-mail was not sent")
+
+
+def local(url: str, site_url: str) -> str:
+    """An absolute link of an e-mail, as a path of the running site."""
+    return url.removeprefix(site_url)
+
+
+def calendar_file(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        assert answer.headers["content-type"].startswith("text/calendar")
+        return answer.read().decode()
+
+
+@pytest.mark.parametrize("language", ["es", "ca"])
+def test_the_visitor_moves_a_confirmed_booking_from_their_link(
+    browser: Browser, manage_site, emailjs_fake: HTTPServer, language: str
+) -> None:
+    first, second = working_day(25), working_day(26)
+    context = browser.new_context(base_url=manage_site.url)
+    page = context.new_page()
+    with locale.active(language):
+        # 1. The visitor books, on the page of their language.
+        open_page(page, locale.localized_path(paths.SCHEDULE))
+        email = fill_booking(page, first, "10:00")
+        form = page.locator("#booking-form")
+        form.locator(SUBMIT).click()
+        expect(form.get_by_text(COPY.booking.success)).to_be_visible(timeout=30_000)
+
+    # 2. The agency confirms from its e-mail (its pages are in Spanish).
+    agency = wait_for_params(
+        emailjs_fake,
+        lambda t, p: t == EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"] and p["from_email"] == email,
+    )
+    page.goto(local(agency["confirm_url"], manage_site.url))
+    page.get_by_role("button", name=BOOKINGS.confirm.button).click()
+    expect(page.get_by_text(BOOKINGS.confirm.done)).to_be_visible()
+
+    with locale.active(language):
+        confirmed = wait_for_params(
+            emailjs_fake,
+            lambda t, p: (
+                t == VISITOR_TEMPLATE
+                and p["to_email"] == email
+                and p["subject"] == BOOKINGS.mails.confirmed.subject
+            ),
+        )
+        before = calendar_file(confirmed["ics_url"])
+        assert f"DTSTART;TZID=Europe/Madrid:{first:%Y%m%d}T100000" in before
+        uid = re.search(r"^UID:(.+)$", before, re.MULTILINE).group(1).strip()
+
+        # 3. The visitor opens the link of their confirmation, picks, confirms.
+        started = time.monotonic()
+        page.goto(local(confirmed["cancel_url"], manage_site.url))
+        move = page.locator("#booking-move-form")
+        expect(move).to_be_visible()
+        move.get_by_label(COPY.booking.fields["date"].label).fill(second.isoformat())
+        move.get_by_label(COPY.booking.fields["time"].label).select_option("16:00")
+        move.get_by_role("button", name=BOOKINGS.manage.button).click()
+
+        # 4. The new time, on the page...
+        expect(page.get_by_text(BOOKINGS.manage.done)).to_be_visible()
+        expect(page.locator(".summary")).to_contain_text(date_es(second.isoformat()))
+        expect(page.locator(".summary")).to_contain_text("16:00")
+        assert time.monotonic() - started < VISITOR_SECONDS
+        assert page.locator("html").get_attribute("lang") == locale.HTML_LANG[language]
+
+        # 5. ...and the updated calendar file, by e-mail at once: same UID, SEQUENCE 1.
+        moved = wait_for_params(
+            emailjs_fake,
+            lambda t, p: (
+                t == VISITOR_TEMPLATE
+                and p["to_email"] == email
+                and p["subject"] == BOOKINGS.mails.moved.subject
+            ),
+        )
+        after = calendar_file(moved["ics_url"])
+        assert f"UID:{uid}" in after and "SEQUENCE:1" in after
+        assert f"DTSTART;TZID=Europe/Madrid:{second:%Y%m%d}T160000" in after
+
+        # The page's own link to the file says the same; the link opens the page again.
+        with page.expect_download() as download:
+            page.get_by_role("link", name=BOOKINGS.manage.calendar).click()
+        assert "SEQUENCE:1" in Path(download.value.path()).read_text(encoding="utf-8")
+        page.get_by_role("link", name=BOOKINGS.manage.again).click()
+        expect(page.locator("#booking-move-form input[name=v]")).to_have_value("1")
+
+    # The agency is told, in Spanish, from when to when.
+    told = wait_for_params(
+        emailjs_fake,
+        lambda t, p: (
+            t == EMAILJS_E2E["EMAILJS_CONTACT_TEMPLATE_ID"]
+            and p.get("from_email") == email
+            and "16:00" in p.get("message", "")
+        ),
+    )
+    assert date_es(first.isoformat()) in told["message"]
+    context.close()
+
+
+def test_a_booking_moved_in_time_frees_its_old_slot_for_the_next_visitor(
+    browser: Browser, manage_site, emailjs_fake: HTTPServer
+) -> None:
+    """After the move, /schedule offers the old slot again."""
+    day = working_day(27)
+    context = browser.new_context(base_url=manage_site.url)
+    page = context.new_page()
+    open_page(page, paths.SCHEDULE)
+    email = fill_booking(page, day, "11:00")
+    page.locator("#booking-form").locator(SUBMIT).click()
+    expect(page.get_by_text(COPY.booking.success)).to_be_visible(timeout=30_000)
+    agency = wait_for_params(
+        emailjs_fake,
+        lambda t, p: t == EMAILJS_E2E["EMAILJS_BOOKING_TEMPLATE_ID"] and p["from_email"] == email,
+    )
+    page.goto(local(agency["confirm_url"], manage_site.url))
+    page.get_by_role("button", name=BOOKINGS.confirm.button).click()
+    confirmed = wait_for_params(
+        emailjs_fake, lambda t, p: t == VISITOR_TEMPLATE and p["to_email"] == email
+    )
+    page.goto(local(confirmed["cancel_url"], manage_site.url))
+    move = page.locator("#booking-move-form")
+    move.get_by_label(COPY.booking.fields["date"].label).fill(day.isoformat())
+    move.get_by_label(COPY.booking.fields["time"].label).select_option("12:00")
+    move.get_by_role("button", name=BOOKINGS.manage.button).click()
+    expect(page.get_by_text(BOOKINGS.manage.done)).to_be_visible()
+    free = page.request.get(f"{paths.FREE_SLOTS}?date={day.isoformat()}").json()
+    assert "11:00" in free["free"] and "12:00" in free["taken"]
+    context.close()
