@@ -237,6 +237,8 @@ def stop_site(server: SiteServer) -> None:
 
 
 # What the site is configured with in the browser tests; none of it may reach the browser.
+# The visitor's booking e-mails: the session's site only (other sites send none).
+VISITOR_TEMPLATE_E2E = "template_visitor_e2e"
 EMAILJS_E2E = {
     "EMAILJS_SERVICE_ID": "service_e2e",
     "EMAILJS_PUBLIC_KEY": "public_e2e",
@@ -257,6 +259,8 @@ def site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory):
             "DEPLOY_DATA_DIR": str(folder),
             "EMAILJS_API_BASE": emailjs_fake.url_for("").rstrip("/"),
             **EMAILJS_E2E,
+            # The visitor's booking e-mails (confirmed, moved...: test_reschedule.py).
+            "EMAILJS_VISITOR_TEMPLATE_ID": VISITOR_TEMPLATE_E2E,
             # Failed e-mails are retried after 2 s (then 4, 8...) instead of a minute.
             "LEADS_RETRY_BASE_SECONDS": "2",
             "LEADS_RETRY_POLL_SECONDS": "1",
