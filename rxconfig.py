@@ -30,6 +30,16 @@ for _name, _value in {
 }.items():
     os.environ.setdefault(_name, _value)
 
+# `reflex run` restarts its development backend when a file it watches changes, and it
+# watches every file and folder of the site folder unless told otherwise: data/ too, where
+# each worker's start-up write probe and the spooled leads are written, so the backend
+# restarted every few seconds and a visitor's answer was lost. It watches the code only.
+_root = Path(__file__).resolve().parent
+os.environ.setdefault(
+    "REFLEX_HOT_RELOAD_OVERRIDE_PATHS",
+    ":".join(str(_root / name) for name in ("agency_site", "alembic", "rxconfig.py")),
+)
+
 # Reflex loads this file again after applying `reflex run`'s ports (REFLEX_FRONTEND_PORT,
 # REFLEX_BACKEND_PORT): read the settings again too, so URLs and origins follow the ports.
 get_settings.cache_clear()

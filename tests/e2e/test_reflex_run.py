@@ -118,17 +118,6 @@ def running(command: list[str], fake: HTTPServer, tmp_path: Path, url: str | Non
     return server
 
 
-def settled(page: Page, path: str) -> None:
-    """Open ``path`` as a developer does and let it settle: hydrated, and no request left.
-
-    In development Vite optimizes the dependencies a page first imports and reloads the
-    page once when it found new ones, later on a loaded machine; a form used before that
-    reload loses its answer on screen (the lead itself is stored and sent)."""
-    open_page(page, path)
-    page.wait_for_load_state("networkidle")
-    expect(page.locator("html[data-hydrated='true']")).to_have_count(1)
-
-
 def both_forms_deliver(browser: Browser, server: SiteServer, fake: HTTPServer) -> None:
     """The hero capture and the booking form, submitted in Chromium, reach the fake EmailJS."""
     accept_sends(fake, forget=True)
@@ -141,14 +130,14 @@ def both_forms_deliver(browser: Browser, server: SiteServer, fake: HTTPServer) -
     page.on("load", lambda loaded: loads.append(loaded.url))
     try:
         page.set_default_timeout(60_000)
-        settled(page, paths.HOME)
+        open_page(page, paths.HOME)
         form = page.locator("#hero-capture-form")
         form.get_by_label(COPY.hero.fields["email"].label).fill("visitante@example.com")
         form.locator(SUBMIT).click()
         expect(form.get_by_text(COPY.hero.success)).to_be_visible(timeout=30_000)
         assert len(wait_for_sends(fake, 1)) == 1
 
-        settled(page, paths.SCHEDULE)
+        open_page(page, paths.SCHEDULE)
         booking = page.locator("#booking-form")
         fill_booking(page, working_day(3))
         booking.locator(SUBMIT).click()
