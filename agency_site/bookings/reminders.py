@@ -16,7 +16,8 @@ send it and a restart sends nothing twice (the claim is in the database). One th
 template did not take is released, tried again next round while still in time. Only a
 confirmed booking is reminded (the claim checks the state). A reminder whose time passed
 more than its window ago (half its lead time: the site was down) is skipped, not sent
-late: claimed without sending, with a log line.
+late: claimed without sending, with a log line. So is one that was due before the booking
+was confirmed or last moved: the visitor was just e-mailed about that time.
 """
 
 import asyncio
@@ -75,11 +76,13 @@ def plan(first_hours: float, second_hours: float = 0.0) -> tuple[Reminder, ...]:
 
 @dataclass(frozen=True)
 class Due:
-    """A reminder to claim for a booking's version (``late``: to skip, not send)."""
+    """A reminder to claim for a booking's version (``late``: to skip, not send; ``news``:
+    its time came before the visitor's last e-mail about the booking, to skip quietly)."""
 
     booking: Booking
     reminder: Reminder
     late: bool = False
+    news: bool = False
 
 
 def due(engine: sa.Engine, now: dt.datetime, reminders: tuple[Reminder, ...]) -> list[Due]:
@@ -104,7 +107,8 @@ def due(engine: sa.Engine, now: dt.datetime, reminders: tuple[Reminder, ...]) ->
             at = start - reminder.before
             claimed = getattr(booking, reminder.which.value)
             if claimed < booking.sequence and at <= now:
-                found.append(Due(booking, reminder, late=now - at > reminder.window))
+                late = now - at > reminder.window
+                found.append(Due(booking, reminder, late=late, news=at < _last_told(booking)))
     return found
 
 
@@ -112,6 +116,16 @@ def _utc_start(booking: Booking) -> dt.datetime:
     """When ``booking`` starts, in UTC: arithmetic on a Madrid time would count wall-clock
     hours (24 h before 10:00 the day after a change of clock is 10:00, 23 or 25 real hours)."""
     return starts_at(booking).astimezone(dt.UTC)
+
+
+def _last_told(booking: Booking) -> dt.datetime:
+    """When the visitor was last e-mailed the booking's time: confirmed, or moved."""
+    moments = (m for m in (booking.decided_at, booking.moved_at) if m is not None)
+    # SQLite gives stored times back naive: the table stores UTC.
+    return max((m if m.tzinfo else m.replace(tzinfo=dt.UTC) for m in moments), default=_EPOCH)
+
+
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 
 def claim(engine: sa.Engine, booking: Booking, which: Which) -> bool:
@@ -151,6 +165,14 @@ async def send_due(desk: BookingDesk, now: dt.datetime, reminders: tuple[Reminde
         booking, which = item.booking, item.reminder.which
         if not await asyncio.to_thread(claim, engine, booking, which):
             continue  # Another worker has it, or the booking changed meanwhile.
+        if item.news:
+            logger.info(
+                "The %s reminder of booking %s was due before it was confirmed or moved: "
+                "skipped (the visitor was just e-mailed).",
+                which.name.lower(),
+                booking.lead_id,
+            )
+            continue
         if item.late:
             logger.warning(
                 "The %s reminder of booking %s (%s %s) was due %s ago: skipped, not sent late.",

@@ -35,6 +35,8 @@ from tests.run_async import run
 DAY = reminders.plan(24)
 DAY_AND_TWO_HOURS = reminders.plan(24, 2)
 MINUTE = dt.timedelta(minutes=1)
+# When the tests' bookings were confirmed: before any of their reminders.
+ANSWERED = dt.datetime(2026, 1, 5, 9, 0, tzinfo=dt.UTC)
 FREE = slots.MoveRules(notice=dt.timedelta(0), max_moves=1000)
 
 
@@ -54,7 +56,16 @@ def booked(
     )
     if to is not None:
         assert slots.decide(store.engine, lead_id, to)[0] is slots.Decision.DONE
+        answered(store, lead_id, ANSWERED)
     return lead_id
+
+
+def answered(store: LeadStore, lead_id: int, moment: dt.datetime, moved: bool = False) -> None:
+    """Make booking ``lead_id`` look answered (confirmed: its e-mail sent), or ``moved``, at
+    ``moment`` (not the real clock's: the tests' meetings are at fixed dates)."""
+    values = {"moved_at": moment} if moved else {"decided_at": moment}
+    with store.engine.begin() as connection:
+        connection.execute(sa.update(Booking).where(Booking.lead_id == lead_id).values(values))
 
 
 def remind(store: LeadStore, sent: list, now: dt.datetime, plan=DAY) -> int:
@@ -156,6 +167,7 @@ def test_a_moved_meeting_is_reminded_for_its_new_time_only(store: LeadStore) -> 
         calendar=WorkingCalendar(),
     )
     assert outcome is slots.Moved.DONE  # ...then moved: one reminder for the new time.
+    answered(store, lead_id, old_due, moved=True)
     assert remind(store, sent, old_due + 2 * MINUTE) == 0  # Not due yet.
     new_due = start(store, lead_id) - dt.timedelta(hours=24)
     assert remind(store, sent, new_due + MINUTE) == 1
@@ -181,6 +193,7 @@ def test_a_meeting_moved_after_its_reminder_was_found_is_not_reminded_of_the_old
         calendar=WorkingCalendar(),
     )
     assert outcome is slots.Moved.DONE  # ...moved before it was claimed: the claim fails.
+    answered(store, lead_id, now - dt.timedelta(hours=1), moved=True)
     assert not reminders.claim(store.engine, found.booking, found.reminder.which)
     sent: list = []
     assert remind(store, sent, now) == 0  # 16:00 is not due yet at 10:01 the day before.
@@ -217,6 +230,20 @@ def test_a_reminder_too_late_is_skipped_not_sent(store: LeadStore, caplog) -> No
     # Within the window it would have gone out.
     other = booked(store, MONDAY, "12:00")
     assert remind(store, sent, start(store, other) - dt.timedelta(hours=13)) == 1
+
+
+def test_no_reminder_due_before_the_booking_was_confirmed(store: LeadStore, caplog) -> None:
+    """Confirmed 20 h before the meeting: the confirmation has just told the time, so the
+    24 h reminder (due 4 h before that, still in its window) is skipped; the 2 h one goes."""
+    lead_id = booked(store)
+    begins = start(store, lead_id)
+    answered(store, lead_id, begins - dt.timedelta(hours=20))
+    sent: list = []
+    now = begins - dt.timedelta(hours=20) + MINUTE
+    with caplog.at_level(logging.INFO, logger="agency_site.bookings.reminders"):
+        assert remind(store, sent, now, DAY_AND_TWO_HOURS) == 0
+    assert "due before it was confirmed or moved" in caplog.text and sent == []
+    assert remind(store, sent, begins - dt.timedelta(hours=2), DAY_AND_TWO_HOURS) == 1
 
 
 def test_the_second_reminder_two_hours_before_when_set(store: LeadStore) -> None:
@@ -306,11 +333,13 @@ def _empty(store: LeadStore) -> None:
 )
 @given(steps=st.lists(STEP, max_size=24))
 def test_any_steps_give_at_most_one_reminder_per_version_and_only_while_confirmed(
-    store: LeadStore, steps: list[tuple]
+    store: LeadStore, steps: list[tuple], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _empty(store)
     # Sunday 06:00 UTC: Monday 09:00's reminder is due two hours later.
     now = dt.datetime.combine(MONDAY - dt.timedelta(days=1), dt.time(6), dt.UTC)
+    # Confirmations and moves happen on the steps' clock (``decided_at``, ``moved_at``).
+    monkeypatch.setattr(slots, "utcnow", lambda: now)
     ids: list[int] = []
     told: Counter[tuple[int, int]] = Counter()
 
