@@ -388,3 +388,39 @@ def test_any_steps_give_at_most_one_reminder_per_version_and_only_while_confirme
         now += dt.timedelta(hours=3)
         run(reminders.send_due(desk, now, DAY))
     assert max(told.values(), default=0) <= 1
+
+
+def test_the_reminders_migration_leaves_the_bookings_unreminded(tmp_path) -> None:
+    """3c7e5a9b1d42 on a SQLite file holding a confirmed booking: kept, no reminder claimed
+    yet (so it gets its reminder when due); then back down."""
+    from alembic.config import Config
+
+    from agency_site.leads import migrations
+    from alembic import command
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    config = Config(str(migrations.ALEMBIC_INI))
+    config.set_main_option("script_location", str(migrations.ALEMBIC_DIR))
+    config.set_main_option("sqlalchemy.url", url)
+    command.upgrade(config, "0e4fa46310b1")
+    engine = new_engine(url)
+    with engine.begin() as connection:
+        connection.exec_driver_sql(
+            "INSERT INTO leads (id, kind, fields, created_at, status, attempts) "
+            "VALUES (1, 'booking', '{}', '2026-11-20 10:00:00', 'sent', 1)"
+        )
+        connection.exec_driver_sql(
+            "INSERT INTO bookings (lead_id, date, time, state, active_slot, created_at, "
+            "decided_at) VALUES (1, '2026-12-14', '10:00', 'confirmed', '2026-12-14T10:00', "
+            "'2026-11-20 10:00:00', '2026-11-20 11:00:00')"
+        )
+    migrations.upgrade(engine)
+    booking = slots.get(engine, 1)
+    assert (booking.reminder_sequence, booking.second_reminder_sequence) == (-1, -1)
+    now = starts_at(booking) - dt.timedelta(hours=23)
+    assert [d.booking.lead_id for d in reminders.due(engine, now, DAY)] == [1]
+    command.downgrade(config, "0e4fa46310b1")
+    with engine.connect() as connection:
+        columns = {c["name"] for c in sa.inspect(connection).get_columns("bookings")}
+    assert "reminder_sequence" not in columns and "sequence" in columns
+    engine.dispose()
