@@ -324,7 +324,10 @@ def plugin(settings: Settings) -> BookingsPlugin:
         desk=_runtime_desk,
         busy=feed.busy,
         owner_calendars=feed if feed.urls else None,
+        # Without the visitor template no reminder could go out: none is looked for.
         reminders=ReminderWatch(
             plan(booking.reminder_hours, booking.second_reminder_hours), _runtime_desk
-        ),
+        )
+        if settings.emailjs.visitor_template_id
+        else None,
     )

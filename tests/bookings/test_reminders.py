@@ -424,3 +424,28 @@ def test_the_reminders_migration_leaves_the_bookings_unreminded(tmp_path) -> Non
         columns = {c["name"] for c in sa.inspect(connection).get_columns("bookings")}
     assert "reminder_sequence" not in columns and "sequence" in columns
     engine.dispose()
+
+
+def test_the_reminders_follow_their_settings(monkeypatch, tmp_path) -> None:
+    """BOOKING_REMINDER_HOURS and BOOKING_SECOND_REMINDER_HOURS make the plan; without the
+    visitor template no reminder could go out, so none is looked for."""
+    from agency_site.bookings.plugin import plugin
+    from agency_site.settings import get_settings
+
+    monkeypatch.setenv("DEPLOY_DATA_DIR", str(tmp_path))  # Its generated link secret.
+    monkeypatch.setenv("EMAILJS_VISITOR_TEMPLATE_ID", "")
+    get_settings.cache_clear()
+    try:
+        assert plugin(get_settings()).reminders is None
+        monkeypatch.setenv("EMAILJS_VISITOR_TEMPLATE_ID", "template_visitor")
+        get_settings.cache_clear()
+        assert plugin(get_settings()).reminders.reminders == DAY  # 24 h by default.
+        monkeypatch.setenv("BOOKING_SECOND_REMINDER_HOURS", "2")
+        get_settings.cache_clear()
+        assert plugin(get_settings()).reminders.reminders == DAY_AND_TWO_HOURS
+        monkeypatch.setenv("BOOKING_REMINDER_HOURS", "0")
+        monkeypatch.setenv("BOOKING_SECOND_REMINDER_HOURS", "0")
+        get_settings.cache_clear()
+        assert plugin(get_settings()).reminders.reminders == ()
+    finally:
+        get_settings.cache_clear()
