@@ -42,6 +42,7 @@ logger = logging.getLogger(__name__)
 
 # How often each worker looks for due reminders (the claims keep them to one send).
 REMINDERS_EVERY = dt.timedelta(minutes=1)
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 
 class Which(enum.StrEnum):
@@ -113,8 +114,9 @@ def due(engine: sa.Engine, now: dt.datetime, reminders: tuple[Reminder, ...]) ->
 
 
 def _utc_start(booking: Booking) -> dt.datetime:
-    """When ``booking`` starts, in UTC: arithmetic on a Madrid time would count wall-clock
-    hours (24 h before 10:00 the day after a change of clock is 10:00, 23 or 25 real hours)."""
+    """When ``booking`` starts, in UTC: Python subtracts hours from a Madrid time on the
+    wall clock (48 h before Monday 30 March 2026 10:00 would be Saturday 10:00, 47 real
+    hours before)."""
     return starts_at(booking).astimezone(dt.UTC)
 
 
@@ -123,9 +125,6 @@ def _last_told(booking: Booking) -> dt.datetime:
     moments = (m for m in (booking.decided_at, booking.moved_at) if m is not None)
     # SQLite gives stored times back naive: the table stores UTC.
     return max((m if m.tzinfo else m.replace(tzinfo=dt.UTC) for m in moments), default=_EPOCH)
-
-
-_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 
 def claim(engine: sa.Engine, booking: Booking, which: Which) -> bool:
