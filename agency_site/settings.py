@@ -327,6 +327,10 @@ class BookingSettings(BaseSettings):
     # A confirmed booking moved to a free slot stays confirmed (false); true: it is pending
     # again until the agency confirms the new time. A pending booking stays pending.
     reconfirm_moves: bool = False
+    # The visitor is e-mailed a reminder this many hours (real elapsed hours) before a
+    # confirmed meeting (0: none), and a second one this many hours before (0: none).
+    reminder_hours: NonNegativeFloat = 24.0
+    second_reminder_hours: NonNegativeFloat = 0.0
 
     @field_validator("link_secret")
     @classmethod

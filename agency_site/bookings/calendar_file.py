@@ -2,7 +2,8 @@
 ``icalendar`` library) and add-to-calendar links for Google Calendar and Outlook.
 
 Times are the agency's (Europe/Madrid) wall-clock times; the file carries the zone's
-VTIMEZONE, so every calendar shows the right local time wherever the visitor is.
+VTIMEZONE, so every calendar shows the right local time wherever the visitor is, and one
+display alarm (``VALARM``) an hour before the start.
 """
 
 import datetime as dt
@@ -16,6 +17,9 @@ from agency_site.rules import AGENCY_TIME_ZONE
 
 # How long a consultation lasts in the calendar.
 CONSULTATION_MINUTES = 60
+# The event's one alarm (VALARM, ACTION:DISPLAY): the visitor's calendar shows it this long
+# before the start: time to find the link or the way, after the e-mail reminders.
+ALARM_BEFORE = dt.timedelta(hours=1)
 
 
 @dataclass(frozen=True)
@@ -64,11 +68,22 @@ def ics(appointment: Appointment, *, cancelled: bool = False) -> bytes:
         event.add("url", appointment.url)
     event.add("organizer", f"mailto:{appointment.organizer_email}")
     event.add("status", "CANCELLED" if cancelled else "CONFIRMED")
+    if not cancelled:
+        event.add_component(_alarm(appointment))
     calendar.add_component(event)
     # The zone's rules around the appointment only (the whole history is ~3 KB of RDATEs).
     year = appointment.date.year
     calendar.add_missing_timezones(dt.date(year - 1, 1, 1), dt.date(year + 1, 12, 31))
     return calendar.to_ical()
+
+
+def _alarm(appointment: Appointment) -> icalendar.Alarm:
+    """A display alarm ``ALARM_BEFORE`` the start (a relative trigger: it follows a move)."""
+    alarm = icalendar.Alarm()
+    alarm.add("action", "DISPLAY")
+    alarm.add("trigger", -ALARM_BEFORE)
+    alarm.add("description", appointment.title)
+    return alarm
 
 
 def _utc_stamp(moment: dt.datetime) -> str:

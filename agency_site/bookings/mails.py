@@ -1,5 +1,5 @@
 """The visitor's e-mails about their booking (confirmed, declined, cancelled, expired,
-moved), sent through the visitor template (``EMAILJS_VISITOR_TEMPLATE_ID``), and the links
+moved, the reminder before the meeting), sent through the visitor template (``EMAILJS_VISITOR_TEMPLATE_ID``), and the links
 they carry; what the agency's booking e-mail adds (``agency_params``).
 
 Template parameters: ``to_email``, ``to_name`` (the name cut short, as in the auto-reply),
@@ -74,13 +74,17 @@ def visitor_mail(
     site_url: str,
     signer: LinkSigner | None,
     moved: bool = False,
+    reminder: bool = False,
 ) -> VisitorMail:
     """The e-mail telling the visitor of ``fields`` where their booking now stands (only a
     confirmed or ``moved`` one carries signed links: it needs ``signer``). ``moved``: the
     visitor just moved it (confirmed: the updated calendar file; pending: their manage
-    link, the calendar file follows the agency's confirmation)."""
+    link, the calendar file follows the agency's confirmation). ``reminder``: the meeting
+    is near (``reminders.py``): a confirmed booking's reminder, with the same links."""
     state = BookingStatus(booking.state)
-    if moved:
+    if reminder and state is BookingStatus.CONFIRMED:
+        mail = COPY.mails.reminder
+    elif moved:
         mail = COPY.mails.moved if state is BookingStatus.CONFIRMED else COPY.mails.moved_pending
     else:
         mail = {

@@ -82,6 +82,11 @@ class Booking(SQLModel, table=True):
     # ``sequence``, a move is still to be told (retried by the monitor).
     visitor_told_sequence: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     agency_told_sequence: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # The ``sequence`` the visitor's first and second reminders were claimed for
+    # (``reminders.py``; -1: none): below ``sequence``, the reminder of the current time
+    # is still to come, so a booking moved after its reminder gets one for the new time.
+    reminder_sequence: int = Field(default=-1, sa_column_kwargs={"server_default": "-1"})
+    second_reminder_sequence: int = Field(default=-1, sa_column_kwargs={"server_default": "-1"})
 
 
 class BookingLinkUse(SQLModel, table=True):

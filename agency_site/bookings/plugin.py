@@ -15,7 +15,8 @@ A booking is a lead of the ``booking`` form (``LeadKind.BOOKING``) plus its row 
   left pending ``BOOKING_PENDING_EXPIRY_DAYS`` working days expire (every
   ``EXPIRY_EVERY``, one worker: the ``booking_expiry`` row), their visitors told; the
   owner's calendars fetched when due (``busy_feed.BusyFeed.watch``, every worker);
-  e-mails of a visitor's move not accepted at once are sent again (``tell_moves``);
+  e-mails of a visitor's move not accepted at once are sent again (``tell_moves``); the
+  visitors' reminders before their meetings (``reminders.ReminderWatch``, every worker);
 - ``commands``: ``confirm``, ``decline`` and ``cancel ID``, as the e-mail's buttons.
 """
 
@@ -39,6 +40,7 @@ from agency_site.bookings.link_secret import link_secrets
 from agency_site.bookings.links import LinkAction, LinkSigner
 from agency_site.bookings.mails import agency_links, agency_params
 from agency_site.bookings.models import Booking
+from agency_site.bookings.reminders import ReminderWatch, plan
 from agency_site.content.bookings import COPY as BOOKINGS
 from agency_site.content.owner_alerts import ALERTS
 from agency_site.content.template import render
@@ -108,6 +110,8 @@ class BookingsPlugin(LeadPlugin):
     # refreshes (None: no calendar to fetch).
     busy: BusySource = nothing_busy
     owner_calendars: busy_feed.BusyFeed | None = field(default=None, repr=False)
+    # The visitors' reminders (``BOOKING_REMINDER_HOURS``...); None: none sent.
+    reminders: ReminderWatch | None = field(default=None, repr=False)
 
     # --- Storing: the caps, the slot, the erasures ---------------------------------------
 
@@ -194,6 +198,8 @@ class BookingsPlugin(LeadPlugin):
         ]
         if self.owner_calendars is not None:
             watchers.append(partial(self.owner_calendars.watch, monitor.alert))
+        if self.reminders is not None:
+            watchers.append(self.reminders.watch)
         return watchers
 
     async def watch_unanswered(self, monitor: Monitor) -> None:
@@ -318,4 +324,10 @@ def plugin(settings: Settings) -> BookingsPlugin:
         desk=_runtime_desk,
         busy=feed.busy,
         owner_calendars=feed if feed.urls else None,
+        # Without the visitor template no reminder could go out: none is looked for.
+        reminders=ReminderWatch(
+            plan(booking.reminder_hours, booking.second_reminder_hours), _runtime_desk
+        )
+        if settings.emailjs.visitor_template_id
+        else None,
     )

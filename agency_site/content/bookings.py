@@ -75,6 +75,8 @@ class VisitorMails(Content):
     # The visitor moved a booking that waits for the agency's confirmation (still pending,
     # or pending again with BOOKING_RECONFIRM_MOVES).
     moved_pending: VisitorMailWords
+    # The meeting is near (BOOKING_REMINDER_HOURS, BOOKING_SECOND_REMINDER_HOURS before).
+    reminder: VisitorMailWords
 
 
 class ManageWords(Content):
