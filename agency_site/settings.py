@@ -327,6 +327,11 @@ class BookingSettings(BaseSettings):
     # A confirmed booking moved to a free slot stays confirmed (false); true: it is pending
     # again until the agency confirms the new time. A pending booking stays pending.
     reconfirm_moves: bool = False
+    # The owner's morning digest (the day's confirmed meetings, and the "asistió" / "no
+    # asistió" links of the passed ones) to the agency inbox, from this hour (agency time)
+    # on working days; BOOKING_DIGEST=false: none.
+    digest: bool = True
+    digest_hour: Annotated[int, Field(ge=0, le=23)] = 8
 
     @field_validator("link_secret")
     @classmethod
