@@ -9,8 +9,9 @@ clock) on working days; none on weekends, holidays and closed days, and none on 
 nothing to say (no meeting today, none to mark). Once a day for every worker and host: the
 day is claimed in the ``booking_digest`` row of ``lead_monitor`` (its ``state``: the last
 day claimed, a conditional UPDATE so one worker wins), so a restart does not send it
-again. A send EmailJS refuses gives the day back, so the next round tries again; a worker
-that dies between the claim and the send loses that day's digest (at most once).
+again. A send EmailJS refuses gives the day back, so a later round tries again (one try
+every ``RETRY_EVERY`` for all workers: the row's ``due_at``); a worker that dies between
+the claim and the send loses that day's digest (at most once, never twice).
 """
 
 import asyncio
@@ -41,6 +42,8 @@ from agency_site.working_calendar import WorkingCalendar
 logger = logging.getLogger(__name__)
 
 BOOKING_DIGEST = "booking_digest"
+# How often, at most, the workers together try a digest (again after a refused send).
+RETRY_EVERY = dt.timedelta(minutes=5)
 # How far back the "yesterday" of a Monday (or of the day after a holiday) may reach.
 _MOST_DAYS_OFF = 14
 
@@ -151,6 +154,8 @@ async def send_when_due(
     claimed = await asyncio.to_thread(store.monitor_state, BOOKING_DIGEST)
     if claimed >= day.isoformat():  # Sent (or being sent) already; "" is before any day.
         return False
+    if not await asyncio.to_thread(store.claim_job, BOOKING_DIGEST, RETRY_EVERY):
+        return False  # Tried less than RETRY_EVERY ago (by this worker or another).
     if not await asyncio.to_thread(store.switch_state, BOOKING_DIGEST, claimed, day.isoformat()):
         return False  # Another worker claimed it first.
     found = await asyncio.to_thread(gather, store.engine, day, calendar)
