@@ -172,6 +172,6 @@ async def send_when_due(
     if await desk.send("agency", {"message": text, "from_email": SITE.email}):
         logger.info("The owner's digest of %s was sent.", day)
         return True
-    logger.error("The owner's digest of %s was not accepted; tried again next round.", day)
+    logger.warning("The owner's digest of %s was not accepted; tried again later.", day)
     await asyncio.to_thread(store.switch_state, BOOKING_DIGEST, day.isoformat(), claimed)
     return False
