@@ -331,6 +331,11 @@ class BookingSettings(BaseSettings):
     # confirmed meeting (0: none), and a second one this many hours before (0: none).
     reminder_hours: NonNegativeFloat = 24.0
     second_reminder_hours: NonNegativeFloat = 0.0
+    # The owner's morning digest (the day's confirmed meetings, and the "asistió" / "no
+    # asistió" links of the passed ones) to the agency inbox, from this hour (agency time)
+    # on working days; BOOKING_DIGEST=false: none.
+    digest: bool = True
+    digest_hour: Annotated[int, Field(ge=0, le=23)] = 8
 
     @field_validator("link_secret")
     @classmethod

@@ -17,7 +17,7 @@ from agency_site.bookings import slots
 from agency_site.bookings.busy_times import BusySource, nothing_busy
 from agency_site.bookings.links import LinkAction, LinkProblem, LinkSigner, VerifiedLink
 from agency_site.bookings.mails import agency_links, agency_move_message, visitor_mail
-from agency_site.bookings.models import Booking, BookingStatus
+from agency_site.bookings.models import Attendance, Booking, BookingStatus
 from agency_site.content.bookings import COPY
 from agency_site.content.template import render
 from agency_site.forms.email import date_es
@@ -35,6 +35,9 @@ TARGET = {
     LinkAction.DECLINE: BookingStatus.DECLINED,
     LinkAction.CANCEL: BookingStatus.CANCELLED,
 }
+
+# What the attendance links record.
+ATTENDANCE = {LinkAction.ATTENDED: Attendance.ATTENDED, LinkAction.NO_SHOW: Attendance.NO_SHOW}
 
 # Sends an e-mail through a template: (template kind, params) -> whether it was accepted.
 Sender = Callable[[str, dict[str, str]], Awaitable[bool]]
@@ -58,10 +61,8 @@ class BookingDesk:
     moves: slots.MoveRules = field(default_factory=slots.MoveRules)
 
     def max_age_s(self, action: LinkAction) -> float:
-        agency = action in (LinkAction.CONFIRM, LinkAction.DECLINE)
-        return dt.timedelta(
-            days=self.agency_link_days if agency else VISITOR_LINK_DAYS
-        ).total_seconds()
+        days = self.agency_link_days if action.agency else VISITOR_LINK_DAYS
+        return dt.timedelta(days=days).total_seconds()
 
     def verify(self, action: LinkAction, token: str) -> VerifiedLink | LinkProblem:
         if self.signer is None:
@@ -84,6 +85,9 @@ class BookingDesk:
     ) -> tuple[slots.Decision, Booking | None, bool]:
         """Apply ``action`` to booking ``lead_id`` once; the outcome, the booking after it,
         and whether the visitor was told by e-mail."""
+        if outcome := ATTENDANCE.get(action):  # The agency marks a passed meeting.
+            marked = partial(slots.mark_attendance, self.engine, lead_id, outcome, link_digest)
+            return *(await asyncio.to_thread(marked, dt.datetime.now(dt.UTC))), False
         decision, booking = await asyncio.to_thread(
             slots.decide, self.engine, lead_id, TARGET[action], link_digest, self.daily_limit
         )

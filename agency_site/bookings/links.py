@@ -1,5 +1,6 @@
-"""Signed links for a booking: the agency's *confirm* and *decline*, the visitor's *cancel*
-and calendar file. No login: the link itself is the permission, so it is
+"""Signed links for a booking: the agency's *confirm* and *decline* (and, after the
+meeting, *attended* / *no_show*: the owner's digest), the visitor's *cancel* and calendar
+file. No login: the link itself is the permission, so it is
 
 - **signed** (HMAC-SHA256, through itsdangerous) with the newest of the link secrets
   (``BOOKING_LINK_SECRET``, newest first, or the generated one: ``link_secret.py``) and
@@ -45,11 +46,24 @@ class LinkAction(enum.StrEnum):
     DECLINE = "decline"  # The agency declines it (and may propose another time by e-mail).
     CANCEL = "cancel"  # The visitor cancels a pending or confirmed booking.
     CALENDAR = "calendar"  # The visitor downloads the .ics (reading only: not single-use).
+    # The agency marks a confirmed meeting that has passed (the owner's digest, once).
+    ATTENDED = "attended"
+    NO_SHOW = "no_show"
 
     @property
     def single_use(self) -> bool:
         """Whether using the link changes the booking (so a second use is a replay)."""
         return self is not LinkAction.CALENDAR
+
+    @property
+    def agency(self) -> bool:
+        """Whether the agency uses the link (expires after ``BOOKING_LINK_DAYS``)."""
+        return self in (
+            LinkAction.CONFIRM,
+            LinkAction.DECLINE,
+            LinkAction.ATTENDED,
+            LinkAction.NO_SHOW,
+        )
 
 
 class LinkProblem(enum.StrEnum):

@@ -28,6 +28,13 @@ class BookingStatus(enum.StrEnum):
         return self in (BookingStatus.PENDING, BookingStatus.CONFIRMED)
 
 
+class Attendance(enum.StrEnum):
+    """Whether the visitor came to a confirmed meeting (the owner's digest links)."""
+
+    ATTENDED = "attended"
+    NO_SHOW = "no_show"
+
+
 def slot_key(date: dt.date, time: str) -> str:
     """The value of ``active_slot`` for a slot: ``2026-12-14T10:00``."""
     return f"{date.isoformat()}T{time}"
@@ -87,6 +94,10 @@ class Booking(SQLModel, table=True):
     # is still to come, so a booking moved after its reminder gets one for the new time.
     reminder_sequence: int = Field(default=-1, sa_column_kwargs={"server_default": "-1"})
     second_reminder_sequence: int = Field(default=-1, sa_column_kwargs={"server_default": "-1"})
+    # Whether the visitor came (``Attendance``; NULL: not marked), marked once by the
+    # agency after the meeting, and when.
+    attendance: str | None = Field(default=None, max_length=10)
+    attendance_at: dt.datetime | None = None
 
 
 class BookingLinkUse(SQLModel, table=True):

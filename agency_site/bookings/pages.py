@@ -12,6 +12,8 @@
   later version and changes nothing, while the link itself stays the visitor's to move or
   cancel again. Inside ``BOOKING_CHANGE_NOTICE_HOURS``, or after
   ``BOOKING_MAX_RESCHEDULES`` moves, the page offers the phone and WhatsApp instead.
+- The owner's digest links ``attended`` and ``no_show`` (after a confirmed meeting): the
+  same GET page and POST button; they record the outcome once (``slots.mark_attendance``).
 - ``GET /_site/bookings/calendar?t=<token>``: the confirmed appointment as ``text/calendar``
   (its ``SEQUENCE`` one more per move, the same UID).
 - ``GET /_site/bookings/free-slots?date=YYYY-MM-DD``: ``{"date", "free": [...], "taken":
@@ -41,7 +43,7 @@ from starlette.routing import Route
 from agency_site import locale, paths
 from agency_site.bookings import mails, slots
 from agency_site.bookings.calendar_file import ics
-from agency_site.bookings.desk import BookingDesk
+from agency_site.bookings.desk import ATTENDANCE, BookingDesk
 from agency_site.bookings.links import LinkAction, LinkProblem, VerifiedLink
 from agency_site.bookings.mails import appointment, starts_at
 from agency_site.bookings.models import Booking, BookingStatus
@@ -91,11 +93,27 @@ def _problem(desk: BookingDesk, title: str, status: int) -> HTMLResponse:
 def _why_not(desk: BookingDesk, action: LinkAction, booking: Booking) -> HTMLResponse | None:
     """The page of a booking this action cannot change, or None when it can."""
     state = BookingStatus(booking.state)
+    if action in ATTENDANCE:
+        return _why_not_mark(desk, booking)
     if action is LinkAction.CANCEL and starts_at(booking) <= agency_now():
         return _problem(desk, COPY.problems.past, 410)
     if (action is LinkAction.CONFIRM and state is not BookingStatus.PENDING) or not state.active:
         words = getattr(COPY.states, str(state))
         return _problem(desk, render(COPY.problems.already, state=words), 409)
+    return None
+
+
+def _why_not_mark(desk: BookingDesk, booking: Booking) -> HTMLResponse | None:
+    """The page of a booking whose attendance cannot be marked (not confirmed, not started
+    yet, or marked already), or None when it can."""
+    if booking.attendance:
+        outcome = getattr(COPY.attendance, booking.attendance)
+        return _problem(desk, render(COPY.problems.marked, outcome=outcome), 409)
+    if booking.state != BookingStatus.CONFIRMED:
+        words = getattr(COPY.states, str(booking.state))
+        return _problem(desk, render(COPY.problems.already, state=words), 409)
+    if starts_at(booking) > agency_now():
+        return _problem(desk, COPY.problems.not_yet, 409)
     return None
 
 
@@ -383,7 +401,7 @@ async def _act_page(
         return refusal or _problem(desk, COPY.problems.unknown, 404)
     copy = getattr(COPY, str(action))
     after = ""
-    if action is not LinkAction.CANCEL:
+    if action in (LinkAction.CONFIRM, LinkAction.DECLINE):
         email = str(lead.fields.get("email", ""))
         after = COPY.notified if told else render(COPY.not_notified, email=email)
     text = f'<p class="box ok" role="status">{escape(copy.done)} {escape(after)}</p>'

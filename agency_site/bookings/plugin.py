@@ -17,6 +17,8 @@ A booking is a lead of the ``booking`` form (``LeadKind.BOOKING``) plus its row 
   owner's calendars fetched when due (``busy_feed.BusyFeed.watch``, every worker);
   e-mails of a visitor's move not accepted at once are sent again (``tell_moves``); the
   visitors' reminders before their meetings (``reminders.ReminderWatch``, every worker);
+  the owner's morning digest (``digest.py``, one worker a day: the ``booking_digest`` row);
+- ``lead_notes``: each booking's slot, state and attendance in ``leads list`` / ``export``;
 - ``commands``: ``confirm``, ``decline`` and ``cancel ID``, as the e-mail's buttons.
 """
 
@@ -33,7 +35,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from agency_site import locale
-from agency_site.bookings import busy_feed, slots
+from agency_site.bookings import busy_feed, digest, slots
 from agency_site.bookings.busy_times import BusySource, nothing_busy
 from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.link_secret import link_secrets
@@ -112,6 +114,8 @@ class BookingsPlugin(LeadPlugin):
     owner_calendars: busy_feed.BusyFeed | None = field(default=None, repr=False)
     # The visitors' reminders (``BOOKING_REMINDER_HOURS``...); None: none sent.
     reminders: ReminderWatch | None = field(default=None, repr=False)
+    # The hour (agency time) of the owner's morning digest; None: no digest.
+    digest_hour: int | None = None
 
     # --- Storing: the caps, the slot, the erasures ---------------------------------------
 
@@ -200,6 +204,8 @@ class BookingsPlugin(LeadPlugin):
             watchers.append(partial(self.owner_calendars.watch, monitor.alert))
         if self.reminders is not None:
             watchers.append(self.reminders.watch)
+        if self.digest_hour is not None:
+            watchers.append(partial(self.send_digest, monitor))
         return watchers
 
     async def watch_unanswered(self, monitor: Monitor) -> None:
@@ -268,6 +274,27 @@ class BookingsPlugin(LeadPlugin):
                 await desk.tell_move(booking, lead)
         return len(untold)
 
+    async def send_digest(self, monitor: Monitor, now: dt.datetime | None = None) -> bool:
+        """The owner's digest, when due and not sent yet today (``digest.send_when_due``)."""
+        desk = self.desk() if self.desk else None
+        if desk is None or self.digest_hour is None:
+            return False
+        now = now or dt.datetime.now(dt.UTC)
+        return await digest.send_when_due(monitor.store, desk, self.calendar, self.digest_hour, now)
+
+    # --- The listing ---------------------------------------------------------------------
+
+    def lead_notes(self, engine: sa.Engine, lead_ids: list[int]) -> dict[int, str]:
+        """Each booking's slot, state and attendance: ``2026-03-10 10:00 confirmed,
+        attended``."""
+        with Session(engine) as session:
+            found = session.exec(select(Booking).where(col(Booking.lead_id).in_(lead_ids)))
+            return {
+                booking.lead_id: f"{booking.date} {booking.time} {booking.state}"
+                + (f", {booking.attendance}" if booking.attendance else "")
+                for booking in found
+            }
+
     # --- The operator command ------------------------------------------------------------
 
     def commands(self, subparsers: "argparse._SubParsersAction[Any]") -> None:
@@ -330,4 +357,5 @@ def plugin(settings: Settings) -> BookingsPlugin:
         )
         if settings.emailjs.visitor_template_id
         else None,
+        digest_hour=booking.digest_hour if booking.digest else None,
     )

@@ -31,7 +31,13 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from agency_site.bookings.busy_times import NOTHING_BUSY, BusyTimes
-from agency_site.bookings.models import Booking, BookingLinkUse, BookingStatus, slot_key
+from agency_site.bookings.models import (
+    Attendance,
+    Booking,
+    BookingLinkUse,
+    BookingStatus,
+    slot_key,
+)
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.validation import one_year_after
 from agency_site.rules import AGENCY_TIME_ZONE
@@ -631,3 +637,62 @@ def mark_expiry_told(engine: sa.Engine, lead_id: int) -> None:
             .where(col(Booking.lead_id) == lead_id)
             .values(expiry_told_at=utcnow())
         )
+
+
+# --- Whether the visitor came (the owner's digest links) --------------------------------
+
+
+def mark_attendance(
+    engine: sa.Engine,
+    lead_id: int,
+    outcome: Attendance,
+    link_digest: str | None,
+    now: dt.datetime,
+) -> tuple[Decision, Booking | None]:
+    """Record ``outcome`` for booking ``lead_id``, once: only a confirmed booking whose
+    meeting has started by ``now`` and is not marked yet (else ``NOT_ALLOWED``, nothing
+    changes and the link is not spent). The link is spent in the same transaction."""
+    with Session(engine, expire_on_commit=False) as session:
+        booking = session.get(Booking, lead_id)
+        if booking is None:
+            return Decision.UNKNOWN, None
+        if link_digest is not None:
+            session.add(BookingLinkUse(digest=link_digest))
+            try:
+                session.flush()
+            except sa.exc.IntegrityError:
+                session.rollback()
+                return Decision.REPLAYED, session.get(Booking, lead_id)
+        if slot_start(booking.date, booking.time) > now:
+            session.rollback()
+            return Decision.NOT_ALLOWED, session.get(Booking, lead_id)
+        changed = session.execute(
+            sa.update(Booking)
+            .where(
+                col(Booking.lead_id) == lead_id,
+                col(Booking.state) == BookingStatus.CONFIRMED,
+                col(Booking.attendance).is_(None),
+            )
+            .values(attendance=outcome, attendance_at=utcnow())
+        ).rowcount
+        if not changed:
+            session.rollback()
+            return Decision.NOT_ALLOWED, session.get(Booking, lead_id)
+        session.commit()
+        session.refresh(booking)
+        return Decision.DONE, booking
+
+
+def confirmed_between(engine: sa.Engine, first: dt.date, last: dt.date) -> list[Booking]:
+    """The confirmed bookings from ``first`` to ``last`` (both included), in time order."""
+    with Session(engine) as session:
+        query = (
+            select(Booking)
+            .where(
+                col(Booking.state) == BookingStatus.CONFIRMED,
+                col(Booking.date) >= first,
+                col(Booking.date) <= last,
+            )
+            .order_by(col(Booking.date), col(Booking.time))
+        )
+        return list(session.exec(query))

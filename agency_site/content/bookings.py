@@ -38,12 +38,33 @@ class LinkProblems(Content):
     replayed: str
     unknown: str
     past: str
+    not_yet: str  # Attendance is marked only once the meeting has started.
+    marked: Template("outcome")  # Attendance already marked: one of ``attendance``.
     # The booking is already in this state: {state} is one of ``states``.
     already: Template("state")
     # A booking stored without its slot cannot be confirmed: another holds it, or the day
     # is full.
     slot_taken: str
     text: str  # Under any of them: what to do instead.
+
+
+class AttendanceWords(Content):
+    """Whether the visitor came, in words (``models.Attendance``)."""
+
+    attended: str
+    no_show: str
+
+
+class DigestWords(Content):
+    """The owner's morning digest (Spanish, the agency's e-mail: ``bookings/digest.py``)."""
+
+    title: Template("date_es")
+    today: Template("count")  # Before the day's confirmed meetings.
+    none_today: str  # No meeting today, but past ones to mark.
+    meeting: Template("time", "name")
+    meeting_link: str  # The label of the meeting's video call.
+    past: str  # Before the passed meetings and their attended / no-show links.
+    past_meeting: Template("date_es", "time", "name")
 
 
 class BookingStatusWords(Content):
@@ -129,6 +150,9 @@ class BookingsCopy(Content):
     confirm: BookingAction
     decline: BookingAction
     cancel: BookingAction
+    attended: BookingAction  # The owner's digest link: the visitor came.
+    no_show: BookingAction  # ... or did not.
+    attendance: AttendanceWords
     manage: ManageWords
     labels: BookingLabels
     states: BookingStatusWords
@@ -149,6 +173,7 @@ class BookingsCopy(Content):
     # The agency's booking e-mail (``slot_note`` and the start of ``message``) and its
     # confirm page, for a booking stored without its slot ({date_es}, {time}).
     slot_lost: Template("date_es", "time")
+    digest: DigestWords
 
 
 COPY = Localized(lambda: load("bookings.yaml", BookingsCopy))

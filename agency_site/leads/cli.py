@@ -25,8 +25,9 @@ import json
 import os
 import socket
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
@@ -54,6 +55,7 @@ EXPORT_COLUMNS = (
     *EXPORT_FIELDS,
     "source",
     "language",
+    "notes",  # The plugins' note of the lead (``lead_notes``: a booking's state).
 )
 # A cell starting with one of these is a formula to a spreadsheet (CSV injection).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -124,11 +126,18 @@ def _when(lead_time) -> str:
     return lead_time.strftime("%Y-%m-%d %H:%M:%S UTC") if lead_time else "-"
 
 
+def _notes(delivery: Delivery, leads: list[Lead]) -> dict[int, str]:
+    """The plugins' note of each of ``leads`` that has one."""
+    store = delivery.store
+    return store.plugins.lead_notes(store.engine, [lead.id for lead in leads if lead.id])
+
+
 def _list(delivery: Delivery, status: str | None, out: TextIO) -> int:
     leads = delivery.store.all(LeadStatus(status) if status else None)
     if not leads:
         print("No leads.", file=out)
         return 0
+    notes = _notes(delivery, leads)
     print(f"{'ID':>5}  {'CREATED':23}  {'KIND':8} {'STATUS':8} {'TRIES':>5}  CONTACT", file=out)
     for lead in leads:
         contact = lead.fields.get("email", "")
@@ -139,6 +148,8 @@ def _list(delivery: Delivery, status: str | None, out: TextIO) -> int:
         if lead.status != LeadStatus.SENT and lead.last_error:
             line += f"  [{lead.last_error[:80]}]"
         line += f"  ({lead_source.describe(lead.source)} · {lead.language})"
+        if note := notes.get(lead.id or 0):
+            line += f"  [{note}]"
         print(_writable(line), file=out)
     return 0
 
@@ -177,7 +188,7 @@ def _cell(value: object) -> str:
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 
-def _row(lead: Lead) -> list[str]:
+def _row(lead: Lead, notes: Mapping[int, str]) -> list[str]:
     return [
         _cell(value)
         for value in (
@@ -191,14 +202,15 @@ def _row(lead: Lead) -> list[str]:
             *(lead.fields.get(name, "") for name in EXPORT_FIELDS),
             lead_source.describe(lead.source),
             lead.language,
+            notes.get(lead.id or 0, ""),
         )
     ]
 
 
-def _write_csv(leads: list[Lead], file: TextIO) -> None:
+def _write_csv(leads: list[Lead], file: TextIO, notes: Mapping[int, str] | None = None) -> None:
     writer = csv.writer(file)
     writer.writerow(EXPORT_COLUMNS)
-    writer.writerows(_row(lead) for lead in leads)
+    writer.writerows(_row(lead, notes or {}) for lead in leads)
 
 
 def _write_json(leads: list[Lead], file: TextIO) -> None:
@@ -247,12 +259,13 @@ def _write_file(
 
 def _export(delivery: Delivery, status: str | None, output: str | None, ops: "Options") -> int:
     leads = delivery.store.all(LeadStatus(status) if status else None)
+    write = partial(_write_csv, notes=_notes(delivery, leads))
     if output == "-":
-        _write_csv(leads, ops.out)
+        write(leads, ops.out)
         return 0
     stamp = utcnow().strftime("%Y%m%d-%H%M%S")
     path = Path(output).expanduser() if output else ops.export_dir / f"leads-{stamp}.csv"
-    return _write_file(path, leads, _write_csv, ops.out)
+    return _write_file(path, leads, write, ops.out)
 
 
 def _purge(delivery: Delivery, ops: "Options") -> int:

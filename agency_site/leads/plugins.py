@@ -12,6 +12,7 @@ bookings, ``agency_site.bookings.plugin``) plugs in through a ``LeadPlugin``:
 - ``forget``: in the transaction that erased or purged leads (their bookings go too).
 - ``email_params``: what a lead's e-mail to the agency adds (a booking's links and note).
 - ``watchers``: the monitor's extra rounds (unanswered bookings, their expiry).
+- ``lead_notes``: a short note per lead for ``list`` and ``export`` (a booking's state).
 - ``commands``: the operator command's extra subcommands (``confirm``, ``decline``...).
 
 ``Refused.errors`` are the form's field errors, in the visitor's language: the intake
@@ -87,6 +88,10 @@ class LeadPlugin:
         """The rounds the monitor runs after its own, in order, every tick."""
         return []
 
+    def lead_notes(self, engine: sa.Engine, lead_ids: list[int]) -> dict[int, str]:
+        """A short note for some of the leads ``lead_ids`` (the listing and the export)."""
+        return {}
+
     def commands(self, subparsers: "argparse._SubParsersAction[Any]") -> None:
         """Add subcommands to ``python -m agency_site.leads``; each sets its ``Command`` as
         the ``plugin_command`` default (``parser.set_defaults(plugin_command=...)``)."""
@@ -123,6 +128,14 @@ class Plugins:
 
     def watchers(self, monitor: "Monitor") -> list[Watcher]:
         return [watcher for plugin in self.each for watcher in plugin.watchers(monitor)]
+
+    def lead_notes(self, engine: sa.Engine, lead_ids: list[int]) -> dict[int, str]:
+        """Every plugin's notes, joined per lead with "; "."""
+        notes: dict[int, list[str]] = {}
+        for plugin in self.each:
+            for lead_id, note in plugin.lead_notes(engine, lead_ids).items():
+                notes.setdefault(lead_id, []).append(note)
+        return {lead_id: "; ".join(each) for lead_id, each in notes.items()}
 
     def commands(self, subparsers: "argparse._SubParsersAction[Any]") -> None:
         for plugin in self.each:
