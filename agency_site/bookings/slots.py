@@ -226,6 +226,20 @@ def _minutes(slot: str) -> int:
     return int(hours) * 60 + int(minutes)
 
 
+def spend_link(session: Session, link_digest: str | None) -> bool:
+    """Spend a single-use link in the caller's transaction (``booking_link_uses``' primary
+    key); False (the transaction rolled back) when it was spent before. None: no link."""
+    if link_digest is None:
+        return True
+    session.add(BookingLinkUse(digest=link_digest))
+    try:
+        session.flush()
+    except sa.exc.IntegrityError:
+        session.rollback()
+        return False
+    return True
+
+
 class Decision(enum.StrEnum):
     """How a requested change ended."""
 
@@ -265,13 +279,8 @@ def decide(
         booking = session.get(Booking, lead_id)
         if booking is None:
             return Decision.UNKNOWN, None
-        if link_digest is not None:
-            session.add(BookingLinkUse(digest=link_digest))
-            try:
-                session.flush()
-            except sa.exc.IntegrityError:
-                session.rollback()
-                return Decision.REPLAYED, session.get(Booking, lead_id)
+        if not spend_link(session, link_digest):
+            return Decision.REPLAYED, session.get(Booking, lead_id)
         # Whatever the change, the booking is no longer pending: its network is not needed.
         values = {"state": to, "decided_at": utcnow(), "network": None}
         if not to.active:
@@ -656,13 +665,8 @@ def mark_attendance(
         booking = session.get(Booking, lead_id)
         if booking is None:
             return Decision.UNKNOWN, None
-        if link_digest is not None:
-            session.add(BookingLinkUse(digest=link_digest))
-            try:
-                session.flush()
-            except sa.exc.IntegrityError:
-                session.rollback()
-                return Decision.REPLAYED, session.get(Booking, lead_id)
+        if not spend_link(session, link_digest):
+            return Decision.REPLAYED, session.get(Booking, lead_id)
         if slot_start(booking.date, booking.time) > now:
             session.rollback()
             return Decision.NOT_ALLOWED, session.get(Booking, lead_id)
