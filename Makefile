@@ -11,6 +11,10 @@ export PATH := $(BIN):$(PATH)
 export REFLEX_USE_NPM ?= 1
 export REFLEX_TELEMETRY_ENABLED ?= false
 export REFLEX_CHECK_LATEST_VERSION ?= false
+# Python keeps each module's bytecode (__pycache__/, git-ignored) and pytest its rewritten
+# test modules: a machine whose environment says PYTHONDONTWRITEBYTECODE compiles the site
+# and the tests again in every process (each test worker, backend, command run by a test).
+unexport PYTHONDONTWRITEBYTECODE
 
 .DEFAULT_GOAL := help
 .PHONY: help setup setup-dev lock lock-check run prod export leads test test-unit test-e2e test-stack stack stack-down lint format bench loadtest clean
