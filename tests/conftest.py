@@ -304,16 +304,42 @@ def _drop_test_databases(admin_url: str) -> None:
     admin.dispose()
 
 
+def _new_database(server: local_servers.Server, template: str | None = None) -> str:
+    """A new database on ``server`` (a copy of ``template`` if given): its URL."""
+    name = f"test_{os.getpid()}_{next(_databases)}"
+    copy_of = f' TEMPLATE "{template.rsplit("/", 1)[1]}"' if template else ""
+    admin = sa.create_engine(server.url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sa.text(f'CREATE DATABASE "{name}"{copy_of}'))
+    admin.dispose()
+    _created.append(name)
+    return server.url.rsplit("/", 1)[0] + f"/{name}"
+
+
 @pytest.fixture
 def postgres_url(postgres_server: local_servers.Server) -> str:
     """The URL of a new, empty database on the session's PostgreSQL."""
-    name = f"test_{os.getpid()}_{next(_databases)}"
-    admin = sa.create_engine(postgres_server.url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    admin.dispose()
-    _created.append(name)
-    return postgres_server.url.rsplit("/", 1)[0] + f"/{name}"
+    return _new_database(postgres_server)
+
+
+@pytest.fixture(scope="session")
+def migrated_postgres_template(postgres_server: local_servers.Server) -> str:
+    """A database of the session's PostgreSQL brought to the latest schema once: each test's
+    migrated database is a copy of it (``CREATE DATABASE … TEMPLATE``, milliseconds) instead
+    of running every migration again (tests/leads/test_migrations.py runs them)."""
+    from agency_site.leads import migrations
+
+    url = _new_database(postgres_server)
+    engine = sa.create_engine(url)
+    migrations.upgrade(engine)
+    engine.dispose()  # A template cannot be copied while anyone is connected to it.
+    return url
+
+
+@pytest.fixture
+def migrated_postgres_url(postgres_server: local_servers.Server, migrated_postgres_template: str):
+    """The URL of a new database on the session's PostgreSQL, at the latest schema."""
+    return _new_database(postgres_server, template=migrated_postgres_template)
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,8 @@ EmailJS is faked by ``tests/emailjs_fake.py``.
 """
 
 import datetime as dt
+import shutil
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -53,17 +55,26 @@ def aged(store: LeadStore, lead_id: int, days: float) -> None:
         connection.execute(sa.update(Lead).where(Lead.id == lead_id).values(created_at=moment))
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file brought to the latest schema once per session: each test's database is a
+    copy of it instead of running every migration again (tests/leads/test_migrations.py
+    runs them)."""
+    path = tmp_path_factory.mktemp("migrated") / "leads.db"
+    engine = new_engine(f"sqlite:///{path}")
+    migrations.upgrade(engine)
+    engine.dispose()  # The last connection closed: the write-ahead log is folded in.
+    assert not path.with_name("leads.db-wal").exists()
+    return path
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path) -> str:
     """A fresh, migrated database: a SQLite file, or a new database on a real PostgreSQL."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'leads.db'}"
-    else:
-        url = request.getfixturevalue("postgres_url")
-    engine = new_engine(url)
-    migrations.upgrade(engine)
-    engine.dispose()
-    return url
+    if request.param == "postgresql":
+        return request.getfixturevalue("migrated_postgres_url")
+    shutil.copyfile(request.getfixturevalue("migrated_sqlite"), tmp_path / "leads.db")
+    return f"sqlite:///{tmp_path / 'leads.db'}"
 
 
 def plugged(engine: sa.Engine, **options) -> LeadStore:
