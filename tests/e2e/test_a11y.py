@@ -1,5 +1,6 @@
-"""Every route as a visitor first sees it (200, its title, one heading) and WCAG 2.2 AA at the
-layout level: axe-core on every route and menu state, keyboard, motion.
+"""Every route as a visitor first sees it (200, its title, one heading, no websocket, no error
+in the console, nothing the CSP blocks) and WCAG 2.2 AA at the layout level: axe-core on every
+route at both widths and in every menu state, keyboard, motion.
 
 axe-core (pinned in scripts/node_tools.py) is installed under .tools/ on first use.
 """
@@ -78,18 +79,44 @@ MENU_PAGES = [
 ]
 
 
-@VIEWPORTS
+class Reader:
+    """What a reader's page does besides showing itself: the websockets and the backend's
+    event requests it opens (a reader opens none: tests/e2e/test_lazy_socket.py), and the
+    errors in its console or thrown by its scripts."""
+
+    def __init__(self, page: Page) -> None:
+        self.sockets: list[str] = []
+        self.errors: list[str] = []
+        page.on("websocket", lambda socket: self.sockets.append(socket.url))
+        page.on("request", lambda r: self.sockets.append(r.url) if "/_event" in r.url else None)
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def real_errors(self) -> list[str]:
+        # Remote stock photos cannot load on an offline machine; anything else is a bug.
+        return [error for error in self.errors if "net::ERR_" not in error]
+
+
+# Each route is loaded once, at the desktop width, and checked again at the phone's width
+# (the layouts differ by CSS only): the page's CSP violations fail it too (conftest.py).
 @pytest.mark.parametrize("route", ROUTES, ids=[r.path for r in ROUTES])
 def test_every_route_answers_with_its_title_one_heading_and_no_axe_violations(
-    page: Page, axe_source: str, route, viewport: dict
+    page: Page, axe_source: str, route
 ) -> None:
-    page.set_viewport_size(viewport)
+    reader = Reader(page)
+    page.set_viewport_size(DESKTOP)
     response = open_page(page, route.path)
     assert response is not None and response.status == 200
     expect(page).to_have_title(route.title)
     expect(page.locator("h1")).to_have_count(1)
     expect(page.locator("main")).to_be_visible()
-    assert axe_violations(page, axe_source) == []
+    assert axe_violations(page, axe_source) == [], "at 1280x800"
+    page.set_viewport_size(MOBILE)
+    expect(page.locator(f"#{ui.MOBILE_MENU_TOGGLE_ID}")).to_be_visible()
+    assert axe_violations(page, axe_source) == [], "at 375x812"
+    assert reader.sockets == []
+    assert page.evaluate("() => window.sessionStorage.getItem('token')") is None
+    assert reader.real_errors() == []
 
 
 @VIEWPORTS
