@@ -19,7 +19,7 @@ import os
 import string
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, ClassVar
 from urllib.parse import urlsplit
 
 from dotenv import load_dotenv
@@ -101,15 +101,25 @@ class AgencySettings(BaseSettings):
 
 
 class EmailJSSettings(BaseSettings):
-    """Credentials and templates of the EmailJS account the forms deliver through."""
+    """Credentials and templates of the EmailJS account the forms deliver through.
+
+    One template may serve several kinds of e-mail (EmailJS's free plan allows few
+    templates, docs/leads.md): a form's template id left unset is the agency template's,
+    ``EMAILJS_CONTACT_TEMPLATE_ID`` (its sections on ``is_booking``, ``is_quote``... show
+    each kind's fields). The visitor's e-mails have a template of their own or none.
+    """
 
     model_config = _section("EMAILJS_")
+    # The template every form's unset template id falls back to, and the one that never does.
+    AGENCY_TEMPLATE: ClassVar[str] = "contact_template_id"
+    VISITOR_TEMPLATE: ClassVar[str] = "visitor_template_id"
 
     api_base: Annotated[str, Field(min_length=1)] = "https://api.emailjs.com"
     service_id: str = ""
     public_key: str = ""
     private_key: SecretStr = SecretStr("")
     contact_template_id: str = ""
+    # Unset: the contact template's (one template for every kind: docs/leads.md).
     booking_template_id: str = ""
     quote_template_id: str = ""
     # The visitor's e-mails about their booking (confirmed, declined, cancelled): optional;
@@ -119,29 +129,57 @@ class EmailJSSettings(BaseSettings):
 
     _slash = field_validator("api_base")(_strip_slash)
 
+    @staticmethod
+    def variable(name: str) -> str:
+        """The environment variable of one of these settings: ``EMAILJS_QUOTE_TEMPLATE_ID``."""
+        return f"EMAILJS_{name.upper()}"
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """The variables delivery needs and lacks (the private key is optional; every form's
+        template but the agency's falls back to it): leads wait until they are set."""
+        needed = ("service_id", "public_key", self.AGENCY_TEMPLATE)
+        return tuple(self.variable(name) for name in needed if not getattr(self, name))
+
     @property
     def configured(self) -> bool:
-        """Whether delivery can be attempted (the private key is optional)."""
-        # Not the quote's template: a site set up before the quote form keeps delivering
-        # the other two; a quote lead waits, held, until EMAILJS_QUOTE_TEMPLATE_ID is set.
-        return all(
-            (self.service_id, self.public_key, self.contact_template_id, self.booking_template_id)
-        )
+        """Whether delivery can be attempted."""
+        return not self.missing
+
+    def template_id(self, setting: str) -> str:
+        """The template id the e-mails of ``setting`` (a ``*_template_id`` field) go
+        through: its own; for a form's left unset, the agency template's."""
+        own = getattr(self, setting)
+        if own or setting == self.VISITOR_TEMPLATE:
+            return own
+        return getattr(self, self.AGENCY_TEMPLATE)
 
     @property
     def template_ids(self) -> dict[str, str]:
-        """Every template id, by its field's name: each form's (its declaration's
-        ``template_setting``) and the visitor's. A new form's field joins by its name."""
+        """Every template id in use, by its field's name: each form's (its declaration's
+        ``template_setting``, fallback included) and the visitor's. A new form's field joins
+        by its name."""
         return {
-            name: getattr(self, name)
+            name: self.template_id(name)
             for name in sorted(type(self).model_fields)
             if name.endswith("_template_id")
         }
 
     @property
+    def shared_templates(self) -> dict[str, str]:
+        """The variables of the forms' template ids left unset, each with the variable of
+        the template their e-mails go through instead (the agency template's)."""
+        agency = self.variable(self.AGENCY_TEMPLATE)
+        return {
+            self.variable(name): agency
+            for name in self.template_ids
+            if name not in (self.AGENCY_TEMPLATE, self.VISITOR_TEMPLATE) and not getattr(self, name)
+        }
+
+    @property
     def fingerprint(self) -> str:
         """A short digest of the settings, to tell whether the configuration has changed
-        (held leads are released when it does): the account and every template id."""
+        (held leads are released when it does): the account and every template id in use."""
         account = (
             self.api_base,
             self.service_id,

@@ -59,6 +59,18 @@ def appointment(booking: Booking, fields: Mapping[str, Any]) -> Appointment:
     )
 
 
+# The links a visitor's e-mail may carry, each empty when it has none (the visitor
+# template shows each only when set: ``agency_site/emailjs_templates.py``).
+VISITOR_LINKS = (
+    "ics_url",
+    "google_url",
+    "outlook_url",
+    "cancel_url",
+    "meeting_url",
+    "book_again_url",
+)
+
+
 @dataclass(frozen=True)
 class VisitorMail:
     """What the visitor template receives for one booking e-mail."""
@@ -103,12 +115,7 @@ def visitor_mail(
         "date_es": words["date_es"],
         "time": booking.time,
         "time_zone": AGENCY_TIME_ZONE,
-        "ics_url": "",
-        "google_url": "",
-        "outlook_url": "",
-        "cancel_url": "",
-        "meeting_url": "",
-        "book_again_url": "",
+        **dict.fromkeys(VISITOR_LINKS, ""),
     }
     if state is BookingStatus.CONFIRMED:
         assert signer is not None, "a confirmation carries signed links"

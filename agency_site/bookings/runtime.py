@@ -12,6 +12,7 @@ from agency_site.bookings.links import LinkSigner
 from agency_site.bookings.pages import create_app
 from agency_site.bookings.slots import MoveRules
 from agency_site.content.site import SITE
+from agency_site.forms.email import NOTICE, kind_params
 from agency_site.leads.runtime import intake
 from agency_site.settings import Settings, get_settings
 from agency_site.working_calendar import default_calendar
@@ -41,8 +42,8 @@ def desk() -> BookingDesk:
         template_id = templates.get(template, "")
         if client is None or not template_id:
             return False
-        if template == AGENCY:
-            params = {"to_email": SITE.email} | params
+        if template == AGENCY:  # Through the agency template, in its notices' section.
+            params = {"to_email": SITE.email} | params | kind_params(NOTICE)
         return (await client.send(template_id, params)).ok
 
     secrets = link_secrets(settings)

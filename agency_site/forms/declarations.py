@@ -204,8 +204,9 @@ BY_KIND: dict[LeadKind, FormDeclaration] = {form.kind: form for form in FORMS}
 
 
 def form_templates(emailjs: EmailJSSettings) -> dict[LeadKind, str]:
-    """Each form's EmailJS template id, read from the setting its declaration names."""
-    return {form.kind: getattr(emailjs, form.template_setting) for form in FORMS}
+    """Each form's EmailJS template id, from the setting its declaration names (unset: the
+    agency template's, ``EmailJSSettings.template_id``)."""
+    return {form.kind: emailjs.template_id(form.template_setting) for form in FORMS}
 
 
 def export_fields(forms: tuple[FormDeclaration, ...] = FORMS) -> tuple[str, ...]:

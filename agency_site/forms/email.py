@@ -12,6 +12,17 @@ from agency_site.content.form_words import COPY
 from agency_site.content.template import render
 from agency_site.forms.declarations import FormDeclaration
 from agency_site.forms.fields import Control
+from agency_site.forms.kinds import LeadKind
+
+# The agency's e-mails that are no lead's (a booking cancelled or moved by its visitor,
+# the morning digest): only ``message`` and ``from_email``, through the agency template.
+NOTICE = "notice"
+
+
+def agency_kinds() -> tuple[str, ...]:
+    """Every kind of e-mail the agency template receives (one section of it each): each
+    kind of lead's, then the notices'."""
+    return (*(kind.value for kind in LeadKind), NOTICE)
 
 
 def date_es(iso_date: str) -> str:
@@ -25,6 +36,17 @@ def date_es(iso_date: str) -> str:
         month=words.months[day.month - 1],
         year=day.year,
     )
+
+
+def kind_params(kind: str) -> dict[str, str]:
+    """Which kind of e-mail this is, for the sections of a template several kinds share:
+    ``kind`` (``booking``) and a flag per kind of ``agency_kinds``, ``is_booking``: "1" for
+    this one, "" for the others (false to EmailJS, which renders ``{{#is_booking}}…
+    {{/is_booking}}`` only when true)."""
+    kinds = agency_kinds()
+    if kind not in kinds:
+        raise ValueError(f"{kind!r} is no kind of the agency's e-mails.")
+    return {"kind": kind} | {f"is_{each}": "1" if each == kind else "" for each in kinds}
 
 
 # Longest visitor name an e-mail carries (the auto-reply greets the visitor with it).

@@ -19,7 +19,7 @@ from agency_site.content.form_words import COPY
 from agency_site.content.template import render
 from agency_site.emailjs import EmailJSClient, Outcome, SendResult
 from agency_site.forms.declarations import BY_KIND, FormDeclaration
-from agency_site.forms.email import date_es, form_params, short_name
+from agency_site.forms.email import date_es, form_params, kind_params, short_name
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import source as lead_source
 from agency_site.leads.models import Lead
@@ -216,7 +216,8 @@ class Delivery:
         source: dict[str, str] | None,
         language: str,
     ) -> dict[str, str]:
-        """The template variables of a lead's e-mail (``attempt``'s arguments), checked to
+        """The template variables of a lead's e-mail (``attempt``'s arguments), its kind's
+        flags among them (``kind_params``: one template may serve several kinds), checked to
         encode as the JSON the client sends: an old row may hold text that has no UTF-8
         (a lone surrogate, refused by ``validation`` since)."""
         with locale.active(locale.DEFAULT_LOCALE):
@@ -229,6 +230,7 @@ class Delivery:
             )
             params["source"] = lead_source.describe(source)
         params["language"] = locale.AUTONYMS[locale.parse(language)]
+        params |= kind_params(kind)
         if BY_KIND[kind].autoreply:
             with locale.active(locale.parse(language)):
                 params |= autoreply_params(BY_KIND[kind], fields)

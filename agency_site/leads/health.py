@@ -4,8 +4,10 @@ JSON with the counts of waiting and held leads, the age of the oldest waiting on
 the last delivery. HTTP 503 when a lead is held (EmailJS refuses the configuration) or
 the oldest waiting lead is older than ``LEADS_HEALTH_MAX_QUEUED_AGE_SECONDS``, or the
 database cannot be read, or a folder the site writes cannot be written (``unwritable``:
-the settings that place them, e.g. ``LEADS_SPOOL_DIR``; never the paths); 200 otherwise.
-It shows no personal data.
+the settings that place them, e.g. ``LEADS_SPOOL_DIR``; never the paths), or a lead waits
+for an EmailJS setting that is not set (``unconfigured``: ``unset_settings`` names them);
+200 otherwise. ``shared_templates`` names the forms' template ids left unset and the
+template their e-mails go through instead. It shows no personal data.
 
 Mounted on the backend through ``rx.App(api_transformer=[leads_api(), ...])``.
 """
@@ -27,6 +29,7 @@ from starlette.routing import Route
 from agency_site.leads.models import utcnow
 from agency_site.leads.store import LeadStore, LeadSummary
 from agency_site.paths import LEADS_HEALTH
+from agency_site.settings import EmailJSSettings
 
 logger = logging.getLogger(__name__)
 
@@ -70,13 +73,18 @@ def health_report(
     max_age: dt.timedelta,
     now: dt.datetime,
     unwritable_settings: Sequence[str] = (),
+    emailjs: EmailJSSettings | None = None,
 ) -> tuple[int, dict[str, Any]]:
-    """HTTP status and JSON body for this summary (and the settings of unwritable folders)."""
+    """HTTP status and JSON body for this summary (and the settings of unwritable folders,
+    and the EmailJS settings: those unset)."""
     age = (now - summary.oldest_waiting_at).total_seconds() if summary.oldest_waiting_at else None
+    unset = emailjs.missing if emailjs else ()
     if summary.held:
         status = "held"  # EmailJS refuses the configuration: fix it in its dashboard.
     elif unwritable_settings:
         status = "unwritable"  # A lead could not be spooled: fix the folder (its setting).
+    elif unset and summary.queued + summary.sending:
+        status = "unconfigured"  # Leads wait for these settings: set them, then restart.
     elif age is not None and age > max_age.total_seconds():
         status = "delayed"  # Waiting too long: provider down, or delivery not configured.
     else:
@@ -93,6 +101,10 @@ def health_report(
     }
     if unwritable_settings:
         body["unwritable"] = sorted(unwritable_settings)
+    if unset:
+        body["unset_settings"] = list(unset)
+    if emailjs and emailjs.shared_templates:
+        body["shared_templates"] = emailjs.shared_templates
     return (200 if status == "ok" else 503), body
 
 
@@ -101,10 +113,12 @@ def leads_api(
     configured: Callable[[], bool],
     max_age: Callable[[], dt.timedelta],
     write_folders: Callable[[], Mapping[str, Path]] = dict,
+    emailjs: Callable[[], EmailJSSettings | None] = lambda: None,
 ) -> Starlette:
     """The site's own endpoints under ``/_site/leads/``; dependencies are looked up per request.
 
-    ``write_folders``: the folders the site writes, by setting, probed on every request.
+    ``write_folders``: the folders the site writes, by setting, probed on every request;
+    ``emailjs``: the EmailJS settings in use, to name those unset.
     """
 
     async def health(_request: Request) -> JSONResponse:
@@ -115,7 +129,7 @@ def leads_api(
             logger.exception("The leads health check could not read the database.")
             body = {"status": "error", **({"unwritable": bad} if bad else {})}
             return JSONResponse(body, status_code=503, headers=_NO_STORE)
-        code, body = health_report(summary, configured(), max_age(), utcnow(), bad)
+        code, body = health_report(summary, configured(), max_age(), utcnow(), bad, emailjs())
         return JSONResponse(body, status_code=code, headers=_NO_STORE)
 
     return Starlette(routes=[Route(LEADS_HEALTH, health, methods=["GET", "HEAD"])])

@@ -1,10 +1,10 @@
 """The leads machinery of this backend process, built once from the settings.
 
-``lifespan`` runs in every backend worker. The backend serves at once, even while
-the database is down: submissions then go to the spool (``spool.py``). In the
-background it migrates the database as soon as it answers (retrying with backoff,
-under the migration lock of ``migrations.py``), reports the delivery configuration,
-and then keeps the retry loop and the monitor (alerts, canary, daily purge:
+``lifespan`` runs in every backend worker. It first names each EmailJS setting not set
+(``report_emailjs``). The backend serves at once, even while the database is down:
+submissions then go to the spool (``spool.py``). In the background it migrates the
+database as soon as it answers (retrying with backoff, under the migration lock of
+``migrations.py``), releases the leads held under older EmailJS settings, and then keeps the retry loop and the monitor (alerts, canary, daily purge:
 ``monitor.py``) running. The drain loop moves spooled leads into the database once
 it is migrated, and watches the spool's age for the owner's alert all along.
 
@@ -26,7 +26,7 @@ from starlette.applications import Starlette
 
 from agency_site.content.site import SITE
 from agency_site.emailjs import EmailJSClient, ssl_context
-from agency_site.forms.declarations import BY_KIND, form_templates
+from agency_site.forms.declarations import form_templates
 from agency_site.leads import database, migrations, plugins
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.health import leads_api, unwritable
@@ -37,7 +37,7 @@ from agency_site.leads.ratelimit import RateLimiter, storage_for
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
 from agency_site.paths import LEADS_HEALTH
-from agency_site.settings import Settings, get_settings
+from agency_site.settings import EmailJSSettings, Settings, get_settings
 
 logger = logging.getLogger(__name__)
 
@@ -152,6 +152,29 @@ def check_write_folders(settings: Settings) -> dict[str, OSError]:
     return problems
 
 
+def report_emailjs(emailjs: EmailJSSettings) -> None:
+    """Start-up lines naming each EmailJS setting not set: a WARNING for one leads wait
+    for, and one for each form's template id that falls back to the agency template
+    (whose template must then show that kind's fields too)."""
+    if emailjs.missing:
+        logger.warning(
+            "E-mail delivery is NOT configured: set %s. Form submissions are stored in the "
+            "leads table and sent once they are set and the site restarted (`python -m "
+            "agency_site.leads list`; GET %s says `unconfigured` while one waits).",
+            ", ".join(emailjs.missing),
+            LEADS_HEALTH,
+        )
+    for unset, shared in emailjs.shared_templates.items():
+        logger.warning(
+            "%s is not set: those e-mails go through %s, whose template must show their "
+            "fields too (the agency template of docs/leads.md, `python -m "
+            "agency_site.emailjs_templates`); set %s for a template of their own.",
+            unset,
+            shared,
+            unset,
+        )
+
+
 def health_api() -> Starlette:
     """``/_site/leads/health`` of this process (mounted by ``agency_site.site_api``)."""
     return leads_api(
@@ -159,6 +182,7 @@ def health_api() -> Starlette:
         configured=lambda: intake().delivery.configured,
         max_age=lambda: dt.timedelta(seconds=get_settings().leads.health_max_queued_age_seconds),
         write_folders=lambda: write_folders(get_settings()),
+        emailjs=lambda: get_settings().emailjs,
     )
 
 
@@ -185,24 +209,10 @@ def intake() -> LeadIntake:
 
 
 def prepare(delivery: Delivery) -> None:
-    """Start-up checks: migrate, say whether delivery works, release leads held by old settings."""
+    """Start-up checks: migrate, release leads held by old settings, count those still held."""
     migrations.upgrade(delivery.store.engine)
     if not delivery.configured:
-        logger.warning(
-            "E-mail delivery is NOT configured (EMAILJS_SERVICE_ID, EMAILJS_PUBLIC_KEY, "
-            "EMAILJS_CONTACT_TEMPLATE_ID, EMAILJS_BOOKING_TEMPLATE_ID): form submissions are "
-            "stored in the leads table and sent once the settings are in place and the site "
-            "is restarted. See them with `python -m agency_site.leads list`."
-        )
-        return
-    for kind, template in delivery.templates.items():
-        if not template:
-            logger.warning(
-                "No EmailJS template for the %s form (EMAILJS_%s): its leads are stored and "
-                "held until it is set and the site restarted.",
-                kind,
-                BY_KIND[kind].template_setting.upper(),
-            )
+        return  # Said at start-up, naming the settings to set (``report_emailjs``).
     delivery.release_held()
     if held := delivery.store.count(LeadStatus.HELD):
         logger.error(
@@ -296,6 +306,7 @@ async def keep_leads_moving(the_intake: LeadIntake, the_monitor: Monitor) -> Non
 async def lifespan() -> AsyncIterator[None]:
     """Lifespan task of the app: serve at once; prepare the database and run the loops behind."""
     configure_logging()
+    report_emailjs(get_settings().emailjs)
     await asyncio.to_thread(check_write_folders, get_settings())
     delivery = intake().delivery
     # Load the CA bundle off the event loop, once: every EmailJS connection reuses it.

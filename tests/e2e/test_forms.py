@@ -22,7 +22,8 @@ from agency_site.content.form_words import COPY
 from agency_site.content.loader import fill
 from agency_site.content.site import SITE
 from agency_site.emailjs import LIB_VERSION
-from agency_site.forms.email import date_es
+from agency_site.forms.email import date_es, kind_params
+from agency_site.forms.kinds import LeadKind
 from agency_site.leads import source as lead_source
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
 from agency_site.working_calendar import Closure, default_calendar
@@ -163,7 +164,7 @@ def booking_params(day: dt.date, slot: str, email: str) -> dict:
         "confirm_url": SignedLink("confirm"),
         "decline_url": SignedLink("decline"),
         "slot_note": "",  # The booking holds its slot (a drained one may not: it says so).
-    }
+    } | kind_params(LeadKind.BOOKING)
 
 
 def open_schedule(page: Page) -> Locator:
@@ -204,7 +205,8 @@ def test_hero_sends_the_email_thanks_and_clears_the_field(page: Page, fake: HTTP
                 "message": COPY.hero.email_message.format(email="visitante@example.com"),
                 "source": visit_source(paths.HOME),
                 "language": "Español",
-            },
+            }
+            | kind_params(LeadKind.HERO),
         )
     ]
     expect(form.get_by_label(COPY.hero.fields["email"].label)).to_have_value("")

@@ -9,6 +9,8 @@ from pytest_httpserver import HTTPServer
 from agency_site import paths
 from agency_site.content.form_words import COPY
 from agency_site.content.site import SITE
+from agency_site.forms.email import kind_params
+from agency_site.forms.kinds import LeadKind
 from tests.e2e.conftest import EMAILJS_E2E, SiteServer
 from tests.e2e.helpers import open_page
 from tests.e2e.test_forms import (
@@ -50,7 +52,8 @@ def test_a_quote_with_the_service_and_pack_of_the_link_is_sent_and_stored(
                 "message": "Queremos renovar la marca.",
                 "source": visit_source(paths.CONTACT),
                 "language": "Español",
-            },
+            }
+            | kind_params(LeadKind.QUOTE),
         )
     ]
     assert leads(site)[-1][1:] == ("quote", "sent")

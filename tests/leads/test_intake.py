@@ -9,7 +9,7 @@ from pytest_httpserver import HTTPServer
 from agency_site.bookings import slots
 from agency_site.content.form_words import COPY
 from agency_site.emailjs import SEND_PATH
-from agency_site.forms.email import date_es
+from agency_site.forms.email import date_es, kind_params
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads.intake import LeadIntake, agency_today
@@ -85,7 +85,8 @@ def test_a_booking_is_stored_then_sent_with_the_spec_payload(
                 ),
                 "confirm_url": "",
                 "decline_url": "",
-            },
+            }
+            | kind_params(LeadKind.BOOKING),  # One template may serve several kinds.
         ),
     ).respond_with_data("OK")
 
@@ -112,7 +113,7 @@ def test_the_hero_sends_the_visitors_email_in_a_spanish_message(
         "message": COPY.hero.email_message.format(email="bea@example.com"),
         "source": describe(None),
         "language": "Español",
-    }
+    } | kind_params(LeadKind.HERO)
 
 
 def test_a_catalan_booking_is_answered_and_auto_replied_in_catalan_and_stores_its_language(
