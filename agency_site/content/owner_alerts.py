@@ -38,6 +38,10 @@ class OwnerAlerts(Content):
     # {calendars} names each (its number and host, never the secret address) and why.
     busy_feed_failing: Template("calendars", "hours")
     busy_feed_recovered: Template()
+    # A webhook endpoint paused (LEADS_WEBHOOK_URLS, issue 32): {number} its place in the
+    # list (never the URL, which may carry a token); {hours} failing, {error} its last answer.
+    webhook_gone: Template("number")
+    webhook_failing: Template("number", "hours", "error")
 
 
 ALERTS = Localized(lambda: load("owner-alerts.yaml", OwnerAlerts))

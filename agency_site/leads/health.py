@@ -26,6 +26,7 @@ from starlette.routing import Route
 
 from agency_site.leads.models import utcnow
 from agency_site.leads.store import LeadStore, LeadSummary
+from agency_site.leads.webhooks import WebhookSummary
 from agency_site.paths import LEADS_HEALTH
 
 logger = logging.getLogger(__name__)
@@ -70,8 +71,10 @@ def health_report(
     max_age: dt.timedelta,
     now: dt.datetime,
     unwritable_settings: Sequence[str] = (),
+    webhooks: WebhookSummary | None = None,
 ) -> tuple[int, dict[str, Any]]:
-    """HTTP status and JSON body for this summary (and the settings of unwritable folders)."""
+    """HTTP status and JSON body for this summary (and the settings of unwritable folders;
+    ``webhooks``: theirs when the site has endpoints, ``webhooks`` when one cannot send)."""
     age = (now - summary.oldest_waiting_at).total_seconds() if summary.oldest_waiting_at else None
     if summary.held:
         status = "held"  # EmailJS refuses the configuration: fix it in its dashboard.
@@ -79,6 +82,8 @@ def health_report(
         status = "unwritable"  # A lead could not be spooled: fix the folder (its setting).
     elif age is not None and age > max_age.total_seconds():
         status = "delayed"  # Waiting too long: provider down, or delivery not configured.
+    elif webhooks is not None and webhooks.problem:
+        status = "webhooks"  # Unsigned (no secret) or an endpoint paused: see its problem.
     else:
         status = "ok"
     body = {
@@ -93,6 +98,8 @@ def health_report(
     }
     if unwritable_settings:
         body["unwritable"] = sorted(unwritable_settings)
+    if webhooks is not None:
+        body["webhooks"] = webhooks.as_json()
     return (200 if status == "ok" else 503), body
 
 
@@ -101,6 +108,7 @@ def leads_api(
     configured: Callable[[], bool],
     max_age: Callable[[], dt.timedelta],
     write_folders: Callable[[], Mapping[str, Path]] = dict,
+    webhooks: Callable[[], WebhookSummary | None] = lambda: None,
 ) -> Starlette:
     """The site's own endpoints under ``/_site/leads/``; dependencies are looked up per request.
 
@@ -111,11 +119,12 @@ def leads_api(
         bad = sorted(await asyncio.to_thread(lambda: unwritable(write_folders())))
         try:
             summary = await asyncio.to_thread(store().summary)
+            hooks = await asyncio.to_thread(webhooks)
         except Exception:
             logger.exception("The leads health check could not read the database.")
             body = {"status": "error", **({"unwritable": bad} if bad else {})}
             return JSONResponse(body, status_code=503, headers=_NO_STORE)
-        code, body = health_report(summary, configured(), max_age(), utcnow(), bad)
+        code, body = health_report(summary, configured(), max_age(), utcnow(), bad, hooks)
         return JSONResponse(body, status_code=code, headers=_NO_STORE)
 
     return Starlette(routes=[Route(LEADS_HEALTH, health, methods=["GET", "HEAD"])])

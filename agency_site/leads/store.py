@@ -15,13 +15,14 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads import allowance
+from agency_site.leads import allowance, webhooks
 from agency_site.leads.claims import Claims
 from agency_site.leads.jobs import Jobs
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, email_key, utcnow
 from agency_site.leads.plugins import Hold, Plugins
 from agency_site.leads.rgpd import Rights
+from agency_site.leads.webhook_payload import LEAD_CREATED
 from agency_site.locale import DEFAULT_LOCALE
 
 
@@ -96,6 +97,8 @@ class LeadStore(Claims, Rights, Jobs):
         transaction; ``Refused`` is raised (nothing is written) unless ``hold.strict`` is
         False (a lead drained from the spool: stored anyway). None: they hold nothing.
         ``spam``: stored as ``SPAM`` (its honeypot was filled), never sent until released.
+        Its webhooks (``lead.created`` for each endpoint in use) are queued in the same
+        transaction (``webhooks.queue``); a spam's when it is released.
         """
         now = utcnow()
         email = fields.get("email")
@@ -123,6 +126,8 @@ class LeadStore(Claims, Rights, Jobs):
                 session.flush()  # The idempotency key's unique index speaks first.
                 if hold is not None:
                     self.plugins.hold(session, lead, hold)
+                if not spam:
+                    webhooks.queue(session, lead, LEAD_CREATED)
                 session.commit()
                 return lead
         except sa.exc.IntegrityError:
@@ -147,6 +152,7 @@ class LeadStore(Claims, Rights, Jobs):
             if not released or lead is None:
                 return False
             self.plugins.hold(session, lead, Hold(strict=False))
+            webhooks.queue(session, lead, LEAD_CREATED)
             session.commit()
             return True
 

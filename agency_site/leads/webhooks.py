@@ -1,0 +1,584 @@
+"""Signed webhooks: each lead (and each change of its booking) POSTed to the agency's
+endpoints (``LEADS_WEBHOOK_URLS``), a second channel beside the e-mail, independent of it.
+
+- **Store-first**: the endpoints in use are rows of ``lead_webhook_endpoints``
+  (``register``, at start-up from the settings). ``queue`` writes one ``lead_webhooks``
+  row per active endpoint in the caller's transaction: the one storing the lead
+  (``LeadStore.add_lead``, event ``lead.created``) or the one changing its booking (the
+  bookings plugin, ``booking.*``). A lead stored is its webhooks queued.
+- **Claimed** like a lead's e-mail (``claims.py``): ``UPDATE … WHERE <still claimable>``
+  and a rowcount check, so one worker sends each message; a worker dying with a claim
+  leaves it due again when the lease ends.
+- **Signed** per the Standard Webhooks specification by the ``standardwebhooks`` package:
+  ``webhook-id`` (the lead's idempotency key and the event: a receiver deduplicates a
+  message sent again), ``webhook-timestamp``, ``webhook-signature`` (``v1,<base64>`` for
+  each secret of ``LEADS_WEBHOOK_SECRET``, several during a rotation). Without a secret
+  nothing is sent, ever: messages wait, queued, and the health page says why.
+- **Retried** on the specification's schedule (``WebhookPolicy.schedule``: at once, 5 s,
+  5 min, 30 min, 2 h, 5 h, 10 h, then every 10 h, each with jitter): a 2xx is delivered,
+  anything else (a timeout, a 5xx, a redirect...) is tried again. An endpoint answering
+  410 Gone, or failing for ``pause_after`` (a day), is **paused**, and the owner alerted
+  once (the worker whose UPDATE paused it); ``leads retry`` resumes it.
+- **Independent**: the webhook round has its own loop, HTTP client and short timeout;
+  neither channel ever waits for the other. One endpoint's failure ends its own round only.
+"""
+
+import asyncio
+import datetime as dt
+import hashlib
+import logging
+import random
+import uuid
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import sqlalchemy as sa
+from sqlmodel import Session, col, select
+from standardwebhooks import Webhook
+
+from agency_site.content.owner_alerts import ALERTS
+from agency_site.content.template import render
+from agency_site.leads import webhook_payload
+from agency_site.leads.models import Lead, LeadWebhook, LeadWebhookEndpoint, utcnow
+from agency_site.leads.plugins import Plugins
+
+logger = logging.getLogger(__name__)
+
+QUEUED, SENDING, SENT = "queued", "sending", "sent"
+ACTIVE, PAUSED, REMOVED = "active", "paused", "removed"
+ERROR_MAX = 1000
+REMOTE_ID_MAX = 200
+
+
+def endpoint_key(url: str) -> str:
+    """How the tables name an endpoint: a digest of its URL, which may carry a token."""
+    return hashlib.sha256(url.encode()).hexdigest()[:16]
+
+
+def message_id(lead: Lead, event: str, sequence: int = 0) -> str:
+    """The ``webhook-id`` of ``event`` of ``lead``: its idempotency key (one submission is
+    one lead, whichever path stored it) and the event; ``sequence`` tells apart the same
+    event of a booking moved since (``booking.sequence``)."""
+    key = lead.idempotency_key or f"lead-{lead.id}"
+    name = event.replace(".", "_")
+    return f"msg_{key}_{name}" + (f"_{sequence}" if sequence else "")
+
+
+def signers(secrets: Iterable[str]) -> tuple[Webhook, ...]:
+    """One signer per ``whsec_…`` secret (raises ``ValueError`` naming none of them)."""
+    found = []
+    for secret in secrets:
+        if not secret.startswith("whsec_"):
+            raise ValueError("each LEADS_WEBHOOK_SECRET must start with whsec_")
+        try:
+            found.append(Webhook(secret))
+        except Exception as error:
+            msg = "a LEADS_WEBHOOK_SECRET is not base64 after whsec_"
+            raise ValueError(msg) from error
+    return tuple(found)
+
+
+def sign(
+    signed_by: Sequence[Webhook], msg_id: str, moment: dt.datetime, body: str
+) -> dict[str, str]:
+    """The Standard Webhooks headers of ``body``: one ``v1`` signature per secret."""
+    stamp = moment.astimezone(dt.UTC)
+    signatures = " ".join(signer.sign(msg_id, stamp, body) for signer in signed_by)
+    return {
+        "webhook-id": msg_id,
+        "webhook-timestamp": str(int(stamp.timestamp())),
+        "webhook-signature": signatures,
+        "content-type": "application/json",
+    }
+
+
+# --- The tables: registered endpoints, queued messages, claims --------------------------
+
+
+def register(engine: sa.Engine, urls: Sequence[str]) -> tuple[str, ...]:
+    """Make ``urls`` the endpoints new events are queued for; the others ``removed`` (their
+    queued messages wait, sent if the endpoint comes back). Their keys, in order."""
+    keys = tuple(dict.fromkeys(endpoint_key(url) for url in urls))
+    now = utcnow()
+    with engine.begin() as connection:
+        table = LeadWebhookEndpoint.__table__
+        known = set(connection.execute(sa.select(table.c.endpoint)).scalars())
+        for key in keys:
+            if key not in known:
+                try:
+                    with connection.begin_nested():
+                        connection.execute(
+                            sa.insert(table).values(endpoint=key, state=ACTIVE, changed_at=now)
+                        )
+                except sa.exc.IntegrityError:  # Another worker registered it first.
+                    pass
+        connection.execute(
+            sa.update(table)
+            .where(table.c.state == REMOVED, table.c.endpoint.in_(keys))
+            .values(state=ACTIVE, changed_at=now)
+        )
+        connection.execute(
+            sa.update(table)
+            .where(table.c.state != REMOVED, table.c.endpoint.not_in(keys))
+            .values(state=REMOVED, changed_at=now)
+        )
+    return keys
+
+
+def queue(
+    session: Session,
+    lead: Lead,
+    event: str,
+    data: dict[str, Any] | None = None,
+    sequence: int = 0,
+) -> int:
+    """In the caller's transaction: ``event`` of ``lead`` (flushed: it has its id) queued
+    for every endpoint in use, due now; ``data`` goes into the body as it is at this
+    moment (a booking's state). An event already queued is left as it is. How many."""
+    assert event in webhook_payload.EVENTS, event
+    endpoints = session.exec(
+        select(LeadWebhookEndpoint.endpoint).where(LeadWebhookEndpoint.state != REMOVED)
+    ).all()
+    if not endpoints:
+        return 0
+    msg_id = message_id(lead, event, sequence)
+    already = set(
+        session.exec(select(LeadWebhook.endpoint).where(LeadWebhook.message_id == msg_id)).all()
+    )
+    now = utcnow()
+    added = 0
+    for endpoint in endpoints:
+        if endpoint in already:
+            continue
+        session.add(
+            LeadWebhook(
+                lead_id=lead.id or 0,
+                event=event,
+                message_id=msg_id,
+                endpoint=endpoint,
+                data=data,
+                created_at=now,
+                status=QUEUED,
+                next_attempt_at=now,
+            )
+        )
+        added += 1
+    return added
+
+
+def queue_event(
+    session: Session, lead_id: int, event: str, data: dict[str, Any], sequence: int = 0
+) -> int:
+    """``queue`` for the lead ``lead_id`` (a plugin's event: a booking changed state)."""
+    lead = session.get(Lead, lead_id)
+    return 0 if lead is None else queue(session, lead, event, data, sequence)
+
+
+def forget(connection: sa.Connection) -> None:
+    """In the transaction that just deleted leads: delete their messages."""
+    connection.execute(
+        sa.delete(LeadWebhook).where(col(LeadWebhook.lead_id).not_in(sa.select(Lead.id)))
+    )
+
+
+def _claimable(now: dt.datetime) -> sa.ColumnElement[bool]:
+    return sa.or_(
+        sa.and_(LeadWebhook.status == QUEUED, col(LeadWebhook.next_attempt_at) <= now),
+        sa.and_(LeadWebhook.status == SENDING, col(LeadWebhook.claimed_until) < now),
+    )
+
+
+def _update(engine: sa.Engine, condition: sa.ColumnElement[bool], **values: Any) -> int:
+    with engine.begin() as connection:
+        return connection.execute(sa.update(LeadWebhook).where(condition).values(**values)).rowcount
+
+
+def _delete(engine: sa.Engine, webhook_id: int) -> None:
+    with engine.begin() as connection:
+        connection.execute(sa.delete(LeadWebhook).where(LeadWebhook.id == webhook_id))
+
+
+def _update_endpoint(engine: sa.Engine, condition: sa.ColumnElement[bool], **values: Any) -> int:
+    with engine.begin() as connection:
+        statement = sa.update(LeadWebhookEndpoint).where(condition).values(**values)
+        return connection.execute(statement).rowcount
+
+
+def active_endpoints(engine: sa.Engine, keys: Sequence[str]) -> list[str]:
+    """Of ``keys``, the endpoints not paused."""
+    query = select(LeadWebhookEndpoint.endpoint).where(
+        col(LeadWebhookEndpoint.endpoint).in_(keys), LeadWebhookEndpoint.state == ACTIVE
+    )
+    with Session(engine) as session:
+        found = set(session.exec(query).all())
+    return [key for key in keys if key in found]
+
+
+def claim_one(
+    engine: sa.Engine, endpoint: str, token: str, lease: dt.timedelta
+) -> LeadWebhook | None:
+    """Claim the message for ``endpoint`` due longest; None when none is (or others won
+    every candidate). Claimed by one caller only; due again when its lease ends."""
+    now = utcnow()
+    candidates = (
+        select(LeadWebhook.id)
+        .where(LeadWebhook.endpoint == endpoint, _claimable(now))
+        .order_by(col(LeadWebhook.next_attempt_at), col(LeadWebhook.id))
+        .limit(5)
+    )
+    with Session(engine) as session:
+        ids = list(session.exec(candidates).all())
+    for webhook_id in ids:
+        if _update(
+            engine,
+            sa.and_(LeadWebhook.id == webhook_id, _claimable(now)),
+            status=SENDING,
+            claim_token=token,
+            claimed_until=now + lease,
+            next_attempt_at=now + lease,
+        ):
+            with Session(engine, expire_on_commit=False) as session:
+                return session.get(LeadWebhook, webhook_id)
+    return None
+
+
+def _finish(engine: sa.Engine, webhook_id: int, token: str, **values: Any) -> bool:
+    """Record the end of an attempt, if ``token`` still holds the claim."""
+    return bool(
+        _update(
+            engine,
+            sa.and_(
+                LeadWebhook.id == webhook_id,
+                LeadWebhook.status == SENDING,
+                LeadWebhook.claim_token == token,
+            ),
+            attempts=LeadWebhook.attempts + 1,
+            claim_token=None,
+            claimed_until=None,
+            **values,
+        )
+    )
+
+
+def make_due(engine: sa.Engine, lead_ids: Sequence[int] = ()) -> int:
+    """Operator retry: paused endpoints resume; queued messages (all, or of ``lead_ids``)
+    are due now. How many messages."""
+    _update_endpoint(
+        engine,
+        LeadWebhookEndpoint.state == PAUSED,
+        state=ACTIVE,
+        failing_since=None,
+        changed_at=utcnow(),
+    )
+    condition = LeadWebhook.status == QUEUED
+    if lead_ids:
+        condition = sa.and_(condition, col(LeadWebhook.lead_id).in_(lead_ids))
+    return _update(engine, condition, next_attempt_at=utcnow())
+
+
+def states(engine: sa.Engine, lead_ids: Sequence[int]) -> dict[int, str]:
+    """Each lead's webhooks in a few words (``leads list``): ``webhook 2/2 sent``,
+    ``webhook 1/2 sent, 1 queued (HTTP 500)``; nothing for a lead without any."""
+    query = (
+        select(LeadWebhook.lead_id, LeadWebhook.status, LeadWebhook.last_error)
+        .where(col(LeadWebhook.lead_id).in_(lead_ids))
+        .order_by(col(LeadWebhook.id))
+    )
+    with Session(engine) as session:
+        rows = session.exec(query).all()
+    grouped: dict[int, list[tuple[str, str | None]]] = {}
+    for lead_id, status, error in rows:
+        grouped.setdefault(lead_id, []).append((status, error))
+    notes = {}
+    for lead_id, each in grouped.items():
+        sent = sum(status == SENT for status, _ in each)
+        note = f"webhook {sent}/{len(each)} sent"
+        if waiting := len(each) - sent:
+            last = next((error for status, error in reversed(each) if error), None)
+            note += f", {waiting} waiting" + (f" ({last[:40]})" if last else "")
+        notes[lead_id] = note
+    return notes
+
+
+@dataclass(frozen=True)
+class WebhookSummary:
+    """What the health page tells of the webhooks."""
+
+    configured: bool
+    problem: str | None  # Why nothing is sent: no secret, an endpoint paused.
+    waiting: int
+    paused_endpoints: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "configured": self.configured,
+            "problem": self.problem,
+            "waiting": self.waiting,
+            "paused_endpoints": self.paused_endpoints,
+        }
+
+
+# --- Sending ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WebhookPolicy:
+    """When a message is tried again, how long a try may take, how often workers look."""
+
+    # After the 1st, 2nd... failure (Standard Webhooks' schedule), the last one repeated.
+    schedule: tuple[dt.timedelta, ...] = (
+        dt.timedelta(seconds=5),
+        dt.timedelta(minutes=5),
+        dt.timedelta(minutes=30),
+        dt.timedelta(hours=2),
+        dt.timedelta(hours=5),
+        dt.timedelta(hours=10),
+    )
+    jitter: float = 0.1  # Each wait is scaled by a random factor in 1 ± jitter.
+    timeout_s: float = 5.0  # A receiver answers at once and works later (the spec's advice).
+    poll: dt.timedelta = dt.timedelta(seconds=5)
+    lease: dt.timedelta = dt.timedelta(seconds=60)
+    pause_after: dt.timedelta = dt.timedelta(days=1)  # Failing this long: paused.
+    batch: int = 50  # Most messages per endpoint and round.
+
+    def delay(self, failures: int) -> dt.timedelta:
+        """Wait after ``failures`` failed attempts (1 or more) of a message."""
+        wait = self.schedule[min(max(failures, 1), len(self.schedule)) - 1]
+        return wait * random.uniform(1 - self.jitter, 1 + self.jitter)
+
+
+Alert = Callable[[str], Awaitable[Any]]
+
+
+async def _no_alert(text: str) -> bool:
+    logger.error("Owner alert: %s", text)
+    return False
+
+
+@dataclass
+class WebhookChannel:
+    """The webhooks of one backend worker (or of the operator command)."""
+
+    engine: sa.Engine
+    urls: tuple[str, ...]
+    secrets: tuple[str, ...]
+    plugins: Plugins = field(default_factory=Plugins)
+    policy: WebhookPolicy = field(default_factory=WebhookPolicy)
+    alert: Alert = _no_alert  # The monitor's (``Monitor.alert``: the owner's webhook).
+    client: httpx.AsyncClient | None = None
+
+    def __post_init__(self) -> None:
+        self.by_key = {endpoint_key(url): url for url in self.urls}
+        try:
+            self.signed_by = signers(self.secrets)
+            self.secret_problem = None if self.signed_by else "LEADS_WEBHOOK_SECRET is not set"
+        except ValueError as error:
+            self.signed_by = ()
+            self.secret_problem = str(error)
+
+    @property
+    def enabled(self) -> bool:
+        """Whether the site has webhook endpoints at all (``LEADS_WEBHOOK_URLS``)."""
+        return bool(self.urls)
+
+    @property
+    def can_send(self) -> bool:
+        """Endpoints and a valid secret: messages go out (else they wait, queued)."""
+        return self.enabled and not self.secret_problem
+
+    def register(self) -> None:
+        """Make the configured URLs the endpoints events are queued for (start-up)."""
+        register(self.engine, self.urls)
+        if self.enabled and self.secret_problem:
+            logger.error(
+                "Webhooks are queued but NOT sent: %s. Nothing goes out unsigned; set it to a "
+                "whsec_ secret shared with the receivers (docs/leads.md, 'Webhooks').",
+                self.secret_problem,
+            )
+
+    def summary(self) -> WebhookSummary:
+        """The health page's view: how many messages wait, endpoints paused, what is wrong."""
+        keys = list(self.by_key)
+        with Session(self.engine) as session:
+            waiting = session.exec(
+                select(sa.func.count())
+                .select_from(LeadWebhook)
+                .where(col(LeadWebhook.status) != SENT, col(LeadWebhook.endpoint).in_(keys))
+            ).one()
+        paused = len(keys) - len(active_endpoints(self.engine, keys))
+        problem = self.secret_problem if self.enabled else None
+        if problem is None and paused:
+            problem = f"{paused} endpoint(s) paused: run `python -m agency_site.leads retry`"
+        return WebhookSummary(self.enabled, problem, waiting, paused)
+
+    def _client(self) -> httpx.AsyncClient:
+        if self.client is None:
+            self.client = httpx.AsyncClient(timeout=self.policy.timeout_s, follow_redirects=False)
+        return self.client
+
+    async def aclose(self) -> None:
+        if self.client is not None:
+            await self.client.aclose()
+            self.client = None
+
+    async def round(self) -> int:
+        """One round: each active endpoint's due messages, the endpoints side by side; the
+        number delivered."""
+        if not self.can_send:
+            return 0
+        keys = await asyncio.to_thread(active_endpoints, self.engine, list(self.by_key))
+        delivered = await asyncio.gather(*(self._endpoint_round(key) for key in keys))
+        return sum(delivered)
+
+    async def _endpoint_round(self, endpoint: str) -> int:
+        """Send ``endpoint``'s due messages one by one until one fails (the others wait
+        for the next round: a down endpoint gets one try per round, not one per message)."""
+        delivered = 0
+        for _ in range(self.policy.batch):
+            token = new_token()
+            claimed = await asyncio.to_thread(
+                claim_one, self.engine, endpoint, token, self.policy.lease
+            )
+            if claimed is None:
+                break
+            try:
+                ok = await self.attempt(claimed, token)
+            except Exception:  # Not recorded: due again once its claim expires.
+                logger.exception("Webhook %s: its attempt failed.", claimed.id)
+                break
+            if not ok:
+                break
+            delivered += 1
+        return delivered
+
+    def body(self, webhook: LeadWebhook) -> str | None:
+        """The body of a claimed message, as sent and signed; None if its lead is gone."""
+        with Session(self.engine, expire_on_commit=False) as session:
+            lead = session.get(Lead, webhook.lead_id)
+        if lead is None:
+            return None
+        extra = webhook.data
+        if extra is None and self.plugins.each:
+            extra = self.plugins.webhook_data(self.engine, webhook.lead_id)
+        payload = webhook_payload.body(webhook.event, webhook.created_at, lead, extra)
+        return webhook_payload.encode(payload)
+
+    async def attempt(self, webhook: LeadWebhook, token: str) -> bool:
+        """POST a message claimed with ``token`` and record the outcome; True if delivered."""
+        assert webhook.id is not None
+        url = self.by_key[webhook.endpoint]
+        body = await asyncio.to_thread(self.body, webhook)
+        if body is None:  # Erased or purged meanwhile: nothing to send, ever.
+            await asyncio.to_thread(_delete, self.engine, webhook.id)
+            return True
+        headers = sign(self.signed_by, webhook.message_id, utcnow(), body)
+        try:
+            response = await self._client().post(url, content=body.encode(), headers=headers)
+        except httpx.HTTPError as error:
+            why = f"{type(error).__name__}: no answer within {self.policy.timeout_s:g} s"
+            if not isinstance(error, httpx.TimeoutException):
+                why = f"{type(error).__name__}: {error}"[:300]
+            await self._failed(webhook, token, why)
+            return False
+        if response.is_success:
+            await asyncio.to_thread(
+                _finish,
+                self.engine,
+                webhook.id,
+                token,
+                status=SENT,
+                sent_at=utcnow(),
+                last_error=None,
+                remote_id=remote_id(response),
+            )
+            await asyncio.to_thread(
+                _update_endpoint,
+                self.engine,
+                sa.and_(
+                    LeadWebhookEndpoint.endpoint == webhook.endpoint,
+                    col(LeadWebhookEndpoint.failing_since).is_not(None),
+                ),
+                failing_since=None,
+                last_error=None,
+            )
+            logger.info("Lead %s: webhook %s delivered.", webhook.lead_id, webhook.event)
+            return True
+        why = f"HTTP {response.status_code}"
+        await self._failed(webhook, token, why, gone=response.status_code == 410)
+        return False
+
+    async def _failed(self, webhook: LeadWebhook, token: str, why: str, gone: bool = False):
+        """Queue the message again on the schedule; pause its endpoint when it is gone or has
+        failed for ``pause_after``, and tell the owner (once: the worker that paused it)."""
+        assert webhook.id is not None
+        delay = self.policy.delay(webhook.attempts + 1)
+        await asyncio.to_thread(
+            _finish,
+            self.engine,
+            webhook.id,
+            token,
+            status=QUEUED,
+            last_error=why[:ERROR_MAX],
+            next_attempt_at=utcnow() + delay,
+        )
+        now = utcnow()
+        endpoint = LeadWebhookEndpoint.endpoint == webhook.endpoint
+        await asyncio.to_thread(
+            _update_endpoint,
+            self.engine,
+            sa.and_(endpoint, col(LeadWebhookEndpoint.failing_since).is_(None)),
+            failing_since=now,
+        )
+        too_long = col(LeadWebhookEndpoint.failing_since) <= now - self.policy.pause_after
+        paused = await asyncio.to_thread(
+            _update_endpoint,
+            self.engine,
+            sa.and_(endpoint, LeadWebhookEndpoint.state == ACTIVE, sa.true() if gone else too_long),
+            state=PAUSED,
+            last_error=why[:ERROR_MAX],
+            changed_at=now,
+        )
+        number = list(self.by_key).index(webhook.endpoint) + 1
+        logger.warning(
+            "Lead %s: webhook %s to endpoint %s failed (%s); next try in %s s.",
+            webhook.lead_id,
+            webhook.event,
+            number,
+            why,
+            int(delay.total_seconds()),
+        )
+        if paused:
+            logger.error("Webhook endpoint %s paused (%s).", number, "410 Gone" if gone else why)
+            hours = max(1, round(self.policy.pause_after.total_seconds() / 3600))
+            text = (
+                render(ALERTS.webhook_gone, number=number)
+                if gone
+                else render(ALERTS.webhook_failing, number=number, hours=hours, error=why)
+            )
+            await self.alert(text)
+
+    async def run_forever(self) -> None:
+        """The webhook loop of one backend worker: a round every ``policy.poll``."""
+        while True:
+            try:
+                await self.round()
+            except Exception:
+                logger.exception("The webhook loop failed; it carries on.")
+            await asyncio.sleep(self.policy.poll.total_seconds())
+
+
+def remote_id(response: httpx.Response) -> str | None:
+    """The receiver's own id of the message, when its JSON answer has one (``id``)."""
+    try:
+        answer = response.json()
+    except ValueError:
+        return None
+    value = answer.get("id") if isinstance(answer, dict) else None
+    return str(value)[:REMOTE_ID_MAX] if isinstance(value, str | int) and value != "" else None
+
+
+def new_token() -> str:
+    """A token identifying one claim."""
+    return uuid.uuid4().hex
