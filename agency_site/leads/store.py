@@ -124,10 +124,10 @@ class LeadStore(Claims, Rights, Jobs):
                     lead.autoreply = allowance.claim(session, email, autoreply_day)
                 session.add(lead)
                 session.flush()  # The idempotency key's unique index speaks first.
+                if not spam:  # Before the plugins' own events (a booking's request).
+                    webhooks.queue(session, lead, LEAD_CREATED)
                 if hold is not None:
                     self.plugins.hold(session, lead, hold)
-                if not spam:
-                    webhooks.queue(session, lead, LEAD_CREATED)
                 session.commit()
                 return lead
         except sa.exc.IntegrityError:
@@ -151,8 +151,8 @@ class LeadStore(Claims, Rights, Jobs):
             ).rowcount
             if not released or lead is None:
                 return False
-            self.plugins.hold(session, lead, Hold(strict=False))
             webhooks.queue(session, lead, LEAD_CREATED)
+            self.plugins.hold(session, lead, Hold(strict=False))
             session.commit()
             return True
 

@@ -5,11 +5,13 @@ independent of the e-mail both ways. Each receiver is a real local HTTP server."
 import asyncio
 import base64
 import datetime as dt
+import io
 import json
 import threading
 import time
 from collections.abc import Iterator
 
+import httpx
 import jsonschema
 import pytest
 import sqlalchemy as sa
@@ -21,14 +23,16 @@ from standardwebhooks import Webhook
 from werkzeug import Request, Response
 
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads import webhook_payload, webhooks
+from agency_site.leads import cli, webhook_payload, webhooks
+from agency_site.leads.health import leads_api
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import LeadWebhook, LeadWebhookEndpoint
 from agency_site.leads.store import LeadStore
 from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
+from agency_site.paths import LEADS_HEALTH
 from tests.emailjs_fake import accept_sends, make_client, refuse_sends, sent_payloads
 from tests.lead_store import LEASE, make_delivery, new_engine
-from tests.run_async import run
+from tests.run_async import in_own_thread, run
 
 SECRET = "whsec_" + base64.b64encode(b"k" * 32).decode()
 NEW_SECRET = "whsec_" + base64.b64encode(b"n" * 32).decode()
@@ -464,3 +468,89 @@ def test_whatever_the_endpoint_answers_a_message_is_delivered_once_and_never_dro
     assert sum(200 <= status < 300 for status in statuses) == 1
     assert 200 <= statuses[-1] < 300  # Nothing after the success.
     assert (row.status, row.attempts) == ("sent", len(statuses))
+
+
+# --- The owner's side: health page, operator command, settings --------------------------
+
+
+def health(store: LeadStore, hooks: WebhookChannel) -> httpx.Response:
+    app = leads_api(
+        lambda: store, lambda: True, lambda: dt.timedelta(hours=1), webhooks=hooks.summary
+    )
+
+    async def request() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://site") as client:
+            return await client.get(LEADS_HEALTH)
+
+    return run(request())
+
+
+def test_the_health_page_says_when_webhooks_cannot_be_sent(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    response = health(store, channel(store, receiver, secrets=()))
+    assert response.status_code == 503
+    assert response.json()["status"] == "webhooks"
+    assert response.json()["webhooks"]["problem"] == "LEADS_WEBHOOK_SECRET is not set"
+    response = health(store, channel(store, receiver))
+    assert response.status_code == 200
+    assert response.json()["webhooks"] == {
+        "configured": True,
+        "problem": None,
+        "waiting": 0,
+        "paused_endpoints": 0,
+    }
+
+
+def test_the_health_page_says_when_an_endpoint_is_paused(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    receiver.expect_request(HOOK).respond_with_data("", status=410)
+    hooks = channel(store, receiver)
+    lead(store)
+    send(hooks)
+    response = health(store, hooks)
+    assert response.status_code == 503
+    assert response.json()["webhooks"]["paused_endpoints"] == 1
+    assert "retry" in response.json()["webhooks"]["problem"]
+
+
+def test_leads_list_notes_the_webhooks_and_retry_resumes_a_paused_endpoint(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    receiver.expect_request(HOOK).respond_with_data("", status=410)
+    hooks = channel(store, receiver)
+    lead_id = lead(store)
+    send(hooks)
+
+    def call(*argv: str) -> tuple[int, str]:
+        out = io.StringIO()
+        code = in_own_thread(
+            lambda: cli.run(argv, make_delivery(store, None), out, webhook_channel=hooks)
+        )
+        return code, out.getvalue()
+
+    assert "[webhook 0/1 sent, 1 waiting (HTTP 410)]" in call("list")[1]
+    receiver.clear_all_handlers()
+    receiver.expect_request(HOOK).respond_with_data("")
+    code, out = call("retry", str(lead_id))
+    assert "1 of 1 webhook(s) delivered; 0 still waiting." in out
+    assert code == 2  # E-mail delivery is not configured here: said so, the webhook still sent.
+    assert "[webhook 1/1 sent]" in call("list")[1]
+
+
+def test_the_settings_make_the_channel(monkeypatch, tmp_path) -> None:
+    from agency_site.leads.runtime import build_webhooks
+    from agency_site.settings import load_settings
+
+    monkeypatch.setenv("LEADS_WEBHOOK_URLS", "https://a.example/h?token=x, https://b.example/h")
+    monkeypatch.setenv("LEADS_WEBHOOK_SECRET", f"{NEW_SECRET},{SECRET}")
+    monkeypatch.setenv("LEADS_WEBHOOK_TIMEOUT_SECONDS", "3")
+    settings = load_settings()
+    assert "token=x" not in repr(settings.leads)
+    hooks = build_webhooks(settings, LeadStore(sa.create_engine("sqlite://")))
+    assert hooks.urls == ("https://a.example/h?token=x", "https://b.example/h")
+    assert (len(hooks.signed_by), hooks.policy.timeout_s, hooks.can_send) == (2, 3.0, True)
+    monkeypatch.delenv("LEADS_WEBHOOK_URLS")
+    assert not build_webhooks(load_settings(), LeadStore(sa.create_engine("sqlite://"))).enabled
