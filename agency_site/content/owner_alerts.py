@@ -42,6 +42,11 @@ class OwnerAlerts(Content):
     # list (never the URL, which may carry a token); {hours} failing, {error} its last answer.
     webhook_gone: Template("number")
     webhook_failing: Template("number", "hours", "error")
+    # A lead told in a chat (a slack+https:// or telegram:// webhook, leads/destinations.py):
+    # its first line, {kind} the form, {lead_id} its number; a booking's change: {event}
+    # (requested, confirmed, declined, cancelled, rescheduled), {date} {time} its slot.
+    chat_lead: Template("kind", "lead_id")
+    chat_booking: Template("event", "lead_id", "date", "time")
 
 
 ALERTS = Localized(lambda: load("owner-alerts.yaml", OwnerAlerts))

@@ -193,7 +193,7 @@ def _retry(
 
 def _retry_webhooks(channel: WebhookChannel, ids: Sequence[int], out: TextIO) -> int:
     if not channel.can_send:
-        print(f"Webhooks are not sent: {channel.secret_problem}.", file=out)
+        print(f"Webhooks are not sent: {channel.problem}.", file=out)
         return 1
     channel.register()
     due = webhooks.make_due(channel.engine, ids)

@@ -19,6 +19,9 @@ endpoints (``LEADS_WEBHOOK_URLS``), a second channel beside the e-mail, independ
   anything else (a timeout, a 5xx, a redirect...) is tried again. An endpoint answering
   410 Gone, or failing for ``pause_after`` (a day), is **paused**, and the owner alerted
   once (the worker whose UPDATE paused it); ``leads retry`` resumes it.
+- **Destinations** (``destinations.py``): by its URL's scheme, an endpoint is a Standard
+  Webhooks receiver (``https://``, signed), a Slack-compatible chat (``slack+https://``) or
+  the owner's Telegram chat (``telegram://``), each on this same machinery.
 - **Independent**: the webhook round has its own loop, HTTP client and short timeout;
   neither channel ever waits for the other. One endpoint's failure ends its own round only.
 """
@@ -41,6 +44,7 @@ from standardwebhooks import Webhook
 from agency_site.content.owner_alerts import ALERTS
 from agency_site.content.template import render
 from agency_site.leads import webhook_payload
+from agency_site.leads.destinations import Destination, destination
 from agency_site.leads.models import Lead, LeadWebhook, LeadWebhookEndpoint, utcnow
 from agency_site.leads.plugins import Plugins
 
@@ -78,20 +82,6 @@ def signers(secrets: Iterable[str]) -> tuple[Webhook, ...]:
             msg = "a LEADS_WEBHOOK_SECRET is not base64 after whsec_"
             raise ValueError(msg) from error
     return tuple(found)
-
-
-def sign(
-    signed_by: Sequence[Webhook], msg_id: str, moment: dt.datetime, body: str
-) -> dict[str, str]:
-    """The Standard Webhooks headers of ``body``: one ``v1`` signature per secret."""
-    stamp = moment.astimezone(dt.UTC)
-    signatures = " ".join(signer.sign(msg_id, stamp, body) for signer in signed_by)
-    return {
-        "webhook-id": msg_id,
-        "webhook-timestamp": str(int(stamp.timestamp())),
-        "webhook-signature": signatures,
-        "content-type": "application/json",
-    }
 
 
 # --- The tables: registered endpoints, queued messages, claims --------------------------
@@ -370,32 +360,53 @@ class WebhookChannel:
     client: httpx.AsyncClient | None = None
 
     def __post_init__(self) -> None:
-        self.by_key = {endpoint_key(url): url for url in self.urls}
+        self.by_key: dict[str, Destination | None] = {}
+        self.url_problems: list[str] = []
+        for number, url in enumerate(self.urls, start=1):
+            try:
+                self.by_key[endpoint_key(url)] = destination(url)
+            except ValueError as error:  # Its messages wait until the URL is fixed.
+                self.by_key[endpoint_key(url)] = None
+                self.url_problems.append(f"endpoint {number}: {error}")
         try:
             self.signed_by = signers(self.secrets)
             self.secret_problem = None if self.signed_by else "LEADS_WEBHOOK_SECRET is not set"
         except ValueError as error:
             self.signed_by = ()
             self.secret_problem = str(error)
+        if not any(d is not None and d.signed for d in self.by_key.values()):
+            self.secret_problem = None  # Only chat destinations: their URLs are their keys.
 
     @property
     def enabled(self) -> bool:
         """Whether the site has webhook endpoints at all (``LEADS_WEBHOOK_URLS``)."""
         return bool(self.urls)
 
+    def sendable(self, key: str) -> bool:
+        """Whether messages to endpoint ``key`` go out: a known destination, signed if it
+        must be (else they wait, queued)."""
+        found = self.by_key.get(key)
+        return found is not None and (not found.signed or bool(self.signed_by))
+
     @property
     def can_send(self) -> bool:
-        """Endpoints and a valid secret: messages go out (else they wait, queued)."""
-        return self.enabled and not self.secret_problem
+        """Whether any endpoint's messages go out."""
+        return any(self.sendable(key) for key in self.by_key)
+
+    @property
+    def problem(self) -> str | None:
+        """Why some messages are not sent, for the log and the health page."""
+        problems = [*self.url_problems, *([self.secret_problem] if self.secret_problem else [])]
+        return "; ".join(problems) or None
 
     def register(self) -> None:
         """Make the configured URLs the endpoints events are queued for (start-up)."""
         register(self.engine, self.urls)
-        if self.enabled and self.secret_problem:
+        if self.enabled and self.problem:
             logger.error(
-                "Webhooks are queued but NOT sent: %s. Nothing goes out unsigned; set it to a "
-                "whsec_ secret shared with the receivers (docs/leads.md, 'Webhooks').",
-                self.secret_problem,
+                "Webhooks are queued but NOT all sent: %s. Nothing goes out unsigned; "
+                "see docs/leads.md, 'Webhooks'.",
+                self.problem,
             )
 
     def summary(self) -> WebhookSummary:
@@ -408,7 +419,7 @@ class WebhookChannel:
                 .where(col(LeadWebhook.status) != SENT, col(LeadWebhook.endpoint).in_(keys))
             ).one()
         paused = len(keys) - len(active_endpoints(self.engine, keys))
-        problem = self.secret_problem if self.enabled else None
+        problem = self.problem if self.enabled else None
         if problem is None and paused:
             problem = f"{paused} endpoint(s) paused: run `python -m agency_site.leads retry`"
         return WebhookSummary(self.enabled, problem, waiting, paused)
@@ -428,7 +439,8 @@ class WebhookChannel:
         number delivered."""
         if not self.can_send:
             return 0
-        keys = await asyncio.to_thread(active_endpoints, self.engine, list(self.by_key))
+        sendable = [key for key in self.by_key if self.sendable(key)]
+        keys = await asyncio.to_thread(active_endpoints, self.engine, sendable)
         delivered = await asyncio.gather(*(self._endpoint_round(key) for key in keys))
         return sum(delivered)
 
@@ -453,8 +465,8 @@ class WebhookChannel:
             delivered += 1
         return delivered
 
-    def body(self, webhook: LeadWebhook) -> str | None:
-        """The body of a claimed message, as sent and signed; None if its lead is gone."""
+    def body(self, webhook: LeadWebhook) -> dict[str, Any] | None:
+        """The body of a claimed message; None if its lead is gone."""
         with Session(self.engine, expire_on_commit=False) as session:
             lead = session.get(Lead, webhook.lead_id)
         if lead is None:
@@ -462,20 +474,22 @@ class WebhookChannel:
         extra = webhook.data
         if extra is None and self.plugins.each:
             extra = self.plugins.webhook_data(self.engine, webhook.lead_id)
-        payload = webhook_payload.body(webhook.event, webhook.created_at, lead, extra)
-        return webhook_payload.encode(payload)
+        return webhook_payload.body(webhook.event, webhook.created_at, lead, extra)
 
     async def attempt(self, webhook: LeadWebhook, token: str) -> bool:
         """POST a message claimed with ``token`` and record the outcome; True if delivered."""
         assert webhook.id is not None
-        url = self.by_key[webhook.endpoint]
-        body = await asyncio.to_thread(self.body, webhook)
-        if body is None:  # Erased or purged meanwhile: nothing to send, ever.
+        target = self.by_key[webhook.endpoint]
+        assert target is not None
+        payload = await asyncio.to_thread(self.body, webhook)
+        if payload is None:  # Erased or purged meanwhile: nothing to send, ever.
             await asyncio.to_thread(_delete, self.engine, webhook.id)
             return True
-        headers = sign(self.signed_by, webhook.message_id, utcnow(), body)
+        outgoing = target.request(payload, webhook.message_id, self.signed_by)
         try:
-            response = await self._client().post(url, content=body.encode(), headers=headers)
+            response = await self._client().post(
+                outgoing.url, content=outgoing.content, headers=outgoing.headers
+            )
         except httpx.HTTPError as error:
             why = f"{type(error).__name__}: no answer within {self.policy.timeout_s:g} s"
             if not isinstance(error, httpx.TimeoutException):
@@ -491,7 +505,7 @@ class WebhookChannel:
                 status=SENT,
                 sent_at=utcnow(),
                 last_error=None,
-                remote_id=remote_id(response),
+                remote_id=target.remote_id(response),
             )
             await asyncio.to_thread(
                 _update_endpoint,
@@ -567,16 +581,6 @@ class WebhookChannel:
             except Exception:
                 logger.exception("The webhook loop failed; it carries on.")
             await asyncio.sleep(self.policy.poll.total_seconds())
-
-
-def remote_id(response: httpx.Response) -> str | None:
-    """The receiver's own id of the message, when its JSON answer has one (``id``)."""
-    try:
-        answer = response.json()
-    except ValueError:
-        return None
-    value = answer.get("id") if isinstance(answer, dict) else None
-    return str(value)[:REMOTE_ID_MAX] if isinstance(value, str | int) and value != "" else None
 
 
 def new_token() -> str:

@@ -1,0 +1,100 @@
+"""The destinations a webhook URL names by its scheme, each against a local fake of its
+HTTP API: a Slack-compatible incoming webhook and the Telegram Bot API; a chat needs no
+webhook secret, a Standard Webhooks endpoint does."""
+
+import pytest
+from pytest_httpserver import HTTPServer
+
+from agency_site.leads.destinations import SlackText, StandardWebhook, Telegram, destination
+from agency_site.leads.store import LeadStore
+from agency_site.leads.webhooks import WebhookChannel
+from tests.leads.test_webhooks import AT_ONCE, SECRET, lead, receiver, rows, send
+
+__all__ = ["receiver"]  # The receiver fixture, used by name.
+
+TOKEN = "123456:ABC-def_GHI"
+
+
+def test_each_scheme_names_its_destination() -> None:
+    assert destination("https://crm.example/h") == StandardWebhook("https://crm.example/h")
+    assert destination("slack+https://hooks.slack.com/services/T/B/x") == SlackText(
+        "https://hooks.slack.com/services/T/B/x"
+    )
+    assert destination(f"telegram://{TOKEN}/-100200300") == Telegram(TOKEN, "-100200300")
+    assert destination(f"telegram://{TOKEN}/42?api=http://127.0.0.1:9/") == Telegram(
+        TOKEN, "42", "http://127.0.0.1:9/"
+    )
+    for wrong in ("crm.example/h", "ftp://x", "telegram://only-a-token", "slack://x"):
+        with pytest.raises(ValueError):
+            destination(wrong)
+
+
+def chat(store: LeadStore, *urls: str) -> WebhookChannel:
+    hooks = WebhookChannel(store.engine, urls, (), policy=AT_ONCE)
+    hooks.register()
+    return hooks
+
+
+def test_a_slack_compatible_webhook_gets_the_lead_as_text_without_a_secret(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    receiver.expect_request("/services/T/B/x", method="POST").respond_with_data("ok")
+    hooks = chat(store, "slack+" + receiver.url_for("/services/T/B/x"))
+    assert hooks.can_send and hooks.problem is None
+    lead_id = lead(store)
+    assert send(hooks) == 1
+    [(request, _)] = receiver.log
+    text = request.get_json()["text"]
+    assert text.splitlines()[0].endswith(f"(contact, n.º {lead_id})")
+    assert "email: ana@example.com" in text and "message: Hola" in text
+    assert "webhook-signature" not in request.headers
+
+
+def test_the_owner_s_telegram_bot_writes_to_their_chat(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    receiver.expect_request(f"/bot{TOKEN}/sendMessage", method="POST").respond_with_json(
+        {"ok": True, "result": {"message_id": 777, "chat": {"id": -100200300}}}
+    )
+    hooks = chat(store, f"telegram://{TOKEN}/-100200300?api={receiver.url_for('')}")
+    lead(store)
+    assert send(hooks) == 1
+    [(request, _)] = receiver.log
+    sent = request.get_json()
+    assert sent["chat_id"] == "-100200300"
+    assert "ana@example.com" in sent["text"]
+    assert rows(store)[0].remote_id == "777"  # Where else the person's data went.
+
+
+def test_telegram_refusing_the_bot_is_retried_like_any_failure(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    receiver.expect_request(f"/bot{TOKEN}/sendMessage").respond_with_json(
+        {"ok": False, "error_code": 403, "description": "Forbidden: bot was blocked"}, status=403
+    )
+    hooks = chat(store, f"telegram://{TOKEN}/1?api={receiver.url_for('')}")
+    lead(store)
+    assert send(hooks) == 0
+    assert (rows(store)[0].status, rows(store)[0].last_error) == ("queued", "HTTP 403")
+
+
+def test_a_chat_goes_out_while_a_signed_endpoint_waits_for_its_secret(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    receiver.expect_request("/chat").respond_with_data("ok")
+    receiver.expect_request("/crm").respond_with_data("")
+    hooks = chat(store, receiver.url_for("/crm"), "slack+" + receiver.url_for("/chat"))
+    assert hooks.problem == "LEADS_WEBHOOK_SECRET is not set"
+    lead(store)
+    assert send(hooks) == 1
+    assert [request.path for request, _ in receiver.log] == ["/chat"]
+    signed = WebhookChannel(store.engine, (receiver.url_for("/crm"),), (SECRET,), policy=AT_ONCE)
+    assert send(signed) == 1  # Once the secret is set, the waiting message goes out.
+
+
+def test_a_url_no_destination_understands_waits_and_is_reported(store: LeadStore) -> None:
+    hooks = chat(store, "ftp://files.example/leads")
+    lead(store)
+    assert not hooks.can_send
+    assert "endpoint 1: LEADS_WEBHOOK_URLS: unknown scheme ftp://" in hooks.problem
+    assert [row.status for row in rows(store)] == ["queued"]
