@@ -10,6 +10,14 @@ interface, on the same queue, claims and retries (``webhooks.py``).
 - ``telegram://<bot token>/<chat id>``: a message from the owner's **Telegram** bot to
   their chat (Bot API ``sendMessage``; ``?api=<url>``: a self-hosted Bot API server).
   Its remote id is the message's id.
+- ``odoo://<api key>@<host>/<database>``: an **Odoo** (19+) CRM lead, ``crm.lead/create``
+  over the JSON-2 API; its remote id is the record's id. New leads only.
+- ``hubspot://<portal id>/<form guid>``: a submission of a **HubSpot** form (Forms API v3,
+  no key: the form's own endpoint), which makes or updates the contact. New leads only.
+
+A CRM takes ``lead.created`` only (``request`` answers None for a booking's change: the
+message is ``skipped``, not sent). A CRM's create is not idempotent: a try whose answer
+was lost and is retried may make a second record there (rare; the e-mail's same risk).
 
 The chat text is the owner's, in Spanish (``content/es/owner-alerts.yaml``: ``chat_*``).
 """
@@ -49,7 +57,8 @@ class Destination(Protocol):
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
-    ) -> Outgoing: ...
+    ) -> Outgoing | None:
+        """The request of this message; None: this destination takes no such event."""
 
     def remote_id(self, response: httpx.Response) -> str | None: ...
 
@@ -163,6 +172,82 @@ class Telegram:
         return _bounded(result.get("message_id")) if isinstance(result, dict) else None
 
 
+def _crm_only_new(payload: dict[str, Any]) -> bool:
+    return payload["type"] == webhook_payload.LEAD_CREATED
+
+
+@dataclass(frozen=True)
+class Odoo:
+    """An Odoo CRM lead (``crm.lead``), created over the JSON-2 API (Odoo 19+)."""
+
+    key: str
+    base: str  # https://<host>
+    database: str = ""
+    signed: bool = False
+
+    def request(
+        self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
+    ) -> Outgoing | None:
+        if not _crm_only_new(payload):
+            return None
+        data = payload["data"]
+        fields = data["fields"]
+        who = str(fields.get("name") or fields.get("email") or "")
+        lead = {
+            "name": f"{data['kind']}: {who}"[:200],
+            "contact_name": str(fields.get("name") or ""),
+            "email_from": str(fields.get("email") or ""),
+            "phone": str(fields.get("phone") or ""),
+            "description": chat_text(payload),
+        }
+        outgoing = _post_json(f"{self.base}/json/2/crm.lead/create", {"vals_list": [lead]})
+        headers = outgoing.headers | {"authorization": f"bearer {self.key}"}
+        if self.database:
+            headers["x-odoo-database"] = self.database
+        return Outgoing(outgoing.url, outgoing.content, headers)
+
+    def remote_id(self, response: httpx.Response) -> str | None:
+        answer = _json(response)  # The new records' ids: [123].
+        found = answer[0] if isinstance(answer, list) and answer else None
+        return f"crm.lead {found}" if _bounded(found) else None
+
+
+@dataclass(frozen=True)
+class HubSpot:
+    """A submission of a HubSpot form (Forms API v3): the contact made or updated."""
+
+    portal: str
+    form: str
+    api: str = "https://api.hsforms.com"
+    signed: bool = False
+
+    def request(
+        self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
+    ) -> Outgoing | None:
+        if not _crm_only_new(payload):
+            return None
+        fields = payload["data"]["fields"]
+        values = {
+            "email": fields.get("email"),
+            "firstname": fields.get("name"),
+            "phone": fields.get("phone"),
+            "message": chat_text(payload),
+        }
+        submission = {
+            "submittedAt": str(int(utcnow().timestamp() * 1000)),
+            "fields": [
+                {"objectTypeId": "0-1", "name": name, "value": str(value)}
+                for name, value in values.items()
+                if value not in ("", None)
+            ],
+        }
+        url = f"{self.api.rstrip('/')}/submissions/v3/integration/submit/{self.portal}/{self.form}"
+        return _post_json(url, submission)
+
+    def remote_id(self, response: httpx.Response) -> str | None:
+        return f"form {self.form}"  # HubSpot answers no id: the form's submissions have it.
+
+
 def destination(url: str) -> Destination:
     """The destination a URL of ``LEADS_WEBHOOK_URLS`` names (``ValueError`` if none)."""
     scheme, separator, rest = url.partition("://")
@@ -180,4 +265,17 @@ def destination(url: str) -> Destination:
             raise ValueError("a telegram:// URL is telegram://<bot token>/<chat id>")
         api = parse_qs(query).get("api", ["https://api.telegram.org"])[0]
         return Telegram(token, chat_id, api)
+    if kind == "odoo" and transport in ("", "http", "https"):
+        key, at, place = rest.partition("@")
+        host, _, database = place.partition("/")
+        if not at or not key or not host:
+            raise ValueError("an odoo:// URL is odoo://<api key>@<host>/<database>")
+        return Odoo(key, f"{transport or 'https'}://{host}", database.strip("/"))
+    if kind == "hubspot" and not transport:
+        path, _, query = rest.partition("?")
+        portal, _, form = path.strip("/").partition("/")
+        if not portal or not form:
+            raise ValueError("a hubspot:// URL is hubspot://<portal id>/<form guid>")
+        api = parse_qs(query).get("api", ["https://api.hsforms.com"])[0]
+        return HubSpot(portal, form, api)
     raise ValueError(f"LEADS_WEBHOOK_URLS: unknown scheme {scheme}:// (see docs/leads.md)")

@@ -51,6 +51,8 @@ from agency_site.leads.plugins import Plugins
 logger = logging.getLogger(__name__)
 
 QUEUED, SENDING, SENT = "queued", "sending", "sent"
+SKIPPED = "skipped"  # An event its destination does not take (a CRM: a booking's change).
+DONE = (SENT, SKIPPED)
 ACTIVE, PAUSED, REMOVED = "active", "paused", "removed"
 ERROR_MAX = 1000
 REMOTE_ID_MAX = 200
@@ -283,7 +285,7 @@ def states(engine: sa.Engine, lead_ids: Sequence[int]) -> dict[int, str]:
         grouped.setdefault(lead_id, []).append((status, error))
     notes = {}
     for lead_id, each in grouped.items():
-        sent = sum(status == SENT for status, _ in each)
+        sent = sum(status in DONE for status, _ in each)
         note = f"webhook {sent}/{len(each)} sent"
         if waiting := len(each) - sent:
             last = next((error for status, error in reversed(each) if error), None)
@@ -416,7 +418,7 @@ class WebhookChannel:
             waiting = session.exec(
                 select(sa.func.count())
                 .select_from(LeadWebhook)
-                .where(col(LeadWebhook.status) != SENT, col(LeadWebhook.endpoint).in_(keys))
+                .where(col(LeadWebhook.status).not_in(DONE), col(LeadWebhook.endpoint).in_(keys))
             ).one()
         paused = len(keys) - len(active_endpoints(self.engine, keys))
         problem = self.problem if self.enabled else None
@@ -486,6 +488,11 @@ class WebhookChannel:
             await asyncio.to_thread(_delete, self.engine, webhook.id)
             return True
         outgoing = target.request(payload, webhook.message_id, self.signed_by)
+        if outgoing is None:
+            await asyncio.to_thread(
+                _finish, self.engine, webhook.id, token, status=SKIPPED, last_error=None
+            )
+            return True
         try:
             response = await self._client().post(
                 outgoing.url, content=outgoing.content, headers=outgoing.headers

@@ -24,7 +24,8 @@ def test_each_scheme_names_its_destination() -> None:
     assert destination(f"telegram://{TOKEN}/42?api=http://127.0.0.1:9/") == Telegram(
         TOKEN, "42", "http://127.0.0.1:9/"
     )
-    for wrong in ("crm.example/h", "ftp://x", "telegram://only-a-token", "slack://x"):
+    wrong_urls = ("crm.example/h", "ftp://x", "telegram://a-token", "slack://x", "odoo://host")
+    for wrong in (*wrong_urls, "hubspot://4455"):
         with pytest.raises(ValueError):
             destination(wrong)
 
@@ -98,3 +99,54 @@ def test_a_url_no_destination_understands_waits_and_is_reported(store: LeadStore
     assert not hooks.can_send
     assert "endpoint 1: LEADS_WEBHOOK_URLS: unknown scheme ftp://" in hooks.problem
     assert [row.status for row in rows(store)] == ["queued"]
+
+
+def test_odoo_gets_a_crm_lead_over_json_2_and_its_id_is_kept(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    receiver.expect_request(
+        "/json/2/crm.lead/create",
+        method="POST",
+        headers={"authorization": "bearer 0123abcd", "x-odoo-database": "agencia"},
+    ).respond_with_json([123])
+    host = receiver.url_for("").removeprefix("http://").rstrip("/")
+    hooks = chat(store, f"odoo+http://0123abcd@{host}/agencia")
+    lead(store)
+    assert send(hooks) == 1
+    [(request, _)] = receiver.log
+    [vals] = request.get_json()["vals_list"]
+    assert vals["name"] == "contact: Anna"
+    assert (vals["contact_name"], vals["email_from"]) == ("Anna", "ana@example.com")
+    assert "message: Hola" in vals["description"]
+    assert rows(store)[0].remote_id == "crm.lead 123"
+
+
+def test_hubspot_gets_a_form_submission(store: LeadStore, receiver: HTTPServer) -> None:
+    path = "/submissions/v3/integration/submit/4455/form-guid"
+    receiver.expect_request(path, method="POST").respond_with_json({"inlineMessage": "Gracias"})
+    hooks = chat(store, f"hubspot://4455/form-guid?api={receiver.url_for('')}")
+    lead(store)
+    assert send(hooks) == 1
+    [(request, _)] = receiver.log
+    fields = {field["name"]: field["value"] for field in request.get_json()["fields"]}
+    assert (fields["email"], fields["firstname"]) == ("ana@example.com", "Anna")
+    assert all(field["objectTypeId"] == "0-1" for field in request.get_json()["fields"])
+
+
+def test_a_crm_takes_new_leads_only_and_skips_a_booking_s_changes(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    from agency_site.bookings import slots
+    from agency_site.bookings.models import BookingStatus
+    from agency_site.leads import webhooks
+    from tests.bookings.test_bookings import book
+
+    receiver.expect_request("/json/2/crm.lead/create").respond_with_json([9])
+    host = receiver.url_for("").removeprefix("http://").rstrip("/")
+    hooks = chat(store, f"odoo+http://key@{host}/")
+    lead_id = book(store)
+    slots.decide(store.engine, lead_id, BookingStatus.CONFIRMED)
+    assert send(hooks) == 3
+    assert len(receiver.log) == 1  # lead.created only.
+    assert sorted(row.status for row in rows(store)) == ["sent", "skipped", "skipped"]
+    assert webhooks.states(store.engine, [lead_id]) == {lead_id: "webhook 3/3 sent"}
