@@ -357,6 +357,8 @@ def _erase(delivery: Delivery, email: str, yes: bool, ops: "Options") -> int:
     print(f"{len(leads)} lead(s) of {email}: {ids or '-'}.", file=ops.out)
     if spooled:
         print(f"{len(spooled)} line(s) in this host's spool folder.", file=ops.out)
+    if ops.webhooks is not None and (places := ops.webhooks.elsewhere([i.id for i in leads])):
+        print(f"Sent by webhook, to erase there too: {'; '.join(places)}.", file=ops.out)
     if not yes and not _confirm("Delete them for good?", ops):
         print("Nothing deleted.", file=ops.out)
         return 1
@@ -428,6 +430,7 @@ class Options:
     ask: Callable[[], str]
     erasure_log: Path = Path("data/erasures.log")
     spool_dir: Path = Path("data/spool")
+    webhooks: WebhookChannel | None = None  # Where the leads went besides the e-mail.
 
 
 def run(
@@ -457,6 +460,7 @@ def run(
         ask=ask or sys.stdin.readline,
         erasure_log=erasure_log or leads_settings.erasure_log_path,
         spool_dir=spool_dir or leads_settings.spool_path,
+        webhooks=webhook_channel,
     )
     if args.command == "list":
         return _list(delivery, args.status, out)

@@ -54,6 +54,7 @@ class Destination(Protocol):
     """Turns a message into a request, and the answer into the destination's own id."""
 
     signed: bool  # Needs LEADS_WEBHOOK_SECRET (nothing is sent without it).
+    label: str  # What it is, for the operator ("Odoo", "Telegram chat").
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
@@ -86,6 +87,7 @@ class StandardWebhook:
 
     url: str
     signed: bool = True
+    label: str = "webhook"
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
@@ -140,6 +142,7 @@ class SlackText:
 
     url: str
     signed: bool = False
+    label: str = "Slack-compatible chat"
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
@@ -158,6 +161,7 @@ class Telegram:
     chat_id: str
     api: str = "https://api.telegram.org"
     signed: bool = False
+    label: str = "Telegram chat"
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
@@ -184,6 +188,7 @@ class Odoo:
     base: str  # https://<host>
     database: str = ""
     signed: bool = False
+    label: str = "Odoo"
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
@@ -220,6 +225,7 @@ class HubSpot:
     form: str
     api: str = "https://api.hsforms.com"
     signed: bool = False
+    label: str = "HubSpot"
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]

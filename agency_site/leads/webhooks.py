@@ -426,6 +426,27 @@ class WebhookChannel:
             problem = f"{paused} endpoint(s) paused: run `python -m agency_site.leads retry`"
         return WebhookSummary(self.enabled, problem, waiting, paused)
 
+    def elsewhere(self, lead_ids: Sequence[int]) -> list[str]:
+        """Where these leads' data went besides the table (``leads erase``): each endpoint
+        a message of theirs was sent to, with the ids it answered (``endpoint 2, Odoo:
+        crm.lead 123``)."""
+        query = select(LeadWebhook.endpoint, LeadWebhook.remote_id).where(
+            col(LeadWebhook.lead_id).in_(lead_ids), LeadWebhook.status == SENT
+        )
+        with Session(self.engine) as session:
+            found = session.exec(query.order_by(col(LeadWebhook.id))).all()
+        numbers = {key: number for number, key in enumerate(self.by_key, start=1)}
+        places: dict[str, list[str]] = {}
+        for endpoint, remote in found:
+            target = self.by_key.get(endpoint)
+            name = (
+                f"endpoint {numbers[endpoint]}, {target.label}" if target else "a former endpoint"
+            )
+            places.setdefault(name, [])
+            if remote and remote not in places[name]:
+                places[name].append(remote)
+        return [f"{name}: {', '.join(ids)}" if ids else name for name, ids in places.items()]
+
     def _client(self) -> httpx.AsyncClient:
         if self.client is None:
             self.client = httpx.AsyncClient(timeout=self.policy.timeout_s, follow_redirects=False)

@@ -150,3 +150,43 @@ def test_a_crm_takes_new_leads_only_and_skips_a_booking_s_changes(
     assert len(receiver.log) == 1  # lead.created only.
     assert sorted(row.status for row in rows(store)) == ["sent", "skipped", "skipped"]
     assert webhooks.states(store.engine, [lead_id]) == {lead_id: "webhook 3/3 sent"}
+
+
+def test_leads_erase_lists_where_else_the_person_s_data_went(
+    store: LeadStore, receiver: HTTPServer, tmp_path
+) -> None:
+    import io
+
+    from agency_site.leads import cli
+    from tests.lead_store import make_delivery
+    from tests.run_async import in_own_thread
+
+    receiver.expect_request("/json/2/crm.lead/create").respond_with_json([123])
+    receiver.expect_request(f"/bot{TOKEN}/sendMessage").respond_with_json(
+        {"ok": True, "result": {"message_id": 55}}
+    )
+    host = receiver.url_for("").removeprefix("http://").rstrip("/")
+    hooks = chat(
+        store,
+        f"odoo+http://key@{host}/db",
+        f"telegram://{TOKEN}/1?api={receiver.url_for('')}",
+    )
+    lead(store)
+    send(hooks)
+    out = io.StringIO()
+    code = in_own_thread(
+        lambda: cli.run(
+            ["erase", "--email", "ana@example.com", "--yes"],
+            make_delivery(store, None),
+            out,
+            erasure_log=tmp_path / "erasures.log",
+            spool_dir=tmp_path / "spool",
+            webhook_channel=hooks,
+        )
+    )
+    assert code == 0
+    assert (
+        "Sent by webhook, to erase there too: endpoint 1, Odoo: crm.lead 123; "
+        "endpoint 2, Telegram chat: 55." in out.getvalue()
+    )
+    assert rows(store) == []
