@@ -554,3 +554,54 @@ def test_the_settings_make_the_channel(monkeypatch, tmp_path) -> None:
     assert (len(hooks.signed_by), hooks.policy.timeout_s, hooks.can_send) == (2, 3.0, True)
     monkeypatch.delenv("LEADS_WEBHOOK_URLS")
     assert not build_webhooks(load_settings(), LeadStore(sa.create_engine("sqlite://"))).enabled
+
+
+def test_the_backend_s_loops_post_a_submitted_lead_while_emailjs_is_down(
+    db_url: str, receiver: HTTPServer, emailjs: HTTPServer, tmp_path
+) -> None:
+    """The runtime as a backend worker runs it: endpoints registered once the database is
+    prepared, a submission stored with its webhook queued, the webhook loop beside the
+    e-mail's: the webhook goes out while every e-mail fails."""
+    import contextlib
+    import dataclasses
+
+    from agency_site.leads import runtime
+    from agency_site.leads.spool import Spool
+    from tests.leads.test_durable import _monitor, intake_on
+
+    receiver.expect_request(HOOK).respond_with_data("")
+    refuse_sends(emailjs, 500, "down")
+    store = LeadStore(new_engine(db_url))
+    intake = intake_on(store, Spool(tmp_path / "spool", "w1"), make_client(emailjs))
+    intake.delivery.policy = dataclasses.replace(
+        intake.delivery.policy, poll=dt.timedelta(seconds=0.1)
+    )
+    hooks = WebhookChannel(
+        store.engine,
+        (receiver.url_for(HOOK),),
+        (SECRET,),
+        policy=dataclasses.replace(AT_ONCE, poll=dt.timedelta(seconds=0.1)),
+    )
+
+    async def scenario() -> None:
+        loops = asyncio.create_task(
+            runtime.keep_leads_moving(intake, _monitor(intake, None, ""), hooks)
+        )
+        await asyncio.sleep(0.5)  # Prepared: migrated, the endpoint registered.
+        await intake.submit(LeadKind.HERO, {"email": "ana@example.com"}, "127.0.0.2")
+        give_up = time.monotonic() + 30
+        while time.monotonic() < give_up and not receiver.log:
+            await asyncio.sleep(0.05)
+        loops.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await loops
+        await hooks.aclose()
+
+    run(scenario())
+    [(request, body)] = received(receiver)
+    assert Webhook(SECRET).verify(body, dict(request.headers))["data"]["fields"] == {
+        "email": "ana@example.com"
+    }
+    [stored] = store.all()
+    assert stored.status != LeadStatus.SENT and sent_payloads(emailjs)  # Still retried.
+    store.engine.dispose()
