@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from agency_site.bookings.models import Booking
-from agency_site.leads import webhooks
+from agency_site.leads import webhook_queue
 
 
 def as_data(booking: Booking) -> dict[str, Any]:
@@ -35,7 +35,7 @@ def queue(session: Session, lead_id: int, event: str) -> int:
     if booking is None:
         return 0
     data = {"booking": as_data(booking)}
-    return webhooks.queue_event(session, lead_id, event, data, sequence=booking.sequence)
+    return webhook_queue.queue_event(session, lead_id, event, data, sequence=booking.sequence)
 
 
 def current(engine: sa.Engine, lead_id: int) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TextIO
 
 from agency_site.forms.declarations import export_fields
-from agency_site.leads import erasures, webhooks
+from agency_site.leads import erasures, webhook_queue
 from agency_site.leads import source as lead_source
 from agency_site.leads.delivery import Delivery
 from agency_site.leads.kinds import LeadStatus
@@ -140,7 +140,7 @@ def _list(delivery: Delivery, status: str | None, out: TextIO) -> int:
         print("No leads.", file=out)
         return 0
     notes = _notes(delivery, leads)
-    hooks = webhooks.states(delivery.store.engine, [lead.id for lead in leads if lead.id])
+    hooks = webhook_queue.states(delivery.store.engine, [lead.id for lead in leads if lead.id])
     print(f"{'ID':>5}  {'CREATED':23}  {'KIND':8} {'STATUS':8} {'TRIES':>5}  CONTACT", file=out)
     for lead in leads:
         contact = lead.fields.get("email", "")
@@ -196,7 +196,7 @@ def _retry_webhooks(channel: WebhookChannel, ids: Sequence[int], out: TextIO) ->
         print(f"Webhooks are not sent: {channel.problem}.", file=out)
         return 1
     channel.register()
-    due = webhooks.make_due(channel.engine, ids)
+    due = webhook_queue.make_due(channel.engine, ids)
 
     async def send() -> int:
         try:

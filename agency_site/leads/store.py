@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads import allowance, webhooks
+from agency_site.leads import allowance, webhook_queue
 from agency_site.leads.claims import Claims
 from agency_site.leads.jobs import Jobs
 from agency_site.leads.kinds import LeadStatus
@@ -125,7 +125,7 @@ class LeadStore(Claims, Rights, Jobs):
                 session.add(lead)
                 session.flush()  # The idempotency key's unique index speaks first.
                 if not spam:  # Before the plugins' own events (a booking's request).
-                    webhooks.queue(session, lead, LEAD_CREATED)
+                    webhook_queue.queue(session, lead, LEAD_CREATED)
                 if hold is not None:
                     self.plugins.hold(session, lead, hold)
                 session.commit()
@@ -151,7 +151,7 @@ class LeadStore(Claims, Rights, Jobs):
             ).rowcount
             if not released or lead is None:
                 return False
-            webhooks.queue(session, lead, LEAD_CREATED)
+            webhook_queue.queue(session, lead, LEAD_CREATED)
             self.plugins.hold(session, lead, Hold(strict=False))
             session.commit()
             return True

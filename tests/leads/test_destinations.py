@@ -138,7 +138,7 @@ def test_a_crm_takes_new_leads_only_and_skips_a_booking_s_changes(
 ) -> None:
     from agency_site.bookings import slots
     from agency_site.bookings.models import BookingStatus
-    from agency_site.leads import webhooks
+    from agency_site.leads import webhook_queue
     from tests.bookings.test_bookings import book
 
     receiver.expect_request("/json/2/crm.lead/create").respond_with_json([9])
@@ -149,7 +149,7 @@ def test_a_crm_takes_new_leads_only_and_skips_a_booking_s_changes(
     assert send(hooks) == 3
     assert len(receiver.log) == 1  # lead.created only.
     assert sorted(row.status for row in rows(store)) == ["sent", "skipped", "skipped"]
-    assert webhooks.states(store.engine, [lead_id]) == {lead_id: "webhook 3/3 sent"}
+    assert webhook_queue.states(store.engine, [lead_id]) == {lead_id: "webhook 3/3 sent"}
 
 
 def test_leads_erase_lists_where_else_the_person_s_data_went(

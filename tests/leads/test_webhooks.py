@@ -23,7 +23,7 @@ from standardwebhooks import Webhook
 from werkzeug import Request, Response
 
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads import cli, webhook_payload, webhooks
+from agency_site.leads import cli, webhook_payload, webhook_queue
 from agency_site.leads.health import leads_api
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import LeadWebhook, LeadWebhookEndpoint
@@ -258,7 +258,7 @@ def test_an_endpoint_answering_410_is_paused_and_the_owner_told_once(
     # Fixed: the operator's retry resumes it and both go out.
     receiver.clear_all_handlers()
     receiver.expect_request(HOOK).respond_with_data("")
-    assert webhooks.make_due(store.engine) == 2
+    assert webhook_queue.make_due(store.engine) == 2
     assert send(hooks) == 2
     assert hooks.summary().problem is None
 
@@ -416,7 +416,7 @@ def test_each_endpoint_has_its_own_delivery(store: LeadStore, receiver: HTTPServ
         lead_id = lead(store)
         assert send(hooks) == 1
         assert sorted(row.status for row in rows(store)) == ["queued", "sent"]
-        assert webhooks.states(store.engine, [lead_id]) == {
+        assert webhook_queue.states(store.engine, [lead_id]) == {
             lead_id: "webhook 1/2 sent, 1 waiting (HTTP 500)"
         }
     finally:
@@ -462,7 +462,7 @@ def test_whatever_the_endpoint_answers_a_message_is_delivered_once_and_never_dro
     for _ in range(len(answers) + 1):
         for _ in range(workers):
             send(hooks)
-        webhooks.make_due(store.engine)
+        webhook_queue.make_due(store.engine)
     statuses = [response.status_code for _, response in receiver.log]
     [row] = rows(store)
     assert sum(200 <= status < 300 for status in statuses) == 1
