@@ -254,6 +254,24 @@ class LeadsSettings(BaseSettings):
     # The hashes of erased addresses, re-applied after a restore (`deploy restore`).
     erasure_log: str = "data/erasures.log"
 
+    # Signed webhooks (issue 32, docs/leads.md "Webhooks"): each lead POSTed to these URLs
+    # (comma-separated; secrets, since such URLs carry their own token), signed with each
+    # whsec_ secret of LEADS_WEBHOOK_SECRET (comma-separated during a rotation). Unset: no
+    # webhook. URLs without a secret: queued, never sent unsigned.
+    webhook_urls: SecretStr = SecretStr("")
+    webhook_secret: SecretStr = SecretStr("")
+    webhook_timeout_seconds: PositiveFloat = 5.0  # A receiver answers at once, works later.
+
+    @property
+    def webhook_url_list(self) -> tuple[str, ...]:
+        """``webhook_urls``, in order, blanks dropped."""
+        return _secret_list(self.webhook_urls)
+
+    @property
+    def webhook_secrets(self) -> tuple[str, ...]:
+        """``webhook_secret``'s secrets, in order (each signs every message)."""
+        return _secret_list(self.webhook_secret)
+
     @property
     def spool_path(self) -> Path:
         """``spool_dir``, absolute (relative to the site folder)."""

@@ -145,7 +145,7 @@ def test_owner_and_booking_settings(monkeypatch: pytest.MonkeyPatch) -> None:
         LeadsSettings(_env_file=None)
     monkeypatch.setenv("LEADS_RETENTION_MONTHS", "24")
     leads = LeadsSettings(_env_file=None)
-    assert "secret" not in repr(leads) and leads.retention_months == 24
+    assert "/B/secret" not in repr(leads) and leads.retention_months == 24
 
 
 def _rxconfig_in_a_fresh_process(env: dict[str, str], code: str) -> str:

@@ -19,6 +19,8 @@ A booking is a lead of the ``booking`` form (``LeadKind.BOOKING``) plus its row 
   visitors' reminders before their meetings (``reminders.ReminderWatch``, every worker);
   the owner's morning digest (``digest.py``, one worker a day: the ``booking_digest`` row);
 - ``lead_notes``: each booking's slot, state and attendance in ``leads list`` / ``export``;
+- ``webhook_data``: the booking in its lead's ``lead.created`` webhook; each change of state
+  queues its own ``booking.*`` webhook in the change's transaction (``events.py``);
 - ``commands``: ``confirm``, ``decline`` and ``cancel ID``, as the e-mail's buttons.
 """
 
@@ -35,7 +37,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from agency_site import locale
-from agency_site.bookings import busy_feed, digest, slots
+from agency_site.bookings import busy_feed, digest, events, slots
 from agency_site.bookings.busy_times import BusySource, nothing_busy
 from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.link_secret import link_secrets
@@ -160,6 +162,7 @@ class BookingsPlugin(LeadPlugin):
                 with locale.active(lead.language):  # The visitor's words.
                     raise Refused(self._slot_errors(session, date, time, refused)) from None
             slots.store_without_slot(session, lead.id, date, time, network)
+        events.queue(session, lead.id, "booking.requested")
 
     def _slot_errors(
         self,
@@ -294,6 +297,10 @@ class BookingsPlugin(LeadPlugin):
                 + (f", {booking.attendance}" if booking.attendance else "")
                 for booking in found
             }
+
+    def webhook_data(self, engine: sa.Engine, lead_id: int) -> dict[str, Any]:
+        """A booking's ``lead.created`` webhook carries its state as it is when sent."""
+        return events.current(engine, lead_id)
 
     # --- The operator command ------------------------------------------------------------
 

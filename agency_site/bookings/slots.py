@@ -30,6 +30,7 @@ from zoneinfo import ZoneInfo
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from agency_site.bookings import events
 from agency_site.bookings.busy_times import NOTHING_BUSY, BusyTimes
 from agency_site.bookings.models import (
     Attendance,
@@ -303,6 +304,7 @@ def decide(
         if not changed:
             session.rollback()
             return Decision.NOT_ALLOWED, session.get(Booking, lead_id)
+        events.queue(session, lead_id, f"booking.{to}")
         session.commit()
         session.refresh(booking)
         return Decision.DONE, booking
@@ -435,6 +437,7 @@ def move(
         if not changed:  # Moved or cancelled meanwhile, by another request.
             session.rollback()
             return Moved.STALE, session.get(Booking, lead_id)
+        events.queue(session, lead_id, "booking.rescheduled")
         session.commit()
         session.refresh(booking)
         logger.info(

@@ -38,6 +38,15 @@ class OwnerAlerts(Content):
     # {calendars} names each (its number and host, never the secret address) and why.
     busy_feed_failing: Template("calendars", "hours")
     busy_feed_recovered: Template()
+    # A webhook endpoint paused (LEADS_WEBHOOK_URLS, issue 32): {number} its place in the
+    # list (never the URL, which may carry a token); {hours} failing, {error} its last answer.
+    webhook_gone: Template("number")
+    webhook_failing: Template("number", "hours", "error")
+    # A lead told in a chat (a slack+https:// or telegram:// webhook, leads/destinations.py):
+    # its first line, {kind} the form, {lead_id} its number; a booking's change: {event}
+    # (requested, confirmed, declined, cancelled, rescheduled), {date} {time} its slot.
+    chat_lead: Template("kind", "lead_id")
+    chat_booking: Template("event", "lead_id", "date", "time")
 
 
 ALERTS = Localized(lambda: load("owner-alerts.yaml", OwnerAlerts))

@@ -1,6 +1,7 @@
 """Operator command for the leads table (``python -m agency_site.leads``).
 
-``list``, ``retry`` and ``export`` for the daily work; ``purge``, ``find`` and
+``list``, ``retry`` and ``export`` for the daily work (``list`` notes each lead's webhooks,
+``retry`` sends the webhooks too and resumes paused endpoints); ``purge``, ``find`` and
 ``erase`` for the RGPD: the retention period of the privacy policy and the rights of
 access and erasure (each erasure is also written to the erasure log, which
 ``deploy restore`` re-applies after putting a backup back; ``find``, ``erase`` and ``purge``
@@ -32,7 +33,7 @@ from pathlib import Path
 from typing import TextIO
 
 from agency_site.forms.declarations import export_fields
-from agency_site.leads import erasures
+from agency_site.leads import erasures, webhook_queue
 from agency_site.leads import source as lead_source
 from agency_site.leads.delivery import Delivery
 from agency_site.leads.kinds import LeadStatus
@@ -40,6 +41,7 @@ from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.monitor import retention_cutoff
 from agency_site.leads.plugins import Plugins
 from agency_site.leads.spool import QUARANTINE, SUFFIX, TORN, Spool, SpooledLead
+from agency_site.leads.webhooks import WebhookChannel
 from agency_site.settings import ROOT, get_settings
 
 # The forms' fields (their declarations say which), each once.
@@ -138,6 +140,7 @@ def _list(delivery: Delivery, status: str | None, out: TextIO) -> int:
         print("No leads.", file=out)
         return 0
     notes = _notes(delivery, leads)
+    hooks = webhook_queue.states(delivery.store.engine, [lead.id for lead in leads if lead.id])
     print(f"{'ID':>5}  {'CREATED':23}  {'KIND':8} {'STATUS':8} {'TRIES':>5}  CONTACT", file=out)
     for lead in leads:
         contact = lead.fields.get("email", "")
@@ -150,6 +153,8 @@ def _list(delivery: Delivery, status: str | None, out: TextIO) -> int:
         line += f"  ({lead_source.describe(lead.source)} · {lead.language})"
         if note := notes.get(lead.id or 0):
             line += f"  [{note}]"
+        if hook := hooks.get(lead.id or 0):
+            line += f"  [{hook}]"
         print(_writable(line), file=out)
     return 0
 
@@ -171,7 +176,11 @@ def _not_spam(delivery: Delivery, lead_id: int, out: TextIO) -> int:
     return 0
 
 
-def _retry(delivery: Delivery, ids: Sequence[int], out: TextIO) -> int:
+def _retry(
+    delivery: Delivery, ids: Sequence[int], out: TextIO, channel: WebhookChannel | None = None
+) -> int:
+    """The e-mails, then the webhooks (paused endpoints resume): each channel on its own."""
+    code = _retry_webhooks(channel, ids, out) if channel is not None and channel.enabled else 0
     if not delivery.configured:
         print("E-mail delivery is not configured: set the EMAILJS_* variables.", file=out)
         return 2
@@ -179,7 +188,26 @@ def _retry(delivery: Delivery, ids: Sequence[int], out: TextIO) -> int:
     delivered = asyncio.run(delivery.retry_due(limit=max(due, 1)))
     left = delivery.store.count(LeadStatus.QUEUED) + delivery.store.count(LeadStatus.HELD)
     print(f"{delivered} of {due} lead(s) delivered; {left} still waiting.", file=out)
-    return 0 if delivered == due else 1
+    return 0 if delivered == due and not code else 1
+
+
+def _retry_webhooks(channel: WebhookChannel, ids: Sequence[int], out: TextIO) -> int:
+    if not channel.can_send:
+        print(f"Webhooks are not sent: {channel.problem}.", file=out)
+        return 1
+    channel.register()
+    due = webhook_queue.make_due(channel.engine, ids)
+
+    async def send() -> int:
+        try:
+            return await channel.round()
+        finally:
+            await channel.aclose()
+
+    delivered = asyncio.run(send())
+    waiting = channel.summary().waiting
+    print(f"{delivered} of {due} webhook(s) delivered; {waiting} still waiting.", file=out)
+    return 0 if not waiting else 1
 
 
 def _cell(value: object) -> str:
@@ -329,6 +357,8 @@ def _erase(delivery: Delivery, email: str, yes: bool, ops: "Options") -> int:
     print(f"{len(leads)} lead(s) of {email}: {ids or '-'}.", file=ops.out)
     if spooled:
         print(f"{len(spooled)} line(s) in this host's spool folder.", file=ops.out)
+    if ops.webhooks is not None and (places := ops.webhooks.elsewhere([i.id for i in leads])):
+        print(f"Sent by webhook, to erase there too: {'; '.join(places)}.", file=ops.out)
     if not yes and not _confirm("Delete them for good?", ops):
         print("Nothing deleted.", file=ops.out)
         return 1
@@ -400,6 +430,7 @@ class Options:
     ask: Callable[[], str]
     erasure_log: Path = Path("data/erasures.log")
     spool_dir: Path = Path("data/spool")
+    webhooks: WebhookChannel | None = None  # Where the leads went besides the e-mail.
 
 
 def run(
@@ -412,8 +443,10 @@ def run(
     ask: Callable[[], str] | None = None,
     erasure_log: Path | None = None,
     spool_dir: Path | None = None,
+    webhook_channel: WebhookChannel | None = None,
 ) -> int:
-    """Run one operator command against ``delivery`` (its store and EmailJS client).
+    """Run one operator command against ``delivery`` (its store and EmailJS client) and
+    ``webhook_channel`` (``retry`` sends the webhooks too).
 
     ``retention_months`` and ``export_dir`` default to the ``LEADS_*`` settings; ``ask``
     reads the operator's answer to a confirmation (standard input).
@@ -427,11 +460,12 @@ def run(
         ask=ask or sys.stdin.readline,
         erasure_log=erasure_log or leads_settings.erasure_log_path,
         spool_dir=spool_dir or leads_settings.spool_path,
+        webhooks=webhook_channel,
     )
     if args.command == "list":
         return _list(delivery, args.status, out)
     if args.command == "retry":
-        return _retry(delivery, args.ids, out)
+        return _retry(delivery, args.ids, out, webhook_channel)
     if args.command == "purge":
         return _purge(delivery, ops)
     if args.command == "find":
@@ -452,11 +486,11 @@ def run(
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: the site's database (migrated first) and EmailJS settings."""
     from agency_site.leads import migrations
-    from agency_site.leads.runtime import configure_logging, intake
+    from agency_site.leads.runtime import configure_logging, intake, webhooks
 
     configure_logging()
     argv = sys.argv[1:] if argv is None else list(argv)
     delivery = intake().delivery
     if not argv or argv[0] != "spool":  # It works on a down database.
         migrations.upgrade(delivery.store.engine)
-    return run(argv, delivery, sys.stdout)
+    return run(argv, delivery, sys.stdout, webhook_channel=webhooks())

@@ -28,6 +28,7 @@ from starlette.routing import Route
 
 from agency_site.leads.models import utcnow
 from agency_site.leads.store import LeadStore, LeadSummary
+from agency_site.leads.webhooks import WebhookSummary
 from agency_site.paths import LEADS_HEALTH
 from agency_site.settings import EmailJSSettings
 
@@ -74,9 +75,11 @@ def health_report(
     now: dt.datetime,
     unwritable_settings: Sequence[str] = (),
     emailjs: EmailJSSettings | None = None,
+    webhooks: WebhookSummary | None = None,
 ) -> tuple[int, dict[str, Any]]:
-    """HTTP status and JSON body for this summary (and the settings of unwritable folders,
-    and the EmailJS settings: those unset)."""
+    """HTTP status and JSON body for this summary (and the settings of unwritable folders;
+    ``emailjs``: the EmailJS settings, to name those unset; ``webhooks``: theirs when the
+    site has endpoints, status ``webhooks`` when one cannot send)."""
     age = (now - summary.oldest_waiting_at).total_seconds() if summary.oldest_waiting_at else None
     unset = emailjs.missing if emailjs else ()
     if summary.held:
@@ -87,6 +90,8 @@ def health_report(
         status = "unconfigured"  # Leads wait for these settings: set them, then restart.
     elif age is not None and age > max_age.total_seconds():
         status = "delayed"  # Waiting too long: provider down, or delivery not configured.
+    elif webhooks is not None and webhooks.problem:
+        status = "webhooks"  # Unsigned (no secret) or an endpoint paused: see its problem.
     else:
         status = "ok"
     body = {
@@ -105,6 +110,8 @@ def health_report(
         body["unset_settings"] = list(unset)
     if emailjs and emailjs.shared_templates:
         body["shared_templates"] = emailjs.shared_templates
+    if webhooks is not None:
+        body["webhooks"] = webhooks.as_json()
     return (200 if status == "ok" else 503), body
 
 
@@ -114,6 +121,7 @@ def leads_api(
     max_age: Callable[[], dt.timedelta],
     write_folders: Callable[[], Mapping[str, Path]] = dict,
     emailjs: Callable[[], EmailJSSettings | None] = lambda: None,
+    webhooks: Callable[[], WebhookSummary | None] = lambda: None,
 ) -> Starlette:
     """The site's own endpoints under ``/_site/leads/``; dependencies are looked up per request.
 
@@ -125,11 +133,14 @@ def leads_api(
         bad = sorted(await asyncio.to_thread(lambda: unwritable(write_folders())))
         try:
             summary = await asyncio.to_thread(store().summary)
+            hooks = await asyncio.to_thread(webhooks)
         except Exception:
             logger.exception("The leads health check could not read the database.")
             body = {"status": "error", **({"unwritable": bad} if bad else {})}
             return JSONResponse(body, status_code=503, headers=_NO_STORE)
-        code, body = health_report(summary, configured(), max_age(), utcnow(), bad, emailjs())
+        code, body = health_report(
+            summary, configured(), max_age(), utcnow(), bad, emailjs(), hooks
+        )
         return JSONResponse(body, status_code=code, headers=_NO_STORE)
 
     return Starlette(routes=[Route(LEADS_HEALTH, health, methods=["GET", "HEAD"])])

@@ -134,3 +134,52 @@ class LeadMonitor(SQLModel, table=True):
     state: str = Field(default="", max_length=20)
     due_at: dt.datetime | None = None
     changed_at: dt.datetime | None = None
+
+
+class LeadWebhook(SQLModel, table=True):
+    """One event of a lead for one webhook endpoint (``webhooks.py``): queued in the
+    transaction that stores the lead (or changes its booking), then claimed, sent, retried
+    on its own schedule, independent of the lead's e-mail."""
+
+    __tablename__ = "lead_webhooks"
+    __table_args__ = (
+        sa.Index("ix_lead_webhooks_status_next_attempt_at", "status", "next_attempt_at"),
+        sa.Index("ix_lead_webhooks_lead_id", "lead_id"),
+        # One message per endpoint: an event queued twice is sent once.
+        sa.Index("ux_lead_webhooks_message", "message_id", "endpoint", unique=True),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    lead_id: int
+    # The event (``lead.created``, ``booking.confirmed``...) and its ``webhook-id``: the
+    # lead's idempotency key and the event, so receivers deduplicate a retried message.
+    event: str = Field(max_length=40)
+    message_id: str = Field(max_length=160)
+    # ``webhooks.endpoint_key`` of the URL: the URL itself may carry a token.
+    endpoint: str = Field(max_length=16)
+    # What the event adds to the lead's body (a booking's state at that moment).
+    data: dict[str, Any] | None = Field(default=None, sa_column=sa.Column(sa.JSON))
+    created_at: dt.datetime = Field(default_factory=utcnow)
+    status: str = Field(default="queued", max_length=20)
+    attempts: int = 0
+    next_attempt_at: dt.datetime | None = None
+    claim_token: str | None = Field(default=None, max_length=64)
+    claimed_until: dt.datetime | None = None
+    last_error: str | None = Field(default=None, sa_column=sa.Column(sa.Text))
+    sent_at: dt.datetime | None = None
+    # What the receiver answered as its own id for the message, if it did (a CRM's record).
+    remote_id: str | None = Field(default=None, max_length=200)
+
+
+class LeadWebhookEndpoint(SQLModel, table=True):
+    """The state of one webhook endpoint, shared by every worker: ``active``, or
+    ``paused`` (answered 410 Gone, or failing for a day) until the operator's
+    ``leads retry``. ``failing_since``: its first failure since its last success."""
+
+    __tablename__ = "lead_webhook_endpoints"
+
+    endpoint: str = Field(primary_key=True, max_length=16)
+    state: str = Field(default="active", max_length=20)
+    failing_since: dt.datetime | None = None
+    last_error: str | None = Field(default=None, sa_column=sa.Column(sa.Text))
+    changed_at: dt.datetime | None = None

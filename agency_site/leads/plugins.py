@@ -13,6 +13,8 @@ bookings, ``agency_site.bookings.plugin``) plugs in through a ``LeadPlugin``:
 - ``email_params``: what a lead's e-mail to the agency adds (a booking's links and note).
 - ``watchers``: the monitor's extra rounds (unanswered bookings, their expiry).
 - ``lead_notes``: a short note per lead for ``list`` and ``export`` (a booking's state).
+- ``webhook_data``: what a lead's webhook body adds to its ``data`` (``{"booking": ...}``,
+  ``webhook_payload.py``); a plugin queues its own events with ``webhooks.queue_event``.
 - ``commands``: the operator command's extra subcommands (``confirm``, ``decline``...).
 
 ``Refused.errors`` are the form's field errors, in the visitor's language: the intake
@@ -92,6 +94,10 @@ class LeadPlugin:
         """A short note for some of the leads ``lead_ids`` (the listing and the export)."""
         return {}
 
+    def webhook_data(self, engine: sa.Engine, lead_id: int) -> dict[str, Any]:
+        """What the webhook body of lead ``lead_id`` adds to its ``data``."""
+        return {}
+
     def commands(self, subparsers: "argparse._SubParsersAction[Any]") -> None:
         """Add subcommands to ``python -m agency_site.leads``; each sets its ``Command`` as
         the ``plugin_command`` default (``parser.set_defaults(plugin_command=...)``)."""
@@ -136,6 +142,12 @@ class Plugins:
             for lead_id, note in plugin.lead_notes(engine, lead_ids).items():
                 notes.setdefault(lead_id, []).append(note)
         return {lead_id: "; ".join(each) for lead_id, each in notes.items()}
+
+    def webhook_data(self, engine: sa.Engine, lead_id: int) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        for plugin in self.each:
+            data |= plugin.webhook_data(engine, lead_id)
+        return data
 
     def commands(self, subparsers: "argparse._SubParsersAction[Any]") -> None:
         for plugin in self.each:

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm
 from sqlmodel import Session, col, select
 
-from agency_site.leads import allowance
+from agency_site.leads import allowance, webhook_queue
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, email_digest, email_key, mailbox_digest
 from agency_site.leads.plugins import Plugins
@@ -40,6 +40,7 @@ class Rights:
             allowance.forget(connection, (email_digest(email), mailbox_digest(email)))
             deleted = connection.execute(sa.delete(Lead).where(_email_is(email))).rowcount
             self.plugins.forget(connection)
+            webhook_queue.forget(connection)
             return deleted
 
     def erase_digests(self, digests: set[str]) -> int:
@@ -61,6 +62,7 @@ class Rights:
                 ).rowcount
             allowance.forget(connection, digests)
             self.plugins.forget(connection)
+            webhook_queue.forget(connection)
         return deleted
 
     def purge(self, cutoff: dt.datetime) -> int:
@@ -84,6 +86,7 @@ class Rights:
         with self.engine.begin() as connection:
             deleted = connection.execute(sa.delete(Lead).where(condition)).rowcount
             self.plugins.forget(connection)
+            webhook_queue.forget(connection)
             allowance.prune(connection)
             return deleted
 
@@ -93,4 +96,5 @@ class Rights:
         with self.engine.begin() as connection:
             deleted = connection.execute(sa.delete(Lead).where(condition)).rowcount
             self.plugins.forget(connection)
+            webhook_queue.forget(connection)
             return deleted

@@ -36,6 +36,7 @@ from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter, storage_for
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
+from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
 from agency_site.paths import LEADS_HEALTH
 from agency_site.settings import EmailJSSettings, Settings, get_settings
 
@@ -115,6 +116,25 @@ def build_monitor(settings: Settings, delivery: Delivery, spool: Spool | None = 
     )
 
 
+def build_webhooks(settings: Settings, store: LeadStore, alert=None) -> WebhookChannel:
+    """The webhook channel of these settings (none without ``LEADS_WEBHOOK_URLS``)."""
+    options = {"alert": alert} if alert is not None else {}
+    return WebhookChannel(
+        engine=store.engine,
+        urls=settings.leads.webhook_url_list,
+        secrets=settings.leads.webhook_secrets,
+        plugins=store.plugins,
+        policy=WebhookPolicy(timeout_s=settings.leads.webhook_timeout_seconds),
+        **options,
+    )
+
+
+@lru_cache(maxsize=1)
+def webhooks() -> WebhookChannel:
+    """The webhook channel of this process, on the intake's store; alerts as the monitor."""
+    return build_webhooks(get_settings(), intake().store, monitor().alert)
+
+
 @lru_cache(maxsize=1)
 def monitor() -> Monitor:
     """The monitor of this process, on the intake's store, delivery and spool."""
@@ -183,6 +203,7 @@ def health_api() -> Starlette:
         max_age=lambda: dt.timedelta(seconds=get_settings().leads.health_max_queued_age_seconds),
         write_folders=lambda: write_folders(get_settings()),
         emailjs=lambda: get_settings().emailjs,
+        webhooks=lambda: webhooks().summary() if webhooks().enabled else None,
     )
 
 
@@ -208,9 +229,12 @@ def intake() -> LeadIntake:
     )
 
 
-def prepare(delivery: Delivery) -> None:
-    """Start-up checks: migrate, release leads held by old settings, count those still held."""
+def prepare(delivery: Delivery, channel: WebhookChannel | None = None) -> None:
+    """Start-up checks: migrate, register the webhook endpoints, release leads held by old
+    settings, count those still held."""
     migrations.upgrade(delivery.store.engine)
+    if channel is not None:
+        channel.register()
     if not delivery.configured:
         return  # Said at start-up, naming the settings to set (``report_emailjs``).
     delivery.release_held()
@@ -225,7 +249,9 @@ def prepare(delivery: Delivery) -> None:
         )
 
 
-async def prepare_when_reachable(delivery: Delivery, retry_max_s: float | None = None):
+async def prepare_when_reachable(
+    delivery: Delivery, retry_max_s: float | None = None, channel: WebhookChannel | None = None
+):
     """``prepare`` as soon as the database answers: retried with backoff, never raises.
 
     The backoff starts at 1 s and doubles up to ``retry_max_s`` (``PREPARE_RETRY_MAX_S``).
@@ -234,7 +260,7 @@ async def prepare_when_reachable(delivery: Delivery, retry_max_s: float | None =
     wait = min(1.0, retry_max_s)
     while True:
         try:
-            await asyncio.to_thread(prepare, delivery)
+            await asyncio.to_thread(prepare, delivery, channel)
         except Exception as error:
             logger.error(
                 "The database cannot be prepared (%s); the site serves and spools leads, "
@@ -273,8 +299,11 @@ async def drain_forever(
         await asyncio.sleep(poll_s)
 
 
-async def keep_leads_moving(the_intake: LeadIntake, the_monitor: Monitor) -> None:
-    """Every loop of the leads, in order: drain watch at once; the others once prepared."""
+async def keep_leads_moving(
+    the_intake: LeadIntake, the_monitor: Monitor, channel: WebhookChannel | None = None
+) -> None:
+    """Every loop of the leads, in order: drain watch at once; the others once prepared.
+    The webhook loop runs beside the e-mail's: neither waits for the other."""
     delivery = the_intake.delivery
     ready = asyncio.Event()
     loops = [
@@ -283,7 +312,7 @@ async def keep_leads_moving(the_intake: LeadIntake, the_monitor: Monitor) -> Non
         )
     ]
     try:
-        await prepare_when_reachable(delivery)
+        await prepare_when_reachable(delivery, channel=channel)
         ready.set()
         # Alerts, canary and the daily purge run even without delivery (purge and health).
         loops.append(
@@ -293,6 +322,8 @@ async def keep_leads_moving(the_intake: LeadIntake, the_monitor: Monitor) -> Non
         )
         if delivery.configured:
             loops.append(asyncio.create_task(delivery.run_forever(), name="leads-retry-loop"))
+        if channel is not None and channel.can_send:
+            loops.append(asyncio.create_task(channel.run_forever(), name="leads-webhook-loop"))
         await asyncio.gather(*loops)
     finally:
         for loop in loops:
@@ -311,7 +342,9 @@ async def lifespan() -> AsyncIterator[None]:
     delivery = intake().delivery
     # Load the CA bundle off the event loop, once: every EmailJS connection reuses it.
     await asyncio.to_thread(ssl_context)
-    task = asyncio.create_task(keep_leads_moving(intake(), monitor()), name="leads-loops")
+    task = asyncio.create_task(
+        keep_leads_moving(intake(), monitor(), webhooks()), name="leads-loops"
+    )
     try:
         yield
     finally:
@@ -320,3 +353,4 @@ async def lifespan() -> AsyncIterator[None]:
             await task
         if delivery.client is not None:
             await delivery.client.aclose()
+        await webhooks().aclose()

@@ -15,13 +15,14 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads import allowance
+from agency_site.leads import allowance, webhook_queue
 from agency_site.leads.claims import Claims
 from agency_site.leads.jobs import Jobs
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, email_key, utcnow
 from agency_site.leads.plugins import Hold, Plugins
 from agency_site.leads.rgpd import Rights
+from agency_site.leads.webhook_payload import LEAD_CREATED
 from agency_site.locale import DEFAULT_LOCALE
 
 
@@ -96,6 +97,8 @@ class LeadStore(Claims, Rights, Jobs):
         transaction; ``Refused`` is raised (nothing is written) unless ``hold.strict`` is
         False (a lead drained from the spool: stored anyway). None: they hold nothing.
         ``spam``: stored as ``SPAM`` (its honeypot was filled), never sent until released.
+        Its webhooks (``lead.created`` for each endpoint in use) are queued in the same
+        transaction (``webhooks.queue``); a spam's when it is released.
         """
         now = utcnow()
         email = fields.get("email")
@@ -121,6 +124,8 @@ class LeadStore(Claims, Rights, Jobs):
                     lead.autoreply = allowance.claim(session, email, autoreply_day)
                 session.add(lead)
                 session.flush()  # The idempotency key's unique index speaks first.
+                if not spam:  # Before the plugins' own events (a booking's request).
+                    webhook_queue.queue(session, lead, LEAD_CREATED)
                 if hold is not None:
                     self.plugins.hold(session, lead, hold)
                 session.commit()
@@ -146,6 +151,7 @@ class LeadStore(Claims, Rights, Jobs):
             ).rowcount
             if not released or lead is None:
                 return False
+            webhook_queue.queue(session, lead, LEAD_CREATED)
             self.plugins.hold(session, lead, Hold(strict=False))
             session.commit()
             return True

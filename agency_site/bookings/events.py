@@ -1,0 +1,45 @@
+"""A booking's changes of state as webhook events (``booking.requested``, ``confirmed``,
+``declined``, ``cancelled``, ``rescheduled``): queued by ``leads.webhooks.queue_event`` in
+the transaction that changes the booking, so an event is sent exactly when its change is
+stored. Each body carries the booking as it is right after the change (``as_data``)."""
+
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from agency_site.bookings.models import Booking
+from agency_site.leads import webhook_queue
+
+
+def as_data(booking: Booking) -> dict[str, Any]:
+    """The ``booking`` object of a webhook body (``docs/lead-webhook.schema.json``)."""
+    return {
+        "status": booking.state,
+        "date": booking.date.isoformat(),
+        "time": booking.time,
+        "slot_lost": booking.slot_lost,
+        "moved_from": booking.moved_from,
+        "attendance": booking.attendance,
+    }
+
+
+def queue(session: Session, lead_id: int, event: str) -> int:
+    """In the caller's transaction (after its change): ``event`` of booking ``lead_id``
+    queued for every webhook endpoint, one message per event and booking version."""
+    session.flush()
+    query = (
+        select(Booking).where(Booking.lead_id == lead_id).execution_options(populate_existing=True)
+    )
+    booking = session.exec(query).first()
+    if booking is None:
+        return 0
+    data = {"booking": as_data(booking)}
+    return webhook_queue.queue_event(session, lead_id, event, data, sequence=booking.sequence)
+
+
+def current(engine: sa.Engine, lead_id: int) -> dict[str, Any]:
+    """``{"booking": ...}`` of lead ``lead_id`` as it is now; nothing when not a booking."""
+    with Session(engine) as session:
+        booking = session.get(Booking, lead_id)
+        return {"booking": as_data(booking)} if booking is not None else {}

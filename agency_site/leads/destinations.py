@@ -1,0 +1,287 @@
+"""Where a webhook message goes, by the scheme of its URL in ``LEADS_WEBHOOK_URLS``: each
+destination turns the body (``webhook_payload.py``) into its own HTTP request, behind one
+interface, on the same queue, claims and retries (``webhooks.py``).
+
+- ``https://…`` (or ``http://``): a **Standard Webhooks** endpoint: the JSON body, signed
+  with ``LEADS_WEBHOOK_SECRET`` (``signed``: never sent without it).
+- ``slack+https://hooks.slack.com/services/…``: a **Slack-compatible** incoming webhook
+  (Slack, Mattermost, Rocket.Chat, Discord's ``/slack`` URLs, Teams workflows): ``{"text": …}``,
+  the lead in a few lines. The URL is its own secret.
+- ``telegram://<bot token>/<chat id>``: a message from the owner's **Telegram** bot to
+  their chat (Bot API ``sendMessage``; ``?api=<url>``: a self-hosted Bot API server).
+  Its remote id is the message's id.
+- ``odoo://<api key>@<host>/<database>``: an **Odoo** (19+) CRM lead, ``crm.lead/create``
+  over the JSON-2 API; its remote id is the record's id. New leads only.
+- ``hubspot://<portal id>/<form guid>``: a submission of a **HubSpot** form (Forms API v3,
+  no key: the form's own endpoint), which makes or updates the contact. New leads only.
+
+A CRM takes ``lead.created`` only (``request`` answers None for a booking's change: the
+message is ``skipped``, not sent). A CRM's create is not idempotent: a try whose answer
+was lost and is retried may make a second record there (rare; the e-mail's same risk).
+
+The chat text is the owner's, in Spanish (``content/es/owner-alerts.yaml``: ``chat_*``).
+"""
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+from urllib.parse import parse_qs
+
+import httpx
+from standardwebhooks import Webhook
+
+from agency_site.content.owner_alerts import ALERTS
+from agency_site.content.template import render
+from agency_site.leads import source as lead_source
+from agency_site.leads import webhook_payload
+from agency_site.leads.models import utcnow
+
+TEXT_MAX = 3500  # Under Telegram's 4096 and Slack's 40 000 characters.
+REMOTE_ID_MAX = 200
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """One HTTP POST of a message."""
+
+    url: str
+    content: bytes
+    headers: dict[str, str]
+
+
+class Destination(Protocol):
+    """Turns a message into a request, and the answer into the destination's own id."""
+
+    signed: bool  # Needs LEADS_WEBHOOK_SECRET (nothing is sent without it).
+    label: str  # What it is, for the operator ("Odoo", "Telegram chat").
+
+    def request(
+        self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
+    ) -> Outgoing | None:
+        """The request of this message; None: this destination takes no such event."""
+
+    def remote_id(self, response: httpx.Response) -> str | None: ...
+
+
+def _json(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+def _bounded(value: Any) -> str | None:
+    ok = isinstance(value, str | int) and not isinstance(value, bool) and value != ""
+    return str(value)[:REMOTE_ID_MAX] if ok else None
+
+
+def _post_json(url: str, value: dict[str, Any]) -> Outgoing:
+    content = json.dumps(value, ensure_ascii=False).encode()
+    return Outgoing(url, content, {"content-type": "application/json"})
+
+
+@dataclass(frozen=True)
+class StandardWebhook:
+    """The JSON body, signed per Standard Webhooks."""
+
+    url: str
+    signed: bool = True
+    label: str = "webhook"
+
+    def request(
+        self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
+    ) -> Outgoing:
+        body = webhook_payload.encode(payload)
+        return Outgoing(self.url, body.encode(), sign(signed_by, msg_id, body))
+
+    def remote_id(self, response: httpx.Response) -> str | None:
+        """The receiver's own id of the message, when its JSON answer has one (``id``)."""
+        answer = _json(response)
+        return _bounded(answer.get("id")) if isinstance(answer, dict) else None
+
+
+def sign(signed_by: Sequence[Webhook], msg_id: str, body: str) -> dict[str, str]:
+    """The Standard Webhooks headers of ``body``: one ``v1`` signature per secret."""
+    stamp = utcnow()
+    signatures = " ".join(signer.sign(msg_id, stamp, body) for signer in signed_by)
+    return {
+        "webhook-id": msg_id,
+        "webhook-timestamp": str(int(stamp.timestamp())),
+        "webhook-signature": signatures,
+        "content-type": "application/json",
+    }
+
+
+def chat_text(payload: dict[str, Any]) -> str:
+    """The message in a few lines for a person: what happened, then each field."""
+    data = payload["data"]
+    booking = data.get("booking") or {}
+    if payload["type"] == webhook_payload.LEAD_CREATED:
+        title = render(ALERTS.chat_lead, kind=data["kind"], lead_id=data["lead_id"])
+    else:
+        title = render(
+            ALERTS.chat_booking,
+            event=payload["type"].removeprefix("booking."),
+            lead_id=data["lead_id"],
+            date=booking.get("date", ""),
+            time=booking.get("time", ""),
+        )
+    lines = [title]
+    lines += [
+        f"{name}: {value}" for name, value in data["fields"].items() if value not in ("", None)
+    ]
+    if data.get("source"):
+        lines.append(lead_source.describe(data["source"]))
+    return "\n".join(lines)[:TEXT_MAX]
+
+
+@dataclass(frozen=True)
+class SlackText:
+    """A Slack-compatible incoming webhook: ``{"text": …}``."""
+
+    url: str
+    signed: bool = False
+    label: str = "Slack-compatible chat"
+
+    def request(
+        self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
+    ) -> Outgoing:
+        return _post_json(self.url, {"text": chat_text(payload)})
+
+    def remote_id(self, response: httpx.Response) -> str | None:
+        return None  # Slack answers "ok".
+
+
+@dataclass(frozen=True)
+class Telegram:
+    """The owner's bot writes to their chat (Bot API ``sendMessage``)."""
+
+    token: str
+    chat_id: str
+    api: str = "https://api.telegram.org"
+    signed: bool = False
+    label: str = "Telegram chat"
+
+    def request(
+        self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
+    ) -> Outgoing:
+        url = f"{self.api.rstrip('/')}/bot{self.token}/sendMessage"
+        text = chat_text(payload)
+        return _post_json(url, {"chat_id": self.chat_id, "text": text})
+
+    def remote_id(self, response: httpx.Response) -> str | None:
+        answer = _json(response)
+        result = answer.get("result") if isinstance(answer, dict) else None
+        return _bounded(result.get("message_id")) if isinstance(result, dict) else None
+
+
+def _crm_only_new(payload: dict[str, Any]) -> bool:
+    return payload["type"] == webhook_payload.LEAD_CREATED
+
+
+@dataclass(frozen=True)
+class Odoo:
+    """An Odoo CRM lead (``crm.lead``), created over the JSON-2 API (Odoo 19+)."""
+
+    key: str
+    base: str  # https://<host>
+    database: str = ""
+    signed: bool = False
+    label: str = "Odoo"
+
+    def request(
+        self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
+    ) -> Outgoing | None:
+        if not _crm_only_new(payload):
+            return None
+        data = payload["data"]
+        fields = data["fields"]
+        who = str(fields.get("name") or fields.get("email") or "")
+        lead = {
+            "name": f"{data['kind']}: {who}"[:200],
+            "contact_name": str(fields.get("name") or ""),
+            "email_from": str(fields.get("email") or ""),
+            "phone": str(fields.get("phone") or ""),
+            "description": chat_text(payload),
+        }
+        outgoing = _post_json(f"{self.base}/json/2/crm.lead/create", {"vals_list": [lead]})
+        headers = outgoing.headers | {"authorization": f"bearer {self.key}"}
+        if self.database:
+            headers["x-odoo-database"] = self.database
+        return Outgoing(outgoing.url, outgoing.content, headers)
+
+    def remote_id(self, response: httpx.Response) -> str | None:
+        answer = _json(response)  # The new records' ids: [123].
+        found = answer[0] if isinstance(answer, list) and answer else None
+        return f"crm.lead {found}" if _bounded(found) else None
+
+
+@dataclass(frozen=True)
+class HubSpot:
+    """A submission of a HubSpot form (Forms API v3): the contact made or updated."""
+
+    portal: str
+    form: str
+    api: str = "https://api.hsforms.com"
+    signed: bool = False
+    label: str = "HubSpot"
+
+    def request(
+        self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
+    ) -> Outgoing | None:
+        if not _crm_only_new(payload):
+            return None
+        fields = payload["data"]["fields"]
+        values = {
+            "email": fields.get("email"),
+            "firstname": fields.get("name"),
+            "phone": fields.get("phone"),
+            "message": chat_text(payload),
+        }
+        submission = {
+            "submittedAt": str(int(utcnow().timestamp() * 1000)),
+            "fields": [
+                {"objectTypeId": "0-1", "name": name, "value": str(value)}
+                for name, value in values.items()
+                if value not in ("", None)
+            ],
+        }
+        url = f"{self.api.rstrip('/')}/submissions/v3/integration/submit/{self.portal}/{self.form}"
+        return _post_json(url, submission)
+
+    def remote_id(self, response: httpx.Response) -> str | None:
+        return f"form {self.form}"  # HubSpot answers no id: the form's submissions have it.
+
+
+def destination(url: str) -> Destination:
+    """The destination a URL of ``LEADS_WEBHOOK_URLS`` names (``ValueError`` if none)."""
+    scheme, separator, rest = url.partition("://")
+    if not separator:
+        raise ValueError("a LEADS_WEBHOOK_URLS entry has no scheme (https://, slack+https://...)")
+    kind, _, transport = scheme.lower().partition("+")
+    if kind in ("http", "https") and not transport:
+        return StandardWebhook(url)
+    if kind == "slack" and transport in ("http", "https"):
+        return SlackText(f"{transport}://{rest}")
+    if kind == "telegram" and not transport:
+        path, _, query = rest.partition("?")
+        token, _, chat_id = path.rstrip("/").rpartition("/")
+        if not token or not chat_id:
+            raise ValueError("a telegram:// URL is telegram://<bot token>/<chat id>")
+        api = parse_qs(query).get("api", ["https://api.telegram.org"])[0]
+        return Telegram(token, chat_id, api)
+    if kind == "odoo" and transport in ("", "http", "https"):
+        key, at, place = rest.partition("@")
+        host, _, database = place.partition("/")
+        if not at or not key or not host:
+            raise ValueError("an odoo:// URL is odoo://<api key>@<host>/<database>")
+        return Odoo(key, f"{transport or 'https'}://{host}", database.strip("/"))
+    if kind == "hubspot" and not transport:
+        path, _, query = rest.partition("?")
+        portal, _, form = path.strip("/").partition("/")
+        if not portal or not form:
+            raise ValueError("a hubspot:// URL is hubspot://<portal id>/<form guid>")
+        api = parse_qs(query).get("api", ["https://api.hsforms.com"])[0]
+        return HubSpot(portal, form, api)
+    raise ValueError(f"LEADS_WEBHOOK_URLS: unknown scheme {scheme}:// (see docs/leads.md)")

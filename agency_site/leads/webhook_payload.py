@@ -1,0 +1,71 @@
+"""The JSON body of every webhook the site sends: one versioned schema for every form.
+
+``docs/lead-webhook.schema.json`` is its JSON Schema (draft 2020-12); a test checks that
+every body ``body`` makes validates against it. The shape follows the Standard Webhooks
+recommendation (``type``, ``timestamp``, ``data``) plus ``version``, raised only when a
+field changes meaning or goes away (a new optional field keeps the version):
+
+    {"type": "lead.created", "version": 1, "timestamp": "2026-11-26T09:15:02Z",
+     "data": {"lead_id": 42, "kind": "booking", "language": "ca",
+              "created_at": "2026-11-26T09:15:02Z",
+              "fields": {"name": "Ana", "email": "ana@example.com", ...},
+              "source": {"page": "/ca/reserva", "utm_source": "newsletter"},
+              "booking": {"status": "pending", "date": "2026-12-01", "time": "10:00"}}}
+
+``fields`` are the form's fields as the visitor sent them (checked by ``validation.py``);
+``source`` is ``source.py``'s (null when the browser told nothing); ``booking`` is what
+the plugins add (``LeadPlugin.webhook_data``; absent for a lead that is not a booking).
+"""
+
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+from agency_site.leads.models import Lead
+
+VERSION = 1
+LEAD_CREATED = "lead.created"
+# The events the bookings plugin queues when a booking changes state (``queue_event``).
+BOOKING_EVENTS = (
+    "booking.requested",
+    "booking.confirmed",
+    "booking.declined",
+    "booking.cancelled",
+    "booking.rescheduled",
+)
+EVENTS = (LEAD_CREATED, *BOOKING_EVENTS)
+SCHEMA = Path(__file__).resolve().parents[2] / "docs" / "lead-webhook.schema.json"
+
+
+def moment(value: dt.datetime) -> str:
+    """A timestamp of the body: UTC, to the second, ``Z`` (SQLite gives them back naive)."""
+    aware = value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+    return aware.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def body(
+    event: str, occurred_at: dt.datetime, lead: Lead, extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The body of ``event`` of ``lead`` that happened at ``occurred_at``; ``extra``: what
+    the plugins and the event add to ``data`` (``{"booking": {...}}``)."""
+    data: dict[str, Any] = {
+        "lead_id": lead.id,
+        "kind": lead.kind,
+        "language": lead.language,
+        "created_at": moment(lead.created_at),
+        "fields": dict(lead.fields),
+        "source": dict(lead.source) if lead.source else None,
+    }
+    data |= extra or {}
+    return {"type": event, "version": VERSION, "timestamp": moment(occurred_at), "data": data}
+
+
+def encode(payload: dict[str, Any]) -> str:
+    """The body as sent and signed: compact JSON, UTF-8 characters as they are."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of the body (``docs/lead-webhook.schema.json``)."""
+    return json.loads(SCHEMA.read_text(encoding="utf-8"))

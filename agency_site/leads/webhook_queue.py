@@ -1,0 +1,249 @@
+"""The webhooks' tables: which endpoints new events are queued for, each message queued
+in its lead's transaction, claimed by one worker, finished, and where each lead's stand.
+
+``lead_webhook_endpoints``: one row per endpoint (``endpoint_key`` of its URL, which may
+carry a token), ``active``, ``paused`` (410 Gone or a day of failures, until ``leads
+retry``) or ``removed`` (no longer in ``LEADS_WEBHOOK_URLS``; ``register`` at start-up).
+``lead_webhooks``: one row per event of a lead and endpoint, with its own status,
+attempts, next try, claim lease, last error and the receiver's id. Claimed as a lead's
+e-mail is (``claims.py``): ``UPDATE … WHERE <still claimable>`` and a rowcount check, so
+exactly one claimer sends it and only it records how it went. The sending is
+``webhooks.py``'s.
+"""
+
+import datetime as dt
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Session, col, select
+
+from agency_site.leads import webhook_payload
+from agency_site.leads.models import Lead, LeadWebhook, LeadWebhookEndpoint, utcnow
+
+QUEUED, SENDING, SENT = "queued", "sending", "sent"
+SKIPPED = "skipped"  # An event its destination does not take (a CRM: a booking's change).
+DONE = (SENT, SKIPPED)
+ACTIVE, PAUSED, REMOVED = "active", "paused", "removed"
+ERROR_MAX = 1000
+REMOTE_ID_MAX = 200
+
+
+def endpoint_key(url: str) -> str:
+    """How the tables name an endpoint: a digest of its URL, which may carry a token."""
+    return hashlib.sha256(url.encode()).hexdigest()[:16]
+
+
+def message_id(lead: Lead, event: str, sequence: int = 0) -> str:
+    """The ``webhook-id`` of ``event`` of ``lead``: its idempotency key (one submission is
+    one lead, whichever path stored it) and the event; ``sequence`` tells apart the same
+    event of a booking moved since (``booking.sequence``)."""
+    key = lead.idempotency_key or f"lead-{lead.id}"
+    name = event.replace(".", "_")
+    return f"msg_{key}_{name}" + (f"_{sequence}" if sequence else "")
+
+
+def register(engine: sa.Engine, urls: Sequence[str]) -> tuple[str, ...]:
+    """Make ``urls`` the endpoints new events are queued for; the others ``removed`` (their
+    queued messages wait, sent if the endpoint comes back). Their keys, in order."""
+    keys = tuple(dict.fromkeys(endpoint_key(url) for url in urls))
+    now = utcnow()
+    with engine.begin() as connection:
+        table = LeadWebhookEndpoint.__table__
+        known = set(connection.execute(sa.select(table.c.endpoint)).scalars())
+        for key in keys:
+            if key not in known:
+                try:
+                    with connection.begin_nested():
+                        connection.execute(
+                            sa.insert(table).values(endpoint=key, state=ACTIVE, changed_at=now)
+                        )
+                except sa.exc.IntegrityError:  # Another worker registered it first.
+                    pass
+        connection.execute(
+            sa.update(table)
+            .where(table.c.state == REMOVED, table.c.endpoint.in_(keys))
+            .values(state=ACTIVE, changed_at=now)
+        )
+        connection.execute(
+            sa.update(table)
+            .where(table.c.state != REMOVED, table.c.endpoint.not_in(keys))
+            .values(state=REMOVED, changed_at=now)
+        )
+    return keys
+
+
+def queue(
+    session: Session,
+    lead: Lead,
+    event: str,
+    data: dict[str, Any] | None = None,
+    sequence: int = 0,
+) -> int:
+    """In the caller's transaction: ``event`` of ``lead`` (flushed: it has its id) queued
+    for every endpoint in use, due now; ``data`` goes into the body as it is at this
+    moment (a booking's state). An event already queued is left as it is. How many."""
+    assert event in webhook_payload.EVENTS, event
+    endpoints = session.exec(
+        select(LeadWebhookEndpoint.endpoint).where(LeadWebhookEndpoint.state != REMOVED)
+    ).all()
+    if not endpoints:
+        return 0
+    msg_id = message_id(lead, event, sequence)
+    already = set(
+        session.exec(select(LeadWebhook.endpoint).where(LeadWebhook.message_id == msg_id)).all()
+    )
+    now = utcnow()
+    added = 0
+    for endpoint in endpoints:
+        if endpoint in already:
+            continue
+        session.add(
+            LeadWebhook(
+                lead_id=lead.id or 0,
+                event=event,
+                message_id=msg_id,
+                endpoint=endpoint,
+                data=data,
+                created_at=now,
+                status=QUEUED,
+                next_attempt_at=now,
+            )
+        )
+        added += 1
+    return added
+
+
+def queue_event(
+    session: Session, lead_id: int, event: str, data: dict[str, Any], sequence: int = 0
+) -> int:
+    """``queue`` for the lead ``lead_id`` (a plugin's event: a booking changed state)."""
+    lead = session.get(Lead, lead_id)
+    return 0 if lead is None else queue(session, lead, event, data, sequence)
+
+
+def forget(connection: sa.Connection) -> None:
+    """In the transaction that just deleted leads: delete their messages."""
+    connection.execute(
+        sa.delete(LeadWebhook).where(col(LeadWebhook.lead_id).not_in(sa.select(Lead.id)))
+    )
+
+
+def _claimable(now: dt.datetime) -> sa.ColumnElement[bool]:
+    return sa.or_(
+        sa.and_(LeadWebhook.status == QUEUED, col(LeadWebhook.next_attempt_at) <= now),
+        sa.and_(LeadWebhook.status == SENDING, col(LeadWebhook.claimed_until) < now),
+    )
+
+
+def update(engine: sa.Engine, condition: sa.ColumnElement[bool], **values: Any) -> int:
+    with engine.begin() as connection:
+        return connection.execute(sa.update(LeadWebhook).where(condition).values(**values)).rowcount
+
+
+def delete(engine: sa.Engine, webhook_id: int) -> None:
+    with engine.begin() as connection:
+        connection.execute(sa.delete(LeadWebhook).where(LeadWebhook.id == webhook_id))
+
+
+def update_endpoint(engine: sa.Engine, condition: sa.ColumnElement[bool], **values: Any) -> int:
+    with engine.begin() as connection:
+        statement = sa.update(LeadWebhookEndpoint).where(condition).values(**values)
+        return connection.execute(statement).rowcount
+
+
+def active_endpoints(engine: sa.Engine, keys: Sequence[str]) -> list[str]:
+    """Of ``keys``, the endpoints not paused."""
+    query = select(LeadWebhookEndpoint.endpoint).where(
+        col(LeadWebhookEndpoint.endpoint).in_(keys), LeadWebhookEndpoint.state == ACTIVE
+    )
+    with Session(engine) as session:
+        found = set(session.exec(query).all())
+    return [key for key in keys if key in found]
+
+
+def claim_one(
+    engine: sa.Engine, endpoint: str, token: str, lease: dt.timedelta
+) -> LeadWebhook | None:
+    """Claim the message for ``endpoint`` due longest; None when none is (or others won
+    every candidate). Claimed by one caller only; due again when its lease ends."""
+    now = utcnow()
+    candidates = (
+        select(LeadWebhook.id)
+        .where(LeadWebhook.endpoint == endpoint, _claimable(now))
+        .order_by(col(LeadWebhook.next_attempt_at), col(LeadWebhook.id))
+        .limit(5)
+    )
+    with Session(engine) as session:
+        ids = list(session.exec(candidates).all())
+    for webhook_id in ids:
+        if update(
+            engine,
+            sa.and_(LeadWebhook.id == webhook_id, _claimable(now)),
+            status=SENDING,
+            claim_token=token,
+            claimed_until=now + lease,
+            next_attempt_at=now + lease,
+        ):
+            with Session(engine, expire_on_commit=False) as session:
+                return session.get(LeadWebhook, webhook_id)
+    return None
+
+
+def finish(engine: sa.Engine, webhook_id: int, token: str, **values: Any) -> bool:
+    """Record the end of an attempt, if ``token`` still holds the claim."""
+    return bool(
+        update(
+            engine,
+            sa.and_(
+                LeadWebhook.id == webhook_id,
+                LeadWebhook.status == SENDING,
+                LeadWebhook.claim_token == token,
+            ),
+            attempts=LeadWebhook.attempts + 1,
+            claim_token=None,
+            claimed_until=None,
+            **values,
+        )
+    )
+
+
+def make_due(engine: sa.Engine, lead_ids: Sequence[int] = ()) -> int:
+    """Operator retry: paused endpoints resume; queued messages (all, or of ``lead_ids``)
+    are due now. How many messages."""
+    update_endpoint(
+        engine,
+        LeadWebhookEndpoint.state == PAUSED,
+        state=ACTIVE,
+        failing_since=None,
+        changed_at=utcnow(),
+    )
+    condition = LeadWebhook.status == QUEUED
+    if lead_ids:
+        condition = sa.and_(condition, col(LeadWebhook.lead_id).in_(lead_ids))
+    return update(engine, condition, next_attempt_at=utcnow())
+
+
+def states(engine: sa.Engine, lead_ids: Sequence[int]) -> dict[int, str]:
+    """Each lead's webhooks in a few words (``leads list``): ``webhook 2/2 sent``,
+    ``webhook 1/2 sent, 1 queued (HTTP 500)``; nothing for a lead without any."""
+    query = (
+        select(LeadWebhook.lead_id, LeadWebhook.status, LeadWebhook.last_error)
+        .where(col(LeadWebhook.lead_id).in_(lead_ids))
+        .order_by(col(LeadWebhook.id))
+    )
+    with Session(engine) as session:
+        rows = session.exec(query).all()
+    grouped: dict[int, list[tuple[str, str | None]]] = {}
+    for lead_id, status, error in rows:
+        grouped.setdefault(lead_id, []).append((status, error))
+    notes = {}
+    for lead_id, each in grouped.items():
+        sent = sum(status in DONE for status, _ in each)
+        note = f"webhook {sent}/{len(each)} sent"
+        if waiting := len(each) - sent:
+            last = next((error for status, error in reversed(each) if error), None)
+            note += f", {waiting} waiting" + (f" ({last[:40]})" if last else "")
+        notes[lead_id] = note
+    return notes

@@ -1,0 +1,192 @@
+"""The destinations a webhook URL names by its scheme, each against a local fake of its
+HTTP API: a Slack-compatible incoming webhook and the Telegram Bot API; a chat needs no
+webhook secret, a Standard Webhooks endpoint does."""
+
+import pytest
+from pytest_httpserver import HTTPServer
+
+from agency_site.leads.destinations import SlackText, StandardWebhook, Telegram, destination
+from agency_site.leads.store import LeadStore
+from agency_site.leads.webhooks import WebhookChannel
+from tests.leads.test_webhooks import AT_ONCE, SECRET, lead, receiver, rows, send
+
+__all__ = ["receiver"]  # The receiver fixture, used by name.
+
+TOKEN = "123456:ABC-def_GHI"
+
+
+def test_each_scheme_names_its_destination() -> None:
+    assert destination("https://crm.example/h") == StandardWebhook("https://crm.example/h")
+    assert destination("slack+https://hooks.slack.com/services/T/B/x") == SlackText(
+        "https://hooks.slack.com/services/T/B/x"
+    )
+    assert destination(f"telegram://{TOKEN}/-100200300") == Telegram(TOKEN, "-100200300")
+    assert destination(f"telegram://{TOKEN}/42?api=http://127.0.0.1:9/") == Telegram(
+        TOKEN, "42", "http://127.0.0.1:9/"
+    )
+    wrong_urls = ("crm.example/h", "ftp://x", "telegram://a-token", "slack://x", "odoo://host")
+    for wrong in (*wrong_urls, "hubspot://4455"):
+        with pytest.raises(ValueError):
+            destination(wrong)
+
+
+def chat(store: LeadStore, *urls: str) -> WebhookChannel:
+    hooks = WebhookChannel(store.engine, urls, (), policy=AT_ONCE)
+    hooks.register()
+    return hooks
+
+
+def test_a_slack_compatible_webhook_gets_the_lead_as_text_without_a_secret(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    receiver.expect_request("/services/T/B/x", method="POST").respond_with_data("ok")
+    hooks = chat(store, "slack+" + receiver.url_for("/services/T/B/x"))
+    assert hooks.can_send and hooks.problem is None
+    lead_id = lead(store)
+    assert send(hooks) == 1
+    [(request, _)] = receiver.log
+    text = request.get_json()["text"]
+    assert text.splitlines()[0].endswith(f"(contact, n.º {lead_id})")
+    assert "email: ana@example.com" in text and "message: Hola" in text
+    assert "webhook-signature" not in request.headers
+
+
+def test_the_owner_s_telegram_bot_writes_to_their_chat(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    receiver.expect_request(f"/bot{TOKEN}/sendMessage", method="POST").respond_with_json(
+        {"ok": True, "result": {"message_id": 777, "chat": {"id": -100200300}}}
+    )
+    hooks = chat(store, f"telegram://{TOKEN}/-100200300?api={receiver.url_for('')}")
+    lead(store)
+    assert send(hooks) == 1
+    [(request, _)] = receiver.log
+    sent = request.get_json()
+    assert sent["chat_id"] == "-100200300"
+    assert "ana@example.com" in sent["text"]
+    assert rows(store)[0].remote_id == "777"  # Where else the person's data went.
+
+
+def test_telegram_refusing_the_bot_is_retried_like_any_failure(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    receiver.expect_request(f"/bot{TOKEN}/sendMessage").respond_with_json(
+        {"ok": False, "error_code": 403, "description": "Forbidden: bot was blocked"}, status=403
+    )
+    hooks = chat(store, f"telegram://{TOKEN}/1?api={receiver.url_for('')}")
+    lead(store)
+    assert send(hooks) == 0
+    assert (rows(store)[0].status, rows(store)[0].last_error) == ("queued", "HTTP 403")
+
+
+def test_a_chat_goes_out_while_a_signed_endpoint_waits_for_its_secret(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    receiver.expect_request("/chat").respond_with_data("ok")
+    receiver.expect_request("/crm").respond_with_data("")
+    hooks = chat(store, receiver.url_for("/crm"), "slack+" + receiver.url_for("/chat"))
+    assert hooks.problem == "LEADS_WEBHOOK_SECRET is not set"
+    lead(store)
+    assert send(hooks) == 1
+    assert [request.path for request, _ in receiver.log] == ["/chat"]
+    signed = WebhookChannel(store.engine, (receiver.url_for("/crm"),), (SECRET,), policy=AT_ONCE)
+    assert send(signed) == 1  # Once the secret is set, the waiting message goes out.
+
+
+def test_a_url_no_destination_understands_waits_and_is_reported(store: LeadStore) -> None:
+    hooks = chat(store, "ftp://files.example/leads")
+    lead(store)
+    assert not hooks.can_send
+    assert "endpoint 1: LEADS_WEBHOOK_URLS: unknown scheme ftp://" in hooks.problem
+    assert [row.status for row in rows(store)] == ["queued"]
+
+
+def test_odoo_gets_a_crm_lead_over_json_2_and_its_id_is_kept(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    receiver.expect_request(
+        "/json/2/crm.lead/create",
+        method="POST",
+        headers={"authorization": "bearer 0123abcd", "x-odoo-database": "agencia"},
+    ).respond_with_json([123])
+    host = receiver.url_for("").removeprefix("http://").rstrip("/")
+    hooks = chat(store, f"odoo+http://0123abcd@{host}/agencia")
+    lead(store)
+    assert send(hooks) == 1
+    [(request, _)] = receiver.log
+    [vals] = request.get_json()["vals_list"]
+    assert vals["name"] == "contact: Anna"
+    assert (vals["contact_name"], vals["email_from"]) == ("Anna", "ana@example.com")
+    assert "message: Hola" in vals["description"]
+    assert rows(store)[0].remote_id == "crm.lead 123"
+
+
+def test_hubspot_gets_a_form_submission(store: LeadStore, receiver: HTTPServer) -> None:
+    path = "/submissions/v3/integration/submit/4455/form-guid"
+    receiver.expect_request(path, method="POST").respond_with_json({"inlineMessage": "Gracias"})
+    hooks = chat(store, f"hubspot://4455/form-guid?api={receiver.url_for('')}")
+    lead(store)
+    assert send(hooks) == 1
+    [(request, _)] = receiver.log
+    fields = {field["name"]: field["value"] for field in request.get_json()["fields"]}
+    assert (fields["email"], fields["firstname"]) == ("ana@example.com", "Anna")
+    assert all(field["objectTypeId"] == "0-1" for field in request.get_json()["fields"])
+
+
+def test_a_crm_takes_new_leads_only_and_skips_a_booking_s_changes(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    from agency_site.bookings import slots
+    from agency_site.bookings.models import BookingStatus
+    from agency_site.leads import webhook_queue
+    from tests.bookings.test_bookings import book
+
+    receiver.expect_request("/json/2/crm.lead/create").respond_with_json([9])
+    host = receiver.url_for("").removeprefix("http://").rstrip("/")
+    hooks = chat(store, f"odoo+http://key@{host}/")
+    lead_id = book(store)
+    slots.decide(store.engine, lead_id, BookingStatus.CONFIRMED)
+    assert send(hooks) == 3
+    assert len(receiver.log) == 1  # lead.created only.
+    assert sorted(row.status for row in rows(store)) == ["sent", "skipped", "skipped"]
+    assert webhook_queue.states(store.engine, [lead_id]) == {lead_id: "webhook 3/3 sent"}
+
+
+def test_leads_erase_lists_where_else_the_person_s_data_went(
+    store: LeadStore, receiver: HTTPServer, tmp_path
+) -> None:
+    import io
+
+    from agency_site.leads import cli
+    from tests.lead_store import make_delivery
+    from tests.run_async import in_own_thread
+
+    receiver.expect_request("/json/2/crm.lead/create").respond_with_json([123])
+    receiver.expect_request(f"/bot{TOKEN}/sendMessage").respond_with_json(
+        {"ok": True, "result": {"message_id": 55}}
+    )
+    host = receiver.url_for("").removeprefix("http://").rstrip("/")
+    hooks = chat(
+        store,
+        f"odoo+http://key@{host}/db",
+        f"telegram://{TOKEN}/1?api={receiver.url_for('')}",
+    )
+    lead(store)
+    send(hooks)
+    out = io.StringIO()
+    code = in_own_thread(
+        lambda: cli.run(
+            ["erase", "--email", "ana@example.com", "--yes"],
+            make_delivery(store, None),
+            out,
+            erasure_log=tmp_path / "erasures.log",
+            spool_dir=tmp_path / "spool",
+            webhook_channel=hooks,
+        )
+    )
+    assert code == 0
+    assert (
+        "Sent by webhook, to erase there too: endpoint 1, Odoo: crm.lead 123; "
+        "endpoint 2, Telegram chat: 55." in out.getvalue()
+    )
+    assert rows(store) == []
