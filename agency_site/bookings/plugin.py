@@ -18,6 +18,8 @@ A booking is a lead of the ``booking`` form (``LeadKind.BOOKING``) plus its row 
   e-mails of a visitor's move not accepted at once are sent again (``tell_moves``); the
   visitors' reminders before their meetings (``reminders.ReminderWatch``, every worker);
   the owner's morning digest (``digest.py``, one worker a day: the ``booking_digest`` row);
+- ``health``: the owner's calendars failing for ``BOOKING_BUSY_ALERT_MINUTES``, on
+  ``/_site/leads/health`` (by number and host, never the address);
 - ``lead_notes``: each booking's slot, state and attendance in ``leads list`` / ``export``;
 - ``commands``: ``confirm``, ``decline`` and ``cancel ID``, as the e-mail's buttons.
 """
@@ -281,6 +283,23 @@ class BookingsPlugin(LeadPlugin):
             return False
         now = now or dt.datetime.now(dt.UTC)
         return await digest.send_when_due(monitor.store, desk, self.calendar, self.digest_hour, now)
+
+    def health(self, now: dt.datetime) -> dict[str, Any]:
+        """The owner's calendars failing for ``BOOKING_BUSY_ALERT_MINUTES`` or longer (by
+        number and host, never the secret address), and since when."""
+        failing = self.owner_calendars.failing(now) if self.owner_calendars else []
+        if not failing:
+            return {}
+        return {
+            "owner_calendars_failing": [
+                {
+                    "calendar": copy.name,
+                    "problem": copy.problem,
+                    "since": copy.failing_since.isoformat() if copy.failing_since else None,
+                }
+                for copy in failing
+            ]
+        }
 
     # --- The listing ---------------------------------------------------------------------
 

@@ -5,7 +5,9 @@ the last delivery. HTTP 503 when a lead is held (EmailJS refuses the configurati
 the oldest waiting lead is older than ``LEADS_HEALTH_MAX_QUEUED_AGE_SECONDS``, or the
 database cannot be read, or a folder the site writes cannot be written (``unwritable``:
 the settings that place them, e.g. ``LEADS_SPOOL_DIR``; never the paths); 200 otherwise.
-It shows no personal data.
+The plugins add their ``notes`` (``LeadPlugin.health``: the owner's calendars that fail to
+be fetched), which leave the status as it is: the form works without them. It shows no
+personal data.
 
 Mounted on the backend through ``rx.App(api_transformer=[leads_api(), ...])``.
 """
@@ -70,8 +72,10 @@ def health_report(
     max_age: dt.timedelta,
     now: dt.datetime,
     unwritable_settings: Sequence[str] = (),
+    notes: Mapping[str, Any] | None = None,
 ) -> tuple[int, dict[str, Any]]:
-    """HTTP status and JSON body for this summary (and the settings of unwritable folders)."""
+    """HTTP status and JSON body for this summary (and the settings of unwritable folders,
+    and the plugins' ``notes``)."""
     age = (now - summary.oldest_waiting_at).total_seconds() if summary.oldest_waiting_at else None
     if summary.held:
         status = "held"  # EmailJS refuses the configuration: fix it in its dashboard.
@@ -93,6 +97,8 @@ def health_report(
     }
     if unwritable_settings:
         body["unwritable"] = sorted(unwritable_settings)
+    if notes:
+        body["notes"] = dict(notes)
     return (200 if status == "ok" else 503), body
 
 
@@ -107,6 +113,14 @@ def leads_api(
     ``write_folders``: the folders the site writes, by setting, probed on every request.
     """
 
+    def notes(now: dt.datetime) -> dict[str, Any]:
+        """The plugins' notes (none when one fails: the page still answers)."""
+        try:
+            return store().plugins.health(now)
+        except Exception:
+            logger.exception("A plugin's health notes could not be read.")
+            return {}
+
     async def health(_request: Request) -> JSONResponse:
         bad = sorted(await asyncio.to_thread(lambda: unwritable(write_folders())))
         try:
@@ -115,7 +129,10 @@ def leads_api(
             logger.exception("The leads health check could not read the database.")
             body = {"status": "error", **({"unwritable": bad} if bad else {})}
             return JSONResponse(body, status_code=503, headers=_NO_STORE)
-        code, body = health_report(summary, configured(), max_age(), utcnow(), bad)
+        now = utcnow()
+        code, body = health_report(
+            summary, configured(), max_age(), now, bad, await asyncio.to_thread(notes, now)
+        )
         return JSONResponse(body, status_code=code, headers=_NO_STORE)
 
     return Starlette(routes=[Route(LEADS_HEALTH, health, methods=["GET", "HEAD"])])

@@ -13,6 +13,8 @@ bookings, ``agency_site.bookings.plugin``) plugs in through a ``LeadPlugin``:
 - ``email_params``: what a lead's e-mail to the agency adds (a booking's links and note).
 - ``watchers``: the monitor's extra rounds (unanswered bookings, their expiry).
 - ``lead_notes``: a short note per lead for ``list`` and ``export`` (a booking's state).
+- ``health``: what ``/_site/leads/health`` adds under ``notes`` (the owner's calendars
+  that fail); no personal data, no secrets, and it leaves the page's status as it is.
 - ``commands``: the operator command's extra subcommands (``confirm``, ``decline``...).
 
 ``Refused.errors`` are the form's field errors, in the visitor's language: the intake
@@ -25,6 +27,7 @@ module of the core imports a feature; the features import the core.
 """
 
 import argparse
+import datetime as dt
 import importlib
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -92,6 +95,11 @@ class LeadPlugin:
         """A short note for some of the leads ``lead_ids`` (the listing and the export)."""
         return {}
 
+    def health(self, now: dt.datetime) -> dict[str, Any]:
+        """What the health page adds under ``notes`` at ``now`` (JSON values; nothing when
+        all is well)."""
+        return {}
+
     def commands(self, subparsers: "argparse._SubParsersAction[Any]") -> None:
         """Add subcommands to ``python -m agency_site.leads``; each sets its ``Command`` as
         the ``plugin_command`` default (``parser.set_defaults(plugin_command=...)``)."""
@@ -136,6 +144,12 @@ class Plugins:
             for lead_id, note in plugin.lead_notes(engine, lead_ids).items():
                 notes.setdefault(lead_id, []).append(note)
         return {lead_id: "; ".join(each) for lead_id, each in notes.items()}
+
+    def health(self, now: dt.datetime) -> dict[str, Any]:
+        notes: dict[str, Any] = {}
+        for plugin in self.each:
+            notes |= plugin.health(now)
+        return notes
 
     def commands(self, subparsers: "argparse._SubParsersAction[Any]") -> None:
         for plugin in self.each:
