@@ -369,7 +369,7 @@ def plugin(settings: Settings) -> BookingsPlugin:
         agency_email=partial(links_and_note, secrets),
         desk=_runtime_desk,
         busy=feed.busy,
-        owner_calendars=feed if feed.urls else None,
+        owner_calendars=feed if feed.copies else None,
         # Without the visitor template no reminder could go out: none is looked for.
         reminders=ReminderWatch(
             plan(booking.reminder_hours, booking.second_reminder_hours), _runtime_desk
