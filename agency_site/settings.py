@@ -367,6 +367,11 @@ class BookingSettings(BaseSettings):
     # Google's "secret address in iCal format", an Outlook published calendar...). Their
     # busy times are neither offered nor accepted (agency_site/bookings/busy_feed.py).
     busy_ics_urls: SecretStr = SecretStr("")
+    # A CalDAV calendar as one more (agency_site/bookings/busy_caldav.py): the calendar's
+    # address (Nextcloud, Radicale, Fastmail, iCloud...) and its login; unset: none.
+    busy_caldav_url: SecretStr = SecretStr("")
+    busy_caldav_username: str = ""
+    busy_caldav_password: SecretStr = SecretStr("")
     # Whether an all-day event (not marked free) blocks its whole day.
     busy_all_day_blocks: bool = False
     # Minutes kept free before and after each busy event.

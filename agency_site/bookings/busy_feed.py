@@ -17,6 +17,9 @@ checks leave out.
 
 The addresses are secrets (Google's "secret address in iCal format"): logs and alerts
 name a calendar by its number and host only, and the files by a digest of the address.
+
+A CalDAV calendar (``BOOKING_BUSY_CALDAV_URL``, ``busy_caldav.py``) is one more copy, read
+by its ``pull`` (the window's events, expanded) instead of a GET; the rest is the same.
 """
 
 import asyncio
@@ -36,6 +39,7 @@ from zoneinfo import ZoneInfo
 import httpx
 import icalendar
 
+from agency_site.bookings import busy_caldav
 from agency_site.bookings.busy_times import (
     NOTHING_BUSY,
     BusyRules,
@@ -98,6 +102,8 @@ class FeedCopy:
     failing_since: dt.datetime | None = None  # Since when every fetch failed (None: fine).
     due_at: dt.datetime | None = None  # The next fetch (None: at once).
     problem: str = ""  # The last fetch's failure.
+    # How a calendar that is no iCal address is read (CalDAV); None: a conditional GET.
+    pull: busy_caldav.Pull | None = field(default=None, repr=False)
 
     @property
     def name(self) -> str:
@@ -180,6 +186,8 @@ class BusyFeed:
     urls: tuple[str, ...]
     folder: Path
     rules: BusyRules = field(default_factory=BusyRules)
+    # Calendars read another way (CalDAV): (address, pull) each.
+    pulled: tuple[tuple[str, busy_caldav.Pull], ...] = ()
     refresh_every: dt.timedelta = dt.timedelta(minutes=10)
     alert_after: dt.timedelta = dt.timedelta(hours=1)
     timeout_s: float = 20.0
@@ -189,6 +197,8 @@ class BusyFeed:
 
     def __post_init__(self) -> None:
         self.copies = [FeedCopy(n, url, self.folder) for n, url in enumerate(self.urls, 1)]
+        for url, pull in self.pulled:
+            self.copies.append(FeedCopy(len(self.copies) + 1, url, self.folder, pull=pull))
 
     def busy(self) -> BusyTimes:
         """The owner's busy times as last expanded (nothing busy without any calendar)."""
@@ -250,7 +260,10 @@ class BusyFeed:
         """One conditional GET of ``copy``; True when a new calendar was taken."""
         copy.due_at = now + self.refresh_every
         try:
-            answer = await _get(client, copy)
+            if copy.pull is None:
+                answer = await _get(client, copy)
+            else:
+                answer = await _pulled(copy.pull, today)
             expanded = None
             if answer is not None:
                 expanded = await asyncio.to_thread(self.read, answer.body, today)
@@ -342,6 +355,15 @@ async def _get(client: httpx.AsyncClient, copy: FeedCopy) -> FeedAnswer | None:
         raise FetchFailed(type(error).__name__) from None
 
 
+async def _pulled(pull: busy_caldav.Pull, today: dt.date) -> FeedAnswer:
+    """A pulled calendar's events of the booking window (always new: no conditions)."""
+    try:
+        body = await asyncio.to_thread(pull, *booking_window(today))
+    except busy_caldav.Unreachable as error:
+        raise FetchFailed(str(error)) from None
+    return FeedAnswer(body, "", "")
+
+
 def _today() -> dt.date:
     return dt.datetime.now(ZoneInfo(AGENCY_TIME_ZONE)).date()
 
@@ -349,9 +371,14 @@ def _today() -> dt.date:
 def from_settings(settings: Settings) -> BusyFeed:
     """The feed of these settings, its kept copies loaded (no calendar: nothing busy)."""
     booking = settings.booking
+    caldav_url = booking.busy_caldav_url.get_secret_value().strip()
+    account = busy_caldav.CalDavAccount(
+        caldav_url, booking.busy_caldav_username, booking.busy_caldav_password.get_secret_value()
+    )
     feed = BusyFeed(
         urls=feed_urls(booking.busy_ics_urls.get_secret_value()),
         folder=settings.leads.spool_path.parent / FOLDER_NAME,
+        pulled=((caldav_url, busy_caldav.pull(account)),) if caldav_url else (),
         rules=BusyRules(
             all_day_blocks=booking.busy_all_day_blocks,
             buffer=dt.timedelta(minutes=booking.buffer_minutes),
@@ -359,7 +386,7 @@ def from_settings(settings: Settings) -> BusyFeed:
         refresh_every=dt.timedelta(minutes=booking.busy_refresh_minutes),
         alert_after=dt.timedelta(minutes=booking.busy_alert_minutes),
     )
-    if feed.urls:
+    if feed.copies:
         feed.load()
     return feed
 

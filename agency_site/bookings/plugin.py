@@ -18,6 +18,8 @@ A booking is a lead of the ``booking`` form (``LeadKind.BOOKING``) plus its row 
   e-mails of a visitor's move not accepted at once are sent again (``tell_moves``); the
   visitors' reminders before their meetings (``reminders.ReminderWatch``, every worker);
   the owner's morning digest (``digest.py``, one worker a day: the ``booking_digest`` row);
+- ``health``: the owner's calendars failing for ``BOOKING_BUSY_ALERT_MINUTES``, on
+  ``/_site/leads/health`` (by number and host, never the address);
 - ``lead_notes``: each booking's slot, state and attendance in ``leads list`` / ``export``;
 - ``webhook_data``: the booking in its lead's ``lead.created`` webhook; each change of state
   queues its own ``booking.*`` webhook in the change's transaction (``events.py``);
@@ -285,6 +287,23 @@ class BookingsPlugin(LeadPlugin):
         now = now or dt.datetime.now(dt.UTC)
         return await digest.send_when_due(monitor.store, desk, self.calendar, self.digest_hour, now)
 
+    def health(self, now: dt.datetime) -> dict[str, Any]:
+        """The owner's calendars failing for ``BOOKING_BUSY_ALERT_MINUTES`` or longer (by
+        number and host, never the secret address), and since when."""
+        failing = self.owner_calendars.failing(now) if self.owner_calendars else []
+        if not failing:
+            return {}
+        return {
+            "owner_calendars_failing": [
+                {
+                    "calendar": copy.name,
+                    "problem": copy.problem,
+                    "since": copy.failing_since.isoformat() if copy.failing_since else None,
+                }
+                for copy in failing
+            ]
+        }
+
     # --- The listing ---------------------------------------------------------------------
 
     def lead_notes(self, engine: sa.Engine, lead_ids: list[int]) -> dict[int, str]:
@@ -357,7 +376,7 @@ def plugin(settings: Settings) -> BookingsPlugin:
         agency_email=partial(links_and_note, secrets),
         desk=_runtime_desk,
         busy=feed.busy,
-        owner_calendars=feed if feed.urls else None,
+        owner_calendars=feed if feed.copies else None,
         # Without the visitor template no reminder could go out: none is looked for.
         reminders=ReminderWatch(
             plan(booking.reminder_hours, booking.second_reminder_hours), _runtime_desk

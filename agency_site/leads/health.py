@@ -7,7 +7,9 @@ database cannot be read, or a folder the site writes cannot be written (``unwrit
 the settings that place them, e.g. ``LEADS_SPOOL_DIR``; never the paths), or a lead waits
 for an EmailJS setting that is not set (``unconfigured``: ``unset_settings`` names them);
 200 otherwise. ``shared_templates`` names the forms' template ids left unset and the
-template their e-mails go through instead. It shows no personal data.
+template their e-mails go through instead. The plugins add their ``notes``
+(``LeadPlugin.health``: the owner's calendars that fail to be fetched), which leave the
+status as it is: the form works without them. It shows no personal data.
 
 Mounted on the backend through ``rx.App(api_transformer=[leads_api(), ...])``.
 """
@@ -76,10 +78,11 @@ def health_report(
     unwritable_settings: Sequence[str] = (),
     emailjs: EmailJSSettings | None = None,
     webhooks: WebhookSummary | None = None,
+    notes: Mapping[str, Any] | None = None,
 ) -> tuple[int, dict[str, Any]]:
     """HTTP status and JSON body for this summary (and the settings of unwritable folders;
     ``emailjs``: the EmailJS settings, to name those unset; ``webhooks``: theirs when the
-    site has endpoints, status ``webhooks`` when one cannot send)."""
+    site has endpoints, status ``webhooks`` when one cannot send; the plugins' ``notes``)."""
     age = (now - summary.oldest_waiting_at).total_seconds() if summary.oldest_waiting_at else None
     unset = emailjs.missing if emailjs else ()
     if summary.held:
@@ -112,6 +115,8 @@ def health_report(
         body["shared_templates"] = emailjs.shared_templates
     if webhooks is not None:
         body["webhooks"] = webhooks.as_json()
+    if notes:
+        body["notes"] = dict(notes)
     return (200 if status == "ok" else 503), body
 
 
@@ -129,6 +134,14 @@ def leads_api(
     ``emailjs``: the EmailJS settings in use, to name those unset.
     """
 
+    def notes(now: dt.datetime) -> dict[str, Any]:
+        """The plugins' notes (none when one fails: the page still answers)."""
+        try:
+            return store().plugins.health(now)
+        except Exception:
+            logger.exception("A plugin's health notes could not be read.")
+            return {}
+
     async def health(_request: Request) -> JSONResponse:
         bad = sorted(await asyncio.to_thread(lambda: unwritable(write_folders())))
         try:
@@ -138,8 +151,16 @@ def leads_api(
             logger.exception("The leads health check could not read the database.")
             body = {"status": "error", **({"unwritable": bad} if bad else {})}
             return JSONResponse(body, status_code=503, headers=_NO_STORE)
+        now = utcnow()
         code, body = health_report(
-            summary, configured(), max_age(), utcnow(), bad, emailjs(), hooks
+            summary,
+            configured(),
+            max_age(),
+            now,
+            bad,
+            emailjs(),
+            hooks,
+            notes=await asyncio.to_thread(notes, now),
         )
         return JSONResponse(body, status_code=code, headers=_NO_STORE)
 

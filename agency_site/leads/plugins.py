@@ -15,6 +15,8 @@ bookings, ``agency_site.bookings.plugin``) plugs in through a ``LeadPlugin``:
 - ``lead_notes``: a short note per lead for ``list`` and ``export`` (a booking's state).
 - ``webhook_data``: what a lead's webhook body adds to its ``data`` (``{"booking": ...}``,
   ``webhook_payload.py``); a plugin queues its own events with ``webhooks.queue_event``.
+- ``health``: what ``/_site/leads/health`` adds under ``notes`` (the owner's calendars
+  that fail); no personal data, no secrets, and it leaves the page's status as it is.
 - ``commands``: the operator command's extra subcommands (``confirm``, ``decline``...).
 
 ``Refused.errors`` are the form's field errors, in the visitor's language: the intake
@@ -27,6 +29,7 @@ module of the core imports a feature; the features import the core.
 """
 
 import argparse
+import datetime as dt
 import importlib
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -98,6 +101,11 @@ class LeadPlugin:
         """What the webhook body of lead ``lead_id`` adds to its ``data``."""
         return {}
 
+    def health(self, now: dt.datetime) -> dict[str, Any]:
+        """What the health page adds under ``notes`` at ``now`` (JSON values; nothing when
+        all is well)."""
+        return {}
+
     def commands(self, subparsers: "argparse._SubParsersAction[Any]") -> None:
         """Add subcommands to ``python -m agency_site.leads``; each sets its ``Command`` as
         the ``plugin_command`` default (``parser.set_defaults(plugin_command=...)``)."""
@@ -148,6 +156,12 @@ class Plugins:
         for plugin in self.each:
             data |= plugin.webhook_data(engine, lead_id)
         return data
+
+    def health(self, now: dt.datetime) -> dict[str, Any]:
+        notes: dict[str, Any] = {}
+        for plugin in self.each:
+            notes |= plugin.health(now)
+        return notes
 
     def commands(self, subparsers: "argparse._SubParsersAction[Any]") -> None:
         for plugin in self.each:

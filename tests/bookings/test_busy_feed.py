@@ -223,6 +223,60 @@ def test_the_monitor_s_round_fetches_the_owner_s_calendars(httpserver, tmp_path)
     assert not bookings.busy().blocks(tuesday, "11:00")
 
 
+def test_the_health_page_shows_the_owner_s_calendars_failing_too_long(
+    httpserver, tmp_path, db_url
+) -> None:
+    """Through the plugins' ``health`` hook: by number and host with the problem and since
+    when, never the secret address; the page's status is the leads' (the form works)."""
+    import httpx
+
+    from agency_site.bookings.plugin import BookingsPlugin
+    from agency_site.leads.health import leads_api
+    from agency_site.leads.plugins import Plugins
+    from agency_site.leads.store import LeadStore
+    from agency_site.paths import LEADS_HEALTH
+    from tests.lead_store import new_engine
+
+    serve(httpserver)
+    feed = new_feed(httpserver, tmp_path, alert_after=dt.timedelta(hours=1))
+    now = dt.datetime.now(dt.UTC)  # The page asks at the real time.
+    run(feed.refresh(now - dt.timedelta(minutes=30)))
+    engine = new_engine(db_url)
+    store = LeadStore(engine, Plugins((BookingsPlugin(busy=feed.busy, owner_calendars=feed),)))
+    api = leads_api(lambda: store, lambda: True, lambda: dt.timedelta(hours=1))
+
+    def health() -> httpx.Response:
+        async def get() -> httpx.Response:
+            transport = httpx.ASGITransport(app=api)
+            async with httpx.AsyncClient(transport=transport, base_url="http://site") as client:
+                return await client.get(LEADS_HEALTH)
+
+        return run(get())
+
+    assert "notes" not in health().json()  # Fetched fine: nothing to say.
+    fail(httpserver, 503)
+    run(feed.refresh(now - dt.timedelta(minutes=15)))
+    assert "notes" not in health().json()  # Failing since its last good fetch, 30 min ago.
+    since = now - dt.timedelta(hours=2)
+    feed.copies[0].failing_since = since
+    answer = health()
+    assert answer.status_code == 200 and answer.json()["status"] == "ok"
+    assert answer.json()["notes"] == {
+        "owner_calendars_failing": [
+            {
+                "calendar": "calendar 1 (localhost)",
+                "problem": "HTTP 503",
+                "since": since.isoformat(),
+            }
+        ]
+    }
+    assert "private" not in answer.text  # Never the secret address.
+    serve(httpserver)
+    run(feed.refresh(now))
+    assert "notes" not in health().json()  # Back.
+    engine.dispose()
+
+
 def test_the_settings_place_the_copies_beside_the_spool_and_set_the_rules(
     monkeypatch, tmp_path
 ) -> None:

@@ -323,3 +323,78 @@ def test_no_offered_slot_ever_overlaps_a_busy_interval(
             end = start + SLOT_LENGTH
             overlapping = any(s < end and start < e for s, e in expected)
             assert (slot in offered) is not overlapping, (day, slot)
+
+
+# --- A month of a real-looking calendar: 0 offered slots overlap a busy event ------------
+
+MONTH = [dt.date(2026, 3, 9) + dt.timedelta(days=n) for n in range(31)]  # Across 29 March.
+# The blocking events of feeds/month.ics in that month, worked out by hand (Madrid time).
+MONTH_BUSY = [
+    ("2026-03-10", "10:00", "11:00"),  # The weekly team meeting...
+    ("2026-03-18", "16:00", "17:30"),  # ...17 March's moved to Wednesday afternoon...
+    ("2026-03-31", "10:00", "11:00"),  # ...24 March's deleted, 7 April's cancelled.
+    ("2026-03-19", "12:30", "13:15"),  # The client call every other Thursday.
+    ("2026-04-02", "12:30", "13:15"),  # (its local time kept across the change)
+    ("2026-03-13", "17:30", "18:30"),  # Pilates on Fridays.
+    ("2026-03-20", "17:30", "18:30"),
+    ("2026-03-27", "17:30", "18:30"),
+    ("2026-04-03", "17:30", "18:30"),
+    ("2026-03-26", "15:00", "16:30"),  # The dentist, in UTC as Google writes it.
+    ("2026-03-30", "10:00", "11:00"),  # 08:00 UTC the Monday after the change: 10:00.
+    ("2026-03-13", "11:00", "12:00"),  # A floating time: the agency's.
+    ("2026-04-08", "09:00", "09:30"),  # Tentative blocks.
+]
+# Not here: the transparent day of remote work, the cancelled lunch, and Good Friday (an
+# all-day event Google marks free); San José blocks its day only by setting.
+MONTH_ALL_DAY = ["2026-03-19"]
+
+
+def _month_expected(rules: BusyRules) -> list[tuple[dt.datetime, dt.datetime]]:
+    out = []
+    for day, start, end in MONTH_BUSY:
+        date = dt.date.fromisoformat(day)
+        out.append((slot_start(date, start) - rules.buffer, slot_start(date, end) + rules.buffer))
+    if rules.all_day_blocks:
+        for day in MONTH_ALL_DAY:
+            date = dt.date.fromisoformat(day)
+            start = dt.datetime.combine(date, dt.time(), MADRID)
+            out.append((start - rules.buffer, start + dt.timedelta(days=1) + rules.buffer))
+    return out
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [BusyRules(), BusyRules(all_day_blocks=True, buffer=dt.timedelta(minutes=15))],
+    ids=["default", "all-day-and-buffer"],
+)
+def test_no_slot_offered_over_a_busy_event_in_a_month_of_a_real_looking_calendar(
+    empty_db, tmp_path, rules: BusyRules
+) -> None:
+    """The issue's target: feeds/month.ics (a Google feed of a month across the change to
+    summer time) read as the feed reads it, and the free slots the form is offered each day:
+    none overlaps a busy event, and every other open slot is offered."""
+    from agency_site.bookings import slots
+    from agency_site.bookings.busy_feed import BusyFeed
+    from agency_site.working_calendar import WorkingCalendar
+
+    today = dt.date(2026, 3, 1)
+    _, intervals = BusyFeed((), tmp_path, rules).read((FEEDS / "month.ics").read_bytes(), today)
+    busy = BusyTimes(tuple(intervals))
+    expected = _month_expected(rules)
+    calendar = WorkingCalendar(min_notice=dt.timedelta(0))
+    now = dt.datetime.combine(today, dt.time(), MADRID)
+    offered = overlapping = withheld = 0
+    for day in MONTH:
+        free = slots.availability(empty_db, day, now, calendar, 0, busy).free
+        for slot in calendar.open_slots(day, now):
+            start = slot_start(day, slot)
+            over = any(s < start + SLOT_LENGTH and start < e for s, e in expected)
+            offered += slot in free
+            overlapping += over and slot in free
+            withheld += over and slot not in free
+            assert (slot in free) is not over, (day, slot)
+    print(
+        f"\nmonth.ics, {rules}: {offered} slots offered, {overlapping} of them over a busy "
+        f"event; {withheld} open slots withheld as busy"
+    )
+    assert overlapping == 0 and withheld >= 17 and offered > 100

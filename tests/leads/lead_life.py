@@ -3,8 +3,9 @@
 Random sequences of visitors (every form, hostile text), duplicates, a database that goes
 down and up, workers killed holding a claim, an EmailJS that answers 200, 500, 429 or
 nothing, spool drains, retry rounds, the operator's erase and the monitor's purge, the
-booking links, and a clock that moves (across Madrid's DST changes) drive the REAL lead
-core on a real database; a small model says what must hold after every step.
+booking links, visitors moving their bookings, the reminders rounds (one worker slow to
+claim what it found), and a clock that moves (across Madrid's DST changes) drive the REAL
+lead core on a real database; a small model says what must hold after every step.
 
 The known holes each invariant catches are named where it is checked (``hole (x)``), so a
 failure says which promise broke. ``LEAD_LIFE_CHECKS`` (comma-separated check names, see
@@ -27,6 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
+from unittest import mock
 
 import sqlalchemy as sa
 from hypothesis import currently_in_test_context, event
@@ -40,15 +42,17 @@ from hypothesis.stateful import (
 )
 from limits.aio.storage import MemoryStorage
 from pytest_httpserver import HTTPServer
-from sqlmodel import SQLModel
+from sqlmodel import Session, SQLModel, select
 
-from agency_site import paths
-from agency_site.bookings.links import LinkSigner
+from agency_site import locale, paths
+from agency_site.bookings import reminders, slots
+from agency_site.bookings.links import LinkSigner, VerifiedLink
 from agency_site.bookings.mails import agency_links, agency_params
 from agency_site.bookings.models import Booking, BookingStatus, slot_key
 from agency_site.bookings.pages import create_app
 from agency_site.emailjs import EmailJSClient
 from agency_site.forms.declarations import HONEYPOT_FIELD, LANGUAGE_FIELD
+from agency_site.forms.email import date_es
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads import cli, database
@@ -73,6 +77,10 @@ LEASE = dt.timedelta(minutes=2)
 POLICY = RetryPolicy(base=dt.timedelta(minutes=1), lease=LEASE, pause_s=0)
 API = "https://api.test"
 ACCEPTED = (Result.SENT, Result.QUEUED)
+# The visitors' reminders: a day before, and two hours before.
+REMINDERS = reminders.plan(24, 2)
+# A visitor may move a booking up to two hours before it, three times.
+MOVES = slots.MoveRules(notice=dt.timedelta(hours=2), max_moves=3)
 # Where each example's clock starts: now, and a few hours before each DST change of Madrid.
 CLOCK_STARTS = (
     None,
@@ -89,6 +97,7 @@ CHECKS = (
     "links",  # A link acts only on its own booking.
     "purge",  # Nothing older than the retention period remains after a purge.
     "refused",  # A valid lead is never refused while the spool can take it.
+    "reminders",  # A reminder: for a confirmed booking's current time, once per version.
 )
 
 
@@ -192,7 +201,8 @@ addresses = st.one_of(st.sampled_from(PLAIN_ADDRESSES), long_addresses)
 @dataclass(frozen=True)
 class Visit:
     """What a visitor types into a form (the slot and the pack by their index among the
-    ones open at that moment); printed as is in a failing sequence."""
+    ones open at that moment, the slot ``days`` days ahead or more); printed as is in a
+    failing sequence."""
 
     kind: LeadKind
     address: str
@@ -202,6 +212,7 @@ class Visit:
     pack: int
     language: str
     honeypot: bool
+    days: int = 0
 
 
 visits = st.builds(
@@ -215,6 +226,8 @@ visits = st.builds(
     pack=st.integers(0, 20),
     language=st.sampled_from(["es", "ca"]),
     honeypot=st.integers(0, 9).map(lambda n: n == 0),  # A browser's autofill, now and then.
+    # Most want the first free slots; some book days ahead (their reminders go out).
+    days=st.sampled_from([0, 0, 0, 1, 3]),
 )
 
 
@@ -339,6 +352,10 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             self.links: list[LinkTaken] = []
             self.mails_seen = 0
             self.serial = 0
+            # The reminders a slow worker found due and has not claimed yet.
+            self.found: list[reminders.Due] = []
+            # Each reminder sent: (the lead's key, the booking's version, which reminder).
+            self.reminded: set[tuple[str, int, reminders.Which]] = set()
             self.ok = True  # False while a step runs: teardown settles only a sound run.
             # The operator's export and find are looked at after an erase or a drain (the
             # moments an erased lead could come back; the table is checked every step).
@@ -386,12 +403,13 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
 
         # --- visitors ------------------------------------------------------------------
 
-        def open_slots(self) -> list[tuple[dt.date, str]]:
-            """The first three bookable slots: visitors often want the same one."""
+        def open_slots(self, later: dt.timedelta = dt.timedelta(0)) -> list[tuple[dt.date, str]]:
+            """The first three bookable slots (``later`` than now): visitors often want the
+            same one."""
             now, calendar = agency_now(), default_calendar()
             found: list[tuple[dt.date, str]] = []
             for days in range(0, 10):
-                day = now.date() + dt.timedelta(days=days)
+                day = (now + later).date() + dt.timedelta(days=days)
                 found += [(day, slot) for slot in calendar.open_slots(day, now)]
                 if len(found) >= 3:
                     break
@@ -410,8 +428,8 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             if visit.kind is LeadKind.HERO:
                 form = {"email": address}
             elif visit.kind is LeadKind.BOOKING:
-                slots = self.open_slots()
-                date, time = slots[visit.slot % len(slots)]
+                open_slots = self.open_slots(dt.timedelta(days=visit.days))
+                date, time = open_slots[visit.slot % len(open_slots)]
                 form = {
                     "name": visit.name,
                     "email": address,
@@ -452,7 +470,29 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             """A visitor books (a rule of its own: visitors are most of the steps)."""
             self.visit(visit)
 
-        def visit(self, visit: Visit) -> None:
+        @rule(
+            address=st.sampled_from(PLAIN_ADDRESSES[:5]),
+            slot=st.integers(0, 2),
+            days=st.sampled_from([0, 1, 3]),
+            language=st.sampled_from(["es", "ca"]),
+            answer=st.sampled_from([None, BookingStatus.CONFIRMED, BookingStatus.DECLINED]),
+        )
+        def book_plainly(
+            self, address: str, slot: int, days: int, language: str, answer: BookingStatus | None
+        ) -> None:
+            """A visitor with a plain name books (most do), and the owner may answer at once
+            (``answer``): bookings to move, cancel and remind."""
+            fields = {"name": "Vi Ana", "message": "", "pack": 0, "honeypot": False}
+            key = self.visit(
+                Visit(LeadKind.BOOKING, address, slot=slot, days=days, language=language, **fields)
+            )
+            lead_id = self.stored_as(key) if self.up else None
+            if answer is not None and lead_id is not None:
+                decision, _ = slots.decide(world.engine, lead_id, answer)
+                self.count(f"answer {decision}")
+
+        def visit(self, visit: Visit) -> str:
+            """Send ``visit``'s form; its idempotency key."""
             kind = visit.kind
             self.step(f"submit {kind}")
             form = self.form(visit)
@@ -469,6 +509,7 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
                 f"(database {'up' if self.up else 'down'}): {form!r}",
             )
             self.take_links()
+            return key
 
         @precondition(lambda self: self.live())
         @rule(which=picks)
@@ -720,6 +761,160 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
                         token = url.split("?t=", 1)[1]
                         self.links.append(LinkTaken("cancel", token, link.owner, link.lead_id))
                 self.visitor_mails.clear()
+
+        # --- visitors moving their bookings, the reminders ------------------------------
+
+        def booking_rows(self) -> dict[int, Booking]:
+            with Session(world.engine) as session:
+                return {booking.lead_id: booking for booking in session.exec(select(Booking))}
+
+        @precondition(lambda self: self.up)
+        @rule(which=picks, to=st.sampled_from([BookingStatus.CONFIRMED, BookingStatus.DECLINED]))
+        def owner_answers(self, which: int, to: BookingStatus) -> None:
+            """The owner confirms or declines a pending booking (as its e-mail's buttons)."""
+            self.step(f"owner answers {to}")
+            rows = self.booking_rows().values()
+            pending = [b for b in rows if b.state == BookingStatus.PENDING]
+            if pending:
+                decision, _ = slots.decide(world.engine, pending[which % len(pending)].lead_id, to)
+                self.count(f"answer {decision}")
+
+        @precondition(lambda self: self.up)
+        @rule(which=picks, slot=st.integers(0, 2), days=st.integers(0, 3), reconfirm=st.booleans())
+        def visitor_moves(self, which: int, slot: int, days: int, reconfirm: bool) -> None:
+            """A visitor moves their booking (pending or confirmed) to one of the first open
+            slots ``days`` days later, as the manage page does (``reconfirm``: a moved
+            confirmed booking is pending again)."""
+            self.step("visitor moves")
+            active = [b for b in self.booking_rows().values() if BookingStatus(b.state).active]
+            if not active:
+                return
+            booking = active[which % len(active)]
+            open_slots = self.open_slots(dt.timedelta(days=days))
+            date, time = open_slots[slot % len(open_slots)]
+            outcome, _ = slots.move(
+                world.engine,
+                booking.lead_id,
+                date,
+                time,
+                version=booking.sequence,
+                now=agency_now(),
+                rules=replace(MOVES, reconfirm=reconfirm),
+                calendar=default_calendar(),
+            )
+            self.count(f"move {outcome}")
+
+        @precondition(lambda self: self.up)
+        @rule(
+            which=picks,
+            reminder=st.sampled_from(REMINDERS),
+            after=st.sampled_from(
+                [dt.timedelta(0), dt.timedelta(minutes=7), dt.timedelta(hours=3)]
+            ),
+            monitor=st.booleans(),
+        )
+        def clock_to_a_reminder(
+            self, which: int, reminder: reminders.Reminder, after: dt.timedelta, monitor: bool
+        ) -> None:
+            """Time passes until a confirmed meeting's reminder is due (and ``after`` more);
+            ``monitor``: the monitor's reminders round runs then (else a worker is late)."""
+            self.step("clock to a reminder")
+            now = self.now()
+            times = sorted(
+                at
+                for booking in self.booking_rows().values()
+                if booking.state == BookingStatus.CONFIRMED
+                and (at := slots.slot_start(booking.date, booking.time) - reminder.before) > now
+            )
+            if times:
+                world.clock.move(times[which % len(times)] - now + after)
+            if monitor:
+                self.remind(slow=False)
+
+        @precondition(lambda self: self.up)
+        @rule()
+        def reminders_found(self) -> None:
+            """A worker's reminders round finds what is due, and is slow to claim it (the
+            bookings may be moved, cancelled or declined meanwhile)."""
+            self.step("reminders found")
+            self.found = reminders.due(world.engine, self.now(), REMINDERS)
+
+        @precondition(lambda self: self.up)
+        @rule(slow=st.booleans())
+        def reminders_round(self, slow: bool) -> None:
+            """A reminders round of the monitor (``slow``: the worker that found reminders
+            earlier goes on with what it found then)."""
+            self.step("reminders round (slow)" if slow and self.found else "reminders round")
+            self.remind(slow)
+
+        def remind(self, slow: bool) -> None:
+            before = self.booking_rows()
+            sent: list[tuple[str, dict[str, str]]] = []
+            desk = desk_for(self.store, 14, sent)
+            if slow and self.found:
+                found, self.found = self.found, []
+                with mock.patch.object(reminders, "due", lambda *_: found):
+                    run(reminders.send_due(desk, self.now(), REMINDERS))
+            else:
+                run(reminders.send_due(desk, self.now(), REMINDERS))
+            self.reminded_rightly(before, sent)
+
+        def reminded_rightly(
+            self, before: dict[int, Booking], sent: list[tuple[str, dict[str, str]]]
+        ) -> None:
+            """Every reminder just sent is for a booking confirmed now, at its current time,
+            claimed in this round for its current version, and the first of its kind."""
+            after = self.booking_rows()
+            for template, params in sent:
+                self.count("reminder sent")
+                token = params["cancel_url"].split("?t=", 1)[1]
+                verified = LinkSigner(SECRET).verify(token, 10**10)
+                assert isinstance(verified, VerifiedLink), verified
+                booking = after.get(verified.lead_id)
+                lead = LeadStore(world.engine).get(verified.lead_id)
+                state = booking.state if booking else "gone"
+                self.check(
+                    "reminders",
+                    template == "visitor" and state == BookingStatus.CONFIRMED,
+                    f"a reminder went out for booking {verified.lead_id}, {state}",
+                )
+                if booking is None or lead is None:
+                    continue
+                with locale.active(lead.language):  # The e-mail's words: the visitor's.
+                    when = (date_es(booking.date.isoformat()), booking.time)
+                self.check(
+                    "reminders",
+                    (params["date_es"], params["time"]) == when,
+                    f"booking {booking.lead_id}, now {booking.date} {booking.time}, was "
+                    f"reminded of {params['date_es']} {params['time']}",
+                )
+                old = before.get(booking.lead_id)
+                claimed = [
+                    which
+                    for which in reminders.Which
+                    if getattr(booking, which.value) == booking.sequence
+                    and (old is None or getattr(old, which.value) != booking.sequence)
+                ]
+                self.check(
+                    "reminders",
+                    bool(claimed),
+                    f"booking {booking.lead_id} was reminded without claiming its version "
+                    f"{booking.sequence}",
+                )
+                for which in claimed:
+                    key = (lead.idempotency_key or "", booking.sequence, which)
+                    self.check(
+                        "reminders",
+                        key not in self.reminded,
+                        f"booking {booking.lead_id} got its {which.name} reminder of version "
+                        f"{booking.sequence} twice",
+                    )
+                    self.reminded.add(key)
+                # The visitor may cancel from the reminder (its manage link).
+                if lead.idempotency_key in self.accepted:
+                    self.links.append(
+                        LinkTaken("cancel", token, lead.idempotency_key, booking.lead_id)
+                    )
 
         # --- the promises --------------------------------------------------------------
 

@@ -2,11 +2,13 @@
 
 Random sequences of submissions (every form, hostile text), duplicates, the database
 down and up, workers killed holding a claim, EmailJS answering 200, 500, 429 or nothing,
-drains, retry rounds, erasures, purges, booking links and clock moves across Madrid's
-DST changes; after every step: every accepted lead is stored or spooled exactly once, a
+drains, retry rounds, erasures, purges, booking links, the owner's answers, visitors'
+moves, reminders rounds (one worker slow to claim) and clock moves across Madrid's DST
+changes; after every step: every accepted lead is stored or spooled exactly once, a
 retry round gets past every due lead, no slot has two confirmed bookings, an erased
 address never comes back, a link acts on its own booking only, nothing outlives the
-retention period; at the end, every stored lead is delivered or marked for the owner.
+retention period, a reminder goes out only for a confirmed booking's current time and
+once per version; at the end, every stored lead is delivered or marked for the owner.
 
 ``make test`` runs a few examples (about half a minute per database); ``make simulate``
 runs ``LEAD_LIFE_EXAMPLES`` of them and prints what was covered. The shrunk sequences it
@@ -14,6 +16,7 @@ found on the old code are replayed as they are (``test_a_found_sequence``), ever
 strict.
 """
 
+import datetime as dt
 import logging
 import os
 from pathlib import Path
@@ -23,8 +26,9 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 from pytest_httpserver import HTTPServer
 
+from agency_site.bookings.models import BookingStatus
 from agency_site.forms.kinds import LeadKind
-from tests.leads.lead_life import LONG_FOLDING, Visit, World, machine
+from tests.leads.lead_life import LONG_FOLDING, REMINDERS, Visit, World, machine
 
 EXAMPLES = int(os.environ.get("LEAD_LIFE_EXAMPLES", "10"))
 STEPS = int(os.environ.get("LEAD_LIFE_STEPS", "30"))
@@ -118,4 +122,26 @@ def test_a_found_sequence(world: World, hole: str) -> None:
     life.clock_starts(None)
     FOUND[hole](life)
     life.promises()
+    life.teardown()
+
+
+def test_the_reminders_of_a_meeting_moved_after_they_were_found(world: World) -> None:
+    """A confirmed booking's reminder is found due; the visitor moves the meeting before
+    the slow worker claims it: no reminder of the old time, one of the new time when due."""
+    life = machine(world)()
+    life.clock_starts(None)
+    life.book(visit(language="ca"))  # Its e-mails in Catalan.
+    life.owner_answers(0, BookingStatus.CONFIRMED)
+    life.visitor_moves(0, 0, 3, False)  # Three days ahead: time for its reminders.
+    life.clock_to_a_reminder(0, REMINDERS[0], dt.timedelta(minutes=7), False)
+    life.reminders_found()
+    assert len(life.found) == 1
+    life.visitor_moves(0, 2, 1, False)
+    life.reminders_round(True)
+    life.promises()
+    assert world.counts["reminder sent"] == 0
+    life.clock_to_a_reminder(0, REMINDERS[0], dt.timedelta(0), False)
+    life.reminders_round(False)
+    life.promises()
+    assert world.counts["reminder sent"] == 1
     life.teardown()

@@ -7,6 +7,7 @@ EmailJS and the owner's webhook receiver are both real local HTTP servers
 import dataclasses
 import datetime as dt
 import threading
+from typing import Any
 
 import httpx
 import pytest
@@ -22,7 +23,7 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.leads.health import leads_api
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.monitor import Monitor, months_before
-from agency_site.leads.plugins import Hold
+from agency_site.leads.plugins import Hold, LeadPlugin, Plugins
 from agency_site.leads.store import LeadStore
 from agency_site.locale import active
 from agency_site.paths import LEADS_HEALTH
@@ -154,6 +155,27 @@ def test_health_is_503_when_the_database_cannot_be_read(tmp_path) -> None:
     broken = LeadStore(new_engine(f"sqlite:///{tmp_path / 'missing' / 'x.db'}"))
     response = get_health(broken)
     assert (response.status_code, response.json()) == (503, {"status": "error"})
+
+
+def test_health_shows_the_plugins_notes_and_keeps_its_status(store: LeadStore) -> None:
+    """``LeadPlugin.health``: each plugin's notes under ``notes``; one that raises costs
+    its notes only, never the page."""
+
+    class Noting(LeadPlugin):
+        def health(self, now: dt.datetime) -> dict[str, Any]:
+            return {"feature_failing": [now.tzinfo is not None]}
+
+    class Broken(LeadPlugin):
+        def health(self, now: dt.datetime) -> dict[str, Any]:
+            raise RuntimeError("boom")
+
+    noted = LeadStore(store.engine, Plugins((LeadPlugin(), Noting())))
+    response = get_health(noted)
+    assert response.status_code == 200 and response.json()["status"] == "ok"
+    assert response.json()["notes"] == {"feature_failing": [True]}
+    assert "notes" not in get_health(LeadStore(store.engine, Plugins((LeadPlugin(),)))).json()
+    broken = get_health(LeadStore(store.engine, Plugins((Noting(), Broken()))))
+    assert broken.status_code == 200 and "notes" not in broken.json()
 
 
 # --- Alerts and canary -------------------------------------------------------------------
