@@ -132,13 +132,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 # own site build; the unit test files fill every worker's gaps. test_reflex_run builds
 # .web/ itself (Reflex's own commands) and needs no session site: a group of its own.
 BROWSER_FILE_SECONDS = {
-    "test_a11y.py": 150,
-    "test_service_pages.py": 110,
+    "test_a11y.py": 190,
+    "test_service_pages.py": 140,
     "test_pages_main.py": 110,
     "test_backend_down.py": 85,
-    "test_seo.py": 40,
+    "test_seo.py": 55,
     "test_layout.py": 55,
-    "test_lazy_socket.py": 30,
+    "test_lazy_socket.py": 50,
     "test_form_http_fallback.py": 50,
     "test_forms.py": 35,
     "test_lead_safety.py": 20,
@@ -252,49 +252,6 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
 def browser_context_args(browser_context_args: dict) -> dict:
     """Spanish desktop browser by default."""
     return {**browser_context_args, "locale": "es-ES", "viewport": {"width": 1280, "height": 800}}
-
-
-# A browser test's page opens in the session's warm browser context: a tab of a visitor who
-# has been on the site before (its scripts in the HTTP cache and compiled), with the cookies,
-# the site's stored data and the permissions of the test before cleared. A new context per
-# test (pytest-playwright's default) downloads and compiles every script again: twice the
-# CPU of a page load on 2 cores. A test about a first visit, or one that changes the
-# context itself (its clock), is marked ``cold_browser`` and gets a context of its own.
-# Each tab starts with its own sessionStorage (the websocket's token), as in a browser.
-_SITE_STORAGE = "cookies,local_storage,indexeddb,service_workers,cache_storage"
-
-
-@pytest.fixture(scope="session")
-def warm_context(browser, browser_context_args: dict):
-    """The session's browser context whose cache outlives each test."""
-    context = browser.new_context(**browser_context_args)
-    yield context
-    context.close()
-
-
-@pytest.fixture
-def context(request: pytest.FixtureRequest, new_context, browser_context_args: dict):
-    """pytest-playwright's ``context``: the warm one, or a new one for a ``cold_browser``
-    test. The warm one is put back after the test: its pages closed, its routes, cookies,
-    permissions and the site's stored data removed."""
-    if request.node.get_closest_marker("cold_browser"):
-        yield new_context()
-        return
-    context = request.getfixturevalue("warm_context")
-    yield context
-    for tab in context.pages:
-        tab.close()
-    context.unroute_all(behavior="ignoreErrors")
-    context.clear_cookies()
-    context.clear_permissions()
-    blank = context.new_page()
-    try:
-        cdp = context.new_cdp_session(blank)
-        origin = request.getfixturevalue("base_url").rstrip("/")
-        cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": _SITE_STORAGE})
-        cdp.detach()
-    finally:
-        blank.close()
 
 
 def _external(url: str, name: str) -> local_servers.Server:

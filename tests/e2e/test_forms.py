@@ -12,7 +12,6 @@ import urllib.request
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-import pytest
 from playwright.sync_api import Locator, Page, expect
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
@@ -325,7 +324,6 @@ def first_day(start: dt.date, closure: Closure | None) -> dt.date:
     return day
 
 
-@pytest.mark.cold_browser  # Its clock is fixed: a context's clock cannot be put back.
 def test_the_form_says_when_we_work_and_offers_only_open_slots(page: Page) -> None:
     # The browser's clock says 10:30 in Agramunt on a working day: with the default two
     # hours' notice only the afternoon is left today.

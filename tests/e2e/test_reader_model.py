@@ -16,9 +16,6 @@ from agency_site.content.service_pages import SERVICES
 from scripts.loadtest.readers import ReaderModel, reader_urls
 from tests.e2e.helpers import expect_page, open_page
 
-# A first visit: every file the reader fetches, none from a cache.
-pytestmark = pytest.mark.cold_browser
-
 SERVICE = paths.service(SERVICES[0].id)
 JOURNEYS = {
     "home": [paths.HOME, paths.ABOUT, SERVICE, paths.CONTACT],
