@@ -77,13 +77,14 @@ export: setup
 # 1. Reflex's own commands (`make prod`, `reflex run`) build .web/ themselves and run first,
 #    alone, as on a developer's machine: beside other tests a development backend compiling
 #    under load was restarted mid-visit.
-# 2. The unit tests on both cores (pytest-xdist), as `make test-unit`.
+# 2. The unit tests on both cores (pytest-xdist), as `make test-unit`, each file on one worker
+#    (a module's costly set-up made once), the longest first (tests/conftest.py).
 # 3. The browser tests in two groups of about equal time, each on one worker against its own
 #    site build (tests/conftest.py: site_groups, work_unit): a browser test mostly waits for
 #    the page. Unit and browser tests are not mixed: on three workers sharing 2 cores,
 #    timing-bound unit tests failed in fresh-clone CI runs.
 # PYTEST_PARALLEL= / PYTEST_E2E_PARALLEL= (empty) run a step in one process.
-PYTEST_PARALLEL ?= -n 2
+PYTEST_PARALLEL ?= -n 2 --dist loadfile
 PYTEST_E2E_PARALLEL ?= -n 2 --dist loadfile
 OWN_BUILDS_TESTS := tests/e2e/test_reflex_run.py
 

@@ -132,13 +132,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 # own site build; the unit test files fill every worker's gaps. test_reflex_run builds
 # .web/ itself (Reflex's own commands) and needs no session site: a group of its own.
 BROWSER_FILE_SECONDS = {
-    "test_a11y.py": 190,
-    "test_service_pages.py": 140,
+    "test_a11y.py": 150,
+    "test_service_pages.py": 110,
     "test_pages_main.py": 110,
     "test_backend_down.py": 85,
-    "test_seo.py": 55,
+    "test_seo.py": 40,
     "test_layout.py": 55,
-    "test_lazy_socket.py": 50,
+    "test_lazy_socket.py": 30,
     "test_form_http_fallback.py": 50,
     "test_forms.py": 35,
     "test_lead_safety.py": 20,
@@ -206,15 +206,31 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
     return SiteGroupScheduling(config, log)
 
 
+# Unit-test files whose set-up is long (a prepared host, a Reflex compile, a simulation):
+# `make test` runs each file on one worker (--dist loadfile: a module's fixtures are made
+# once), these first, so that no long file is left for the end while the other worker idles.
+UNIT_FILE_SECONDS = {
+    "test_prepare_host.py": 60,
+    "test_durable.py": 50,
+    "test_lead_life.py": 30,
+    "test_webhooks.py": 30,
+    "test_intake.py": 25,
+    "test_page_bundles.py": 20,
+    "test_reminders_simulation.py": 15,
+    "test_sandbox.py": 15,
+}
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The browser tests run first: the one that builds .web/ itself, then the longest files."""
+    """The browser tests run first: the one that builds .web/ itself, then the longest files;
+    then the unit tests, the longest files first."""
 
     def rank(item: pytest.Item) -> tuple[int, int]:
         if item.path.name == OWN_BUILDS:
             return (0, 0)
         if item.path.name in SITE_GROUP_OF:
             return (1, -BROWSER_FILE_SECONDS.get(item.path.name, 10))
-        return (2, 0)
+        return (2, -UNIT_FILE_SECONDS.get(item.path.name, 0))
 
     items.sort(key=rank)  # Stable: else as found.
 
