@@ -6,10 +6,12 @@ import reflex as rx
 from agency_site import event_guard, routes
 from agency_site.client_errors import client_errors_api
 from agency_site.leads.runtime import lifespan as leads_lifespan
+from agency_site.reflex_ext.backend_origin import accept_own_origin
 from agency_site.reflex_ext.connection_overlay import drop_connection_overlay
 from agency_site.reflex_ext.page_language import document_lang
 from agency_site.seo.head import site_head
 from agency_site.server import SiteMiddleware
+from agency_site.settings import get_settings
 from agency_site.site_api import site_api
 from agency_site.state.form_states import FORM_STATES
 
@@ -31,5 +33,8 @@ drop_connection_overlay(app)
 routes.register(app)
 # Crafted websocket events are refused, in one short log line, before Reflex reads them.
 event_guard.install(app, [state.submit for state in FORM_STATES.values()])
+# The websocket takes the site's origins and the host it was reached at (any of one
+# server's names: localhost, 127.0.0.1, 0.0.0.0...).
+accept_own_origin(app, get_settings().allowed_origins)
 # Migrates the leads table, then retries undelivered leads, in every backend worker.
 app.register_lifespan_task(leads_lifespan)

@@ -65,6 +65,7 @@ from agency_site.forms.outcome import Result, Submission
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.validation import MAX_FIELDS
 from agency_site.plain_page import alternatives_notice, field_html, page
+from agency_site.reflex_ext.backend_origin import own_origin
 from agency_site.request_body import BODY_TIMEOUT_S, SlowBody, read_body
 from agency_site.settings import origin
 
@@ -94,13 +95,17 @@ def client_address(peer: str, forwarded_for: Iterable[str], trusted_hops: int) -
 
 
 def origin_allowed(headers: Mapping[str, str], allowed: Iterable[str]) -> bool:
-    """Whether a request comes from one of the site's pages (or says nothing about it)."""
+    """Whether a request comes from one of the site's pages (or says nothing about it): a
+    configured origin, or the host the request was sent to (``own_origin``: one server
+    reached by any of its names)."""
     allowed = set(allowed)
     if (sent := headers.get("origin")) is not None:
-        return sent in allowed
+        return sent in allowed or own_origin(sent, headers)
     if referer := headers.get("referer"):
         parts = urlsplit(referer)
-        return bool(parts.scheme and parts.netloc) and origin(referer) in allowed
+        if not (parts.scheme and parts.netloc):
+            return False
+        return origin(referer) in allowed or own_origin(origin(referer), headers)
     return True
 
 
@@ -282,13 +287,14 @@ def site_api() -> Starlette:
     """The ``/_site/`` endpoints of this backend, from the settings: forms and leads health."""
     from agency_site.bookings.runtime import booking_api
     from agency_site.leads.runtime import health_api, intake
+    from agency_site.reflex_ext.backend_origin import backend_base
     from agency_site.reflex_ext.internals import get_config
     from agency_site.settings import get_settings
 
     settings, config = get_settings(), get_config()
     forms = create_app(
         intake,
-        api_url=config.api_url.rstrip("/"),
+        api_url=backend_base(),
         site_url=settings.site_url,
         allowed_origins=settings.allowed_origins,
         trusted_hops=config.trusted_proxy_hops,

@@ -16,8 +16,9 @@ from agency_site import locale, paths
 from agency_site.forms.declarations import IDEMPOTENCY_FIELD, FormDeclaration
 from agency_site.forms.fields import Control, FormField
 from agency_site.leads.validation import one_year_after
+from agency_site.reflex_ext.backend_origin import backend_base
 from agency_site.reflex_ext.client_state import ClientStateVar, hook_var, refs_keys
-from agency_site.reflex_ext.internals import get_config, has_connection_errors
+from agency_site.reflex_ext.internals import has_connection_errors
 from agency_site.reflex_ext.js import load_js
 from agency_site.rules import AGENCY_TIME_ZONE, SUCCESS_MESSAGE_MS, TIME_SLOTS
 from agency_site.settings import get_settings
@@ -67,7 +68,7 @@ def slot_filter(form: FormDeclaration, field: FormField) -> rx.Var:
         DATE_ID=form.field_id(field.day_field),
         TIME_ID=form.field_id(field.name),
         FORM_ID=form.form_id,
-        FREE_SLOTS_URL=get_config().api_url.rstrip("/") + paths.FREE_SLOTS,
+        FREE_SLOTS_URL=backend_base() + paths.FREE_SLOTS,
         LOCAL_LABEL=words.time_local,
         ZONE_NOTE=words.time_zone_note,
         ZONE_NOTE_ID=zone_note_id(form, field),

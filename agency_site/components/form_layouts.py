@@ -34,7 +34,7 @@ from agency_site.forms.fields import Control
 from agency_site.forms.outcome import Result
 from agency_site.leads import source as lead_source
 from agency_site.locale import localized_path
-from agency_site.reflex_ext.internals import get_config
+from agency_site.reflex_ext.backend_origin import backend_base
 from agency_site.state.form_states import (
     BookingFormState,
     HeroFormState,
@@ -57,9 +57,10 @@ _HONEYPOT = "absolute -left-[10000px] top-auto h-px w-px overflow-hidden"
 def _post_target(form: FormDeclaration) -> dict:
     """Props that make a form a plain HTML form posting to the backend (no JavaScript needed).
 
-    The backend URL is the one Reflex bakes into the build for its websocket.
+    The page's own origin when one server serves pages and backend, else the backend URL
+    Reflex bakes into the build for its websocket (``backend_origin.py``).
     """
-    return {"method": "post", "action": get_config().api_url.rstrip("/") + form.post_path}
+    return {"method": "post", "action": backend_base() + form.post_path}
 
 
 def _key_field(form: FormDeclaration) -> rx.Component:

@@ -14,6 +14,8 @@ rx``, no ``__module__`` set: ``test_reflex_ext.py::…outside_the_fence…``); t
 - ``lazy_socket.py`` and ``js/lazy_socket.js``: the websocket opens only when a form is used.
 - ``connection_overlay.py``: Reflex's connection overlay (an app wrap) removed.
 - ``event_namespace.py``: a check in front of Reflex's websocket event handler.
+- ``backend_origin.py``: a one-origin build reaches its backend at the page's own origin
+  (``getBackendURL`` patched through ``lazy_socket.py``); the socket's origin check.
 - ``page_bundles.py``: which JavaScript module holds a page's memoized components (the
   page function's ``__module__``): one per bundle of pages (``routes.py``).
 - ``page_language.py``: ``<html lang>`` and the not-found page's language from the path
@@ -44,6 +46,10 @@ tests need ``make test-e2e``).
   ``test_loadtest_protocol.py``, ``test_loadtest_readers.py``, ``e2e/test_reader_model.py``.
 - The ``(5, "Overlay")`` app wrap: ``test_reflex_ext.py::…connection_overlay…``.
 - No overlay while the backend is away: ``e2e/test_backend_down.py``.
+- ``getBackendURL``'s anchor (``backend_origin.py``): ``test_backend_origin.py::…anchor…``;
+  ``app.sio.eio.cors_allowed_origins`` is what engineio checks the handshake against:
+  ``test_backend_origin.py::…handshake…``; one server under each of its names:
+  ``e2e/test_one_origin.py``.
 - ``EventNamespace.on_event`` is socket.io's handler: ``test_reflex_ext.py::…socketio_routes…``.
 - The form-entries key of ``state.js``: ``test_reflex_ext.py::…form_s_entries_travel…``.
 - A page function's ``__module__`` names the module of its memoized components

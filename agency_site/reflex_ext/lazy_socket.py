@@ -11,7 +11,8 @@ copy is only refreshed on a Reflex upgrade, so a rebuild would see its own patch
 - socket.io-client is imported when the first socket is created, not with every page;
 - the warm transport and ``ensureSocketConnected`` do nothing until the socket is wanted;
 - every batch of events a component queues goes through ``lazyEvents`` first;
-- the event loop watches for a focus inside a ``<form>`` and then connects.
+- the event loop watches for a focus inside a ``<form>`` and then connects;
+- ``getBackendURL`` answers the page's own origin on a one-origin build (``backend_origin.py``).
 
 Each anchor is exact text that must occur exactly once in the template; the number of
 places the template creates or connects a socket is counted too (``CONNECT_PATHS``), so
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agency_site.paths import CLIENT_ERRORS
+from agency_site.reflex_ext.backend_origin import get_backend_url_edit
 from agency_site.reflex_ext.internals import WEB_TEMPLATE_DIR
 from agency_site.reflex_ext.js import load_js, node_check
 
@@ -104,6 +106,7 @@ def _edits() -> tuple[Edit, ...]:
             "  useEffect(() => watchFormFocus(ensureSocketConnected, socket), []);\n\n"
             + _MAIN_LOOP,
         ),
+        Edit("backend on the page's origin", *get_backend_url_edit()),
     )
 
 
