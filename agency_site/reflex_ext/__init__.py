@@ -45,7 +45,7 @@ tests need ``make test-e2e``).
   React Router's manifest and bootstrap (``scripts/loadtest/readers.py``):
   ``test_loadtest_protocol.py``, ``test_loadtest_readers.py``, ``e2e/test_reader_model.py``.
 - The ``(5, "Overlay")`` app wrap: ``test_reflex_ext.py::…connection_overlay…``.
-- No overlay while the backend is away: ``e2e/test_backend_down.py``.
+- No overlay while the backend is away: ``e2e/test_split_origins.py``.
 - ``getBackendURL``'s anchor (``backend_origin.py``): ``test_backend_origin.py::…anchor…``;
   ``app.sio.eio.cors_allowed_origins`` is what engineio checks the handshake against:
   ``test_backend_origin.py::…handshake…``; one server under each of its names:

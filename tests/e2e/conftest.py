@@ -249,34 +249,37 @@ EMAILJS_E2E = {
 }
 
 
+def backend_env(emailjs_fake: HTTPServer, folder: Path) -> dict[str, str]:
+    """What a browser tests' backend runs with: the fake EmailJS, quick retries, no caps
+    for a browser that always comes from 127.0.0.1, its data in ``folder``."""
+    return {
+        # Its own data folder: the booking links' secret it generates (no BOOKING_LINK_SECRET).
+        "DEPLOY_DATA_DIR": str(folder),
+        "EMAILJS_API_BASE": emailjs_fake.url_for("").rstrip("/"),
+        **EMAILJS_E2E,
+        # The visitor's booking e-mails (confirmed, moved...: test_reschedule.py).
+        "EMAILJS_VISITOR_TEMPLATE_ID": VISITOR_TEMPLATE_E2E,
+        # Failed e-mails are retried after 2 s (then 4, 8...) instead of a minute.
+        "LEADS_RETRY_BASE_SECONDS": "2",
+        "LEADS_RETRY_POLL_SECONDS": "1",
+        # Held leads: one is retried every 2 s instead of every 15 minutes.
+        "LEADS_CANARY_INTERVAL_SECONDS": "2",
+        # Every test browses from 127.0.0.1: only the per-session limit applies, and
+        # the pending bookings are not capped per network or address (their own tests
+        # cap them: tests/bookings/test_bookings.py).
+        "LEADS_RATE_LIMIT_PER_IP": "10000",
+        "BOOKING_MAX_PENDING_PER_NETWORK": "0",
+        "BOOKING_MAX_PENDING_PER_EMAIL": "0",
+        # A submission gives its answer after 5 s at most (the EmailJS timeout is 10 s).
+        "LEADS_SUBMIT_DEADLINE_SECONDS": "5",
+    }
+
+
 @pytest.fixture(scope="session")
 def site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory):
     """The production build of the site, started once for the whole browser-test session."""
     folder = tmp_path_factory.mktemp("site")
-    server = start_site(
-        {
-            # Its own data folder: the booking links' secret it generates (no BOOKING_LINK_SECRET).
-            "DEPLOY_DATA_DIR": str(folder),
-            "EMAILJS_API_BASE": emailjs_fake.url_for("").rstrip("/"),
-            **EMAILJS_E2E,
-            # The visitor's booking e-mails (confirmed, moved...: test_reschedule.py).
-            "EMAILJS_VISITOR_TEMPLATE_ID": VISITOR_TEMPLATE_E2E,
-            # Failed e-mails are retried after 2 s (then 4, 8...) instead of a minute.
-            "LEADS_RETRY_BASE_SECONDS": "2",
-            "LEADS_RETRY_POLL_SECONDS": "1",
-            # Held leads: one is retried every 2 s instead of every 15 minutes.
-            "LEADS_CANARY_INTERVAL_SECONDS": "2",
-            # Every test browses from 127.0.0.1: only the per-session limit applies, and
-            # the pending bookings are not capped per network or address (their own tests
-            # cap them: tests/bookings/test_bookings.py).
-            "LEADS_RATE_LIMIT_PER_IP": "10000",
-            "BOOKING_MAX_PENDING_PER_NETWORK": "0",
-            "BOOKING_MAX_PENDING_PER_EMAIL": "0",
-            # A submission gives its answer after 5 s at most (the EmailJS timeout is 10 s).
-            "LEADS_SUBMIT_DEADLINE_SECONDS": "5",
-        },
-        folder,
-    )
+    server = start_site(backend_env(emailjs_fake, folder), folder)
     yield server
     stop_site(server)
 

@@ -1,10 +1,15 @@
-"""When the backend is unavailable the site stays readable and navigable, then reconnects.
+"""Split origins, as a static host or CDN and an ``api.`` backend deploy the site.
 
-Deployed the recommended way: the exported static frontend on one server, the
-Reflex backend (``--backend-only``) on another port. This module builds its own
-export (in a separate web workdir, so the shared site fixture is untouched),
-serves it from a small static server, and starts the backend only when a test
-needs it.
+The frontend export (``reflex export --frontend-only``, in a web workdir of its own so the
+shared site fixture is untouched) is served by a bare static file server on one port, with
+pretty URLs and ``404.html`` and none of the project's headers, as a static host does; the
+backend alone (``reflex run --env prod --backend-only``) on another port, started only when
+a test needs it.
+
+While the backend is away the site stays readable and navigable, then reconnects. With it
+up: readers open no websocket, both forms deliver over the socket and, with websockets
+refused, over the HTTP fallback (cross-origin, CORS from the site's origin only), the
+no-JavaScript post is answered, and the booking links open on the backend's origin.
 """
 
 import contextlib
@@ -20,8 +25,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
+from pytest_httpserver import HTTPServer
 
 from agency_site import paths
 from agency_site.content.form_words import COPY
@@ -32,11 +39,14 @@ from tests.e2e.conftest import (
     BUILD_TIMEOUT_S,
     ROOT,
     SiteServer,
+    backend_env,
     own_web_workdir,
     stop_site,
     wait_until_up,
 )
-from tests.e2e.helpers import expect_page
+from tests.e2e.helpers import expect_page, open_page
+from tests.e2e.test_form_http_fallback import refuse_websockets
+from tests.e2e.test_forms import SUBMIT, fill_booking, wait_for_sends, working_day
 
 BACKEND_ONLY = "-m reflex run --env prod --backend-only --backend-port"
 # What Reflex's default overlay would show: none of it may appear.
@@ -101,14 +111,17 @@ class SplitSite:
 
 
 @pytest.fixture(scope="module")
-def split_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SplitSite]:
+def split_site(
+    tmp_path_factory: pytest.TempPathFactory, emailjs_fake: HTTPServer
+) -> Iterator[SplitSite]:
     """Export the frontend against a backend port nobody listens on yet, and serve it."""
-    workdir = tmp_path_factory.mktemp("backend-down")
+    workdir = tmp_path_factory.mktemp("split-origins")
     own_web_workdir(workdir / "web")
     backend_port, frontend_port = free_port(), free_port()
     url = f"http://localhost:{frontend_port}"
     env = {
         **os.environ,
+        **backend_env(emailjs_fake, workdir),
         "REFLEX_WEB_WORKDIR": str(workdir / "web"),
         "REFLEX_API_URL": f"http://localhost:{backend_port}",
         "REFLEX_DEPLOY_URL": url,
@@ -222,3 +235,99 @@ def test_site_reconnects_when_the_backend_returns(page: Page, split_site: SplitS
         assert any(frame.startswith("40/_event") for frame in received), received[-5:]
         assert any("is_hydrated" in frame for frame in received)
         assert_readable(page)
+
+
+# --- The backend up, on its own origin -----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def backend(split_site: SplitSite) -> Iterator[SiteServer]:
+    """The backend on its own origin for the rest of the module (the tests above it start
+    and stop theirs)."""
+    with split_site.backend() as server:
+        yield server
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def test_readers_open_no_socket_and_the_hero_form_delivers_over_it(
+    page: Page, fake: HTTPServer, split_site: SplitSite, backend: SiteServer
+) -> None:
+    sockets: list[str] = []
+    page.on("websocket", lambda socket: sockets.append(socket.url))
+    for path in (paths.HOME, paths.ABOUT, paths.HOME):
+        open_page(page, split_site.url + path)
+    page.wait_for_timeout(1_500)
+    assert sockets == []  # A reader costs the backend nothing.
+
+    form = page.locator("#hero-capture-form")
+    form.get_by_label(COPY.hero.fields["email"].label).fill("dividido@example.com")
+    form.locator(SUBMIT).click()
+    expect(form.get_by_text(COPY.hero.success)).to_be_visible(timeout=15_000)
+    assert wait_for_sends(fake, 1)[0]["template_params"]["from_email"] == "dividido@example.com"
+    assert {_origin(url) for url in sockets} == {backend.url.replace("http", "ws", 1)}
+
+
+def test_with_websockets_refused_the_booking_goes_to_the_backend_over_http_and_its_links_open_there(
+    page: Page, fake: HTTPServer, split_site: SplitSite, backend: SiteServer
+) -> None:
+    refuse_websockets(page)
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    open_page(page, split_site.url + paths.SCHEDULE)
+    form = page.locator("#booking-form")
+    fill_booking(page, working_day(8), "10:00")
+    form.locator(SUBMIT).click()
+    expect(form.get_by_text(COPY.booking.success)).to_be_visible(timeout=15_000)
+    assert {_origin(url) for url in posts} == {backend.url}
+
+    agency_mail = wait_for_sends(fake, 1)[0]["template_params"]
+    for name in ("confirm_url", "decline_url"):
+        link = agency_mail[name]
+        assert _origin(link) == backend.url, link
+        answer = page.goto(link)
+        assert answer is not None and answer.status == 200
+        expect(page.get_by_role("heading", level=1)).to_be_visible()
+
+
+def test_without_javascript_the_form_posts_to_the_backend_and_is_answered_there(
+    browser: Browser, fake: HTTPServer, split_site: SplitSite, backend: SiteServer
+) -> None:
+    context = browser.new_context(java_script_enabled=False, locale="es-ES")
+    try:
+        page = context.new_page()
+        page.goto(split_site.url + paths.HOME)
+        form = page.locator("#hero-capture-form")
+        form.get_by_label(COPY.hero.fields["email"].label).fill("sinjs-dividido@example.com")
+        form.locator(SUBMIT).click()
+        expect(page.get_by_text(COPY.hero.success)).to_be_visible()
+        assert _origin(page.url) == backend.url
+        sent = wait_for_sends(fake, 1)[0]["template_params"]
+        assert sent["from_email"] == "sinjs-dividido@example.com"
+    finally:
+        context.close()
+
+
+def test_the_form_endpoints_answer_the_site_s_origin_only(
+    split_site: SplitSite, backend: SiteServer
+) -> None:
+    def post(origin: str) -> httpx.Response:
+        return httpx.post(
+            backend.url + paths.form_post("contact"),
+            content="email=cors%40example.com&language=es",
+            headers={
+                "Origin": origin,
+                "Accept": "application/json",
+                "Content-Type": "application/x-www-form-urlencoded",
+            },
+        )
+
+    mine = post(split_site.url)
+    assert mine.status_code == 200, mine.text
+    assert mine.headers.get("access-control-allow-origin") == split_site.url
+    other = post("http://evil.example")
+    assert other.status_code == 403
+    assert "access-control-allow-origin" not in other.headers
