@@ -9,7 +9,6 @@ import asyncio
 import datetime as dt
 import json
 import logging
-import uuid
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -22,6 +21,7 @@ from agency_site.forms.declarations import BY_KIND, FormDeclaration
 from agency_site.forms.email import date_es, form_params, kind_params, short_name
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import source as lead_source
+from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead
 from agency_site.leads.store import LeadStore
 
@@ -111,11 +111,6 @@ def problem(error: BaseException) -> str:
     """An unexpected error in one bounded line: its type and message (which may quote a
     lead's text: not a traceback, not the request's body)."""
     return one_line(f"{type(error).__name__}: {error}", PROBLEM_MAX)
-
-
-def new_claim_token() -> str:
-    """A token identifying one claim of one or more leads."""
-    return uuid.uuid4().hex
 
 
 class Delivery:

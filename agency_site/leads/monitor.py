@@ -40,8 +40,9 @@ import httpx
 
 from agency_site.content.owner_alerts import ALERTS
 from agency_site.content.template import render
-from agency_site.leads.delivery import Delivery, new_claim_token
+from agency_site.leads.delivery import Delivery
 from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import utcnow
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadSummary

@@ -6,7 +6,7 @@ endpoints (``LEADS_WEBHOOK_URLS``), a second channel beside the e-mail, independ
   writes one ``lead_webhooks`` row per endpoint in the caller's transaction: the one
   storing the lead (``LeadStore.add_lead``, event ``lead.created``) or the one changing
   its booking (the bookings plugin, ``booking.*``). A lead stored is its webhooks queued.
-- **Claimed** like a lead's e-mail (``claims.py``): ``UPDATE … WHERE <still claimable>``
+- **Claimed** like a lead's e-mail (``lease.py``): ``UPDATE … WHERE <still claimable>``
   and a rowcount check, so one worker sends each message; a worker dying with a claim
   leaves it due again when the lease ends.
 - **Signed** per the Standard Webhooks specification by the ``standardwebhooks`` package:
@@ -31,7 +31,6 @@ import asyncio
 import datetime as dt
 import logging
 import random
-import uuid
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,6 +44,7 @@ from agency_site.content.owner_alerts import ALERTS
 from agency_site.content.template import render
 from agency_site.leads import webhook_payload
 from agency_site.leads.destinations import Destination, destination
+from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead, LeadWebhook, LeadWebhookEndpoint, utcnow
 from agency_site.leads.plugins import Plugins
 from agency_site.leads.webhook_queue import (
@@ -259,7 +259,7 @@ class WebhookChannel:
         for the next round: a down endpoint gets one try per round, not one per message)."""
         delivered = 0
         for _ in range(self.policy.batch):
-            token = new_token()
+            token = new_claim_token()
             claimed = await asyncio.to_thread(
                 claim_one, self.engine, endpoint, token, self.policy.lease
             )
@@ -396,8 +396,3 @@ class WebhookChannel:
             except Exception:
                 logger.exception("The webhook loop failed; it carries on.")
             await asyncio.sleep(self.policy.poll.total_seconds())
-
-
-def new_token() -> str:
-    """A token identifying one claim."""
-    return uuid.uuid4().hex
