@@ -22,7 +22,9 @@ from agency_site.forms.email import date_es, form_params, kind_params, short_nam
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import source as lead_source
 from agency_site.leads.lease import new_claim_token
+from agency_site.leads.loop import forever
 from agency_site.leads.models import Lead
+from agency_site.leads.problems import one_line, problem
 from agency_site.leads.store import LeadStore
 
 logger = logging.getLogger(__name__)
@@ -94,23 +96,6 @@ def autoreply_params(form: FormDeclaration, fields: dict[str, Any]) -> dict[str,
         "reply_subject": words.autoreply_subject,
         "reply_message": render(words.autoreply_message, **values),
     }
-
-
-# Longest description of an unexpected error, in the log and the lead's ``last_error``.
-PROBLEM_MAX = 300
-
-
-def one_line(text: str, limit: int = 1000) -> str:
-    """``text`` cut to ``limit`` and made one printable line (a ``?`` for each other
-    character), as ``leads list`` shows it and any database stores it: PostgreSQL
-    refuses a NUL, nothing encodes a lone surrogate."""
-    return "".join(c if c.isprintable() else "?" for c in text[:limit])
-
-
-def problem(error: BaseException) -> str:
-    """An unexpected error in one bounded line: its type and message (which may quote a
-    lead's text: not a traceback, not the request's body)."""
-    return one_line(f"{type(error).__name__}: {error}", PROBLEM_MAX)
 
 
 class Delivery:
@@ -351,9 +336,4 @@ class Delivery:
 
     async def run_forever(self) -> None:
         """The retry loop of one backend worker: look for due leads every poll interval."""
-        while True:
-            try:
-                await self.retry_due()
-            except Exception:
-                logger.exception("The lead retry loop failed; it carries on.")
-            await asyncio.sleep(self.policy.poll.total_seconds())
+        await forever(self.retry_due, self.policy.poll, "The lead retry loop")

@@ -45,6 +45,7 @@ from agency_site.content.template import render
 from agency_site.leads import webhook_payload
 from agency_site.leads.destinations import Destination, destination
 from agency_site.leads.lease import new_claim_token
+from agency_site.leads.loop import forever
 from agency_site.leads.models import Lead, LeadWebhook, LeadWebhookEndpoint, utcnow
 from agency_site.leads.plugins import Plugins
 from agency_site.leads.webhook_queue import (
@@ -390,9 +391,4 @@ class WebhookChannel:
 
     async def run_forever(self) -> None:
         """The webhook loop of one backend worker: a round every ``policy.poll``."""
-        while True:
-            try:
-                await self.round()
-            except Exception:
-                logger.exception("The webhook loop failed; it carries on.")
-            await asyncio.sleep(self.policy.poll.total_seconds())
+        await forever(self.round, self.policy.poll, "The webhook loop")
