@@ -45,7 +45,10 @@ class RetryPolicy:
 
     def delay(self, attempts: int, *, unconfirmed: bool = False) -> dt.timedelta:
         """Wait before the next attempt of a lead that has failed ``attempts`` times."""
-        wait = min(self.base * 2 ** max(attempts - 1, 0), self.cap)
+        try:
+            wait = min(self.base * 2 ** max(attempts - 1, 0), self.cap)
+        except OverflowError:  # Some forty failures (a day and a half): far beyond the cap.
+            wait = self.cap
         return max(wait, self.unconfirmed) if unconfirmed else wait
 
 

@@ -80,6 +80,15 @@ def test_backoff_doubles_from_the_first_retry_up_to_the_cap() -> None:
     ]
 
 
+def test_a_lead_failed_for_days_still_waits_the_cap() -> None:
+    """The doubling outgrows any duration after some forty attempts (a day and a half of
+    hourly failures): the wait is the cap, not an error that would leave the attempt
+    unrecorded and retried at every lease's end."""
+    policy = RetryPolicy(base=dt.timedelta(minutes=1), cap=dt.timedelta(hours=1))
+    assert policy.delay(60) == dt.timedelta(hours=1)
+    assert policy.delay(60, unconfirmed=True) == dt.timedelta(hours=1)
+
+
 def test_a_failed_lead_stays_queued_and_is_delivered_once_the_provider_recovers(
     store: LeadStore, emailjs: HTTPServer
 ) -> None:
