@@ -21,6 +21,7 @@ from agency_site.forms.declarations import BY_KIND, FormDeclaration
 from agency_site.forms.email import date_es, form_params, kind_params, short_name
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import source as lead_source
+from agency_site.leads.backoff import jittered
 from agency_site.leads.lease import new_claim_token
 from agency_site.leads.loop import forever
 from agency_site.leads.models import Lead
@@ -42,6 +43,9 @@ class RetryPolicy:
     # answers are lost, each quick retry would be one more duplicate in the inbox.
     unconfirmed: dt.timedelta = dt.timedelta(minutes=10)
     pause_s: float = 1.0  # Between sends of a batch: EmailJS allows 1 request per second.
+    # Each wait is scaled by a random factor in 1 ± jitter, never below the first retry's
+    # (nor, after a send without an answer, below ``unconfirmed``).
+    jitter: float = 0.1
 
     def delay(self, attempts: int, *, unconfirmed: bool = False) -> dt.timedelta:
         """Wait before the next attempt of a lead that has failed ``attempts`` times."""
@@ -49,7 +53,8 @@ class RetryPolicy:
             wait = min(self.base * 2 ** max(attempts - 1, 0), self.cap)
         except OverflowError:  # Some forty failures (a day and a half): far beyond the cap.
             wait = self.cap
-        return max(wait, self.unconfirmed) if unconfirmed else wait
+        least = self.unconfirmed if unconfirmed else min(self.base, wait)
+        return jittered(max(wait, least), self.jitter, least)
 
 
 def template_params(

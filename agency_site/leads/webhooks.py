@@ -30,7 +30,6 @@ endpoints (``LEADS_WEBHOOK_URLS``), a second channel beside the e-mail, independ
 import asyncio
 import datetime as dt
 import logging
-import random
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +42,7 @@ from standardwebhooks import Webhook
 from agency_site.content.owner_alerts import ALERTS
 from agency_site.content.template import render
 from agency_site.leads import webhook_payload
+from agency_site.leads.backoff import jittered
 from agency_site.leads.destinations import Destination, destination
 from agency_site.leads.lease import new_claim_token
 from agency_site.leads.loop import forever
@@ -126,7 +126,7 @@ class WebhookPolicy:
     def delay(self, failures: int) -> dt.timedelta:
         """Wait after ``failures`` failed attempts (1 or more) of a message."""
         wait = self.schedule[min(max(failures, 1), len(self.schedule)) - 1]
-        return wait * random.uniform(1 - self.jitter, 1 + self.jitter)
+        return jittered(wait, self.jitter)
 
 
 Alert = Callable[[str], Awaitable[Any]]
