@@ -1,8 +1,8 @@
 """A lead's delivery states: claimed by one worker, then sent, retried, held or rejected.
 
 Several backend workers (and the operator command) share the table, so a lead is
-claimed with ``UPDATE … WHERE <still claimable>`` and a rowcount check: exactly one
-claimer wins, and only the claimer (its token) may record how its attempt went.
+claimed with a lease (``lease.py``): exactly one claimer wins, and only the claimer (its
+token) may record how its attempt went.
 """
 
 import datetime as dt
@@ -13,18 +13,15 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.lease import Lease, update_rows
 from agency_site.leads.models import Lead, utcnow
 
 # Longest error text kept per lead.
 ERROR_MAX = 1000
 
 
-def _claimable(now: dt.datetime) -> sa.ColumnElement[bool]:
-    """Queued leads that are due, or claims whose holder gave up (crashed) before finishing."""
-    return sa.or_(
-        sa.and_(Lead.status == LeadStatus.QUEUED, col(Lead.next_attempt_at) <= now),
-        sa.and_(Lead.status == LeadStatus.SENDING, col(Lead.claimed_until) < now),
-    )
+# The e-mail of a lead is the work claimed: one worker sends it, only it records the outcome.
+LEASE = Lease(Lead.__table__, LeadStatus.QUEUED, LeadStatus.SENDING)
 
 
 class Claims:
@@ -39,32 +36,16 @@ class Claims:
         A claim makes the lead due again when it expires: if its worker dies on it, it
         comes back behind the leads already waiting, never first in line again.
         """
-        now = utcnow()
-        # A few spare candidates: another worker may win some of them first.
-        candidates = (
-            select(Lead.id)
-            .where(_claimable(now))
-            .order_by(col(Lead.next_attempt_at))
-            .limit(limit + 10)
+        claimed = LEASE.claim_due(
+            self.engine,
+            token,
+            lease,
+            limit,
+            # Taking over an expired claim: its holder died mid-send, maybe after EmailJS
+            # had the e-mail.
+            unconfirmed_sends=Lead.unconfirmed_sends
+            + sa.case((Lead.status == LeadStatus.SENDING, 1), else_=0),
         )
-        with Session(self.engine, expire_on_commit=False) as session:
-            ids = list(session.exec(candidates).all())
-        claimed: list[int] = []
-        for lead_id in ids:
-            if len(claimed) == limit:
-                break
-            if self._update(
-                sa.and_(Lead.id == lead_id, _claimable(now)),
-                # Taking over an expired claim: its holder died mid-send, maybe after
-                # EmailJS had the e-mail.
-                unconfirmed_sends=Lead.unconfirmed_sends
-                + sa.case((Lead.status == LeadStatus.SENDING, 1), else_=0),
-                status=LeadStatus.SENDING,
-                claim_token=token,
-                claimed_until=now + lease,
-                next_attempt_at=now + lease,
-            ):
-                claimed.append(lead_id)
         return [lead for lead_id in claimed if (lead := self.get(lead_id)) is not None]
 
     def mark_sent(self, lead_id: int, token: str) -> bool:
@@ -172,22 +153,8 @@ class Claims:
 
     def _finish(self, lead_id: int, token: str, **values: Any) -> bool:
         """Record the end of an attempt, if ``token`` still holds the claim."""
-        return bool(
-            self._update(
-                sa.and_(
-                    Lead.id == lead_id,
-                    Lead.status == LeadStatus.SENDING,
-                    Lead.claim_token == token,
-                ),
-                attempts=Lead.attempts + 1,
-                claim_token=None,
-                claimed_until=None,
-                **values,
-            )
-        )
+        return LEASE.finish(self.engine, lead_id, token, **values)
 
     def _update(self, condition: sa.ColumnElement[bool], **values: Any) -> int:
         """One conditional UPDATE in its own transaction; the number of rows it changed."""
-        with self.engine.begin() as connection:
-            result = connection.execute(sa.update(Lead).where(condition).values(**values))
-            return result.rowcount
+        return update_rows(self.engine, LEASE.table, condition, **values)

@@ -9,7 +9,6 @@ import asyncio
 import datetime as dt
 import json
 import logging
-import uuid
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -22,7 +21,11 @@ from agency_site.forms.declarations import BY_KIND, FormDeclaration
 from agency_site.forms.email import date_es, form_params, kind_params, short_name
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import source as lead_source
+from agency_site.leads.backoff import jittered
+from agency_site.leads.lease import new_claim_token
+from agency_site.leads.loop import forever
 from agency_site.leads.models import Lead
+from agency_site.leads.problems import one_line, problem
 from agency_site.leads.store import LeadStore
 
 logger = logging.getLogger(__name__)
@@ -40,11 +43,18 @@ class RetryPolicy:
     # answers are lost, each quick retry would be one more duplicate in the inbox.
     unconfirmed: dt.timedelta = dt.timedelta(minutes=10)
     pause_s: float = 1.0  # Between sends of a batch: EmailJS allows 1 request per second.
+    # Each wait is scaled by a random factor in 1 ± jitter, never below the first retry's
+    # (nor, after a send without an answer, below ``unconfirmed``).
+    jitter: float = 0.1
 
     def delay(self, attempts: int, *, unconfirmed: bool = False) -> dt.timedelta:
         """Wait before the next attempt of a lead that has failed ``attempts`` times."""
-        wait = min(self.base * 2 ** max(attempts - 1, 0), self.cap)
-        return max(wait, self.unconfirmed) if unconfirmed else wait
+        try:
+            wait = min(self.base * 2 ** max(attempts - 1, 0), self.cap)
+        except OverflowError:  # Some forty failures (a day and a half): far beyond the cap.
+            wait = self.cap
+        least = self.unconfirmed if unconfirmed else min(self.base, wait)
+        return jittered(max(wait, least), self.jitter, least)
 
 
 def template_params(
@@ -94,28 +104,6 @@ def autoreply_params(form: FormDeclaration, fields: dict[str, Any]) -> dict[str,
         "reply_subject": words.autoreply_subject,
         "reply_message": render(words.autoreply_message, **values),
     }
-
-
-# Longest description of an unexpected error, in the log and the lead's ``last_error``.
-PROBLEM_MAX = 300
-
-
-def one_line(text: str, limit: int = 1000) -> str:
-    """``text`` cut to ``limit`` and made one printable line (a ``?`` for each other
-    character), as ``leads list`` shows it and any database stores it: PostgreSQL
-    refuses a NUL, nothing encodes a lone surrogate."""
-    return "".join(c if c.isprintable() else "?" for c in text[:limit])
-
-
-def problem(error: BaseException) -> str:
-    """An unexpected error in one bounded line: its type and message (which may quote a
-    lead's text: not a traceback, not the request's body)."""
-    return one_line(f"{type(error).__name__}: {error}", PROBLEM_MAX)
-
-
-def new_claim_token() -> str:
-    """A token identifying one claim of one or more leads."""
-    return uuid.uuid4().hex
 
 
 class Delivery:
@@ -356,9 +344,4 @@ class Delivery:
 
     async def run_forever(self) -> None:
         """The retry loop of one backend worker: look for due leads every poll interval."""
-        while True:
-            try:
-                await self.retry_due()
-            except Exception:
-                logger.exception("The lead retry loop failed; it carries on.")
-            await asyncio.sleep(self.policy.poll.total_seconds())
+        await forever(self.retry_due, self.policy.poll, "The lead retry loop")

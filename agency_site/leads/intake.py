@@ -35,8 +35,9 @@ from agency_site.forms.declarations import BY_KIND, IDEMPOTENCY_FIELD, LANGUAGE_
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
 from agency_site.leads import source as lead_source
-from agency_site.leads.delivery import Delivery, new_claim_token
+from agency_site.leads.delivery import Delivery
 from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.plugins import Hold, Refused
 from agency_site.leads.ratelimit import RateLimiter

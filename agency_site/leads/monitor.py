@@ -40,8 +40,10 @@ import httpx
 
 from agency_site.content.owner_alerts import ALERTS
 from agency_site.content.template import render
-from agency_site.leads.delivery import Delivery, new_claim_token
+from agency_site.leads.delivery import Delivery
 from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.lease import new_claim_token
+from agency_site.leads.loop import forever
 from agency_site.leads.models import utcnow
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadSummary
@@ -316,9 +318,4 @@ class Monitor:
 
     async def run_forever(self, poll: dt.timedelta) -> None:
         """Every ``poll``: one round (errors are logged and the loop carries on)."""
-        while True:
-            try:
-                await self.tick()
-            except Exception:
-                logger.exception("The leads monitor failed; it carries on.")
-            await asyncio.sleep(poll.total_seconds())
+        await forever(self.tick, poll, "The leads monitor")

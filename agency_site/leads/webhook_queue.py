@@ -6,8 +6,8 @@ carry a token), ``active``, ``paused`` (410 Gone or a day of failures, until ``l
 retry``) or ``removed`` (no longer in ``LEADS_WEBHOOK_URLS``; ``register`` at start-up).
 ``lead_webhooks``: one row per event of a lead and endpoint, with its own status,
 attempts, next try, claim lease, last error and the receiver's id. Claimed as a lead's
-e-mail is (``claims.py``): ``UPDATE … WHERE <still claimable>`` and a rowcount check, so
-exactly one claimer sends it and only it records how it went. The sending is
+e-mail is, with a lease (``lease.py``): exactly one claimer sends it and only it records
+how it went. The sending is
 ``webhooks.py``'s.
 """
 
@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from agency_site.leads import webhook_payload
+from agency_site.leads.lease import Lease, update_rows
 from agency_site.leads.models import Lead, LeadWebhook, LeadWebhookEndpoint, utcnow
 
 QUEUED, SENDING, SENT = "queued", "sending", "sent"
@@ -130,16 +131,12 @@ def forget(connection: sa.Connection) -> None:
     )
 
 
-def _claimable(now: dt.datetime) -> sa.ColumnElement[bool]:
-    return sa.or_(
-        sa.and_(LeadWebhook.status == QUEUED, col(LeadWebhook.next_attempt_at) <= now),
-        sa.and_(LeadWebhook.status == SENDING, col(LeadWebhook.claimed_until) < now),
-    )
+# A message is the work claimed: one worker sends it, only it records how it went.
+LEASE = Lease(LeadWebhook.__table__, QUEUED, SENDING)
 
 
 def update(engine: sa.Engine, condition: sa.ColumnElement[bool], **values: Any) -> int:
-    with engine.begin() as connection:
-        return connection.execute(sa.update(LeadWebhook).where(condition).values(**values)).rowcount
+    return update_rows(engine, LEASE.table, condition, **values)
 
 
 def delete(engine: sa.Engine, webhook_id: int) -> None:
@@ -148,9 +145,7 @@ def delete(engine: sa.Engine, webhook_id: int) -> None:
 
 
 def update_endpoint(engine: sa.Engine, condition: sa.ColumnElement[bool], **values: Any) -> int:
-    with engine.begin() as connection:
-        statement = sa.update(LeadWebhookEndpoint).where(condition).values(**values)
-        return connection.execute(statement).rowcount
+    return update_rows(engine, LeadWebhookEndpoint.__table__, condition, **values)
 
 
 def active_endpoints(engine: sa.Engine, keys: Sequence[str]) -> list[str]:
@@ -168,45 +163,17 @@ def claim_one(
 ) -> LeadWebhook | None:
     """Claim the message for ``endpoint`` due longest; None when none is (or others won
     every candidate). Claimed by one caller only; due again when its lease ends."""
-    now = utcnow()
-    candidates = (
-        select(LeadWebhook.id)
-        .where(LeadWebhook.endpoint == endpoint, _claimable(now))
-        .order_by(col(LeadWebhook.next_attempt_at), col(LeadWebhook.id))
-        .limit(5)
-    )
-    with Session(engine) as session:
-        ids = list(session.exec(candidates).all())
-    for webhook_id in ids:
-        if update(
-            engine,
-            sa.and_(LeadWebhook.id == webhook_id, _claimable(now)),
-            status=SENDING,
-            claim_token=token,
-            claimed_until=now + lease,
-            next_attempt_at=now + lease,
-        ):
-            with Session(engine, expire_on_commit=False) as session:
-                return session.get(LeadWebhook, webhook_id)
-    return None
+    at_endpoint = LeadWebhook.endpoint == endpoint
+    claimed = LEASE.claim_due(engine, token, lease, among=at_endpoint, spare=4)
+    if not claimed:
+        return None
+    with Session(engine, expire_on_commit=False) as session:
+        return session.get(LeadWebhook, claimed[0])
 
 
 def finish(engine: sa.Engine, webhook_id: int, token: str, **values: Any) -> bool:
     """Record the end of an attempt, if ``token`` still holds the claim."""
-    return bool(
-        update(
-            engine,
-            sa.and_(
-                LeadWebhook.id == webhook_id,
-                LeadWebhook.status == SENDING,
-                LeadWebhook.claim_token == token,
-            ),
-            attempts=LeadWebhook.attempts + 1,
-            claim_token=None,
-            claimed_until=None,
-            **values,
-        )
-    )
+    return LEASE.finish(engine, webhook_id, token, **values)
 
 
 def make_due(engine: sa.Engine, lead_ids: Sequence[int] = ()) -> int:

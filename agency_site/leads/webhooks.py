@@ -6,7 +6,7 @@ endpoints (``LEADS_WEBHOOK_URLS``), a second channel beside the e-mail, independ
   writes one ``lead_webhooks`` row per endpoint in the caller's transaction: the one
   storing the lead (``LeadStore.add_lead``, event ``lead.created``) or the one changing
   its booking (the bookings plugin, ``booking.*``). A lead stored is its webhooks queued.
-- **Claimed** like a lead's e-mail (``claims.py``): ``UPDATE … WHERE <still claimable>``
+- **Claimed** like a lead's e-mail (``lease.py``): ``UPDATE … WHERE <still claimable>``
   and a rowcount check, so one worker sends each message; a worker dying with a claim
   leaves it due again when the lease ends.
 - **Signed** per the Standard Webhooks specification by the ``standardwebhooks`` package:
@@ -30,8 +30,6 @@ endpoints (``LEADS_WEBHOOK_URLS``), a second channel beside the e-mail, independ
 import asyncio
 import datetime as dt
 import logging
-import random
-import uuid
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,7 +42,10 @@ from standardwebhooks import Webhook
 from agency_site.content.owner_alerts import ALERTS
 from agency_site.content.template import render
 from agency_site.leads import webhook_payload
+from agency_site.leads.backoff import jittered
 from agency_site.leads.destinations import Destination, destination
+from agency_site.leads.lease import new_claim_token
+from agency_site.leads.loop import forever
 from agency_site.leads.models import Lead, LeadWebhook, LeadWebhookEndpoint, utcnow
 from agency_site.leads.plugins import Plugins
 from agency_site.leads.webhook_queue import (
@@ -125,7 +126,7 @@ class WebhookPolicy:
     def delay(self, failures: int) -> dt.timedelta:
         """Wait after ``failures`` failed attempts (1 or more) of a message."""
         wait = self.schedule[min(max(failures, 1), len(self.schedule)) - 1]
-        return wait * random.uniform(1 - self.jitter, 1 + self.jitter)
+        return jittered(wait, self.jitter)
 
 
 Alert = Callable[[str], Awaitable[Any]]
@@ -259,7 +260,7 @@ class WebhookChannel:
         for the next round: a down endpoint gets one try per round, not one per message)."""
         delivered = 0
         for _ in range(self.policy.batch):
-            token = new_token()
+            token = new_claim_token()
             claimed = await asyncio.to_thread(
                 claim_one, self.engine, endpoint, token, self.policy.lease
             )
@@ -390,14 +391,4 @@ class WebhookChannel:
 
     async def run_forever(self) -> None:
         """The webhook loop of one backend worker: a round every ``policy.poll``."""
-        while True:
-            try:
-                await self.round()
-            except Exception:
-                logger.exception("The webhook loop failed; it carries on.")
-            await asyncio.sleep(self.policy.poll.total_seconds())
-
-
-def new_token() -> str:
-    """A token identifying one claim."""
-    return uuid.uuid4().hex
+        await forever(self.round, self.policy.poll, "The webhook loop")

@@ -56,9 +56,10 @@ from agency_site.forms.email import date_es
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads import cli, database
-from agency_site.leads.delivery import Delivery, RetryPolicy, new_claim_token
+from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.monitor import Monitor, retention_cutoff
 from agency_site.leads.ratelimit import RateLimiter

@@ -3,9 +3,13 @@
 import dataclasses
 import datetime as dt
 import json
+import random
 import threading
 import time
+from unittest import mock
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
@@ -14,8 +18,9 @@ from agency_site.content.template import render
 from agency_site.emailjs import SEND_PATH, EmailJSClient
 from agency_site.forms.email import date_es
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.delivery import RetryPolicy, new_claim_token, template_params
+from agency_site.leads.delivery import RetryPolicy, template_params
 from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead
 from agency_site.leads.store import LeadStore
 from tests.emailjs_fake import accept_sends, make_client, refuse_sends, sent_payloads
@@ -66,7 +71,7 @@ def test_dates_in_spanish_for_the_visitor_confirmation() -> None:
 
 
 def test_backoff_doubles_from_the_first_retry_up_to_the_cap() -> None:
-    policy = RetryPolicy(base=dt.timedelta(minutes=1), cap=dt.timedelta(hours=1))
+    policy = RetryPolicy(base=dt.timedelta(minutes=1), cap=dt.timedelta(hours=1), jitter=0)
     assert [policy.delay(n).total_seconds() for n in range(1, 9)] == [
         60,
         120,
@@ -77,6 +82,49 @@ def test_backoff_doubles_from_the_first_retry_up_to_the_cap() -> None:
         3600,
         3600,
     ]
+
+
+def test_a_lead_failed_for_days_still_waits_the_cap() -> None:
+    """The doubling outgrows any duration after some forty attempts (a day and a half of
+    hourly failures): the wait is the cap, not an error that would leave the attempt
+    unrecorded and retried at every lease's end."""
+    policy = RetryPolicy(base=dt.timedelta(minutes=1), cap=dt.timedelta(hours=1), jitter=0)
+    assert policy.delay(60) == dt.timedelta(hours=1)
+    assert policy.delay(60, unconfirmed=True) == dt.timedelta(hours=1)
+
+
+SECONDS = st.integers(0, 7 * 24 * 3600).map(lambda s: dt.timedelta(seconds=s))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    base=SECONDS,
+    cap=SECONDS,
+    unconfirmed=SECONDS,
+    jitter=st.sampled_from([0.0, 0.1, 0.15, 0.2]),
+    attempts=st.integers(1, 80),
+    unanswered=st.booleans(),
+    draw=st.floats(0, 1),  # Where in its range the random factor falls.
+)
+def test_each_retry_waits_within_its_jitter_and_never_less_than_the_one_before_could(
+    base, cap, unconfirmed, jitter, attempts, unanswered, draw
+) -> None:
+    """Many leads failed at once are spread over ± jitter of their wait, which never drops
+    below the first retry's (after a send without an answer: ``unconfirmed``), and an
+    attempt never waits less than the attempt before it at its least."""
+    policy = RetryPolicy(base=base, cap=cap, unconfirmed=unconfirmed, jitter=jitter)
+
+    def least(n: int) -> dt.timedelta:  # With the random factor at its lowest.
+        with mock.patch.object(random, "uniform", lambda low, high: low):
+            return policy.delay(n, unconfirmed=unanswered)
+
+    with mock.patch.object(random, "uniform", lambda low, high: low + draw * (high - low)):
+        wait = policy.delay(attempts, unconfirmed=unanswered)
+    doubled = min(base * 2 ** min(attempts - 1, 20), cap)  # base * 2**20 > any cap drawn.
+    floor = unconfirmed if unanswered else min(base, doubled)
+    expected = max(doubled, floor)
+    assert max(expected * (1 - jitter), floor) <= wait <= expected * (1 + jitter)
+    assert wait >= least(max(attempts - 1, 1))
 
 
 def test_a_failed_lead_stays_queued_and_is_delivered_once_the_provider_recovers(

@@ -38,9 +38,10 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads import database, erasures, migrations
 from agency_site.leads.cli import run as run_cli
-from agency_site.leads.delivery import new_claim_token, template_params
+from agency_site.leads.delivery import template_params
 from agency_site.leads.intake import Failure, LeadIntake, failure
 from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead, email_key
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter
