@@ -21,8 +21,8 @@ endpoints (``LEADS_WEBHOOK_URLS``), a second channel beside the e-mail, independ
   once (the worker whose UPDATE paused it); ``leads retry`` resumes it.
 - **Destinations** (``destinations.py``): by its URL's scheme, an endpoint is a Standard
   Webhooks receiver (``https://``, signed), a Slack-compatible chat (``slack+https://``),
-  the owner's Telegram chat (``telegram://``), an Odoo or HubSpot CRM, each on this same
-  machinery.
+  the owner's Telegram chat (``telegram://``), an Odoo, HubSpot or Pipedrive CRM, each on
+  this same machinery.
 - **Independent**: the webhook round has its own loop, HTTP client and short timeout;
   neither channel ever waits for the other. One endpoint's failure ends its own round only.
 """
@@ -44,7 +44,7 @@ from standardwebhooks import Webhook
 from agency_site.content.owner_alerts import ALERTS
 from agency_site.content.template import render
 from agency_site.leads import webhook_payload
-from agency_site.leads.destinations import Destination, destination
+from agency_site.leads.destinations import Destination, Outgoing, destination
 from agency_site.leads.models import Lead, LeadWebhook, LeadWebhookEndpoint, utcnow
 from agency_site.leads.plugins import Plugins
 from agency_site.leads.webhook_queue import (
@@ -302,9 +302,7 @@ class WebhookChannel:
             )
             return True
         try:
-            response = await self._client().post(
-                outgoing.url, content=outgoing.content, headers=outgoing.headers
-            )
+            response = await self._post(outgoing)
         except httpx.HTTPError as error:
             why = f"{type(error).__name__}: no answer within {self.policy.timeout_s:g} s"
             if not isinstance(error, httpx.TimeoutException):
@@ -337,6 +335,17 @@ class WebhookChannel:
         why = f"HTTP {response.status_code}"
         await self._failed(webhook, token, why, gone=response.status_code == 410)
         return False
+
+    async def _post(self, outgoing: Outgoing) -> httpx.Response:
+        """POST ``outgoing``, then each request its 2xx answer leads to (``follow``): the
+        last answer is the message's."""
+        while True:
+            response = await self._client().post(
+                outgoing.url, content=outgoing.content, headers=outgoing.headers
+            )
+            if not response.is_success or outgoing.follow is None:
+                return response
+            outgoing = outgoing.follow(response)
 
     async def _failed(self, webhook: LeadWebhook, token: str, why: str, gone: bool = False):
         """Queue the message again on the schedule; pause its endpoint when it is gone or has

@@ -190,3 +190,56 @@ def test_leads_erase_lists_where_else_the_person_s_data_went(
         "endpoint 2, Telegram chat: 55." in out.getvalue()
     )
     assert rows(store) == []
+
+
+def test_pipedrive_gets_a_person_then_a_lead_linked_to_it_and_the_lead_s_id_is_kept(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    token = {"api_token": "pd-token-1"}
+    receiver.expect_ordered_request(
+        "/api/v1/persons", method="POST", query_string=token
+    ).respond_with_json({"success": True, "data": {"id": 41, "name": "Anna"}}, status=201)
+    receiver.expect_ordered_request(
+        "/api/v1/leads", method="POST", query_string=token
+    ).respond_with_json(
+        {"success": True, "data": {"id": "adf21080-0e10-11eb", "person_id": 41}}, status=201
+    )
+    host = receiver.url_for("").removeprefix("http://").rstrip("/")
+    hooks = chat(store, f"pipedrive+http://pd-token-1@{host}")
+    lead(store)
+    assert send(hooks) == 1
+    [(person, _), (new_lead, _)] = receiver.log
+    assert person.get_json() == {
+        "name": "Anna",
+        "email": [{"value": "ana@example.com", "primary": True}],
+    }
+    assert new_lead.get_json() == {"title": "contact: Anna", "person_id": 41}
+    assert rows(store)[0].remote_id == "lead adf21080-0e10-11eb"
+
+
+def test_pipedrive_failing_after_the_person_is_retried_and_a_booking_s_change_skipped(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    receiver.expect_request("/api/v1/persons").respond_with_json({"success": True, "data": {}})
+    host = receiver.url_for("").removeprefix("http://").rstrip("/")
+    hooks = chat(store, f"pipedrive+http://t@{host}")
+    lead(store)
+    assert send(hooks) == 0  # A 2xx without the person's id: the lead cannot be made.
+    [row] = rows(store)
+    assert row.status == "queued" and "no person id" in row.last_error
+    receiver.clear()
+    receiver.expect_request("/api/v1/persons").respond_with_json({"data": {"id": 7}})
+    receiver.expect_request("/api/v1/leads").respond_with_data("down", status=503)
+    assert send(hooks) == 0
+    assert (rows(store)[0].status, rows(store)[0].last_error) == ("queued", "HTTP 503")
+    assert destination("pipedrive://t@agencia") == destination(
+        "pipedrive://t@agencia.pipedrive.com/"
+    )
+    assert (
+        destination("pipedrive://t@agencia").request(
+            {"type": "booking.confirmed", "data": {}}, "msg", ()
+        )
+        is None
+    )
+    with pytest.raises(ValueError):
+        destination("pipedrive://agencia.pipedrive.com")
