@@ -20,7 +20,9 @@ interface, on the same queue, claims and retries (``webhooks.py``).
   lead's id. New leads only.
 
 A CRM takes ``lead.created`` only (``request`` answers None for a booking's change: the
-message is ``skipped``, not sent). A CRM's create is not idempotent: a try whose answer
+message is ``skipped``, not sent); a chat takes the leads and their bookings' changes.
+``lead.erased`` goes to Standard Webhooks endpoints only: it names no one a person could
+act on in a chat, and a CRM's record is the owner's to delete (``leads erase`` lists it). A CRM's create is not idempotent: a try whose answer
 was lost and is retried may make a second record there (rare; the e-mail's same risk), and
 Pipedrive's lead refused after its person was made makes a second person when retried.
 
@@ -124,6 +126,14 @@ def sign(signed_by: Sequence[Webhook], msg_id: str, body: str) -> dict[str, str]
     }
 
 
+def _crm_only_new(payload: dict[str, Any]) -> bool:
+    return payload["type"] == webhook_payload.LEAD_CREATED
+
+
+def _chat_takes(payload: dict[str, Any]) -> bool:
+    return payload["type"] != webhook_payload.LEAD_ERASED
+
+
 def chat_text(payload: dict[str, Any]) -> str:
     """The message in a few lines for a person: what happened, then each field."""
     data = payload["data"]
@@ -157,7 +167,9 @@ class SlackText:
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
-    ) -> Outgoing:
+    ) -> Outgoing | None:
+        if not _chat_takes(payload):
+            return None
         return _post_json(self.url, {"text": chat_text(payload)})
 
     def remote_id(self, response: httpx.Response) -> str | None:
@@ -176,7 +188,9 @@ class Telegram:
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
-    ) -> Outgoing:
+    ) -> Outgoing | None:
+        if not _chat_takes(payload):
+            return None
         url = f"{self.api.rstrip('/')}/bot{self.token}/sendMessage"
         text = chat_text(payload)
         return _post_json(url, {"chat_id": self.chat_id, "text": text})
@@ -185,10 +199,6 @@ class Telegram:
         answer = _json(response)
         result = answer.get("result") if isinstance(answer, dict) else None
         return _bounded(result.get("message_id")) if isinstance(result, dict) else None
-
-
-def _crm_only_new(payload: dict[str, Any]) -> bool:
-    return payload["type"] == webhook_payload.LEAD_CREATED
 
 
 @dataclass(frozen=True)

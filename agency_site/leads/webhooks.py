@@ -277,6 +277,8 @@ class WebhookChannel:
 
     def body(self, webhook: LeadWebhook) -> dict[str, Any] | None:
         """The body of a claimed message; None if its lead is gone."""
+        if webhook.event == webhook_payload.LEAD_ERASED:  # Its leads are gone: data only.
+            return webhook_payload.erased_body(webhook.created_at, webhook.data or {})
         with Session(self.engine, expire_on_commit=False) as session:
             lead = session.get(Lead, webhook.lead_id)
         if lead is None:
