@@ -5,7 +5,8 @@ endpoints (``LEADS_WEBHOOK_URLS``), a second channel beside the e-mail, independ
   ``lead_webhook_endpoints`` (``register``, at start-up from the settings). ``queue``
   writes one ``lead_webhooks`` row per endpoint in the caller's transaction: the one
   storing the lead (``LeadStore.add_lead``, event ``lead.created``) or the one changing
-  its booking (the bookings plugin, ``booking.*``). A lead stored is its webhooks queued.
+  its booking (the bookings plugin, ``booking.*``). A lead stored is its webhooks queued;
+  a person erased, a ``lead.erased`` queued (``queue_erasure``, in ``leads erase``'s).
 - **Claimed** like a lead's e-mail (``claims.py``): ``UPDATE … WHERE <still claimable>``
   and a rowcount check, so one worker sends each message; a worker dying with a claim
   leaves it due again when the lease ends.
