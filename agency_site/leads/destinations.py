@@ -22,9 +22,10 @@ interface, on the same queue, claims and retries (``webhooks.py``).
 A CRM takes ``lead.created`` only (``request`` answers None for a booking's change: the
 message is ``skipped``, not sent); a chat takes the leads and their bookings' changes.
 ``lead.erased`` goes to Standard Webhooks endpoints only: it names no one a person could
-act on in a chat, and a CRM's record is the owner's to delete (``leads erase`` lists it). A CRM's create is not idempotent: a try whose answer
-was lost and is retried may make a second record there (rare; the e-mail's same risk), and
-Pipedrive's lead refused after its person was made makes a second person when retried.
+act on in a chat, and a CRM's record is the owner's to delete (``leads erase`` lists it).
+A CRM's create is not idempotent: a try whose answer was lost and is retried may make a
+second record there (rare; the e-mail's same risk), and Pipedrive's lead refused after its
+person was made makes a second person when retried.
 
 The chat text is the owner's, in Spanish (``content/es/owner-alerts.yaml``: ``chat_*``).
 """
