@@ -89,7 +89,9 @@ def _parser(plugins: Plugins | None = None) -> argparse.ArgumentParser:
         "LEADS_RETENTION_MONTHS ago (the backend also does it daily)",
     )
     find = commands.add_parser(
-        "find", help="everything stored about a person (right of access), by e-mail"
+        "find",
+        help="everything stored about a person (right of access), by e-mail, and where else "
+        "it went (on standard error)",
     )
     find.add_argument("--email", required=True, help="matched without regard to case")
     find.add_argument("--format", choices=("json", "csv"), default="json")
@@ -337,13 +339,27 @@ def _spooled(ops: "Options", email: str) -> list[Lead]:
     return found
 
 
+def _elsewhere(leads: Sequence[Lead], ops: "Options") -> str | None:
+    """Where else these leads' data went by webhook (a receiver, a chat, a CRM), with the
+    ids it answered, for the operator to erase there too: ``find`` and ``erase`` say it."""
+    ids = [lead.id for lead in leads if lead.id is not None]
+    places = ops.webhooks.elsewhere(ids) if ops.webhooks is not None and ids else []
+    return f"Also erase in: {'; '.join(places)}." if places else None
+
+
 def _find(delivery: Delivery, email: str, form: str, output: str | None, ops: "Options") -> int:
+    """The person's data on standard output (or in ``output``); where else it went on
+    standard error, so that the JSON or CSV stays whole when redirected."""
     leads = delivery.store.of_email(email) + _spooled(ops, email)
     write = _write_json if form == "json" else _write_csv
+    code = 0
     if output:
-        return _write_file(Path(output).expanduser(), leads, write, ops.out)
-    write(leads, ops.out)
-    return 0
+        code = _write_file(Path(output).expanduser(), leads, write, ops.out)
+    else:
+        write(leads, ops.out)
+    if code == 0 and (places := _elsewhere(leads, ops)):
+        print(places, file=ops.err or sys.stderr)
+    return code
 
 
 def _erase(delivery: Delivery, email: str, yes: bool, ops: "Options") -> int:
@@ -357,8 +373,8 @@ def _erase(delivery: Delivery, email: str, yes: bool, ops: "Options") -> int:
     print(f"{len(leads)} lead(s) of {email}: {ids or '-'}.", file=ops.out)
     if spooled:
         print(f"{len(spooled)} line(s) in this host's spool folder.", file=ops.out)
-    if ops.webhooks is not None and (places := ops.webhooks.elsewhere([i.id for i in leads])):
-        print(f"Sent by webhook, to erase there too: {'; '.join(places)}.", file=ops.out)
+    if places := _elsewhere(leads, ops):
+        print(places, file=ops.out)
     if not yes and not _confirm("Delete them for good?", ops):
         print("Nothing deleted.", file=ops.out)
         return 1
@@ -431,6 +447,7 @@ class Options:
     erasure_log: Path = Path("data/erasures.log")
     spool_dir: Path = Path("data/spool")
     webhooks: WebhookChannel | None = None  # Where the leads went besides the e-mail.
+    err: TextIO | None = None  # Notes beside data on ``out`` (``find``); None: stderr.
 
 
 def run(
@@ -444,12 +461,14 @@ def run(
     erasure_log: Path | None = None,
     spool_dir: Path | None = None,
     webhook_channel: WebhookChannel | None = None,
+    err: TextIO | None = None,
 ) -> int:
     """Run one operator command against ``delivery`` (its store and EmailJS client) and
     ``webhook_channel`` (``retry`` sends the webhooks too).
 
     ``retention_months`` and ``export_dir`` default to the ``LEADS_*`` settings; ``ask``
-    reads the operator's answer to a confirmation (standard input).
+    reads the operator's answer to a confirmation (standard input); ``err`` takes the notes
+    written beside data (standard error).
     """
     args = _parser(delivery.store.plugins).parse_args(argv)
     leads_settings = get_settings().leads
@@ -461,6 +480,7 @@ def run(
         erasure_log=erasure_log or leads_settings.erasure_log_path,
         spool_dir=spool_dir or leads_settings.spool_path,
         webhooks=webhook_channel,
+        err=err,
     )
     if args.command == "list":
         return _list(delivery, args.status, out)

@@ -14,19 +14,27 @@ interface, on the same queue, claims and retries (``webhooks.py``).
   over the JSON-2 API; its remote id is the record's id. New leads only.
 - ``hubspot://<portal id>/<form guid>``: a submission of a **HubSpot** form (Forms API v3,
   no key: the form's own endpoint), which makes or updates the contact. New leads only.
+- ``pipedrive://<api token>@<company domain>``: a **Pipedrive** lead in the Leads Inbox:
+  the person first (``POST /v1/persons``), then the lead linked to it (``POST /v1/leads``;
+  the request that follows the first answer, ``Outgoing.follow``); its remote id is the
+  lead's id. New leads only.
 
 A CRM takes ``lead.created`` only (``request`` answers None for a booking's change: the
-message is ``skipped``, not sent). A CRM's create is not idempotent: a try whose answer
-was lost and is retried may make a second record there (rare; the e-mail's same risk).
+message is ``skipped``, not sent); a chat takes the leads and their bookings' changes.
+``lead.erased`` goes to Standard Webhooks endpoints only: it names no one a person could
+act on in a chat, and a CRM's record is the owner's to delete (``leads erase`` lists it).
+A CRM's create is not idempotent: a try whose answer was lost and is retried may make a
+second record there (rare; the e-mail's same risk), and Pipedrive's lead refused after its
+person was made makes a second person when retried.
 
 The chat text is the owner's, in Spanish (``content/es/owner-alerts.yaml``: ``chat_*``).
 """
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlencode
 
 import httpx
 from standardwebhooks import Webhook
@@ -43,11 +51,17 @@ REMOTE_ID_MAX = 200
 
 @dataclass(frozen=True)
 class Outgoing:
-    """One HTTP POST of a message."""
+    """One HTTP POST of a message; ``follow``: the request a 2xx answer to it leads to (a
+    CRM's record linked to the one just made), the last answer being the message's."""
 
     url: str
     content: bytes
     headers: dict[str, str]
+    follow: Callable[[httpx.Response], "Outgoing"] | None = None
+
+
+class UnexpectedAnswer(httpx.HTTPError):
+    """A 2xx answer without what the next request needs (a failure: tried again)."""
 
 
 class Destination(Protocol):
@@ -113,6 +127,14 @@ def sign(signed_by: Sequence[Webhook], msg_id: str, body: str) -> dict[str, str]
     }
 
 
+def _crm_only_new(payload: dict[str, Any]) -> bool:
+    return payload["type"] == webhook_payload.LEAD_CREATED
+
+
+def _chat_takes(payload: dict[str, Any]) -> bool:
+    return payload["type"] != webhook_payload.LEAD_ERASED
+
+
 def chat_text(payload: dict[str, Any]) -> str:
     """The message in a few lines for a person: what happened, then each field."""
     data = payload["data"]
@@ -146,7 +168,9 @@ class SlackText:
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
-    ) -> Outgoing:
+    ) -> Outgoing | None:
+        if not _chat_takes(payload):
+            return None
         return _post_json(self.url, {"text": chat_text(payload)})
 
     def remote_id(self, response: httpx.Response) -> str | None:
@@ -165,7 +189,9 @@ class Telegram:
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
-    ) -> Outgoing:
+    ) -> Outgoing | None:
+        if not _chat_takes(payload):
+            return None
         url = f"{self.api.rstrip('/')}/bot{self.token}/sendMessage"
         text = chat_text(payload)
         return _post_json(url, {"chat_id": self.chat_id, "text": text})
@@ -174,10 +200,6 @@ class Telegram:
         answer = _json(response)
         result = answer.get("result") if isinstance(answer, dict) else None
         return _bounded(result.get("message_id")) if isinstance(result, dict) else None
-
-
-def _crm_only_new(payload: dict[str, Any]) -> bool:
-    return payload["type"] == webhook_payload.LEAD_CREATED
 
 
 @dataclass(frozen=True)
@@ -254,6 +276,51 @@ class HubSpot:
         return f"form {self.form}"  # HubSpot answers no id: the form's submissions have it.
 
 
+@dataclass(frozen=True)
+class Pipedrive:
+    """A lead in Pipedrive's Leads Inbox (API v1): a lead needs a person, so the person is
+    made first, then the lead linked to it (``person_id``), titled like Odoo's."""
+
+    token: str
+    base: str  # https://<company>.pipedrive.com
+    signed: bool = False
+    label: str = "Pipedrive"
+
+    def _url(self, resource: str) -> str:
+        return f"{self.base}/api/v1/{resource}?{urlencode({'api_token': self.token})}"
+
+    def request(
+        self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
+    ) -> Outgoing | None:
+        if not _crm_only_new(payload):
+            return None
+        data = payload["data"]
+        fields = data["fields"]
+        name = str(fields.get("name") or fields.get("email") or "")
+        person: dict[str, Any] = {"name": name[:255]}
+        for field in ("email", "phone"):
+            if fields.get(field):
+                person[field] = [{"value": str(fields[field]), "primary": True}]
+        title = f"{data['kind']}: {name}"[:200]
+
+        def the_lead(answer: httpx.Response) -> Outgoing:
+            made = _json(answer)
+            found = made.get("data") if isinstance(made, dict) else None
+            person_id = found.get("id") if isinstance(found, dict) else None
+            if not isinstance(person_id, int) or isinstance(person_id, bool):
+                raise UnexpectedAnswer("Pipedrive answered no person id")
+            return _post_json(self._url("leads"), {"title": title, "person_id": person_id})
+
+        first = _post_json(self._url("persons"), person)
+        return Outgoing(first.url, first.content, first.headers, follow=the_lead)
+
+    def remote_id(self, response: httpx.Response) -> str | None:
+        answer = _json(response)  # {"success": true, "data": {"id": "<uuid>", ...}}
+        found = answer.get("data") if isinstance(answer, dict) else None
+        lead_id = _bounded(found.get("id")) if isinstance(found, dict) else None
+        return f"lead {lead_id}" if lead_id else None
+
+
 def destination(url: str) -> Destination:
     """The destination a URL of ``LEADS_WEBHOOK_URLS`` names (``ValueError`` if none)."""
     scheme, separator, rest = url.partition("://")
@@ -284,4 +351,12 @@ def destination(url: str) -> Destination:
             raise ValueError("a hubspot:// URL is hubspot://<portal id>/<form guid>")
         api = parse_qs(query).get("api", ["https://api.hsforms.com"])[0]
         return HubSpot(portal, form, api)
+    if kind == "pipedrive" and transport in ("", "http", "https"):
+        token, at, host = rest.partition("@")
+        host = host.strip("/")
+        if not at or not token or not host:
+            raise ValueError("a pipedrive:// URL is pipedrive://<api token>@<company domain>")
+        if "." not in host and ":" not in host:  # Just the company: <company>.pipedrive.com
+            host = f"{host}.pipedrive.com"
+        return Pipedrive(token, f"{transport or 'https'}://{host}")
     raise ValueError(f"LEADS_WEBHOOK_URLS: unknown scheme {scheme}:// (see docs/leads.md)")

@@ -35,9 +35,13 @@ class Rights:
             return list(session.exec(query).all())
 
     def erase_email(self, email: str) -> int:
-        """Delete every lead of an e-mail address (any case); how many."""
+        """Delete every lead of an e-mail address (any case); how many. The webhook
+        endpoints their messages reached get a ``lead.erased`` message, in the same
+        transaction (``webhook_queue.queue_erasure``)."""
         with self.engine.begin() as connection:
             allowance.forget(connection, (email_digest(email), mailbox_digest(email)))
+            ids = connection.execute(sa.select(Lead.id).where(_email_is(email))).scalars()
+            webhook_queue.queue_erasure(connection, list(ids))
             deleted = connection.execute(sa.delete(Lead).where(_email_is(email))).rowcount
             self.plugins.forget(connection)
             webhook_queue.forget(connection)

@@ -15,10 +15,19 @@ field changes meaning or goes away (a new optional field keeps the version):
 ``fields`` are the form's fields as the visitor sent them (checked by ``validation.py``);
 ``source`` is ``source.py``'s (null when the browser told nothing); ``booking`` is what
 the plugins add (``LeadPlugin.webhook_data``; absent for a lead that is not a booking).
+
+``lead.erased`` (``leads erase``) carries no personal data, only what lets a receiver
+find and delete what it keeps of the person: the leads' ids and the ``webhook-id`` of each
+message about them, and when they were erased:
+
+    {"type": "lead.erased", "version": 1, "timestamp": "2026-12-02T10:00:00Z",
+     "data": {"lead_ids": [42, 57], "webhook_ids": ["msg_<key>_lead_created", ...],
+              "erased_at": "2026-12-02T10:00:00Z"}}
 """
 
 import datetime as dt
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +43,9 @@ BOOKING_EVENTS = (
     "booking.cancelled",
     "booking.rescheduled",
 )
-EVENTS = (LEAD_CREATED, *BOOKING_EVENTS)
+# A person's leads erased (``leads erase``): to Standard Webhooks endpoints only.
+LEAD_ERASED = "lead.erased"
+EVENTS = (LEAD_CREATED, *BOOKING_EVENTS, LEAD_ERASED)
 SCHEMA = Path(__file__).resolve().parents[2] / "docs" / "lead-webhook.schema.json"
 
 
@@ -59,6 +70,22 @@ def body(
     }
     data |= extra or {}
     return {"type": event, "version": VERSION, "timestamp": moment(occurred_at), "data": data}
+
+
+def erasure(
+    lead_ids: Sequence[int], webhook_ids: Sequence[str], erased_at: dt.datetime
+) -> dict[str, Any]:
+    """The ``data`` of a ``lead.erased`` message: ids and a time, nothing personal."""
+    return {
+        "lead_ids": sorted(lead_ids),
+        "webhook_ids": list(dict.fromkeys(webhook_ids)),
+        "erased_at": moment(erased_at),
+    }
+
+
+def erased_body(occurred_at: dt.datetime, data: dict[str, Any]) -> dict[str, Any]:
+    """The body of a ``lead.erased`` message (its ``data``: ``erasure``'s)."""
+    return {"type": LEAD_ERASED, "version": VERSION, "timestamp": moment(occurred_at), "data": data}
 
 
 def encode(payload: dict[str, Any]) -> str:

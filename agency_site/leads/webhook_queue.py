@@ -13,6 +13,7 @@ how it went. The sending is
 
 import datetime as dt
 import hashlib
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,6 +29,7 @@ SKIPPED = "skipped"  # An event its destination does not take (a CRM: a booking'
 DONE = (SENT, SKIPPED)
 ACTIVE, PAUSED, REMOVED = "active", "paused", "removed"
 ERROR_MAX = 1000
+ERASURE_LEAD_ID = 0  # A ``lead.erased`` message's lead: none (its leads are gone).
 REMOTE_ID_MAX = 200
 
 
@@ -125,14 +127,60 @@ def queue_event(
 
 
 def forget(connection: sa.Connection) -> None:
-    """In the transaction that just deleted leads: delete their messages."""
+    """In the transaction that just deleted leads: delete their messages (not the
+    ``lead.erased`` ones telling the receivers so)."""
     connection.execute(
-        sa.delete(LeadWebhook).where(col(LeadWebhook.lead_id).not_in(sa.select(Lead.id)))
+        sa.delete(LeadWebhook).where(
+            col(LeadWebhook.lead_id).not_in(sa.select(Lead.id)),
+            LeadWebhook.event != webhook_payload.LEAD_ERASED,
+        )
     )
 
 
 # A message is the work claimed: one worker sends it, only it records how it went.
 LEASE = Lease(LeadWebhook.__table__, QUEUED, SENDING)
+
+
+def queue_erasure(connection: sa.Connection, lead_ids: Sequence[int]) -> int:
+    """In the transaction erasing ``lead_ids``, before their delete: a ``lead.erased``
+    message for each endpoint that may have received one of theirs (tried at least once,
+    or being sent), its body's data fixed now (``webhook_payload.erasure``). Their rows are
+    locked first, so a message claimed meanwhile is either counted here or never sent.
+    The destinations that are not Standard Webhooks skip it. How many."""
+    if not lead_ids:
+        return 0
+    table = LeadWebhook.__table__
+    rows = connection.execute(
+        sa.select(table.c.endpoint, table.c.message_id, table.c.status, table.c.attempts)
+        .where(table.c.lead_id.in_(lead_ids), table.c.event != webhook_payload.LEAD_ERASED)
+        .order_by(table.c.id)
+        .with_for_update()
+    ).all()
+    reached = [row for row in rows if row.status != QUEUED or row.attempts > 0]
+    if not reached:
+        return 0
+    now = utcnow()
+    data = webhook_payload.erasure(lead_ids, [row.message_id for row in reached], now)
+    msg_id = f"msg_{uuid.uuid4().hex}_lead_erased"
+    endpoints = dict.fromkeys(row.endpoint for row in reached)
+    connection.execute(
+        sa.insert(table),
+        [
+            {
+                "lead_id": ERASURE_LEAD_ID,
+                "event": webhook_payload.LEAD_ERASED,
+                "message_id": msg_id,
+                "endpoint": endpoint,
+                "data": data,
+                "created_at": now,
+                "status": QUEUED,
+                "attempts": 0,
+                "next_attempt_at": now,
+            }
+            for endpoint in endpoints
+        ],
+    )
+    return len(endpoints)
 
 
 def update(engine: sa.Engine, condition: sa.ColumnElement[bool], **values: Any) -> int:

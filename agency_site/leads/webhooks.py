@@ -5,7 +5,8 @@ endpoints (``LEADS_WEBHOOK_URLS``), a second channel beside the e-mail, independ
   ``lead_webhook_endpoints`` (``register``, at start-up from the settings). ``queue``
   writes one ``lead_webhooks`` row per endpoint in the caller's transaction: the one
   storing the lead (``LeadStore.add_lead``, event ``lead.created``) or the one changing
-  its booking (the bookings plugin, ``booking.*``). A lead stored is its webhooks queued.
+  its booking (the bookings plugin, ``booking.*``). A lead stored is its webhooks queued;
+  a person erased, a ``lead.erased`` queued (``queue_erasure``, in ``leads erase``'s).
 - **Claimed** like a lead's e-mail (``lease.py``): ``UPDATE … WHERE <still claimable>``
   and a rowcount check, so one worker sends each message; a worker dying with a claim
   leaves it due again when the lease ends.
@@ -21,8 +22,8 @@ endpoints (``LEADS_WEBHOOK_URLS``), a second channel beside the e-mail, independ
   once (the worker whose UPDATE paused it); ``leads retry`` resumes it.
 - **Destinations** (``destinations.py``): by its URL's scheme, an endpoint is a Standard
   Webhooks receiver (``https://``, signed), a Slack-compatible chat (``slack+https://``),
-  the owner's Telegram chat (``telegram://``), an Odoo or HubSpot CRM, each on this same
-  machinery.
+  the owner's Telegram chat (``telegram://``), an Odoo, HubSpot or Pipedrive CRM, each on
+  this same machinery.
 - **Independent**: the webhook round has its own loop, HTTP client and short timeout;
   neither channel ever waits for the other. One endpoint's failure ends its own round only.
 """
@@ -43,7 +44,7 @@ from agency_site.content.owner_alerts import ALERTS
 from agency_site.content.template import render
 from agency_site.leads import webhook_payload
 from agency_site.leads.backoff import jittered
-from agency_site.leads.destinations import Destination, destination
+from agency_site.leads.destinations import Destination, Outgoing, destination
 from agency_site.leads.lease import new_claim_token
 from agency_site.leads.loop import forever
 from agency_site.leads.models import Lead, LeadWebhook, LeadWebhookEndpoint, utcnow
@@ -278,6 +279,8 @@ class WebhookChannel:
 
     def body(self, webhook: LeadWebhook) -> dict[str, Any] | None:
         """The body of a claimed message; None if its lead is gone."""
+        if webhook.event == webhook_payload.LEAD_ERASED:  # Its leads are gone: data only.
+            return webhook_payload.erased_body(webhook.created_at, webhook.data or {})
         with Session(self.engine, expire_on_commit=False) as session:
             lead = session.get(Lead, webhook.lead_id)
         if lead is None:
@@ -303,9 +306,7 @@ class WebhookChannel:
             )
             return True
         try:
-            response = await self._client().post(
-                outgoing.url, content=outgoing.content, headers=outgoing.headers
-            )
+            response = await self._post(outgoing)
         except httpx.HTTPError as error:
             why = f"{type(error).__name__}: no answer within {self.policy.timeout_s:g} s"
             if not isinstance(error, httpx.TimeoutException):
@@ -338,6 +339,17 @@ class WebhookChannel:
         why = f"HTTP {response.status_code}"
         await self._failed(webhook, token, why, gone=response.status_code == 410)
         return False
+
+    async def _post(self, outgoing: Outgoing) -> httpx.Response:
+        """POST ``outgoing``, then each request its 2xx answer leads to (``follow``): the
+        last answer is the message's."""
+        while True:
+            response = await self._client().post(
+                outgoing.url, content=outgoing.content, headers=outgoing.headers
+            )
+            if not response.is_success or outgoing.follow is None:
+                return response
+            outgoing = outgoing.follow(response)
 
     async def _failed(self, webhook: LeadWebhook, token: str, why: str, gone: bool = False):
         """Queue the message again on the schedule; pause its endpoint when it is gone or has

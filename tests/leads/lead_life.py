@@ -4,8 +4,9 @@ Random sequences of visitors (every form, hostile text), duplicates, a database 
 down and up, workers killed holding a claim, an EmailJS that answers 200, 500, 429 or
 nothing, spool drains, retry rounds, the operator's erase and the monitor's purge, the
 booking links, visitors moving their bookings, the reminders rounds (one worker slow to
-claim what it found), and a clock that moves (across Madrid's DST changes) drive the REAL
-lead core on a real database; a small model says what must hold after every step.
+claim what it found), the webhook rounds to a receiver that is down now and then or loses
+its answers, and a clock that moves (across Madrid's DST changes) drive the REAL lead core
+on a real database; a small model says what must hold after every step.
 
 The known holes each invariant catches are named where it is checked (``hole (x)``), so a
 failure says which promise broke. ``LEAD_LIFE_CHECKS`` (comma-separated check names, see
@@ -42,7 +43,9 @@ from hypothesis.stateful import (
 )
 from limits.aio.storage import MemoryStorage
 from pytest_httpserver import HTTPServer
-from sqlmodel import Session, SQLModel, select
+from sqlmodel import Session, SQLModel, col, select
+from standardwebhooks import Webhook
+from werkzeug import Request, Response
 
 from agency_site import locale, paths
 from agency_site.bookings import reminders, slots
@@ -55,16 +58,17 @@ from agency_site.forms.declarations import HONEYPOT_FIELD, LANGUAGE_FIELD
 from agency_site.forms.email import date_es
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
-from agency_site.leads import cli, database
+from agency_site.leads import cli, database, webhook_queue
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.lease import new_claim_token
-from agency_site.leads.models import Lead, utcnow
+from agency_site.leads.models import Lead, LeadWebhook, utcnow
 from agency_site.leads.monitor import Monitor, retention_cutoff
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
+from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
 from agency_site.working_calendar import agency_now, default_calendar
 from tests.bookings.test_booking_pages import Client, desk_for
 from tests.bookings.test_bookings import SECRET
@@ -99,6 +103,13 @@ CHECKS = (
     "purge",  # Nothing older than the retention period remains after a purge.
     "refused",  # A valid lead is never refused while the spool can take it.
     "reminders",  # A reminder: for a confirmed booking's current time, once per version.
+    "webhooks",  # Each lead reaches the receiver once per webhook-id; erasure follows it.
+)
+# The webhook secret, and a schedule that tries a failed message again at the next round
+# (the clock moves by days: no endpoint is paused here, pausing has its own tests).
+HOOK_SECRET = "whsec_" + "c2ltdWxhdGlvbi1vZi1hLWxlYWQncy1saWZlLTMyYg=="
+HOOK_POLICY = WebhookPolicy(
+    schedule=(dt.timedelta(0),), jitter=0, timeout_s=1.0, pause_after=dt.timedelta(days=10**5)
 )
 
 
@@ -254,6 +265,63 @@ class LinkTaken:
     used: bool = False
 
 
+class Receiver:
+    """The agency's webhook endpoint, a real local server: it checks each signature (not
+    the timestamp's age: the simulation's clock moves), keeps each message once by its
+    ``webhook-id`` as the Standard Webhooks specification tells receivers to, and answers
+    as the simulation says: ``ok``; ``down`` (500, nothing kept); ``lost`` (kept, then 500:
+    its answer lost, the site sends it again)."""
+
+    PATH = "/hooks/leads"
+
+    def __init__(self) -> None:
+        self.server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+        self.server.start()
+        self.server.expect_request(self.PATH, method="POST").respond_with_handler(self.handle)
+        self.signer = Webhook(HOOK_SECRET)
+        self.reset()
+
+    def reset(self) -> None:
+        self.mode = "ok"
+        self.kept: dict[str, dict] = {}  # Each message once, by its webhook-id.
+        self.order: list[str] = []  # The webhook-ids in the order first kept.
+        self.tries: Counter = Counter()  # Deliveries per webhook-id (a lost answer: more).
+        self.wrong: list[str] = []  # Bad signatures, an id reused for another message.
+        self.server.clear_log()
+
+    @property
+    def url(self) -> str:
+        return self.server.url_for(self.PATH)
+
+    def handle(self, request: Request) -> Response:
+        body = request.get_data(as_text=True)
+        msg_id = request.headers.get("webhook-id", "")
+        stamp = dt.datetime.fromtimestamp(int(request.headers.get("webhook-timestamp", 0)), dt.UTC)
+        expected = self.signer.sign(msg_id, stamp, body)
+        if expected not in request.headers.get("webhook-signature", "").split(" "):
+            self.wrong.append(f"{msg_id}: bad signature")
+            return Response("bad signature", status=400)
+        if self.mode == "down":
+            return Response("down", status=500)
+        payload = json.loads(body)
+        self.tries[msg_id] += 1
+        if msg_id not in self.kept:
+            self.kept[msg_id] = payload
+            self.order.append(msg_id)
+        else:
+            first = self.kept[msg_id]
+            if (first["type"], first["data"].get("lead_id")) != (
+                payload["type"],
+                payload["data"].get("lead_id"),
+            ):
+                self.wrong.append(f"{msg_id}: was {first['type']}, now {payload['type']}")
+        return Response("", status=500 if self.mode == "lost" else 204)
+
+    def close(self) -> None:
+        self.server.clear()
+        self.server.stop()
+
+
 @dataclass
 class World:
     """The real pieces, shared by every example of one test (one database)."""
@@ -265,6 +333,7 @@ class World:
     down: sa.Engine = field(init=False)
     counts: Counter = field(default_factory=Counter)
     clock: Clock = field(default_factory=Clock)
+    receiver: Receiver = field(default_factory=Receiver)
 
     def __post_init__(self) -> None:
         self.dialect = "postgresql" if self.url.startswith("postgresql") else "sqlite"
@@ -291,6 +360,7 @@ class World:
         (self.folder / "erasures.log").unlink(missing_ok=True)
         self.emailjs.clear_log()
         accept_sends(self.emailjs)
+        self.receiver.reset()
         if self.silent is not None:
             self.silent.close()
         # EmailJS that takes the connection and never answers: a read timeout.
@@ -308,6 +378,7 @@ class World:
     def close(self) -> None:
         if self.silent is not None:
             self.silent.close()
+        self.receiver.close()
         self.engine.dispose()
         self.down.dispose()
 
@@ -346,6 +417,17 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             self.intake = LeadIntake(self.store, self.delivery, limiter, 5.0, self.spool)
             self.visitor_mails: list[tuple[str, dict[str, str]]] = []
             self.pages = Client(create_app(lambda: desk_for(self.store, 14, self.visitor_mails)))
+            self.hooks = WebhookChannel(
+                world.engine,
+                (world.receiver.url,),
+                (HOOK_SECRET,),
+                plugins=self.store.plugins,
+                policy=HOOK_POLICY,
+            )
+            self.hooks.register()
+            # Per erasure: where the receiver's list of messages stood, the keys erased,
+            # and the webhook-ids of theirs it kept (a lead.erased must name each).
+            self.erasures: list[tuple[int, set[str], set[str]]] = []
             self.up = True
             self.accepted: dict[str, Submitted] = {}
             self.gone: set[str] = set()  # Keys erased or purged.
@@ -618,6 +700,82 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             self.check("round", not left, f"leads {sorted(left)} still due after a round")
             self.take_links()
 
+        # --- the webhooks ----------------------------------------------------------------
+
+        @rule(answer=st.sampled_from(["ok", "ok", "down", "lost"]))
+        def receiver_answers(self, answer: str) -> None:
+            """The webhook receiver works, is down, or keeps a message and loses its answer."""
+            self.step(f"receiver {answer}")
+            world.receiver.mode = answer
+
+        @precondition(lambda self: self.up)
+        @rule()
+        def webhook_round(self) -> None:
+            """One round of the webhook loop: each due message tried, until one fails."""
+            self.step("webhook round")
+            delivered = self.send_webhooks()
+            self.count(f"webhook round: {min(delivered, 3)}+ delivered ({world.receiver.mode})")
+
+        def send_webhooks(self) -> int:
+            async def round_() -> int:
+                try:
+                    return await self.hooks.round()
+                finally:
+                    await self.hooks.aclose()
+
+            return run(round_())
+
+        def webhooks_received_rightly(self) -> None:
+            """Every message signed, one message per webhook-id; nothing of an erased lead
+            sent after its erasure (but the lead.erased itself)."""
+            receiver = world.receiver
+            self.check("webhooks", not receiver.wrong, f"the receiver got {receiver.wrong}")
+            for since, keys, _ in self.erasures:
+                late = [
+                    msg
+                    for msg in receiver.order[since:]
+                    if any(msg.startswith(f"msg_{key}_") for key in keys)
+                ]
+                self.check("webhooks", not late, f"erased leads' messages {late} sent after")
+
+        def webhooks_settle(self) -> None:
+            """The receiver works again and every message goes out: each stored lead (not
+            spam) reached it once by its webhook-id, each erasure named what it had kept."""
+            world.receiver.mode = "ok"
+            for _ in range(10):
+                self.send_webhooks()
+                with Session(world.engine) as session:
+                    query = select(LeadWebhook).where(
+                        col(LeadWebhook.status).not_in(webhook_queue.DONE)
+                    )
+                    waiting = session.exec(query).all()
+                if not waiting:
+                    break
+            self.check("webhooks", not waiting, f"webhooks never delivered: {waiting}")
+            kept = world.receiver.kept
+            missing = [
+                lead.id
+                for lead in self.rows()
+                if lead.status != LeadStatus.SPAM
+                and f"msg_{lead.idempotency_key}_lead_created" not in kept
+            ]
+            self.check("webhooks", not missing, f"leads {missing} never reached the receiver")
+            told = set()
+            for payload in kept.values():
+                if payload["type"] == "lead.erased":
+                    told |= set(payload["data"]["webhook_ids"])
+                    self.count("webhook lead.erased received")
+            for _, keys, theirs in self.erasures:
+                self.check(
+                    "webhooks",
+                    theirs <= told,
+                    f"erased leads {sorted(keys)}: no lead.erased names {sorted(theirs - told)}",
+                )
+            again = sum(count - 1 for count in world.receiver.tries.values())
+            world.counts["webhook messages kept"] += len(kept)
+            world.counts["webhook messages sent again (kept once)"] += again
+            self.webhooks_received_rightly()
+
         # --- the operator and the monitor ----------------------------------------------
 
         def operator(self, *argv: str) -> str:
@@ -646,11 +804,15 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             )
             if person(variant) != person(address):
                 variant = address
-            self.operator("erase", "--email", variant, "--yes")
             who = person(address)
+            keys = {k for k, s in self.accepted.items() if s.who == who and k not in self.gone}
+            kept = world.receiver.kept
+            theirs = {msg for msg in kept if any(msg.startswith(f"msg_{k}_") for k in keys)}
+            self.operator("erase", "--email", variant, "--yes")
+            self.erasures.append((len(world.receiver.order), keys, theirs))
             self.erased.add(who)
             self.operator_looks = True
-            self.gone |= {k for k, s in self.accepted.items() if s.who == who}
+            self.gone |= keys
 
         @precondition(lambda self: self.up)
         @rule()
@@ -936,6 +1098,7 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
                 )
             self.erased_never_back(rows, spooled)
             self.one_booking_per_slot()
+            self.webhooks_received_rightly()
             self.ok = True
 
         def erased_never_back(self, rows: list[Lead], spooled: Counter) -> None:
@@ -1025,6 +1188,7 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
                 self.one_booking_per_slot()
             for link in [link for link in self.links if link.action != "confirm"]:
                 self.use_link(link)
+            self.webhooks_settle()
 
         def teardown(self) -> None:
             if self.ok:

@@ -152,10 +152,11 @@ def test_a_crm_takes_new_leads_only_and_skips_a_booking_s_changes(
     assert webhook_queue.states(store.engine, [lead_id]) == {lead_id: "webhook 3/3 sent"}
 
 
-def test_leads_erase_lists_where_else_the_person_s_data_went(
+def test_leads_find_and_erase_list_where_else_the_person_s_data_went(
     store: LeadStore, receiver: HTTPServer, tmp_path
 ) -> None:
     import io
+    import json
 
     from agency_site.leads import cli
     from tests.lead_store import make_delivery
@@ -172,21 +173,89 @@ def test_leads_erase_lists_where_else_the_person_s_data_went(
         f"telegram://{TOKEN}/1?api={receiver.url_for('')}",
     )
     lead(store)
+    lead(store, "pau@example.com")
     send(hooks)
-    out = io.StringIO()
-    code = in_own_thread(
-        lambda: cli.run(
-            ["erase", "--email", "ana@example.com", "--yes"],
-            make_delivery(store, None),
-            out,
-            erasure_log=tmp_path / "erasures.log",
-            spool_dir=tmp_path / "spool",
-            webhook_channel=hooks,
+
+    def command(*argv: str) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        code = in_own_thread(
+            lambda: cli.run(
+                argv,
+                make_delivery(store, None),
+                out,
+                erasure_log=tmp_path / "erasures.log",
+                spool_dir=tmp_path / "spool",
+                webhook_channel=hooks,
+                err=err,
+            )
         )
+        return code, out.getvalue(), err.getvalue()
+
+    places = "Also erase in: endpoint 1, Odoo: crm.lead 123; endpoint 2, Telegram chat: 55.\n"
+    code, out, err = command("find", "--email", "ANA@example.com")
+    assert code == 0 and [record["fields"]["email"] for record in json.loads(out)] == [
+        "ana@example.com"
+    ]
+    assert err == places  # Beside the data, which stays whole JSON.
+    code, out, err = command("find", "--email", "ana@example.com", "--format", "csv")
+    assert err == places and "ana@example.com" in out
+    assert command("find", "--email", "nadie@example.com")[1:] == ("[]\n", "")
+
+    code, out, _ = command("erase", "--email", "ana@example.com", "--yes")
+    assert code == 0 and places in out
+    # Only the lead.erased messages are left, which the chat and the CRM skip.
+    assert {row.event for row in rows(store) if row.lead_id == 0} == {"lead.erased"}
+    assert send(hooks) == 2 and len(receiver.log) == 4
+
+
+def test_pipedrive_gets_a_person_then_a_lead_linked_to_it_and_the_lead_s_id_is_kept(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    token = {"api_token": "pd-token-1"}
+    receiver.expect_ordered_request(
+        "/api/v1/persons", method="POST", query_string=token
+    ).respond_with_json({"success": True, "data": {"id": 41, "name": "Anna"}}, status=201)
+    receiver.expect_ordered_request(
+        "/api/v1/leads", method="POST", query_string=token
+    ).respond_with_json(
+        {"success": True, "data": {"id": "adf21080-0e10-11eb", "person_id": 41}}, status=201
     )
-    assert code == 0
+    host = receiver.url_for("").removeprefix("http://").rstrip("/")
+    hooks = chat(store, f"pipedrive+http://pd-token-1@{host}")
+    lead(store)
+    assert send(hooks) == 1
+    [(person, _), (new_lead, _)] = receiver.log
+    assert person.get_json() == {
+        "name": "Anna",
+        "email": [{"value": "ana@example.com", "primary": True}],
+    }
+    assert new_lead.get_json() == {"title": "contact: Anna", "person_id": 41}
+    assert rows(store)[0].remote_id == "lead adf21080-0e10-11eb"
+
+
+def test_pipedrive_failing_after_the_person_is_retried_and_a_booking_s_change_skipped(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    receiver.expect_request("/api/v1/persons").respond_with_json({"success": True, "data": {}})
+    host = receiver.url_for("").removeprefix("http://").rstrip("/")
+    hooks = chat(store, f"pipedrive+http://t@{host}")
+    lead(store)
+    assert send(hooks) == 0  # A 2xx without the person's id: the lead cannot be made.
+    [row] = rows(store)
+    assert row.status == "queued" and "no person id" in row.last_error
+    receiver.clear()
+    receiver.expect_request("/api/v1/persons").respond_with_json({"data": {"id": 7}})
+    receiver.expect_request("/api/v1/leads").respond_with_data("down", status=503)
+    assert send(hooks) == 0
+    assert (rows(store)[0].status, rows(store)[0].last_error) == ("queued", "HTTP 503")
+    assert destination("pipedrive://t@agencia") == destination(
+        "pipedrive://t@agencia.pipedrive.com/"
+    )
     assert (
-        "Sent by webhook, to erase there too: endpoint 1, Odoo: crm.lead 123; "
-        "endpoint 2, Telegram chat: 55." in out.getvalue()
+        destination("pipedrive://t@agencia").request(
+            {"type": "booking.confirmed", "data": {}}, "msg", ()
+        )
+        is None
     )
-    assert rows(store) == []
+    with pytest.raises(ValueError):
+        destination("pipedrive://agencia.pipedrive.com")

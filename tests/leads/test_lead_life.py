@@ -8,7 +8,10 @@ changes; after every step: every accepted lead is stored or spooled exactly once
 retry round gets past every due lead, no slot has two confirmed bookings, an erased
 address never comes back, a link acts on its own booking only, nothing outlives the
 retention period, a reminder goes out only for a confirmed booking's current time and
-once per version; at the end, every stored lead is delivered or marked for the owner.
+once per version, every webhook is signed and one message per webhook-id, nothing of an
+erased lead goes out after its erasure; at the end, every stored lead is delivered or
+marked for the owner, and reached the webhook receiver (which deduplicates by webhook-id),
+and every erasure was announced with the webhook-ids the receiver had kept.
 
 ``make test`` runs a few examples (about half a minute per database); ``make simulate``
 runs ``LEAD_LIFE_EXAMPLES`` of them and prints what was covered. The shrunk sequences it
@@ -145,3 +148,25 @@ def test_the_reminders_of_a_meeting_moved_after_they_were_found(world: World) ->
     life.promises()
     assert world.counts["reminder sent"] == 1
     life.teardown()
+
+
+def test_webhooks_reach_a_failing_receiver_once_and_an_erasure_follows(world: World) -> None:
+    """A receiver that loses its answers gets a message again and keeps it once; the
+    erased person's leads, which reached it, are named by a lead.erased message."""
+    life = machine(world)()
+    life.clock_starts(None)
+    life.book(visit())
+    life.webhook_round()
+    life.receiver_answers("lost")
+    life.submit(contact("bea@example.org"))
+    life.webhook_round()
+    life.webhook_round()
+    assert world.receiver.tries.most_common(1)[0][1] == 2  # Its answer lost: sent again.
+    life.receiver_answers("down")
+    life.erase(1, "upper")  # Ana, whose booking and its request reached the receiver.
+    life.webhook_round()
+    life.promises()
+    life.teardown()
+    assert world.counts["VIOLATED webhooks"] == 0
+    [erased] = [m for m in world.receiver.kept.values() if m["type"] == "lead.erased"]
+    assert len(erased["data"]["webhook_ids"]) == 2  # lead.created, booking.requested.

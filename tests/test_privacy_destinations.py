@@ -1,0 +1,47 @@
+"""The privacy policy names, in both languages, every kind of place a lead's data may go:
+EmailJS, and each destination a webhook URL can name (``leads/destinations.py``), with its
+retention and the erasure following it there. A new destination fails here until the
+policy names it."""
+
+import inspect
+
+import pytest
+
+from agency_site.content.legal import PRIVACY
+from agency_site.leads import destinations
+from tests.test_content_legal import text_of
+
+# What the policy calls each destination (a brand, or the generic signed webhook).
+NAMED_AS = {
+    destinations.StandardWebhook: "webhook",
+    destinations.SlackText: "Slack",
+    destinations.Telegram: "Telegram",
+    destinations.Odoo: "Odoo",
+    destinations.HubSpot: "HubSpot",
+    destinations.Pipedrive: "Pipedrive",
+}
+# Retention and erasure of the copies there, per language.
+FOLLOWS = {
+    "es": ("sus copias en nuestras herramientas de trabajo (CRM, chat)", "sus copias en esas"),
+    "ca": ("les seves còpies a les nostres eines de treball (CRM, xat)", "les seves còpies en"),
+}
+
+
+def test_every_destination_has_a_name_in_the_policy() -> None:
+    kinds = {
+        kind
+        for _, kind in inspect.getmembers(destinations, inspect.isclass)
+        if kind.__module__ == destinations.__name__
+        and hasattr(kind, "remote_id")
+        and kind is not destinations.Destination  # The interface itself.
+    }
+    assert kinds == set(NAMED_AS)
+
+
+@pytest.mark.parametrize("language", ["es", "ca"])
+def test_the_policy_names_each_destination_its_retention_and_erasure(language: str) -> None:
+    text = text_of(PRIVACY.of(language))
+    for name in ("EmailJS", *NAMED_AS.values()):
+        assert name in text, name
+    for words in FOLLOWS[language]:
+        assert words in text, words
