@@ -36,7 +36,7 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
 from agency_site.leads import source as lead_source
 from agency_site.leads.delivery import Delivery, new_claim_token
-from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.plugins import Hold, Refused
 from agency_site.leads.ratelimit import RateLimiter
@@ -239,7 +239,8 @@ class LeadIntake:
         key = idempotency_key if valid_key(idempotency_key) else new_key()
         source = lead_source.parse(form_data.get(lead_source.FIELD))
         if form_data.get(HONEYPOT_FIELD):
-            return await self._spam(kind, checked.fields, key, source, language, stored)
+            reason = SpamReason.HONEYPOT
+            return await self._spam(kind, checked.fields, key, source, language, stored, reason)
         try:
             await self._check(kind, checked.fields, client_ip, key)
         except Refused as refused:
@@ -388,10 +389,12 @@ class LeadIntake:
         source: dict[str, str] | None,
         language: str,
         stored: asyncio.Event,
+        reason: SpamReason,
     ) -> Submission:
-        """A valid lead whose honeypot was filled (a bot, or a browser's autofill): stored as
-        ``SPAM`` (never sent, holding no slot) for the owner to release, and answered as a
-        real submission is. A database that does not take it: spooled like any lead."""
+        """A valid lead suspected for ``reason`` (its honeypot filled: a bot, or a
+        browser's autofill...): stored as ``SPAM`` (never sent, holding no slot) for the
+        owner to release, and answered as a real submission is. A database that does not
+        take it: spooled like any lead."""
         insert = partial(
             self.store.add_lead,
             kind,
@@ -401,18 +404,18 @@ class LeadIntake:
             idempotency_key=key,
             source=source,
             language=language,
-            spam=True,
+            spam=reason,
         )
         try:
             lead = await asyncio.get_running_loop().run_in_executor(_DB_THREADS, insert)
         except DuplicateSubmission:
             pass
         except Exception:
-            spooled = SpooledLead(key, kind, fields, utcnow(), None, source, language, spam=True)
+            spooled = SpooledLead(key, kind, fields, utcnow(), None, source, language, spam=reason)
             return await self._spool(spooled, stored)
         else:
             stored.set()
-            logger.info("A %s submission filled the honeypot: stored as spam (%s).", kind, lead.id)
+            logger.info("A %s submission stored as spam (%s): %s.", kind, lead.id, reason)
         return Submission(Result.SENT if self.delivery.configured else Result.QUEUED)
 
     async def _check(

@@ -13,7 +13,7 @@ from agency_site.forms.email import date_es, kind_params
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads.intake import LeadIntake, agency_today
-from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.source import describe
 from agency_site.leads.store import LeadStore
@@ -201,6 +201,7 @@ def test_a_filled_honeypot_is_answered_as_success_and_kept_as_spam_never_sent(
     assert submit(intake, LeadKind.BOOKING, form).result is Result.SENT  # Sent twice: one lead.
     [lead] = store.all()
     assert lead.status == LeadStatus.SPAM and lead.fields["email"] == "ana@example.com"
+    assert lead.spam_reason == SpamReason.HONEYPOT
     assert not lead.autoreply
     assert run(intake.delivery.retry_due()) == 0
     assert sent_payloads(emailjs) == []
