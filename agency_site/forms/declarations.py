@@ -15,6 +15,9 @@ from agency_site.settings import EmailJSSettings
 HONEYPOT_FIELD = "website"  # Hidden; only bots fill it in.
 IDEMPOTENCY_FIELD = "idempotency_key"  # Hidden; one key per submission, set by the browser.
 LANGUAGE_FIELD = "language"  # Hidden; the language of the form's page (es, ca).
+# Hidden; the backend's signed token, fetched at the first focus in the form (the time
+# trap: leads/spam_token.py).
+FORM_TOKEN_FIELD = "form_token"
 
 
 @dataclass(frozen=True)
