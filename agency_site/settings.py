@@ -239,6 +239,9 @@ class LeadsSettings(BaseSettings):
     spam_min_seconds: NonNegativeFloat = 3.0
     # Off: no token is asked for (a load test or a script that posts the forms itself).
     spam_time_trap: bool = True
+    # Also keep as spam an address whose domain receives no e-mail (a DNS lookup of 2 s at
+    # most per domain, cached; DNS down or slow is never suspect).
+    check_mx: bool = False
     # Where `leads export` and `leads find -o` write by default: outside the site folder.
     export_dir: str = "~/agency_site-exports"
 

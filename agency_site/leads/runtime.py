@@ -35,6 +35,7 @@ from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter, storage_for
 from agency_site.leads.spam import SpamScreen
+from agency_site.leads.spam_address import AddressScreen, mx_lookup
 from agency_site.leads.spam_token import FormTokens, token_secrets
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
@@ -228,7 +229,10 @@ def intake() -> LeadIntake:
         ),
         deadline_s=settings.leads.submit_deadline_seconds,
         spool=Spool(settings.leads.spool_path, erasure_log=settings.leads.erasure_log_path),
-        screen=SpamScreen(tokens=form_tokens()),
+        screen=SpamScreen(
+            tokens=form_tokens(),
+            addresses=AddressScreen(mx_lookup() if settings.leads.check_mx else None),
+        ),
     )
 
 

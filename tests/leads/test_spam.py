@@ -4,8 +4,11 @@ forms' time trap through the site API as a browser and a bot meet it."""
 
 import datetime as dt
 import logging
+import time
 from pathlib import Path
 
+import dns.exception
+import dns.resolver
 import httpx
 import pytest
 from hypothesis import given
@@ -21,6 +24,7 @@ from agency_site.leads.intake import LeadIntake
 from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.spam import SpamScreen
+from agency_site.leads.spam_address import AddressScreen, ascii_domain, disposable, mx_lookup
 from agency_site.leads.spam_token import FILE_NAME, MAX_AGE, FormTokens, token_secrets
 from agency_site.leads.store import LeadStore
 from agency_site.settings import BookingSettings, DeploySettings, Settings, load_settings
@@ -279,3 +283,120 @@ def test_with_the_time_trap_off_the_endpoint_hands_out_no_token(store: LeadStore
             return await client.get(paths.FORM_TOKEN)
 
     assert run(fetch()).json() == {"token": None}
+
+
+# --- The address -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("email", "throwaway"),
+    [
+        ("bot@mailinator.com", True),
+        ("bot@MAILINATOR.com", True),
+        ("bot@inbox.mailinator.com", True),  # Under a listed domain.
+        ("ana@gmail.com", False),
+        ("ana@example.com", False),
+        ("ana@ejemplo.españa.es", False),  # An IDN domain is read in its ASCII form.
+    ],
+)
+def test_a_throwaway_mailbox_domain_is_disposable(email: str, throwaway: bool) -> None:
+    assert disposable(ascii_domain(email)) is throwaway
+
+
+class FakeResolver:
+    """dnspython's resolver as ``email-validator`` calls it, answering from a table."""
+
+    def __init__(self, answers: dict[str, Exception | list]) -> None:
+        self.answers, self.asked = answers, []
+
+    def resolve(self, domain: str, rdtype: str):
+        self.asked.append((domain, rdtype))
+        answer = self.answers.get(f"{domain} {rdtype}", dns.resolver.NoAnswer())
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+
+class Mx:
+    def __init__(self, preference: int, exchange: str) -> None:
+        self.preference, self.exchange = preference, exchange
+
+
+@pytest.mark.parametrize(
+    ("answers", "delivers"),
+    [
+        ({"example.es MX": [Mx(10, "mx.example.es.")]}, True),
+        ({"nope.es MX": dns.resolver.NXDOMAIN()}, False),  # No such domain.
+        ({"null.es MX": [Mx(0, ".")]}, False),  # RFC 7505: takes no e-mail.
+        ({"slow.es MX": dns.exception.Timeout()}, None),  # DNS slow: not suspect.
+        ({"down.es MX": dns.resolver.NoNameservers()}, None),  # DNS down: not suspect.
+        ({"odd.es MX": RuntimeError("a resolver's bug")}, None),
+    ],
+)
+def test_the_mx_lookup_takes_only_a_definite_answer_for_a_no(
+    monkeypatch: pytest.MonkeyPatch, answers: dict, delivers: bool | None
+) -> None:
+    resolver = FakeResolver(answers)
+    monkeypatch.setattr(dns.resolver, "Resolver", lambda: resolver)
+    domain = next(iter(answers)).split()[0]
+    assert mx_lookup()(domain) is delivers
+
+
+def test_the_address_screen_caches_each_domain_and_never_blocks_on_unknowns() -> None:
+    asked: list[str] = []
+    answers = {"example.es": True, "nope.es": False, "down.es": None}
+
+    def lookup(domain: str) -> bool | None:
+        asked.append(domain)
+        return answers[domain]
+
+    screen = AddressScreen(lookup)
+    for _ in range(3):
+        assert run(screen.check("ana@example.es")) is None
+        assert run(screen.check("bot@nope.es")) == SpamReason.NO_MX
+        assert run(screen.check("eve@down.es")) is None
+    assert asked == ["example.es", "nope.es", "down.es"]  # Once each.
+    assert run(screen.check("bot@mailinator.com")) == SpamReason.DISPOSABLE
+    assert "mailinator.com" not in asked  # Disposable: no lookup spent.
+    assert run(AddressScreen().check("bot@nope.es")) is None  # LEADS_CHECK_MX off.
+
+
+def test_a_disposable_or_undeliverable_address_is_quarantined_after_a_good_token(
+    store: LeadStore,
+) -> None:
+    clock = Clock()
+    limiter = RateLimiter(MemoryStorage(), per_ip=50, window_s=600)
+    screen = SpamScreen(tokens_at(clock), AddressScreen(lambda domain: domain != "nope.es"))
+    intake = LeadIntake(store, make_delivery(store, None), limiter, screen=screen)
+    token = screen.tokens.issue()
+    clock.now += 10
+    for email in ("bot@mailinator.com", "bot@nope.es", "ana@example.es"):
+        form = hero(email, **{FORM_TOKEN_FIELD: token})
+        assert run(intake.submit(LeadKind.HERO, form, "203.0.113.5")).result is Result.QUEUED
+    reasons = {lead.fields["email"]: lead.spam_reason for lead in store.all()}
+    assert reasons == {
+        "bot@mailinator.com": SpamReason.DISPOSABLE,
+        "bot@nope.es": SpamReason.NO_MX,
+        "ana@example.es": None,
+    }
+
+
+def test_a_lookup_slower_than_its_share_of_the_deadline_lets_the_lead_through(
+    store: LeadStore,
+) -> None:
+    def hanging(domain: str) -> bool:
+        time.sleep(1.0)
+        return False
+
+    limiter = RateLimiter(MemoryStorage(), per_ip=5, window_s=600)
+    screen = SpamScreen(addresses=AddressScreen(hanging))
+    intake = LeadIntake(store, make_delivery(store, None), limiter, 2.0, screen=screen)
+
+    async def timed() -> tuple[Result, float]:
+        started = time.monotonic()
+        answer = await intake.submit(LeadKind.HERO, hero("ana@example.es"), "1.2.3.4")
+        return answer.result, time.monotonic() - started
+
+    result, took = run(timed())
+    assert result is Result.QUEUED and took < 0.9  # A quarter of the deadline, then on.
+    assert store.all()[0].status == LeadStatus.QUEUED
