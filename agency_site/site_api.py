@@ -59,6 +59,7 @@ from agency_site.content.not_found import NOT_FOUND
 from agency_site.forms.declarations import (
     BY_KIND,
     FORM_TOKEN_FIELD,
+    HONEYPOT_ATTRIBUTES,
     HONEYPOT_FIELD,
     IDEMPOTENCY_FIELD,
     LANGUAGE_FIELD,
@@ -114,6 +115,9 @@ def origin_allowed(headers: Mapping[str, str], allowed: Iterable[str]) -> bool:
 # --- The answer page ---------------------------------------------------------------------
 
 
+_HONEYPOT_ATTRIBUTES = "".join(f' {name}="{value}"' for name, value in HONEYPOT_ATTRIBUTES)
+
+
 class _Form:
     """The plain form of a declaration, with the values sent and a message per wrong field:
     the same contract (``forms/field_markup.py``) as the page's own form, drawn as HTML
@@ -139,7 +143,7 @@ class _Form:
         honeypot = (
             f'<div class="hp" aria-hidden="true"><label for="{hidden}">'
             f'{escape(COPY.honeypot_label)}</label><input id="{hidden}" '
-            f'name="{HONEYPOT_FIELD}" type="text" tabindex="-1" autocomplete="off"></div>'
+            f'name="{HONEYPOT_FIELD}" type="text" tabindex="-1" autocomplete="off"{_HONEYPOT_ATTRIBUTES}></div>'
         )
         return (
             f'<form method="post" action="{escape(action, quote=True)}" '

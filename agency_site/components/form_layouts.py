@@ -26,6 +26,7 @@ from agency_site.components.form_hooks import HTTP_FALLBACKS, preselect
 from agency_site.content.form_words import COPY, PrivacyNotice
 from agency_site.forms.declarations import (
     FORM_TOKEN_FIELD,
+    HONEYPOT_ATTRIBUTES,
     HONEYPOT_FIELD,
     IDEMPOTENCY_FIELD,
     LANGUAGE_FIELD,
@@ -92,7 +93,11 @@ def _source_field(form: FormDeclaration) -> rx.Component:
 
 
 def _honeypot(form: FormDeclaration) -> rx.Component:
-    """A field people never see or reach; whoever fills it is a bot."""
+    """A field people never see or reach; whoever fills it is a bot.
+
+    Out of autofill's way (``HONEYPOT_ATTRIBUTES``): its name, id and label match none of
+    the patterns browsers and password managers recognise; never reached by Tab; hidden
+    from screen readers."""
     control_id = form.field_id(HONEYPOT_FIELD)
     return rx.el.div(
         rx.el.label(COPY.honeypot_label, html_for=control_id),
@@ -102,6 +107,7 @@ def _honeypot(form: FormDeclaration) -> rx.Component:
             type="text",
             tab_index=-1,
             auto_complete="off",
+            custom_attrs=dict(HONEYPOT_ATTRIBUTES),
         ),
         aria_hidden="true",
         class_name=_HONEYPOT,

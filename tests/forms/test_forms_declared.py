@@ -197,7 +197,7 @@ def test_the_load_test_gets_a_valid_submission_s_field_names() -> None:
         "date",
         "time",
         "message",
-        "website",
+        HONEYPOT_FIELD,
     )
 
 

@@ -33,6 +33,7 @@ from werkzeug import Request, Response
 from agency_site import locale, paths
 from agency_site.content.form_words import COPY as FORMS
 from agency_site.emailjs import Outcome, classify
+from agency_site.forms.declarations import HONEYPOT_FIELD
 from agency_site.forms.email import short_name
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
@@ -986,7 +987,7 @@ def test_a_honeypot_lead_spooled_in_an_outage_is_drained_as_spam(
     accept_sends(emailjs)
     spool = Spool(tmp_path / "spool", "w1")
     down = intake_on(LeadStore(down_engine("sqlite", tmp_path)), spool, make_client(emailjs))
-    form = {**contact("bot@example.com"), "website": "autofilled"}
+    form = {**contact("bot@example.com"), HONEYPOT_FIELD: "autofilled"}
     # Answered as a real lead spooled in the outage is.
     assert run(down.submit(LeadKind.HERO, form, "203.0.113.9")).result is Result.QUEUED
     [line] = spool.path.read_bytes().splitlines()

@@ -17,7 +17,7 @@ from limits.aio.storage import MemoryStorage
 from pytest_httpserver import HTTPServer
 
 from agency_site import paths
-from agency_site.forms.declarations import FORM_TOKEN_FIELD
+from agency_site.forms.declarations import FORM_TOKEN_FIELD, HONEYPOT_FIELD
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads.intake import LeadIntake
@@ -131,7 +131,7 @@ def screened_intake(store: LeadStore, emailjs: HTTPServer | None, clock: Clock) 
 
 
 def hero(email: str, **extra: str) -> dict[str, str]:
-    return {"email": email, "website": "", **extra}
+    return {"email": email, HONEYPOT_FIELD: "", **extra}
 
 
 @pytest.mark.parametrize(
@@ -197,7 +197,7 @@ def test_a_screen_that_fails_never_keeps_a_lead_from_the_agency(
 
 def test_the_honeypot_is_the_first_reason_checked(store: LeadStore) -> None:
     intake = screened_intake(store, None, Clock())
-    form = {"email": "bot@example.com", "website": "http://x"}  # And no token.
+    form = {"email": "bot@example.com", HONEYPOT_FIELD: "http://x"}  # And no token.
     assert run(intake.submit(LeadKind.HERO, form, "1.2.3.4")).result is Result.QUEUED
     assert store.all()[0].spam_reason == SpamReason.HONEYPOT
 
