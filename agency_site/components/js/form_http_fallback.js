@@ -10,8 +10,9 @@
 // changes), so a submission tried over both paths is stored and sent once.
 // The time trap (agency_site/leads/spam_token.py): at the first focus in the form a fresh
 // signed token is fetched from $TOKEN_URL into the hidden `$TOKEN_FIELD` (a prerendered
-// page cannot hold one), so both paths carry it; a failed fetch is tried again at the
-// next focus, and a submit while the fetch is under way waits for it (at most
+// page cannot hold one), so both paths carry it (at once when the visitor was already in
+// the form before the page hydrated); a failed fetch is tried again at the next focus or
+// keystroke, and a submit while the fetch is under way waits for it (at most
 // $TOKEN_WAIT_MS ms), then goes on with or without a token: the server never refuses for it.
 useEffect(() => {
   const form = document.getElementById($FORM_ID);
@@ -28,6 +29,7 @@ useEffect(() => {
   const content = () => {
     const data = new URLSearchParams(new FormData(form));
     data.delete($KEY_FIELD);
+    data.delete($TOKEN_FIELD); // Not content: its arrival makes no new submission.
     return data.toString();
   };
   const newKey = () =>
@@ -163,11 +165,15 @@ useEffect(() => {
     answered = false;
     watch(Date.now());
   };
+  // Focused or typed in before the page hydrated (no focusin comes again): fetched now.
+  if (form.contains(document.activeElement)) fetchToken();
   form.addEventListener("focusin", fetchToken);
+  form.addEventListener("input", fetchToken);
   form.addEventListener("submit", onSubmit, true);
   return () => {
     progress.disconnect();
     form.removeEventListener("focusin", fetchToken);
+    form.removeEventListener("input", fetchToken);
     form.removeEventListener("submit", onSubmit, true);
     clearTimeout(watchTimer);
     clearTimeout(hideTimer);
