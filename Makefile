@@ -17,7 +17,7 @@ export REFLEX_CHECK_LATEST_VERSION ?= false
 unexport PYTHONDONTWRITEBYTECODE
 
 .DEFAULT_GOAL := help
-.PHONY: help setup setup-dev lock lock-check run prod export leads test test-unit test-e2e test-stack stack stack-down lint format bench loadtest clean
+.PHONY: help setup setup-dev lock lock-check run prod export leads test test-unit test-e2e test-stack stack stack-down lint format bench loadtest spam-bots clean
 PIP_INSTALL = $(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes
 
 ## help: this list: every target, what it does and about how long it takes on 2 cores
@@ -151,6 +151,12 @@ test-stack: setup-dev
 loadtest: setup-dev
 	$(BIN)/python scripts/local_servers.py --loadtest
 	$(BIN)/python -m scripts.loadtest $(LOADTEST_ARGS)
+
+## spam-bots: the usual spam bots against a running site (`make run` or `make prod` in another
+##            shell) and a table of what became of them: quarantined, delivered, refused, read
+##            from its leads database; e.g. make spam-bots SPAM_BOTS_ARGS="--rounds 3" [<1 min]
+spam-bots: setup
+	$(BIN)/python -m scripts.spam_bots $(SPAM_BOTS_ARGS)
 
 ## simulate: the lead's life, long: tests/leads/test_lead_life.py (`make test` runs a few examples)
 ##           with LEAD_LIFE_EXAMPLES random sequences of up to LEAD_LIFE_STEPS steps each, on

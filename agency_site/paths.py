@@ -55,6 +55,10 @@ def booking_link(action: str) -> str:
 FREE_SLOTS = f"{SITE_API_PREFIX}/bookings/free-slots"
 
 
+# A fresh signed token for a form's time trap (leads/spam_token.py).
+FORM_TOKEN = f"{SITE_API_PREFIX}/forms/token"
+
+
 def form_post(kind: str) -> str:
     """Where a form posts without JavaScript, e.g. ``/_site/forms/booking``."""
     return f"{SITE_API_PREFIX}/forms/{kind}"

@@ -231,8 +231,17 @@ class LeadsSettings(BaseSettings):
     canary_interval_seconds: PositiveFloat = 900.0
     # Months a person's leads are kept after their last one (privacy policy, `leads purge`).
     retention_months: PositiveInt = 12
-    # Days a lead taken for spam (its honeypot filled) is kept for `leads not-spam`.
+    # Days a lead taken for spam (its honeypot filled...) is kept for `leads not-spam`.
     spam_keep_days: PositiveInt = 7
+    # The forms' time trap (docs/leads.md "Spam"): a token signed when a visitor starts
+    # on a form; a submission without one, sooner than this after it, or a day after is
+    # kept as spam. 0: a missing, forged or expired token only.
+    spam_min_seconds: NonNegativeFloat = 3.0
+    # Off: no token is asked for (a load test or a script that posts the forms itself).
+    spam_time_trap: bool = True
+    # Also keep as spam an address whose domain receives no e-mail (a DNS lookup of 2 s at
+    # most per domain, cached; DNS down or slow is never suspect).
+    check_mx: bool = False
     # Where `leads export` and `leads find -o` write by default: outside the site folder.
     export_dir: str = "~/agency_site-exports"
 

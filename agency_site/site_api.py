@@ -25,6 +25,11 @@ Only the site's own origins may post (``Origin``, else ``Referer``, when sent).
 The visitor's address is computed like Reflex's ``router.session.client_ip``:
 ``X-Forwarded-For`` is used only through ``REFLEX_TRUSTED_PROXY_HOPS`` proxies.
 
+``GET /_site/forms/token``: a fresh form token (``leads/spam_token.py``, the time trap),
+which a form's browser code fetches at the first focus in it; the plain form pages here
+carry one written in. A token-less post that a browser says is a person's click with
+no script (``browser_navigation``) is not taken for spam for want of a token.
+
 The same endpoint is the page's fallback when the websocket is down (a ``fetch``):
 - **Idempotency**: the page's key for this submission, as the ``Idempotency-Key``
   header or the ``idempotency_key`` form field (a hidden input of the no-JavaScript
@@ -53,6 +58,8 @@ from agency_site.content.form_words import COPY
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.forms.declarations import (
     BY_KIND,
+    FORM_TOKEN_FIELD,
+    HONEYPOT_ATTRIBUTES,
     HONEYPOT_FIELD,
     IDEMPOTENCY_FIELD,
     LANGUAGE_FIELD,
@@ -63,6 +70,7 @@ from agency_site.forms.fields import Control, FormField
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
 from agency_site.leads.intake import LeadIntake
+from agency_site.leads.spam_token import FormTokens
 from agency_site.leads.validation import MAX_FIELDS
 from agency_site.plain_page import alternatives_notice, field_html, page
 from agency_site.reflex_ext.backend_origin import own_origin
@@ -112,13 +120,22 @@ def origin_allowed(headers: Mapping[str, str], allowed: Iterable[str]) -> bool:
 # --- The answer page ---------------------------------------------------------------------
 
 
+_HONEYPOT_ATTRIBUTES = "".join(f' {name}="{value}"' for name, value in HONEYPOT_ATTRIBUTES)
+
+
 class _Form:
     """The plain form of a declaration, with the values sent and a message per wrong field:
     the same contract (``forms/field_markup.py``) as the page's own form, drawn as HTML
     (``plain_page.field_html``)."""
 
-    def __init__(self, form: FormDeclaration, values: Mapping[str, str], errors: Mapping[str, str]):
-        self.form, self.values, self.errors = form, values, errors
+    def __init__(
+        self,
+        form: FormDeclaration,
+        values: Mapping[str, str],
+        errors: Mapping[str, str],
+        token: str = "",
+    ):
+        self.form, self.values, self.errors, self.token = form, values, errors, token
 
     def _field(self, field: FormField) -> str:
         markup = field_markup(self.form, field)
@@ -131,12 +148,13 @@ class _Form:
         honeypot = (
             f'<div class="hp" aria-hidden="true"><label for="{hidden}">'
             f'{escape(COPY.honeypot_label)}</label><input id="{hidden}" '
-            f'name="{HONEYPOT_FIELD}" type="text" tabindex="-1" autocomplete="off"></div>'
+            f'name="{HONEYPOT_FIELD}" type="text" tabindex="-1" autocomplete="off"{_HONEYPOT_ATTRIBUTES}></div>'
         )
         return (
             f'<form method="post" action="{escape(action, quote=True)}" '
             f'id="{self.form.prefix}-fallback-form">{fields}{honeypot}'
             f'<input type="hidden" name="{LANGUAGE_FIELD}" value="{locale.current()}">'
+            f'<input type="hidden" name="{FORM_TOKEN_FIELD}" value="{escape(self.token)}">'
             f'<button type="submit">{escape(self.form.words.submit)}</button></form>'
         )
 
@@ -147,8 +165,10 @@ def answer_page(
     values: Mapping[str, str],
     action: str,
     site_url: str,
+    token: str = "",
 ) -> str:
-    """The page a visitor without JavaScript gets after submitting the ``kind`` form."""
+    """The page a visitor without JavaScript gets after submitting the ``kind`` form
+    (``token``: the form's, for the form shown again)."""
     form = BY_KIND[kind]
     result = submission.result
     if result in STORED:
@@ -158,7 +178,7 @@ def answer_page(
         Result.STORE_FAILED: COPY.notices.store_failed,
     }
     body = alternatives_notice(notices[result]) if result in notices else ""
-    body += _Form(form, values, submission.errors).render(action)
+    body += _Form(form, values, submission.errors, token).render(action)
     back = site_url.rstrip("/") + locale.localized_path(form.page)
     return page(COPY.answer_page.review, body, back)
 
@@ -174,10 +194,13 @@ def stored_page(kind: LeadKind, result: Result, site_url: str) -> str:
     return page(COPY.answer_page.sent, body, back)
 
 
-def form_page(kind: LeadKind, query: Mapping[str, str], action: str, site_url: str) -> str:
+def form_page(
+    kind: LeadKind, query: Mapping[str, str], action: str, site_url: str, token: str = ""
+) -> str:
     """The plain form of ``kind`` on a page of its own, its selects chosen from ``query``
     (``?service=branding&pack=esencial``): only choices the form offers, and no typed
-    text, which would be personal data in a URL."""
+    text, which would be personal data in a URL. ``token``: a fresh form token (the
+    time trap), written in: this page is served, not prerendered."""
     form = BY_KIND[kind]
     chosen: dict[str, str] = {}
     for field in form.fields:
@@ -187,7 +210,7 @@ def form_page(kind: LeadKind, query: Mapping[str, str], action: str, site_url: s
         group = chosen.get(field.depends_on, "") if field.depends_on else ""
         if any(o.value == value and o.group == group for o in field.choices()):
             chosen[field.name] = value
-    body = _Form(form, chosen, {}).render(action)
+    body = _Form(form, chosen, {}, token).render(action)
     return page(
         COPY.answer_page.form, body, site_url.rstrip("/") + locale.localized_path(form.page)
     )
@@ -205,6 +228,14 @@ def _wants_json(request: Request) -> bool:
     return "application/json" in request.headers.get("accept", "")
 
 
+def browser_navigation(headers: Mapping[str, str]) -> bool:
+    """Whether a browser says a person's click posted this form as a page navigation
+    (``Sec-Fetch-Mode: navigate``, ``Sec-Fetch-User: ?1``): the no-JavaScript path, whose
+    prerendered form could fetch no token. A script's ``fetch`` (the HTTP fallback) is
+    never one; a bot that forges the headers still meets the other checks (``spam.py``)."""
+    return headers.get("sec-fetch-mode") == "navigate" and headers.get("sec-fetch-user") == "?1"
+
+
 def create_app(
     get_intake: Callable[[], LeadIntake],
     *,
@@ -214,9 +245,16 @@ def create_app(
     trusted_hops: int,
     max_body_bytes: int,
     body_timeout_s: float = BODY_TIMEOUT_S,
+    get_tokens: Callable[[], FormTokens | None] = lambda: None,
 ) -> Starlette:
-    """The Starlette app of the ``/_site/`` endpoints (mounted before Reflex's own)."""
+    """The Starlette app of the ``/_site/`` endpoints (mounted before Reflex's own);
+    ``get_tokens``: the forms' time trap, None when off."""
     allowed = tuple(allowed_origins)
+
+    def fresh_token() -> str:
+        tokens = get_tokens()
+        return tokens.issue() if tokens is not None else ""
+
     refused_text = COPY.answer_page.refused_text
 
     def refuse(request: Request, status: int, title: str) -> Response:
@@ -245,7 +283,10 @@ def create_app(
         key = values.pop(IDEMPOTENCY_FIELD, None) or request.headers.get(IDEMPOTENCY_HEADER)
         peer = request.client.host if request.client else ""
         client_ip = client_address(peer, request.headers.getlist("x-forwarded-for"), trusted_hops)
-        submission = await get_intake().submit(kind, values, client_ip, idempotency_key=key)
+        no_script = not _wants_json(request) and browser_navigation(request.headers)
+        submission = await get_intake().submit(
+            kind, values, client_ip, idempotency_key=key, no_script=no_script
+        )
         status = _STATUS[submission.result]
         if _wants_json(request):
             body_json = {"result": str(submission.result), "errors": submission.errors}
@@ -259,7 +300,9 @@ def create_app(
             return RedirectResponse(f"{api_url}{paths.form_post(kind)}?{query}", 303)
         shown = values if len(values) <= MAX_FIELDS else {}
         with locale.active(language):
-            html = answer_page(kind, submission, shown, api_url + paths.form_post(kind), site_url)
+            token = values.get(FORM_TOKEN_FIELD) or fresh_token()
+            action = api_url + paths.form_post(kind)
+            html = answer_page(kind, submission, shown, action, site_url, token)
         return HTMLResponse(html, status_code=status)
 
     async def get_form(request: Request) -> Response:
@@ -272,11 +315,17 @@ def create_app(
             if (answer := query.get(ANSWER_PARAM)) in STORED:
                 html = stored_page(kind, Result(answer), site_url)
             else:
-                html = form_page(kind, query, api_url + paths.form_post(kind), site_url)
+                action = api_url + paths.form_post(kind)
+                html = form_page(kind, query, action, site_url, fresh_token())
         return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+
+    async def get_token(request: Request) -> Response:
+        """A fresh form token, for the form's browser code (``js/form_token.js``)."""
+        return JSONResponse({"token": fresh_token() or None}, headers={"Cache-Control": "no-store"})
 
     return Starlette(
         routes=[
+            Route(paths.FORM_TOKEN, get_token, methods=["GET"]),
             Route(paths.form_post("{kind}"), post_form, methods=["POST"]),
             Route(paths.form_post("{kind}"), get_form, methods=["GET"]),
         ],
@@ -286,7 +335,7 @@ def create_app(
 def site_api() -> Starlette:
     """The ``/_site/`` endpoints of this backend, from the settings: forms and leads health."""
     from agency_site.bookings.runtime import booking_api
-    from agency_site.leads.runtime import health_api, intake
+    from agency_site.leads.runtime import form_tokens, health_api, intake
     from agency_site.reflex_ext.backend_origin import backend_base
     from agency_site.reflex_ext.internals import get_config
     from agency_site.settings import get_settings
@@ -299,5 +348,6 @@ def site_api() -> Starlette:
         allowed_origins=settings.allowed_origins,
         trusted_hops=config.trusted_proxy_hops,
         max_body_bytes=settings.reflex.socket_max_http_buffer_size,
+        get_tokens=form_tokens,
     )
     return Starlette(routes=[*forms.routes, *health_api().routes, *booking_api().routes])

@@ -5,7 +5,8 @@
 - the booking slot's filter (``slot_filter``: open slots only, the visitor's time);
 - the selects chosen from the page's query (``/contact?service=...&pack=...``);
 - the HTTP fallback (``HttpFallback``): a submission goes over ``fetch`` to
-  ``/_site/forms/<kind>`` while the websocket is down, and its answer is shown in place.
+  ``/_site/forms/<kind>`` while the websocket is down, and its answer is shown in place;
+  the same hook fetches the form's time-trap token at the first focus in the form.
 """
 
 import datetime as dt
@@ -13,7 +14,7 @@ import datetime as dt
 import reflex as rx
 
 from agency_site import locale, paths
-from agency_site.forms.declarations import IDEMPOTENCY_FIELD, FormDeclaration
+from agency_site.forms.declarations import FORM_TOKEN_FIELD, IDEMPOTENCY_FIELD, FormDeclaration
 from agency_site.forms.fields import Control, FormField
 from agency_site.leads.validation import one_year_after
 from agency_site.reflex_ext.backend_origin import backend_base
@@ -91,6 +92,8 @@ def preselect(form: FormDeclaration) -> rx.Var:
 
 # How long a submit waits for the websocket to connect before it goes over HTTP.
 _CONNECT_MS = 3_000
+# How long a submit waits for the form's token still being fetched (the time trap).
+_TOKEN_WAIT_MS = 2_000
 
 
 class HttpFallback:
@@ -107,6 +110,9 @@ class HttpFallback:
                     "form_http_fallback.js",
                     FORM_ID=form.form_id,
                     KEY_FIELD=IDEMPOTENCY_FIELD,
+                    TOKEN_FIELD=FORM_TOKEN_FIELD,
+                    TOKEN_URL=backend_base() + paths.FORM_TOKEN,
+                    TOKEN_WAIT_MS=_TOKEN_WAIT_MS,
                     SET_RESULT=refs_keys(self.result)[1],
                     SET_ERRORS=refs_keys(self.errors)[1],
                     SUCCESS_MS=SUCCESS_MESSAGE_MS,

@@ -25,6 +25,8 @@ from agency_site.components.form_controls import error, field_control, labelled,
 from agency_site.components.form_hooks import HTTP_FALLBACKS, preselect
 from agency_site.content.form_words import COPY, PrivacyNotice
 from agency_site.forms.declarations import (
+    FORM_TOKEN_FIELD,
+    HONEYPOT_ATTRIBUTES,
     HONEYPOT_FIELD,
     IDEMPOTENCY_FIELD,
     LANGUAGE_FIELD,
@@ -68,6 +70,12 @@ def _key_field(form: FormDeclaration) -> rx.Component:
     return rx.el.input(type="hidden", name=IDEMPOTENCY_FIELD, id=form.field_id(IDEMPOTENCY_FIELD))
 
 
+def _token_field(form: FormDeclaration) -> rx.Component:
+    """The form's signed token (the time trap, ``leads/spam_token.py``), fetched by the
+    browser code at the first focus in the form (``js/form_http_fallback.js``)."""
+    return rx.el.input(type="hidden", name=FORM_TOKEN_FIELD, id=form.field_id(FORM_TOKEN_FIELD))
+
+
 def _language_field(form: FormDeclaration) -> rx.Component:
     """The language of the page the form is on: the server answers and writes to the
     visitor in it (``leads/intake.py``)."""
@@ -86,7 +94,11 @@ def _source_field(form: FormDeclaration) -> rx.Component:
 
 
 def _honeypot(form: FormDeclaration) -> rx.Component:
-    """A field people never see or reach; whoever fills it is a bot."""
+    """A field people never see or reach; whoever fills it is a bot.
+
+    Out of autofill's way (``HONEYPOT_ATTRIBUTES``): its name, id and label match none of
+    the patterns browsers and password managers recognise; never reached by Tab; hidden
+    from screen readers."""
     control_id = form.field_id(HONEYPOT_FIELD)
     return rx.el.div(
         rx.el.label(COPY.honeypot_label, html_for=control_id),
@@ -96,6 +108,7 @@ def _honeypot(form: FormDeclaration) -> rx.Component:
             type="text",
             tab_index=-1,
             auto_complete="off",
+            custom_attrs=dict(HONEYPOT_ATTRIBUTES),
         ),
         aria_hidden="true",
         class_name=_HONEYPOT,
@@ -103,8 +116,14 @@ def _honeypot(form: FormDeclaration) -> rx.Component:
 
 
 def _hidden_fields(form: FormDeclaration) -> tuple[rx.Component, ...]:
-    """What every form carries besides its fields: honeypot, key, source, language."""
-    return _honeypot(form), _key_field(form), _source_field(form), _language_field(form)
+    """What every form carries besides its fields: honeypot, key, token, source, language."""
+    return (
+        _honeypot(form),
+        _key_field(form),
+        _token_field(form),
+        _source_field(form),
+        _language_field(form),
+    )
 
 
 def _alternatives() -> rx.Component:

@@ -12,9 +12,26 @@ from agency_site.rules import EMAIL_MAX, MESSAGE_MAX, NAME_MAX, NAME_MIN, PHONE_
 from agency_site.settings import EmailJSSettings
 
 # The fields every form carries besides its own (see components/form_layouts.py, leads/).
-HONEYPOT_FIELD = "website"  # Hidden; only bots fill it in.
+# Hidden; only bots fill it in. Named to match none of the patterns by which browsers'
+# autofill and password managers recognise a field (name, e-mail, phone, address,
+# company, URL, "website"...): a real visitor's autofill never fills it
+# (components/form_layouts.py ``_honeypot``, tests/forms/test_honeypot.py).
+HONEYPOT_FIELD = "x_k7q"
+# The honeypot input's markers by which the common password managers skip a field
+# (1Password, LastPass, Bitwarden, Dashlane), the same on the page and the no-JavaScript
+# page, besides its name, id, tabindex -1 and autocomplete off (which browsers ignore for
+# addresses, not for a field they do not recognise).
+HONEYPOT_ATTRIBUTES = (
+    ("data-1p-ignore", "true"),
+    ("data-lpignore", "true"),
+    ("data-bwignore", "true"),
+    ("data-form-type", "other"),
+)
 IDEMPOTENCY_FIELD = "idempotency_key"  # Hidden; one key per submission, set by the browser.
 LANGUAGE_FIELD = "language"  # Hidden; the language of the form's page (es, ca).
+# Hidden; the backend's signed token, fetched at the first focus in the form (the time
+# trap: leads/spam_token.py).
+FORM_TOKEN_FIELD = "form_token"
 
 
 @dataclass(frozen=True)

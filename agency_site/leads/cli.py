@@ -6,8 +6,8 @@
 access and erasure (each erasure is also written to the erasure log, which
 ``deploy restore`` re-applies after putting a backup back; ``find``, ``erase`` and ``purge``
 also cover this host's spool folder); ``spool`` shows the leads waiting on this host's
-disk for the database, and the lines the drain set aside; ``spam`` lists the leads whose
-honeypot was filled (kept ``LEADS_SPAM_KEEP_DAYS``), ``not-spam`` sends one of them. The
+disk for the database, and the lines the drain set aside; ``spam`` lists the leads taken
+for spam, each with its reason (kept ``LEADS_SPAM_KEEP_DAYS``), ``not-spam`` sends one. The
 plugins add their own commands (``LeadPlugin.commands``: the bookings' ``confirm``,
 ``decline`` and ``cancel``, which answer a booking as its e-mail's buttons do). It
 uses the same environment as the site (``REFLEX_DB_URL``,
@@ -36,7 +36,7 @@ from agency_site.forms.declarations import export_fields
 from agency_site.leads import erasures, webhook_queue
 from agency_site.leads import source as lead_source
 from agency_site.leads.delivery import Delivery
-from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.monitor import retention_cutoff
 from agency_site.leads.plugins import Plugins
@@ -107,7 +107,7 @@ def _parser(plugins: Plugins | None = None) -> argparse.ArgumentParser:
         "spool", help="the leads waiting on this host's disk for the database (LEADS_SPOOL_DIR)"
     )
     commands.add_parser(
-        "spam", help="the leads whose hidden field was filled (a bot, or a browser's autofill)"
+        "spam", help="the leads taken for spam and why (hidden field filled, no form token...)"
     )
     not_spam = commands.add_parser(
         "not-spam", help="send a lead taken for spam to the agency (`spam` lists them)"
@@ -153,6 +153,8 @@ def _list(delivery: Delivery, status: str | None, out: TextIO) -> int:
         if lead.status != LeadStatus.SENT and lead.last_error:
             line += f"  [{lead.last_error[:80]}]"
         line += f"  ({lead_source.describe(lead.source)} · {lead.language})"
+        if lead.status == LeadStatus.SPAM:
+            line += f"  [spam: {lead.spam_reason or SpamReason.HONEYPOT}]"
         if note := notes.get(lead.id or 0):
             line += f"  [{note}]"
         if hook := hooks.get(lead.id or 0):

@@ -36,11 +36,12 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
 from agency_site.leads import source as lead_source
 from agency_site.leads.delivery import Delivery
-from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.plugins import Hold, Refused
 from agency_site.leads.ratelimit import RateLimiter
+from agency_site.leads.spam import SpamScreen
 from agency_site.leads.spool import Spool, SpooledLead, Unstorable, new_key, valid_key
 from agency_site.leads.store import DuplicateSubmission, LeadStore
 from agency_site.leads.validation import HONEYPOT_FIELD, validate
@@ -159,12 +160,14 @@ class LeadIntake:
         limiter: RateLimiter,
         deadline_s: float = 30.0,
         spool: Spool | None = None,
+        screen: SpamScreen | None = None,
     ) -> None:
         self.store = store
         self.delivery = delivery
         self.limiter = limiter
         self.deadline_s = deadline_s
         self.spool = spool  # None: a lead the database does not take is not stored.
+        self.screen = screen  # None: the honeypot is the only spam check.
         self._down_until = 0.0  # time.monotonic() until which the database counts as down.
 
     async def submit(
@@ -173,6 +176,8 @@ class LeadIntake:
         form_data: Any,
         client_ip: str,
         idempotency_key: str | None = None,
+        *,
+        no_script: bool = False,
     ) -> Submission:
         """Handle one submission of the ``kind`` form from the visitor at ``client_ip``.
 
@@ -186,6 +191,9 @@ class LeadIntake:
         storing or sending anything. When not given, the ``idempotency_key`` field of
         ``form_data`` is used (a hidden input of the form: so the websocket's form data
         carries it too). Without one (or a malformed one) the server makes one.
+
+        ``no_script``: a person's browser posted the form with no script running (the
+        no-JavaScript path), so the form could not fetch its token (``spam.py``).
         """
         if idempotency_key is None and isinstance(form_data, Mapping):
             idempotency_key = form_data.get(IDEMPOTENCY_FIELD)
@@ -198,7 +206,7 @@ class LeadIntake:
             async with asyncio.timeout(self.deadline_s):
                 with locale.active(language):
                     return await self._submit(
-                        kind, form_data, client_ip, stored, idempotency_key, language
+                        kind, form_data, client_ip, stored, idempotency_key, language, no_script
                     )
         except TimeoutError:
             if stored.is_set():
@@ -218,6 +226,7 @@ class LeadIntake:
         stored: asyncio.Event,
         idempotency_key: str | None,
         language: str,
+        no_script: bool = False,
     ) -> Submission:
         """``submit`` without its deadline, in the visitor's ``language`` (active); sets
         ``stored`` once the lead is in the database."""
@@ -239,8 +248,13 @@ class LeadIntake:
 
         key = idempotency_key if valid_key(idempotency_key) else new_key()
         source = lead_source.parse(form_data.get(lead_source.FIELD))
-        if form_data.get(HONEYPOT_FIELD):
-            return await self._spam(kind, checked.fields, key, source, language, stored)
+        reason = (
+            SpamReason.HONEYPOT
+            if form_data.get(HONEYPOT_FIELD)
+            else await self._suspect(kind, checked.fields, form_data, no_script)
+        )
+        if reason is not None:
+            return await self._spam(kind, checked.fields, key, source, language, stored, reason)
         try:
             await self._check(kind, checked.fields, client_ip, key)
         except Refused as refused:
@@ -389,10 +403,12 @@ class LeadIntake:
         source: dict[str, str] | None,
         language: str,
         stored: asyncio.Event,
+        reason: SpamReason,
     ) -> Submission:
-        """A valid lead whose honeypot was filled (a bot, or a browser's autofill): stored as
-        ``SPAM`` (never sent, holding no slot) for the owner to release, and answered as a
-        real submission is. A database that does not take it: spooled like any lead."""
+        """A valid lead suspected for ``reason`` (its honeypot filled: a bot, or a
+        browser's autofill...): stored as ``SPAM`` (never sent, holding no slot) for the
+        owner to release, and answered as a real submission is. A database that does not
+        take it: spooled like any lead."""
         insert = partial(
             self.store.add_lead,
             kind,
@@ -402,19 +418,36 @@ class LeadIntake:
             idempotency_key=key,
             source=source,
             language=language,
-            spam=True,
+            spam=reason,
         )
         try:
             lead = await asyncio.get_running_loop().run_in_executor(_DB_THREADS, insert)
         except DuplicateSubmission:
             pass
         except Exception:
-            spooled = SpooledLead(key, kind, fields, utcnow(), None, source, language, spam=True)
+            spooled = SpooledLead(key, kind, fields, utcnow(), None, source, language, spam=reason)
             return await self._spool(spooled, stored)
         else:
             stored.set()
-            logger.info("A %s submission filled the honeypot: stored as spam (%s).", kind, lead.id)
+            logger.info("A %s submission stored as spam (%s): %s.", kind, lead.id, reason)
         return Submission(Result.SENT if self.delivery.configured else Result.QUEUED)
+
+    async def _suspect(
+        self, kind: LeadKind, fields: dict[str, Any], form_data: Mapping, no_script: bool
+    ) -> SpamReason | None:
+        """The screen's reason to take this valid lead for spam; None when there is none,
+        and when the screen fails or takes a quarter of the deadline (a check that cannot
+        tell never keeps a lead from the agency)."""
+        if self.screen is None:
+            return None
+        try:
+            async with asyncio.timeout(self.deadline_s / 4):
+                return await self.screen.reason(fields, form_data, no_script=no_script)
+        except Exception as error:
+            logger.warning(
+                "A %s submission could not be screened (%s).", kind, type(error).__name__
+            )
+            return None
 
     async def _check(
         self, kind: LeadKind, fields: dict[str, Any], client_ip: str, key: str

@@ -1,5 +1,5 @@
 """The statuses a lead goes through (its kind, which form it came from, is
-``agency_site.forms.kinds.LeadKind``)."""
+``agency_site.forms.kinds.LeadKind``), and why a lead was taken for spam."""
 
 from enum import StrEnum
 
@@ -14,7 +14,20 @@ class LeadStatus(StrEnum):
     # EmailJS refused this lead's own content (not the configuration): retrying cannot
     # help, so it waits for the owner (alert, `leads list`) instead of blocking the others.
     REJECTED = "rejected"
-    # Its honeypot was filled (a bot, or a browser's autofill): stored, never sent nor
-    # counted as waiting, until the owner releases it (`leads not-spam ID`); deleted
-    # after LEADS_SPAM_KEEP_DAYS.
+    # Suspected spam (``spam_reason``: its honeypot filled, no form token...): stored,
+    # never sent nor counted as waiting, until the owner releases it (`leads not-spam
+    # ID`); deleted after LEADS_SPAM_KEEP_DAYS.
     SPAM = "spam"
+
+
+class SpamReason(StrEnum):
+    """Why a lead was quarantined as spam (``leads/spam.py`` checks them in this order;
+    the first that holds is kept)."""
+
+    HONEYPOT = "honeypot"  # The hidden field people never see was filled.
+    NO_TOKEN = "no_token"  # The form's signed token is missing (a bot posting directly).
+    TOO_FAST = "too_fast"  # Sent sooner after the token than a person types a form.
+    TOKEN_EXPIRED = "token_expired"  # The token is older than a day.
+    BAD_TOKEN = "bad_token"  # The token's signature does not hold.
+    DISPOSABLE = "disposable"  # The address is at a throwaway-mailbox domain.
+    NO_MX = "no_mx"  # The address's domain receives no e-mail (LEADS_CHECK_MX).

@@ -105,6 +105,9 @@ class Lead(SQLModel, table=True):
     # The language of the page its form was sent from (``agency_site.locale``): the
     # visitor's e-mails go out in it.
     language: str = Field(default="es", max_length=8, sa_column_kwargs={"server_default": "es"})
+    # Why it was taken for spam (a ``SpamReason``); kept when the owner releases it, so
+    # the checks' false alarms can be counted.
+    spam_reason: str | None = Field(default=None, max_length=20)
 
 
 class LeadAutoreply(SQLModel, table=True):

@@ -34,6 +34,9 @@ from agency_site.leads.intake import LeadIntake
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter, storage_for
+from agency_site.leads.spam import SpamScreen
+from agency_site.leads.spam_address import AddressScreen, mx_lookup
+from agency_site.leads.spam_token import FormTokens, token_secrets
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
 from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
@@ -226,7 +229,22 @@ def intake() -> LeadIntake:
         ),
         deadline_s=settings.leads.submit_deadline_seconds,
         spool=Spool(settings.leads.spool_path, erasure_log=settings.leads.erasure_log_path),
+        screen=SpamScreen(
+            tokens=form_tokens(),
+            addresses=AddressScreen(mx_lookup() if settings.leads.check_mx else None),
+        ),
     )
+
+
+@lru_cache(maxsize=1)
+def form_tokens() -> FormTokens | None:
+    """The forms' time trap of this process (``spam_token.py``): None when it is off
+    (``LEADS_SPAM_TIME_TRAP=false``, or no secret could be had)."""
+    settings = get_settings()
+    secrets = token_secrets(settings) if settings.leads.spam_time_trap else ()
+    if not secrets:
+        return None
+    return FormTokens(secrets, dt.timedelta(seconds=settings.leads.spam_min_seconds))
 
 
 def prepare(delivery: Delivery, channel: WebhookChannel | None = None) -> None:

@@ -55,6 +55,7 @@ from typing import Any
 
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import erasures
+from agency_site.leads.kinds import SpamReason
 from agency_site.leads.models import email_digest, email_key
 from agency_site.locale import DEFAULT_LOCALE
 from agency_site.locale import parse as parse_language
@@ -90,7 +91,8 @@ class SpooledLead:
     autoreply_day: dt.date | None = None
     source: dict[str, str] | None = None
     language: str = DEFAULT_LOCALE
-    spam: bool = False  # Its honeypot was filled: drained as spam, never sent.
+    # Why it is suspected (its honeypot filled...): drained as spam, never sent.
+    spam: SpamReason | None = None
 
     def line(self) -> bytes:
         record = {
@@ -102,7 +104,7 @@ class SpooledLead:
             "day": self.autoreply_day.isoformat() if self.autoreply_day else None,
             "source": self.source,
             "language": self.language,
-            **({"spam": True} if self.spam else {}),
+            **({"spam": str(self.spam)} if self.spam else {}),
         }
         return json.dumps(record, ensure_ascii=False).encode() + b"\n"
 
@@ -117,8 +119,19 @@ class SpooledLead:
             autoreply_day=dt.date.fromisoformat(record["day"]) if record.get("day") else None,
             source=record.get("source"),
             language=parse_language(record.get("language")),
-            spam=record.get("spam") is True,
+            spam=_spam_reason(record.get("spam")),
         )
+
+
+def _spam_reason(value: object) -> SpamReason | None:
+    """A spool line's spam reason: ``true`` in lines written before there were reasons
+    (the honeypot was the only one), a reason this version does not know kept as spam."""
+    if not value:
+        return None
+    try:
+        return SpamReason(value)
+    except (ValueError, TypeError):
+        return SpamReason.HONEYPOT
 
 
 class Unstorable(Exception):

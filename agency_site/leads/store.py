@@ -18,7 +18,7 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.leads import allowance, webhook_queue
 from agency_site.leads.claims import Claims
 from agency_site.leads.jobs import Jobs
-from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.models import Lead, email_key, utcnow
 from agency_site.leads.plugins import Hold, Plugins
 from agency_site.leads.rgpd import Rights
@@ -83,7 +83,7 @@ class LeadStore(Claims, Rights, Jobs):
         hold: Hold | None = None,
         source: dict[str, str] | None = None,
         language: str = DEFAULT_LOCALE,
-        spam: bool = False,
+        spam: SpamReason | None = None,
     ) -> Lead:
         """Store a new lead and return it (``language``: its form's page's).
 
@@ -96,7 +96,8 @@ class LeadStore(Claims, Rights, Jobs):
         ``hold``: the plugins hold what comes with the lead (a booking's slot) in the same
         transaction; ``Refused`` is raised (nothing is written) unless ``hold.strict`` is
         False (a lead drained from the spool: stored anyway). None: they hold nothing.
-        ``spam``: stored as ``SPAM`` (its honeypot was filled), never sent until released.
+        ``spam``: why it is suspected (``SpamReason``): stored as ``SPAM`` with that
+        ``spam_reason``, never sent until released.
         Its webhooks (``lead.created`` for each endpoint in use) are queued in the same
         transaction (``webhooks.queue``); a spam's when it is released.
         """
@@ -117,6 +118,7 @@ class LeadStore(Claims, Rights, Jobs):
             email_norm=email_key(email) if isinstance(email, str) else None,
             source=source or None,
             language=language,
+            spam_reason=spam,
         )
         try:
             with Session(self.engine, expire_on_commit=False) as session:

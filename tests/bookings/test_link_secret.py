@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from agency_site.bookings import link_secret
 from agency_site.bookings.link_secret import kept_secret, link_secrets, secret_file
 from agency_site.bookings.links import LinkAction, LinkProblem, LinkSigner, VerifiedLink
-from agency_site.settings import BookingSettings, DeploySettings, Settings, load_settings
+from agency_site.settings import ROOT, BookingSettings, DeploySettings, Settings, load_settings
 
 OLD, NEW, GONE = "o" * 40, "n" * 40, "g" * 40
 DAY_S = 86_400.0
@@ -65,7 +65,7 @@ def test_without_the_deploy_data_folder_the_site_folders_data_is_used(tmp_path: 
     """`make run` on a developer's machine: no /var/lib/agency_site, the checkout's data/."""
     settings = settings_with(tmp_path / "not-there")
     assert secret_file(settings) == link_secret.SITE_DATA / "booking-link-secret"
-    assert link_secret.SITE_DATA == link_secret.ROOT / "data"
+    assert link_secret.SITE_DATA == ROOT / "data"
 
 
 def test_a_process_that_loses_the_race_takes_the_winners_secret(
@@ -80,7 +80,7 @@ def test_a_process_that_loses_the_race_takes_the_winners_secret(
         Path(target).write_text(theirs + "\n")
         real_link(source, target)
 
-    monkeypatch.setattr(link_secret.os, "link", another_process_first)
+    monkeypatch.setattr(os, "link", another_process_first)
     assert kept_secret(path) == theirs
     assert path.read_text().strip() == theirs
     assert [entry.name for entry in tmp_path.iterdir()] == ["booking-link-secret"]
@@ -103,7 +103,7 @@ def test_processes_starting_at_once_end_with_the_same_secret(tmp_path: Path) -> 
     racers = [
         subprocess.Popen(
             [sys.executable, "-c", _RACER, str(path), str(go)],
-            cwd=link_secret.ROOT,
+            cwd=ROOT,
             stdout=subprocess.PIPE,
             text=True,
         )

@@ -249,10 +249,16 @@ EMAILJS_E2E = {
 }
 
 
-def backend_env(emailjs_fake: HTTPServer, folder: Path) -> dict[str, str]:
+def backend_env(
+    emailjs_fake: HTTPServer, folder: Path, *, time_trap_seconds: str = "0"
+) -> dict[str, str]:
     """What a browser tests' backend runs with: the fake EmailJS, quick retries, no caps
-    for a browser that always comes from 127.0.0.1, its data in ``folder``."""
+    for a browser that always comes from 127.0.0.1, its data in ``folder``. Playwright
+    fills and sends a form within a second of focusing it: the spam time trap waits
+    ``time_trap_seconds`` (0: a token is still required, its age is not; the split-origin
+    backend keeps the real 3 s for its real-visitor tests)."""
     return {
+        "LEADS_SPAM_MIN_SECONDS": time_trap_seconds,
         # Its own data folder: the booking links' secret it generates (no BOOKING_LINK_SECRET).
         "DEPLOY_DATA_DIR": str(folder),
         "EMAILJS_API_BASE": emailjs_fake.url_for("").rstrip("/"),

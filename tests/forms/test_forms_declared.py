@@ -17,6 +17,7 @@ from agency_site.forms import declarations
 from agency_site.forms.__main__ import describe
 from agency_site.forms.declarations import (
     BY_KIND,
+    FORM_TOKEN_FIELD,
     FORMS,
     HONEYPOT_FIELD,
     LANGUAGE_FIELD,
@@ -152,7 +153,7 @@ def test_missing_fields_each_say_so_and_the_unknown_are_ignored() -> None:
 def test_the_no_javascript_page_shows_every_declared_field(form: FormDeclaration) -> None:
     errors = {field.name: "mal" for field in form.fields}
     html = answer_page(form.kind, Submission(Result.INVALID, errors), {}, "/x", "https://s.es")
-    assert controls(html).names == [*form.names, HONEYPOT_FIELD, LANGUAGE_FIELD]
+    assert controls(html).names == [*form.names, HONEYPOT_FIELD, LANGUAGE_FIELD, FORM_TOKEN_FIELD]
     for field in form.fields:
         assert f'for="{form.field_id(field.name)}">{form.field_words(field).label}' in html
     assert html.count('aria-invalid="true"') == len(form.fields)
@@ -196,7 +197,7 @@ def test_the_load_test_gets_a_valid_submission_s_field_names() -> None:
         "date",
         "time",
         "message",
-        "website",
+        HONEYPOT_FIELD,
     )
 
 
@@ -369,6 +370,12 @@ def test_a_fourth_form_is_data_keyed_by_its_declaration(
 
     # Its page without JavaScript shows its fields, with its words.
     html = form_page(kind, {}, "/x", "https://s.es")
-    assert controls(html).names == ["name", "email", HONEYPOT_FIELD, LANGUAGE_FIELD]
+    assert controls(html).names == [
+        "name",
+        "email",
+        HONEYPOT_FIELD,
+        LANGUAGE_FIELD,
+        FORM_TOKEN_FIELD,
+    ]
     assert 'for="newsletter-email">Tu correo' in html and "Suscribirme" in html
     assert "enviarte el boletín mensual" in form.privacy.items[1][1]

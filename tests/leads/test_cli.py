@@ -9,7 +9,7 @@ from pytest_httpserver import HTTPServer
 
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.cli import run
-from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.settings import ROOT
 from tests.emailjs_fake import accept_sends, make_client, sent_payloads
@@ -250,15 +250,19 @@ def test_spam_lists_the_leads_taken_for_spam_and_not_spam_sends_one(
     accept_sends(emailjs)
     day = dt.date(2026, 12, 14)
     fields = BOOKING_FIELDS | {"date": str(day), "time": "10:00", "email": "autofill@example.com"}
-    spam = store.add(LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, spam=True)
+    spam = store.add(
+        LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, spam=SpamReason.TOO_FAST
+    )
     store.add(LeadKind.HERO, {"email": "real@example.com"}, claim_token=None, lease=LEASE)
     code, out = command(store, None, "spam")
     assert code == 0 and "autofill@example.com" in out and "real@example.com" not in out
+    assert "[spam: too_fast]" in out  # Why it was taken for spam.
     assert command(store, None, "list", "--status", "spam")[1].count("\n") == 2  # Header + 1.
 
     code, out = command(store, None, "not-spam", str(spam))
     assert code == 0 and f"Lead {spam} is queued" in out
     assert store.get(spam).status == LeadStatus.QUEUED
+    assert store.get(spam).spam_reason == SpamReason.TOO_FAST  # Kept: false alarms counted.
     assert slots.taken(store.engine, [day]) == {day: {"10:00"}}  # Now holds its slot.
     assert command(store, None, "not-spam", str(spam))[0] == 1  # Once.
     assert command(store, None, "spam")[1] == "No lead taken for spam.\n"

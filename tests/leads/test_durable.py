@@ -33,6 +33,7 @@ from werkzeug import Request, Response
 from agency_site import locale, paths
 from agency_site.content.form_words import COPY as FORMS
 from agency_site.emailjs import Outcome, classify
+from agency_site.forms.declarations import HONEYPOT_FIELD
 from agency_site.forms.email import short_name
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
@@ -40,9 +41,9 @@ from agency_site.leads import database, erasures, migrations
 from agency_site.leads.cli import run as run_cli
 from agency_site.leads.delivery import template_params
 from agency_site.leads.intake import Failure, LeadIntake, failure
-from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.lease import new_claim_token
-from agency_site.leads.models import Lead, email_key
+from agency_site.leads.models import Lead, email_key, utcnow
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.runtime import drain_forever, prepare_when_reachable
@@ -959,6 +960,21 @@ def _post(intake: LeadIntake, body, headers: dict | None = None, body_timeout_s:
     return run(request())
 
 
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [(True, SpamReason.HONEYPOT), ("too_fast", SpamReason.TOO_FAST), ("new", SpamReason.HONEYPOT)],
+)
+def test_a_spool_line_s_spam_mark_reads_back_as_its_reason(written: object, read) -> None:
+    """Lines of the version before reasons say ``"spam": true`` (the honeypot was the only
+    one); a reason a later version wrote and this one does not know stays spam."""
+    line = SpooledLead("k" * 16, LeadKind.HERO, {"email": "a@b.es"}, utcnow()).line()
+    record = json.loads(line) | {"spam": written}
+    assert SpooledLead.parse(json.dumps(record).encode()).spam == read
+    assert SpooledLead.parse(line).spam is None
+    spam = SpooledLead("k" * 16, LeadKind.HERO, {}, utcnow(), spam=SpamReason.NO_MX)
+    assert SpooledLead.parse(spam.line()).spam == SpamReason.NO_MX
+
+
 def _all_sent(store: LeadStore) -> bool:
     leads = store.all()
     return bool(leads) and all(lead.status == LeadStatus.SENT for lead in leads)
@@ -972,13 +988,13 @@ def test_a_honeypot_lead_spooled_in_an_outage_is_drained_as_spam(
     accept_sends(emailjs)
     spool = Spool(tmp_path / "spool", "w1")
     down = intake_on(LeadStore(down_engine("sqlite", tmp_path)), spool, make_client(emailjs))
-    form = {**contact("bot@example.com"), "website": "autofilled"}
+    form = {**contact("bot@example.com"), HONEYPOT_FIELD: "autofilled"}
     # Answered as a real lead spooled in the outage is.
     assert run(down.submit(LeadKind.HERO, form, "203.0.113.9")).result is Result.QUEUED
     [line] = spool.path.read_bytes().splitlines()
-    assert SpooledLead.parse(line).spam
+    assert SpooledLead.parse(line).spam == SpamReason.HONEYPOT
     intake = intake_on(store, spool, make_client(emailjs))
     assert intake.drain_spool() == 1
     [lead] = store.all()
-    assert lead.status == LeadStatus.SPAM
+    assert (lead.status, lead.spam_reason) == (LeadStatus.SPAM, SpamReason.HONEYPOT)
     assert run(intake.delivery.retry_due()) == 0 and sent_payloads(emailjs) == []

@@ -9,11 +9,12 @@ from pytest_httpserver import HTTPServer
 from agency_site.bookings import slots
 from agency_site.content.form_words import COPY
 from agency_site.emailjs import SEND_PATH
+from agency_site.forms.declarations import HONEYPOT_FIELD
 from agency_site.forms.email import date_es, kind_params
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads.intake import LeadIntake, agency_today
-from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.source import describe
 from agency_site.leads.store import LeadStore
@@ -35,7 +36,7 @@ BOOKING_FORM = {
     "phone": "+34 600 12 34 56",
     "time": "16:00",
     "message": "Necesitamos una tienda online.",
-    "website": "",
+    HONEYPOT_FIELD: "",
 }
 
 
@@ -196,11 +197,12 @@ def test_a_filled_honeypot_is_answered_as_success_and_kept_as_spam_never_sent(
     (status spam, for the owner to release), never e-mailed, holding no slot."""
     accept_sends(emailjs)
     intake = make_intake(store, emailjs)
-    form = booking_form(website="https://spam.example", idempotency_key="h" * 20)
+    form = booking_form(**{HONEYPOT_FIELD: "https://spam.example", "idempotency_key": "h" * 20})
     assert submit(intake, LeadKind.BOOKING, form).result is Result.SENT
     assert submit(intake, LeadKind.BOOKING, form).result is Result.SENT  # Sent twice: one lead.
     [lead] = store.all()
     assert lead.status == LeadStatus.SPAM and lead.fields["email"] == "ana@example.com"
+    assert lead.spam_reason == SpamReason.HONEYPOT
     assert not lead.autoreply
     assert run(intake.delivery.retry_due()) == 0
     assert sent_payloads(emailjs) == []
@@ -209,11 +211,13 @@ def test_a_filled_honeypot_is_answered_as_success_and_kept_as_spam_never_sent(
     assert slots.get(store.engine, lead.id) is None  # Holds no slot.
     # Without delivery configured a real lead is "queued": so is this one.
     unconfigured = submit(
-        make_intake(store, None), LeadKind.HERO, {"email": "b@x.es", "website": "x"}
+        make_intake(store, None), LeadKind.HERO, {"email": "b@x.es", HONEYPOT_FIELD: "x"}
     )
     assert unconfigured.result is Result.QUEUED
     # An invalid one is answered as a real one is: the errors to fix.
-    invalid = submit(intake, LeadKind.BOOKING, booking_form(website="x", phone="abc"))
+    invalid = submit(
+        intake, LeadKind.BOOKING, booking_form(**{HONEYPOT_FIELD: "x", "phone": "abc"})
+    )
     assert invalid.result is Result.INVALID and "phone" in invalid.errors
 
 

@@ -21,7 +21,7 @@ from agency_site.content.bookings import COPY as BOOKINGS
 from agency_site.emailjs import SEND_PATH
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.health import leads_api
-from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.monitor import Monitor, months_before
 from agency_site.leads.plugins import Hold, LeadPlugin, Plugins
 from agency_site.leads.store import LeadStore
@@ -346,10 +346,18 @@ def test_a_booking_unanswered_after_a_working_day_alerts_the_owner_once(
 
 def test_spam_is_deleted_after_its_keep_days_by_the_daily_purge(store: LeadStore, emailjs) -> None:
     old = store.add(
-        LeadKind.HERO, {"email": "a@example.com"}, claim_token=None, lease=LEASE, spam=True
+        LeadKind.HERO,
+        {"email": "a@example.com"},
+        claim_token=None,
+        lease=LEASE,
+        spam=SpamReason.HONEYPOT,
     )
     recent = store.add(
-        LeadKind.HERO, {"email": "b@example.com"}, claim_token=None, lease=LEASE, spam=True
+        LeadKind.HERO,
+        {"email": "b@example.com"},
+        claim_token=None,
+        lease=LEASE,
+        spam=SpamReason.HONEYPOT,
     )
     kept = store.add(LeadKind.HERO, {"email": "c@example.com"}, claim_token=None, lease=LEASE)
     aged(store, old, 8)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from limits.aio.storage import MemoryStorage
 
 from agency_site.content.form_words import COPY
-from agency_site.forms.declarations import BY_KIND
+from agency_site.forms.declarations import BY_KIND, HONEYPOT_FIELD
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
 from agency_site.leads.intake import LeadIntake
@@ -43,7 +43,7 @@ JSON = st.recursive(
 # form-data entries allow), any JSON values, or no mapping at all.
 KEYS = st.text(max_size=80) | st.integers() | st.floats(allow_nan=False) | st.booleans()
 FORMS = JSON | st.dictionaries(KEYS, JSON, max_size=20)
-FIELD_NAMES = st.sampled_from(["name", "email", "phone", "date", "time", "message", "website"])
+FIELD_NAMES = st.sampled_from(["name", "email", "phone", "date", "time", "message", HONEYPOT_FIELD])
 NEAR_FORMS = st.dictionaries(FIELD_NAMES, JSON | st.text(max_size=3000))
 
 

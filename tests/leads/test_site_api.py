@@ -10,6 +10,7 @@ from starlette.applications import Starlette
 
 from agency_site import paths
 from agency_site.content.form_words import COPY
+from agency_site.forms.declarations import HONEYPOT_FIELD
 from agency_site.leads.intake import LeadIntake, agency_today
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.ratelimit import RateLimiter
@@ -78,7 +79,7 @@ def test_a_plain_booking_post_is_stored_and_answered_with_the_success_page(
             "date": tomorrow(),
             "time": "16:00",
             "message": "Hola",
-            "website": "",
+            HONEYPOT_FIELD: "",
         }
     )
     response = post(intake, "booking", str(body), {"origin": SITE}, follow=True)
@@ -118,7 +119,7 @@ def test_the_hero_answers_with_its_success_text_when_sent(store: LeadStore, emai
     accept_sends(emailjs)
     limiter = RateLimiter(MemoryStorage(), per_ip=3, window_s=600)
     intake = LeadIntake(store, make_delivery(store, make_client(emailjs)), limiter)
-    response = post(intake, "contact", "email=bea%40example.com&website=", follow=True)
+    response = post(intake, "contact", f"email=bea%40example.com&{HONEYPOT_FIELD}=", follow=True)
     assert response.status_code == 200
     assert COPY.hero.success in response.text
 
@@ -255,7 +256,7 @@ def get(path: str, intake: LeadIntake) -> httpx.Response:
 def test_a_stored_submission_redirects_to_its_answer_and_a_reload_stores_nothing(
     intake: LeadIntake, store: LeadStore
 ) -> None:
-    body = "email=bea%40example.com&website=&language=ca"
+    body = f"email=bea%40example.com&{HONEYPOT_FIELD}=&language=ca"
     response = post(intake, "contact", body, {"origin": SITE})
     assert response.status_code == 303  # Post/Redirect/Get.
     location = response.headers["location"]
@@ -273,6 +274,6 @@ def test_the_javascript_fallback_still_gets_its_json_answer(
     intake: LeadIntake, store: LeadStore
 ) -> None:
     headers = {"origin": SITE, "accept": "application/json"}
-    response = post(intake, "contact", "email=bea%40example.com&website=", headers)
+    response = post(intake, "contact", f"email=bea%40example.com&{HONEYPOT_FIELD}=", headers)
     assert response.status_code == 200
     assert response.json() == {"result": "queued", "errors": {}}

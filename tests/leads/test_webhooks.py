@@ -25,7 +25,7 @@ from werkzeug import Request, Response
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import cli, webhook_payload, webhook_queue
 from agency_site.leads.health import leads_api
-from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.models import LeadWebhook, LeadWebhookEndpoint
 from agency_site.leads.store import LeadStore
 from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
@@ -376,7 +376,7 @@ def test_two_workers_claiming_at_once_send_each_message_exactly_once(
 def test_spam_is_not_posted_until_released(store: LeadStore, receiver: HTTPServer) -> None:
     receiver.expect_request(HOOK).respond_with_data("")
     hooks = channel(store, receiver)
-    lead_id = lead(store, spam=True)
+    lead_id = lead(store, spam=SpamReason.HONEYPOT)
     assert rows(store) == []
     assert store.release_spam(lead_id)
     assert send(hooks) == 1

@@ -4,6 +4,7 @@ import uuid
 
 import httpx
 
+from agency_site.forms.declarations import HONEYPOT_FIELD
 from agency_site.settings import load_settings
 from tests.stack.conftest import Stack
 
@@ -24,7 +25,7 @@ def _post(client: httpx.Client, email: str) -> int:
     forged = f"10.{uuid.uuid4().int % 250}.0.1"
     response = client.post(
         CONTACT_POST,
-        data={"email": email, "website": ""},
+        data={"email": email, HONEYPOT_FIELD: ""},
         headers={"X-Forwarded-For": forged},
     )
     return response.status_code

@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from agency_site.content.not_found import NOT_FOUND
+from agency_site.forms.declarations import HONEYPOT_FIELD
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
 from scripts import local_servers
 from scripts.loadtest.monitor import hold_lead, release_lead
@@ -132,7 +133,7 @@ def test_a_monitor_polling_a_503_never_takes_a_backend_out(nginx_url: str, stack
                         errors.append(f"GET {path}: {code}")
                 code = visitor.post(
                     "/_site/forms/contact",
-                    data={"email": f"monitor-visitor-{visits}@example.com", "website": ""},
+                    data={"email": f"monitor-visitor-{visits}@example.com", HONEYPOT_FIELD: ""},
                     headers={"Origin": stack.url},
                 ).status_code
                 if code != 303:  # Stored: redirected to its answer (PRG).

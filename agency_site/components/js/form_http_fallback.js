@@ -8,10 +8,17 @@
 // $CONNECT_MS ms after the submit (blocked or refused), or drops before the answer. The
 // hidden `$KEY_FIELD` carries one key per submission (a new one when the content
 // changes), so a submission tried over both paths is stored and sent once.
+// The time trap (agency_site/leads/spam_token.py): at the first focus in the form a fresh
+// signed token is fetched from $TOKEN_URL into the hidden `$TOKEN_FIELD` (a prerendered
+// page cannot hold one), so both paths carry it (at once when the visitor was already in
+// the form before the page hydrated); a failed fetch is tried again at the next focus or
+// keystroke, and a submit while the fetch is under way waits for it (at most
+// $TOKEN_WAIT_MS ms), then goes on with or without a token: the server never refuses for it.
 useEffect(() => {
   const form = document.getElementById($FORM_ID);
   if (!form) return undefined;
   const keyInput = form.elements.namedItem($KEY_FIELD);
+  const tokenInput = form.elements.namedItem($TOKEN_FIELD);
   const setResult = (value) => refs[$SET_RESULT]?.(value);
   const setErrors = (value) => refs[$SET_ERRORS]?.(value);
   let lastContent = null;
@@ -22,12 +29,38 @@ useEffect(() => {
   const content = () => {
     const data = new URLSearchParams(new FormData(form));
     data.delete($KEY_FIELD);
+    data.delete($TOKEN_FIELD); // Not content: its arrival makes no new submission.
     return data.toString();
   };
   const newKey = () =>
     globalThis.crypto?.randomUUID?.().replaceAll("-", "") ??
     Array.from({ length: 32 }, () => Math.floor(Math.random() * 16).toString(16)).join("");
   const offline = () => form.dataset.offline === "true";
+
+  let tokenFetch = null;
+  const fetchToken = () => {
+    if (!tokenInput || tokenInput.value || tokenFetch) return;
+    tokenFetch = fetch($TOKEN_URL, { headers: { Accept: "application/json" }, credentials: "omit" })
+      .then((response) => response.json())
+      .then((answer) => {
+        if (typeof answer?.token === "string") tokenInput.value = answer.token;
+      })
+      .catch(() => {})
+      .finally(() => {
+        tokenFetch = null;
+      });
+  };
+  const waitForToken = (event) => {
+    if (!tokenFetch) return false;
+    event.preventDefault();
+    event.stopPropagation();
+    const waited = new Promise((resolve) => setTimeout(resolve, $TOKEN_WAIT_MS));
+    Promise.race([tokenFetch, waited]).then(() => {
+      tokenFetch = null;
+      form.requestSubmit();
+    });
+    return true;
+  };
   const busy = () => form.getAttribute("aria-busy") === "true";
 
   const show = (answer) => {
@@ -111,6 +144,7 @@ useEffect(() => {
       event.stopPropagation();
       return;
     }
+    if (waitForToken(event)) return;
     const now = content();
     if (now !== lastContent || !keyInput.value) {
       keyInput.value = newKey();
@@ -131,9 +165,15 @@ useEffect(() => {
     answered = false;
     watch(Date.now());
   };
+  // Focused or typed in before the page hydrated (no focusin comes again): fetched now.
+  if (form.contains(document.activeElement)) fetchToken();
+  form.addEventListener("focusin", fetchToken);
+  form.addEventListener("input", fetchToken);
   form.addEventListener("submit", onSubmit, true);
   return () => {
     progress.disconnect();
+    form.removeEventListener("focusin", fetchToken);
+    form.removeEventListener("input", fetchToken);
     form.removeEventListener("submit", onSubmit, true);
     clearTimeout(watchTimer);
     clearTimeout(hideTimer);

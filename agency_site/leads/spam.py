@@ -1,0 +1,46 @@
+"""Spam with no third party: the checks that take a valid submission for spam.
+
+Each check names its reason (``SpamReason``); they run cheapest first and the first that
+holds is the lead's ``spam_reason`` (no DNS lookup is spent on a lead already suspect):
+the honeypot (``intake.py``), the form's signed token (``spam_token.py``: missing, too
+fast, expired, forged), the address (``spam_address.py``: a disposable domain, one with
+no MX when ``LEADS_CHECK_MX`` is on). A suspect lead is quarantined, never refused: stored with status
+``spam``, answered as a real submission (a bot learns nothing), never e-mailed nor sent
+to webhooks, released by ``leads not-spam ID``, purged after ``LEADS_SPAM_KEEP_DAYS``.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from agency_site.forms.declarations import FORM_TOKEN_FIELD
+from agency_site.leads.kinds import SpamReason
+from agency_site.leads.spam_address import AddressScreen
+from agency_site.leads.spam_token import FormTokens
+
+
+@dataclass(frozen=True)
+class SpamScreen:
+    """The checks of a submission besides its honeypot (``LeadIntake``'s ``screen``).
+
+    ``tokens``: the time trap, None when off (``LEADS_SPAM_TIME_TRAP=false``);
+    ``addresses``: the e-mail address's checks, None for none.
+    """
+
+    tokens: FormTokens | None = None
+    addresses: AddressScreen | None = None
+
+    async def reason(
+        self, fields: Mapping[str, Any], form_data: Mapping[str, Any], *, no_script: bool
+    ) -> SpamReason | None:
+        """Why this valid submission (its checked ``fields``, the ``form_data`` it came
+        in) is suspect, or None. ``no_script``: a person's browser posted the form itself
+        with no script running (``site_api.py``), so it could carry no token."""
+        if self.tokens is not None and not no_script:
+            reason = self.tokens.check(form_data.get(FORM_TOKEN_FIELD))
+            if reason is not None:
+                return reason
+        email = fields.get("email")
+        if self.addresses is not None and isinstance(email, str):
+            return await self.addresses.check(email)
+        return None

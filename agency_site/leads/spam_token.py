@@ -1,0 +1,93 @@
+"""The forms' time trap: a token signed by the backend when a visitor starts on a form.
+
+A prerendered page holds no fresh token, so the form's browser code asks
+``GET /_site/forms/token`` for one at the first focus in the form and writes it into the
+form's hidden ``FORM_TOKEN_FIELD`` (``components/js/form_token.js``); the backend's own
+no-JavaScript page writes one in directly (``site_api.py``). The token holds its issue
+time in milliseconds, signed (``itsdangerous``, its own salt) with the site's secret: a
+submission with no token, one younger than ``LEADS_SPAM_MIN_SECONDS`` (a person does not
+fill a form that fast), older than a day, or whose signature does not hold is suspect
+(``SpamReason``). The token is no secret and no ticket: anyone may fetch one; what it
+costs a bot is the wait.
+
+The secret: ``BOOKING_LINK_SECRET``'s when set (every host of a site shares it:
+prepare_host.py writes it into ``.env``, so a token from one host holds on another),
+else this host's own, generated once and kept in its data folder (``kept_secret.py``).
+Never one a person must set.
+"""
+
+import datetime as dt
+import logging
+import time
+from collections.abc import Callable, Sequence
+
+from itsdangerous import BadData, URLSafeSerializer
+
+from agency_site.leads.kept_secret import data_folder, kept_secret
+from agency_site.leads.kinds import SpamReason
+from agency_site.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+SALT = "agency_site.leads.form-token"
+FILE_NAME = "form-token-secret"
+MAX_AGE = dt.timedelta(days=1)
+# Longest token a form may carry (ours are about 40 characters).
+TOKEN_MAX = 200
+
+
+class FormTokens:
+    """Issues and checks form tokens with ``secrets`` (the first signs, any checks)."""
+
+    def __init__(
+        self,
+        secrets: Sequence[str],
+        min_age: dt.timedelta,
+        max_age: dt.timedelta = MAX_AGE,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        # itsdangerous signs with the last key and checks with any.
+        self._serializer = URLSafeSerializer(list(reversed(secrets)), salt=SALT)
+        self.min_age, self.max_age, self._clock = min_age, max_age, clock
+
+    def issue(self) -> str:
+        """A fresh token: now, signed."""
+        return str(self._serializer.dumps(round(self._clock() * 1000)))
+
+    def check(self, token: object) -> SpamReason | None:
+        """Why a submission carrying ``token`` is suspect, or None when it is not."""
+        if not token:
+            return SpamReason.NO_TOKEN
+        if not isinstance(token, str) or len(token) > TOKEN_MAX:
+            return SpamReason.BAD_TOKEN
+        try:
+            issued_ms = self._serializer.loads(token)
+        except BadData:
+            return SpamReason.BAD_TOKEN
+        if not isinstance(issued_ms, int) or isinstance(issued_ms, bool):
+            return SpamReason.BAD_TOKEN
+        age = dt.timedelta(milliseconds=self._clock() * 1000 - issued_ms)
+        if age < self.min_age:
+            return SpamReason.TOO_FAST
+        if age > self.max_age:
+            return SpamReason.TOKEN_EXPIRED
+        return None
+
+
+def token_secrets(settings: Settings) -> tuple[str, ...]:
+    """The secrets of the form tokens; none when the kept one can be neither read nor made
+    (then an ERROR says so and the time trap is off: no lead is taken for spam for want
+    of a secret)."""
+    if configured := settings.booking.link_secrets:
+        return configured
+    path = data_folder(settings) / FILE_NAME
+    try:
+        return (kept_secret(path),)
+    except (OSError, ValueError) as error:
+        logger.error(
+            "The forms' time trap is OFF: %s cannot be used (%s). Set BOOKING_LINK_SECRET "
+            "in .env (docs/configuration.md).",
+            path,
+            type(error).__name__,
+        )
+        return ()
