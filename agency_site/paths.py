@@ -62,8 +62,3 @@ FORM_TOKEN = f"{SITE_API_PREFIX}/forms/token"
 def form_post(kind: str) -> str:
     """Where a form posts without JavaScript, e.g. ``/_site/forms/booking``."""
     return f"{SITE_API_PREFIX}/forms/{kind}"
-
-
-# In the build (and so served at /csp-script-hashes.json): the SHA-256 of every inline
-# script of the prerendered pages, for the Content-Security-Policy (server.py, deploy/).
-SCRIPT_HASHES_FILE = "csp-script-hashes.json"

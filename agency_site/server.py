@@ -11,29 +11,14 @@ backend (our ``/_site/`` endpoints too) and, with ``reflex run --env prod
 - Unknown paths under another language's prefix (``/ca/nothing``) get that language's
   not-found page (``ca/404.html``), with status 404, like Spanish ones get ``404.html``.
 - Long-lived caching of the content-hashed bundles under ``/assets/``.
-- Two header sets, declared here once and followed by the proxy configurations
-  (``deploy/``): every response gets ``asset_headers`` (nosniff, HSTS on https);
-  HTML documents also get ``document_headers`` (CSP, frame, referrer, opener and
-  permissions policies). A script, image or font is not a document: a CSP of
-  ~3 KB (one hash per inline script) on each of a page's small bundles would
-  cost more bytes than many of them. ``is_document`` decides by Content-Type.
-  All are pure functions of (API URL, site URL, script hashes); the hashes come
-  from the build (``load_script_hashes``).
-
-The Content-Security-Policy: scripts only from the site itself plus the inline
-scripts of the prerendered pages by their SHA-256 (computed by the build plugin
-after every rewrite, ``csp-script-hashes.json``): no ``'unsafe-inline'``, no
-``'unsafe-eval'`` for scripts (the forms reset and focus fields with Reflex's
-native ``rx.set_value``/``rx.set_focus``; nothing calls ``rx.call_script``).
-Styles keep ``'unsafe-inline'``: emotion (Reflex's CSS-in-JS) inserts ``<style>``
-elements with run-time content and React writes ``style=`` attributes, neither
-of which can be hashed at build time. The forms may post to the site and to the
-backend's origin (their no-JavaScript fallback).
+- The two header sets of ``security_headers.py`` (also followed by the proxy configurations
+  and the static-host files): every response gets ``asset_headers`` (nosniff, HSTS on
+  https); HTML documents also get ``document_headers``: a prerendered page the short CSP
+  header (it carries its own policy in a ``<meta>``), the backend's own pages (``/_site/…``)
+  the whole policy. ``is_document`` decides by Content-Type.
 """
 
-import json
 import re
-from collections.abc import Iterable
 from pathlib import Path
 
 from starlette.datastructures import MutableHeaders
@@ -41,9 +26,15 @@ from starlette.responses import FileResponse, RedirectResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agency_site.locale import DEFAULT_LOCALE, LOCALES, locale_of, not_found_file, prefix
-from agency_site.paths import SCRIPT_HASHES_FILE
+from agency_site.paths import SITE_API_PREFIX
 from agency_site.reflex_ext.internals import get_config, static_dir
-from agency_site.settings import get_settings, origin
+from agency_site.security_headers import (
+    asset_headers,
+    content_security_policy,
+    document_headers,
+    is_document,
+)
+from agency_site.settings import get_settings
 
 # Vite's content-hashed bundles: cached for a year, a new build has new names.
 _HASHED_ASSETS = "/assets/"
@@ -55,69 +46,6 @@ _NOT_PAGES = frozenset(
 _CANONICAL_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*(?:/[a-z0-9][a-z0-9_-]*)*")
 
 
-def content_security_policy(api_url: str, site_url: str, script_hashes: Iterable[str] = ()) -> str:
-    """The CSP: own scripts plus hashed inline ones, own styles, https images, the websocket."""
-    api = origin(api_url)
-    websocket = api.replace("http", "ws", 1)
-    scripts = " ".join(f"'{digest}'" for digest in sorted(set(script_hashes)))
-    forms = " ".join(dict.fromkeys(("'self'", origin(site_url), api)))
-    return "; ".join(
-        (
-            "default-src 'self'",
-            f"script-src 'self' {scripts}".rstrip(),
-            "style-src 'self' 'unsafe-inline'",
-            "img-src 'self' data: https:",
-            "font-src 'self' data:",
-            f"connect-src 'self' {api} {websocket}",
-            "frame-ancestors 'self'",
-            "base-uri 'self'",
-            f"form-action {forms}",
-            "object-src 'none'",
-        )
-    )
-
-
-def asset_headers(site_url: str) -> dict[str, str]:
-    """Headers of every response: no type sniffing, and HSTS when the site is on https."""
-    headers = {"X-Content-Type-Options": "nosniff"}
-    if site_url.startswith("https://"):
-        headers["Strict-Transport-Security"] = "max-age=31536000; includeSubDomains"
-    return headers
-
-
-def document_headers(
-    api_url: str, site_url: str, script_hashes: Iterable[str] = ()
-) -> dict[str, str]:
-    """Headers that only mean something on a document (a page the browser renders)."""
-    return {
-        "Content-Security-Policy": content_security_policy(api_url, site_url, script_hashes),
-        "Referrer-Policy": "strict-origin-when-cross-origin",
-        "X-Frame-Options": "SAMEORIGIN",
-        "Cross-Origin-Opener-Policy": "same-origin",
-        "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
-    }
-
-
-def security_headers(
-    api_url: str, site_url: str, script_hashes: Iterable[str] = ()
-) -> dict[str, str]:
-    """Every header an HTML document carries: the asset set plus the document set."""
-    return asset_headers(site_url) | document_headers(api_url, site_url, script_hashes)
-
-
-def is_document(content_type: str) -> bool:
-    """Whether a response of this Content-Type is a document (gets ``document_headers``)."""
-    return content_type.split(";", 1)[0].strip().lower() == "text/html"
-
-
-def load_script_hashes(build_dir: Path) -> tuple[str, ...]:
-    """The CSP sources (``sha256-...``) of the build's inline scripts; none without a build."""
-    path = build_dir / SCRIPT_HASHES_FILE
-    if not path.is_file():
-        return ()
-    return tuple(json.loads(path.read_text()))
-
-
 class SiteMiddleware:
     """Clean page URLs and the two header sets around the Reflex ASGI app."""
 
@@ -125,11 +53,11 @@ class SiteMiddleware:
         """Wrap ``app``; pages are looked up in ``pages_dir`` (the frontend build)."""
         self.app = app
         self.pages_dir = pages_dir or static_dir()
-        config = get_config()
         site_url = get_settings().site_url
         self.asset_headers = asset_headers(site_url)
-        self.document_headers = document_headers(
-            config.api_url, site_url, load_script_hashes(self.pages_dir)
+        self.page_headers = document_headers()
+        self.backend_page_headers = document_headers(
+            content_security_policy(get_config().api_url, site_url)
         )
 
     def _page_name(self, path: str) -> str | None:
@@ -156,13 +84,19 @@ class SiteMiddleware:
             return
 
         immutable = scope["path"].startswith(_HASHED_ASSETS)
+        # The backend's own pages carry no <meta> policy: the whole one goes as a header.
+        documents = (
+            self.backend_page_headers
+            if scope["path"].startswith(SITE_API_PREFIX)
+            else self.page_headers
+        )
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
                 added = self.asset_headers
                 if is_document(headers.get("content-type", "")):
-                    added = added | self.document_headers
+                    added = added | documents
                 for name, value in added.items():
                     headers.setdefault(name, value)
                 if immutable and message["status"] == 200:

@@ -2,7 +2,6 @@
 
 import datetime as dt
 import http.server
-import json
 import shutil
 import sqlite3
 import subprocess
@@ -16,8 +15,13 @@ import sqlalchemy as sa
 
 from agency_site.deploy import backup, caddy, nginx, release, systemd
 from agency_site.deploy.topology import BACKEND_EXACT_PATHS, from_settings, page_paths
-from agency_site.paths import SCRIPT_HASHES_FILE
-from agency_site.server import asset_headers, document_headers, security_headers
+from agency_site.security_headers import (
+    HEADER_POLICY,
+    asset_headers,
+    document_headers,
+    security_headers,
+    with_page_policy,
+)
 from agency_site.settings import get_settings, load_settings
 from scripts import local_servers
 
@@ -37,7 +41,7 @@ def test_the_topology_comes_from_the_settings(settings) -> None:
     assert topology.host == "www.agencia.example" and topology.port == 443
     site = "https://www.agencia.example"
     assert dict(topology.asset_headers) == asset_headers(site)
-    assert dict(topology.document_headers) == document_headers(site, site)
+    assert dict(topology.document_headers) == document_headers()
     assert "Strict-Transport-Security" in dict(topology.asset_headers)
     assert "/about" in topology.pages and "/" not in topology.pages
 
@@ -45,7 +49,7 @@ def test_the_topology_comes_from_the_settings(settings) -> None:
 def test_both_servers_carry_every_security_header_of_the_python_server(settings) -> None:
     topology = from_settings(settings)
     for text in (caddy.caddyfile(topology), nginx.server_block(topology)):
-        for name, value in security_headers(settings.reflex.api_url, settings.site_url).items():
+        for name, value in security_headers(settings.site_url).items():
             assert f'"{value}"' in text and name in text
 
 
@@ -196,30 +200,36 @@ def test_old_backups_are_pruned(tmp_path) -> None:
     ]
 
 
-def test_the_csp_names_the_exports_inline_scripts_and_render_refuses_without_them(
+def test_render_refuses_an_export_whose_pages_carry_no_policy_and_sends_the_short_header(
     settings, tmp_path
 ) -> None:
     from agency_site.deploy.__main__ import render
-    from agency_site.paths import SCRIPT_HASHES_FILE
 
-    with pytest.raises(SystemExit, match="export the site first"):
+    with pytest.raises(SystemExit, match=r"no pages in .*export the site first"):
         render(tmp_path / "out", str(tmp_path), None, None)
-    (tmp_path / SCRIPT_HASHES_FILE).write_text('["sha256-abc="]')
+    (tmp_path / "about.html").write_text("<html><head></head><script>boot()</script></html>")
+    with pytest.raises(SystemExit, match=r"1 page.* carry no Content-Security-Policy"):
+        render(tmp_path / "out", str(tmp_path), None, None)
+    page = with_page_policy((tmp_path / "about.html").read_text(), "https://x", "https://x")
+    (tmp_path / "about.html").write_text(page)
     render(tmp_path / "out", str(tmp_path), None, None)
-    caddyfile = (tmp_path / "out" / "Caddyfile").read_text()
-    assert "script-src 'self' 'sha256-abc='" in caddyfile
-    assert (
-        "script-src 'self' 'sha256-abc='"
-        in (tmp_path / "out" / "nginx-agency_site.conf").read_text()
-    )
+    for name in ("Caddyfile", "nginx-agency_site.conf"):
+        text = (tmp_path / "out" / name).read_text()
+        assert HEADER_POLICY in text and "sha256-" not in text, name
+
+
+def _page(file: Path, title: str) -> None:
+    """A page as the build writes it: with its own CSP in a <meta>."""
+    html = f"<!doctype html><html><head><title>{title}</title></head></html>"
+    file.write_text(with_page_policy(html, "http://localhost", "http://localhost"))
 
 
 def _static_site(folder) -> None:
     """A tiny export: two pages, the not-found page, a bundle and the other static files."""
     folder.chmod(0o755)  # nginx's workers (nobody) read it.
-    (folder / "index.html").write_text("<!doctype html><title>Inicio</title>")
-    (folder / "about.html").write_text("<!doctype html><title>Nosotros</title>")
-    (folder / "404.html").write_text("<!doctype html><title>No encontrada</title>")
+    _page(folder / "index.html", "Inicio")
+    _page(folder / "about.html", "Nosotros")
+    _page(folder / "404.html", "No encontrada")
     (folder / "assets").mkdir(mode=0o755)
     (folder / "assets" / "entry-Ab12.js").write_text("console.log(1)")
     (folder / "assets" / "font-Ab12.woff2").write_bytes(b"wOF2")
@@ -227,12 +237,9 @@ def _static_site(folder) -> None:
     (folder / "sitemap.xml").write_text("<urlset/>")
     (folder / "manifest.webmanifest").write_text("{}")
     (folder / "favicon.ico").write_bytes(b"\0")
-    # As many inline scripts as a site of ~100 pages: a CSP longer than an nginx token (4 KB).
-    hashes = [f"sha256-{index:043d}=" for index in range(160)]
-    (folder / SCRIPT_HASHES_FILE).write_text(json.dumps(hashes))
     (folder / "ca").mkdir(mode=0o755)
-    (folder / "ca.html").write_text("<!doctype html><title>Inici</title>")
-    (folder / "ca" / "404.html").write_text("<!doctype html><title>No trobada</title>")
+    _page(folder / "ca.html", "Inici")
+    _page(folder / "ca" / "404.html", "No trobada")
 
 
 DOCUMENTS = {"/": 200, "/about": 200, "/no-existe": 404, "/ca": 200, "/ca/no-existeix": 404}

@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from agency_site.deploy.release import copy_export
+from agency_site.security_headers import with_page_policy
 from scripts import prepare_host
 from tests.conftest import unavailable
 from tests.test_deploy_docs import command, env_values
@@ -428,7 +429,9 @@ def test_the_second_hosts_unit(prepared: tuple[Host, str]) -> None:
     host, _ = prepared
     static_root = host.path("/srv/agency_site/frontend")
     static_root.mkdir(exist_ok=True)
-    (static_root / "csp-script-hashes.json").write_text('["sha256-abc="]')
+    (static_root / "index.html").write_text(
+        with_page_policy("<html><head></head></html>", "https://x", "https://x")
+    )
     host.run(
         "cd /srv/agency_site/app && sudo DEPLOY_BACKEND_HOST=10.0.0.6 .venv/bin/python -m "
         "agency_site.deploy render --out /root/host-b",

@@ -6,18 +6,23 @@ from urllib.parse import unquote
 
 import httpx
 import pytest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
 
-from agency_site.reflex_ext.build_plugin import script_hashes, write_script_hashes
-from agency_site.server import (
-    SiteMiddleware,
+from agency_site.reflex_ext.internals import get_config
+from agency_site.security_headers import (
+    HEADER_POLICY,
     asset_headers,
     content_security_policy,
     document_headers,
     is_document,
-    load_script_hashes,
     security_headers,
 )
+from agency_site.server import SiteMiddleware
+from agency_site.settings import get_settings
 from tests.run_async import run
 
 
@@ -96,7 +101,8 @@ def test_documents_carry_both_header_sets(client: Client) -> None:
         assert headers["x-frame-options"] == "SAMEORIGIN"
         assert headers["cross-origin-opener-policy"] == "same-origin"
         assert "camera=()" in headers["permissions-policy"]
-        assert "frame-ancestors 'self'" in headers["content-security-policy"]
+        # The short header: the page carries the rest in its <meta> (tests/test_security_headers.py).
+        assert headers["content-security-policy"] == HEADER_POLICY
 
 
 def test_assets_and_other_answers_carry_the_asset_set_only(client: Client) -> None:
@@ -104,7 +110,7 @@ def test_assets_and_other_answers_carry_the_asset_set_only(client: Client) -> No
     for path in ("/assets/entry-Ab12.js", "/assets/font-Ab12.woff2", "/robots.txt", "/about/"):
         headers = client.get(path).headers
         assert headers["x-content-type-options"] == "nosniff", path
-        for name in document_headers("http://x", "http://x"):
+        for name in document_headers():
             assert name.lower() not in headers, (path, name)
 
 
@@ -114,36 +120,22 @@ def test_a_document_is_told_by_its_content_type() -> None:
         assert not is_document(content_type), content_type
 
 
-def test_csp_lets_the_page_reach_the_backend_websocket() -> None:
-    csp = content_security_policy("https://api.example.es/path", "https://www.example.es")
-    assert "connect-src 'self' https://api.example.es wss://api.example.es" in csp
-    assert "object-src 'none'" in csp
+def test_the_backend_s_own_pages_get_the_whole_policy_as_a_header(tmp_path: Path) -> None:
+    """A form answer or booking page under /_site/ has no <meta> policy of its own."""
 
+    async def answer(request: Request) -> HTMLResponse:
+        return HTMLResponse("<h1>Gracias</h1>")
 
-def test_csp_allows_hashed_inline_scripts_only_and_no_eval() -> None:
-    csp = content_security_policy(
-        "https://api.example.es", "https://www.example.es", ["sha256-b", "sha256-a", "sha256-a"]
-    )
-    directives = dict(d.split(" ", 1) for d in csp.split("; "))
-    assert directives["script-src"] == "'self' 'sha256-a' 'sha256-b'"
-    assert "unsafe-eval" not in csp
-    assert directives["style-src"] == "'self' 'unsafe-inline'"
-    # The forms' no-JavaScript POST goes to the backend.
-    assert directives["form-action"] == "'self' https://www.example.es https://api.example.es"
-
-
-def test_the_middleware_serves_the_build_s_script_hashes(tmp_path: Path) -> None:
-    (tmp_path / "index.html").write_text("<script>boot()</script>")
-    write_script_hashes(tmp_path)
-    app = SiteMiddleware(StaticFiles(directory=tmp_path, html=True), pages_dir=tmp_path)
-    csp = Client(app).get("/").headers["content-security-policy"]
-    assert "'sha256-" in csp and "'unsafe-inline'" not in csp.split("; ")[1]
-    assert load_script_hashes(tmp_path) == tuple(script_hashes("<script>boot()</script>"))
+    backend = Starlette(routes=[Route("/_site/forms/contact", answer)])
+    app = SiteMiddleware(backend, pages_dir=tmp_path)
+    policy = Client(app).get("/_site/forms/contact").headers["content-security-policy"]
+    assert policy == content_security_policy(get_config().api_url, get_settings().site_url)
+    assert "script-src 'self';" in policy and "frame-ancestors 'self'" in policy
 
 
 def test_hsts_only_for_an_https_site_and_on_every_answer() -> None:
-    assert "Strict-Transport-Security" not in security_headers("http://x", "http://x")
-    assert "Strict-Transport-Security" in security_headers("https://x", "https://x")
+    assert "Strict-Transport-Security" not in security_headers("http://x")
+    assert "Strict-Transport-Security" in security_headers("https://x")
     assert "Strict-Transport-Security" in asset_headers("https://x")
 
 

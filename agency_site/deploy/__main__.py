@@ -103,11 +103,11 @@ def render(
     )
     try:
         files = releases.rendered_files(target, root)
-    except releases.ReleaseError:
+    except releases.ReleaseError as error:
         raise SystemExit(
-            f"No csp-script-hashes.json in {root}: export the site first and "
-            "point --static-root (or DEPLOY_STATIC_ROOT) at the unpacked frontend.zip. The "
-            "Content-Security-Policy must list its inline scripts, or no page would start."
+            f"{error}: export the site first and point --static-root (or "
+            "DEPLOY_STATIC_ROOT) at the unpacked frontend.zip. Each page carries its own "
+            "Content-Security-Policy; the web server sends only the short header."
         ) from None
     out.mkdir(parents=True, exist_ok=True)
     if prefix is not None:

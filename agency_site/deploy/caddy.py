@@ -16,7 +16,6 @@ from agency_site.deploy.topology import (
     CLIENT_MAX_BODY,
     CLIENT_READ_TIMEOUT_S,
     FAIL_WINDOW_S,
-    FORM_PREFIX,
     GENERATED,
     HASHED_CACHE,
     HASHED_PREFIX,
@@ -72,8 +71,7 @@ def caddyfile(topology: Topology) -> str:
         if topology.listen_port:
             address += f":{topology.listen_port}"
     # Caddy 2.6 (Debian's) has no response matchers in `header`: documents are picked by
-    # request path: the pages (after try_files, *.html), "/", the not-found page and the
-    # no-JavaScript form answers of the backends.
+    # request path: the pages (after try_files, *.html), "/" and the not-found pages.
     document = topology.document_headers
     asset_lines = "\n".join(f"\t\t{name} {quoted(value)}" for name, value in topology.asset_headers)
     redirects = "\n".join(f"\tredir {path}/ {path} 308" for path in topology.pages)
@@ -108,9 +106,8 @@ def caddyfile(topology: Topology) -> str:
 \t# Websocket events, liveness/health and the site's own endpoints: to the backends.
 \t@backend path {_backend_matcher()}
 \thandle @backend {{
-\t\t# The no-JavaScript forms answer with a page.
-\t\t@form_answer path {FORM_PREFIX}*
-{_header(document, chr(9) * 2, "@form_answer ")}
+\t\t# The backends' own pages (form answers, booking pages) carry their own document
+\t\t# headers: the whole CSP (they have no <meta> policy).
 \t\t# A booking link's URL is its permission: no Referer may carry it.
 \t\t@booking_link path {booking_link("")}*
 {_header((("Referrer-Policy", "no-referrer"),), chr(9) * 2, "@booking_link ")}

@@ -88,16 +88,23 @@ def _document_value(name: str, value: str) -> str:
 
 
 def _headers(
-    topology: Topology, indent: str, cache: str | None = None, *, private: bool = False
+    topology: Topology,
+    indent: str,
+    cache: str | None = None,
+    *,
+    private: bool = False,
+    proxied: bool = False,
 ) -> str:
     """``add_header`` lines; nginx drops inherited ones in any block that adds its own.
-    ``private``: a booking link's answer, whose URL no Referer may carry."""
+    ``proxied``: a backend's answer, which carries its own document headers (the whole CSP
+    of its pages: they have no ``<meta>``); ``private``: a booking link's answer, whose URL
+    no Referer may carry."""
     lines = [f"add_header {name} {quoted(value)} always;" for name, value in topology.asset_headers]
-    lines += [
-        f"add_header {name} {_document_value(name, value)} always;"
-        for name, value in topology.document_headers
-        if not (private and name == "Referrer-Policy")
-    ]
+    if not proxied:
+        lines += [
+            f"add_header {name} {_document_value(name, value)} always;"
+            for name, value in topology.document_headers
+        ]
     if private:
         lines.append('add_header Referrer-Policy "no-referrer" always;')
     if cache:
@@ -105,9 +112,11 @@ def _headers(
     return "\n".join(indent + line for line in lines)
 
 
-def _proxy(topology: Topology, *, websocket: bool = False) -> str:
-    # The backend sends the same header sets: keep one copy, ours (the export's CSP).
-    names = [name for name, _ in (*topology.asset_headers, *topology.document_headers)]
+def _proxy(topology: Topology, *, websocket: bool = False, private: bool = False) -> str:
+    # The backend sends the asset set too: keep one copy, ours. Its document headers (its
+    # own pages' whole CSP) pass, but a booking link's Referrer-Policy is ours.
+    names = [name for name, _ in topology.asset_headers]
+    names += ["Referrer-Policy"] if private else []
     lines = [f"proxy_hide_header {name};" for name in names]
     lines += [
         f"proxy_pass http://{UPSTREAM};",
@@ -121,7 +130,7 @@ def _proxy(topology: Topology, *, websocket: bool = False) -> str:
         # and never marks the backend down (max_fails counts these same events).
         "proxy_next_upstream error timeout;",
         f"limit_req zone={REQUEST_ZONE} burst={BACKEND_REQUEST_BURST} nodelay;",
-        # The backend's headers include a CSP of ~3 KB (one hash per inline script).
+        # Room for the backend's headers (its pages' CSP, cookies of the socket's polling).
         "proxy_buffer_size 16k;",
         "proxy_buffers 8 16k;",
     ]
@@ -172,13 +181,16 @@ def server_block(topology: Topology) -> str:
     backend_locations = [f"location = {path}" for path in BACKEND_EXACT_PATHS] + [
         f"location {prefix}" for prefix in BACKEND_PREFIXES if prefix != "/_event"
     ]
+    backend_headers = _headers(topology, "        ", proxied=True)
     proxied = "\n".join(
-        f"    {location} {{\n{_proxy(topology)}\n    }}" for location in backend_locations
+        f"    {location} {{\n{backend_headers}\n{_proxy(topology)}\n    }}"
+        for location in backend_locations
     )
-    # The booking links: their own Referrer-Policy (and so every header restated).
+    # The booking links: their own Referrer-Policy.
     proxied += (
         f"\n    location {BOOKING_PREFIX} {{\n"
-        f"{_headers(topology, '        ', private=True)}\n{_proxy(topology)}\n    }}"
+        f"{_headers(topology, '        ', private=True, proxied=True)}\n"
+        f"{_proxy(topology, private=True)}\n    }}"
     )
     redirects = "\n".join(
         f"    location = {path}/ {{\n        return 308 {path};\n    }}" for path in topology.pages
@@ -251,6 +263,7 @@ log_format {LOG_FORMAT} '$remote_addr - $remote_user [$time_local] "$agency_logg
 
     # Websocket events: upgrade, and a read timeout longer than any quiet visit.
     location /_event {{
+{backend_headers}
 {_proxy(topology, websocket=True)}
     }}
     # Liveness/health and the site's own endpoints.

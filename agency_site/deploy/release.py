@@ -6,16 +6,17 @@ In order, stopping at the first failure:
    ``releases/<UTC time>/`` beside the static root (``DEPLOY_STATIC_ROOT``); the
    previous release's ``/assets/`` files are copied in too, so a tab opened on the
    previous release still loads the chunks it names;
-2. **render** the web-server file and the units from that export (its CSP lists
-   exactly the export's inline scripts) into a staging folder;
+2. **render** the web-server file and the units from that export (every page of it
+   carries its own CSP in a ``<meta>``: ``agency_site/security_headers.py``) into a staging folder;
 3. **validate** them with the web server itself (``caddy validate`` / ``nginx -t``);
 4. **switch**: the static root is a symlink, replaced atomically (``rename``) to
    point at the new release, and the rendered files are installed;
-5. **reload** the web server (it serves the new folder with its own CSP from then on);
+5. **reload** the web server (it serves the new folder from then on);
 6. **migrate** the leads database once;
 7. **restart the backends one at a time**, each answering ``/ping`` before the next;
 8. **smoke-check through the web server**: every route answers 200 with this
-   release's page, every inline script of it is allowed by the served CSP, a page
+   release's page, every inline script of it is allowed by the page's own CSP, the short
+   CSP header comes with it, a page
    hydrates in a browser with no CSP violation (Chromium through Playwright, when
    installed), ``/_health`` answers and a form's endpoint answers a bad submission
    with its page of field errors (nothing is stored).
@@ -31,7 +32,6 @@ import dataclasses
 import datetime as dt
 import json
 import os
-import re
 import shutil
 import subprocess
 import time
@@ -44,7 +44,8 @@ from pathlib import Path
 
 from agency_site.deploy import caddy, nginx
 from agency_site.deploy.topology import from_settings
-from agency_site.paths import SCRIPT_HASHES_FILE, form_post
+from agency_site.paths import form_post
+from agency_site.security_headers import allowed_scripts, policy_of_page, script_hashes
 from agency_site.settings import get_settings
 
 RELEASES = "releases"
@@ -53,7 +54,6 @@ PING_TIMEOUT_S = 300
 HYDRATED = "html[data-hydrated='true']"
 # Pages the browser check opens: the home page and a form page.
 BROWSER_ROUTES = ("/", "/contact")
-_SCRIPT_SRC = re.compile(r"(?:^|;)\s*script-src ([^;]*)")
 
 
 class ReleaseError(Exception):
@@ -173,6 +173,25 @@ def carry_assets(previous: Path | None, new: Path) -> int:
     return copied
 
 
+def export_problem(release: Path) -> str | None:
+    """Why ``release`` is not an export of this site's build: no pages, or pages with no
+    ``<meta>`` policy of their own (``security_headers.py``: a server sends only the short header)."""
+    pages = sorted(release.rglob("*.html"))
+    if not pages:
+        return f"no pages in {release}"
+    missing = [
+        page.relative_to(release).as_posix()
+        for page in pages
+        if policy_of_page(page.read_text(errors="replace")) is None
+    ]
+    if missing:
+        return (
+            f"{len(missing)} page(s) in {release} carry no Content-Security-Policy of their "
+            f"own (first: {missing[0]})"
+        )
+    return None
+
+
 def rendered_files(target: Target, release: Path) -> dict[str, str]:
     """The web-server files and units of ``release`` (its CSP lists its own inline scripts)."""
     from agency_site.deploy import systemd
@@ -182,8 +201,8 @@ def rendered_files(target: Target, release: Path) -> dict[str, str]:
     )
     if target.caddy_admin:
         topology = dataclasses.replace(topology, caddy_admin=target.caddy_admin)
-    if not topology.has_script_hashes:
-        raise ReleaseError(f"the export in {release} has no {SCRIPT_HASHES_FILE}")
+    if problem := export_problem(release):
+        raise ReleaseError(problem)
     return {
         "Caddyfile": caddy.caddyfile(topology),
         "nginx-agency_site.conf": nginx.server_block(topology),
@@ -270,7 +289,6 @@ def _page_file(release: Path, path: str) -> Path:
 
 def smoke_check(target: Target, release: Path) -> None:
     """Every route, the CSP, /_health and a form endpoint through the web server."""
-    from agency_site.reflex_ext.build_plugin import script_hashes
     from agency_site.routes import ROUTES
 
     url = target.public_url.rstrip("/")
@@ -282,10 +300,12 @@ def smoke_check(target: Target, release: Path) -> None:
             continue
         if body != _page_file(release, route.path).read_text():
             problems.append(f"{route.path} is not this release's page")
-        match = _SCRIPT_SRC.search(headers.get("Content-Security-Policy", ""))
-        allowed = set(match[1].replace("'", "").split()) if match else set()
-        if blocked := script_hashes(body) - allowed:
+        # The page's own policy (its <meta>) lists its inline scripts; the header adds
+        # what <meta> cannot carry (frame-ancestors).
+        if blocked := script_hashes(body) - allowed_scripts(policy_of_page(body) or ""):
             problems.append(f"{route.path}: {len(blocked)} inline script(s) blocked by the CSP")
+        if "frame-ancestors" not in headers.get("Content-Security-Policy", ""):
+            problems.append(f"{route.path}: no frame-ancestors in the CSP header")
     status, _, body = _get(url + "/_health")
     if status != 200:
         problems.append(f"/_health answered {status}: {body[:200]}")

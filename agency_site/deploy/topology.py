@@ -72,11 +72,6 @@ class Topology:
     caddy_admin: str = "off"
 
     @property
-    def has_script_hashes(self) -> bool:
-        """Whether the CSP names the export's inline scripts (else no page would start)."""
-        return "'sha256-" in dict(self.document_headers).get("Content-Security-Policy", "")
-
-    @property
     def scheme(self) -> str:
         """``http`` or ``https``."""
         return urlsplit(self.site_url).scheme
@@ -108,20 +103,17 @@ def page_paths() -> tuple[str, ...]:
 
 def from_settings(settings: Settings, *, static_root: str | None = None, **overrides) -> Topology:
     """The topology the settings describe (``static_root`` overrides ``DEPLOY_STATIC_ROOT``)."""
-    from agency_site.server import asset_headers, document_headers, load_script_hashes
+    from agency_site.security_headers import asset_headers, document_headers
 
     root = static_root or settings.deploy.static_root
-    # The CSP allows exactly the inline scripts of this export (hashed at build time).
-    hashes = load_script_hashes(Path(root))
     host = urlsplit(settings.site_url).hostname or "localhost"
     values = {
         "site_url": settings.site_url,
         "static_root": str(Path(root).resolve()) if static_root else root,
         "backends": settings.deploy.backend_addresses,
         "asset_headers": tuple(asset_headers(settings.site_url).items()),
-        "document_headers": tuple(
-            document_headers(settings.reflex.api_url, settings.site_url, hashes).items()
-        ),
+        # The short CSP header: each page carries the rest in its <meta> (security_headers.py).
+        "document_headers": tuple(document_headers().items()),
         "pages": page_paths(),
         "app_dir": settings.deploy.app_dir,
         "user": settings.deploy.user,

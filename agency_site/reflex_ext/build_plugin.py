@@ -17,25 +17,22 @@
   (``lazy_socket.py``), written from Reflex's pristine template on every build.
 - The prerendered pages start their JavaScript after the first paint
   (``hydration.py``).
-- Then, over the final HTML of every page, the SHA-256 of each inline
-  ``<script>`` goes into ``csp-script-hashes.json`` in the build, from which the
-  server (and the proxy configurations) build the Content-Security-Policy: no
-  ``'unsafe-inline'`` for scripts.
+- Then, over the final HTML of every page, the page's own Content-Security-Policy (the
+  SHA-256 of each of its inline ``<script>``, no ``'unsafe-inline'`` for scripts) goes into
+  a ``<meta>`` first in its ``<head>`` (``agency_site/security_headers.py``): the page keeps it on any
+  static host; the servers send only the short header.
 """
 
-import base64
-import hashlib
 import json
-import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from agency_site.locale import DEFAULT_LOCALE, LOCALES, localized_path, not_found_file
-from agency_site.paths import SCRIPT_HASHES_FILE
 from agency_site.reflex_ext.hydration import defer_hydration
-from agency_site.reflex_ext.internals import Plugin
+from agency_site.reflex_ext.internals import Plugin, get_config
 from agency_site.reflex_ext.lazy_socket import lazy_state_js
+from agency_site.security_headers import with_page_policy
 from agency_site.seo.files import robots_txt, sitemap_xml, web_manifest
 from agency_site.seo.urls import MANIFEST_PATH, ROBOTS_PATH, SITEMAP_PATH
 
@@ -59,7 +56,6 @@ _PRERENDER_ALL = '"prerender": true'
 _SPA_FALLBACK = "__spa-fallback.html"
 _ROUTES_MANIFEST = "routes.json"
 # An inline script: a <script> element without src, and its exact text.
-_INLINE_SCRIPT = re.compile(r"<script\b(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.DOTALL | re.I)
 
 
 def _public_file(url_path: str, text: str) -> tuple[str, str]:
@@ -131,22 +127,15 @@ def install_not_found_page(static_dir: Path, routes: list[str]) -> None:
         probe_dir.with_suffix(".html").unlink(missing_ok=True)
 
 
-def script_hashes(html: str) -> set[str]:
-    """CSP sources (``sha256-<base64>``) of the inline scripts of one page."""
-    return {
-        "sha256-" + base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
-        for body in _INLINE_SCRIPT.findall(html)
-    }
-
-
-def write_script_hashes(static_dir: Path) -> list[str]:
-    """Hash the inline scripts of every page of the build into ``SCRIPT_HASHES_FILE``."""
-    found: set[str] = set()
-    for page in static_dir.rglob("*.html"):
-        found |= script_hashes(page.read_text())
-    hashes = sorted(found)
-    (static_dir / SCRIPT_HASHES_FILE).write_text(json.dumps(hashes, indent=0) + "\n")
-    return hashes
+def write_page_policies(static_dir: Path) -> int:
+    """Write each page's own CSP (its inline scripts' hashes) into its ``<meta>``
+    (``csp.with_page_policy``); the number of pages."""
+    config = get_config()
+    pages = sorted(static_dir.rglob("*.html"))
+    for page in pages:
+        html = page.read_text()
+        page.write_text(with_page_policy(html, config.api_url, config.deploy_url or ""))
+    return len(pages)
 
 
 @dataclass(kw_only=True, frozen=True)
@@ -168,4 +157,4 @@ class SiteBuildPlugin(Plugin):
         routes = json.loads((static_dir.parents[1] / _ROUTES_MANIFEST).read_text())
         install_not_found_page(static_dir, routes)
         defer_hydration(static_dir)
-        write_script_hashes(static_dir)  # Last: after every rewrite of the pages.
+        write_page_policies(static_dir)  # Last: after every rewrite of the pages.

@@ -27,6 +27,7 @@ from werkzeug import Request, Response
 
 from agency_site import paths
 from agency_site.content.form_words import COPY
+from agency_site.security_headers import HEADER_POLICY
 from tests.e2e.conftest import SiteServer, watch_csp
 from tests.e2e.test_forms import (
     SUBMIT,
@@ -309,10 +310,16 @@ def test_the_slash_redirect_stays_on_the_site(site: SiteServer) -> None:
 
 
 def test_the_pages_inline_scripts_run_under_the_hashed_csp(page: Page, site: SiteServer) -> None:
+    """The page's own policy (its <meta>, first in <head>) lists its inline scripts; the
+    server sends the short header beside it; the page hydrates with no violation."""
     violations = watch_csp(page)
     response = page.goto(paths.SCHEDULE)
-    csp = response.headers["content-security-policy"]
+    assert response is not None and response.headers["content-security-policy"] == HEADER_POLICY
+    meta = page.locator('head > meta[http-equiv="Content-Security-Policy"]')
+    expect(meta).to_have_count(1)
+    csp = meta.get_attribute("content") or ""
     assert "'unsafe-eval'" not in csp and "'sha256-" in csp
     assert "'unsafe-inline'" not in csp.split("script-src", 1)[1].split(";")[0]
+    assert page.evaluate("document.head.firstElementChild.httpEquiv") == "Content-Security-Policy"
     expect(page.locator("html[data-hydrated='true']")).to_have_count(1, timeout=20_000)
     assert violations == []

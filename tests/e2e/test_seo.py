@@ -132,4 +132,4 @@ def test_responses_carry_security_headers(http: APIRequestContext) -> None:
     headers = http.get("/").headers
     assert headers["x-content-type-options"] == "nosniff"
     assert headers["referrer-policy"] == "strict-origin-when-cross-origin"
-    assert "default-src 'self'" in headers["content-security-policy"]
+    assert "frame-ancestors 'self'" in headers["content-security-policy"]  # The short header.
