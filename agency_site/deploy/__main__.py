@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from agency_site import static_host as static_host_files
 from agency_site.deploy import backup as backups
 from agency_site.deploy import nginx
 from agency_site.deploy import release as releases
@@ -81,7 +82,30 @@ def _parser() -> argparse.ArgumentParser:
     )
     restore.add_argument("backup", type=Path, help="a leads-*.sqlite3 or leads-*.dump file")
     restore.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    host = commands.add_parser(
+        "static-host",
+        help="make an unpacked frontend.zip ready for a static host (docs/deploy.md)",
+    )
+    host.add_argument("host", choices=("cloudflare", "netlify"))
+    host.add_argument("folder", type=Path, help="the unpacked frontend.zip")
     return parser
+
+
+def static_host(host: str, folder: Path) -> int:
+    """Check an export for a static host; Netlify's ``_redirects`` gets each language's
+    not-found page (Cloudflare Pages finds the nearest ``404.html`` itself)."""
+    redirects = folder / static_host_files.REDIRECTS_FILE
+    if not (folder / static_host_files.HEADERS_FILE).is_file() or not redirects.is_file():
+        print(f"{folder} is not an export of this site: no _headers or _redirects", file=sys.stderr)
+        return 2
+    if problem := releases.export_problem(folder):
+        print(problem, file=sys.stderr)
+        return 2
+    pages = static_host_files.build_pages(folder)
+    if host == "netlify":
+        redirects.write_text(static_host_files.netlify_redirects(pages))
+    print(f"{folder}: {len(pages)} pages ready for {host} (_headers, _redirects)")
+    return 0
 
 
 def render(
@@ -233,6 +257,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "release":
         return run_release(production_target(args), args.rollback)
+    if args.command == "static-host":
+        return static_host(args.host, args.folder)
     settings = get_settings()
     if args.command == "restore":
         from agency_site.leads import plugins

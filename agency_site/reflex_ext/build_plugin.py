@@ -21,6 +21,7 @@
   SHA-256 of each of its inline ``<script>``, no ``'unsafe-inline'`` for scripts) goes into
   a ``<meta>`` first in its ``<head>`` (``agency_site/security_headers.py``): the page keeps it on any
   static host; the servers send only the short header.
+- ``_headers`` and ``_redirects`` for Cloudflare Pages and Netlify (``static_host.py``).
 """
 
 import json
@@ -35,6 +36,8 @@ from agency_site.reflex_ext.lazy_socket import lazy_state_js
 from agency_site.security_headers import with_page_policy
 from agency_site.seo.files import robots_txt, sitemap_xml, web_manifest
 from agency_site.seo.urls import MANIFEST_PATH, ROBOTS_PATH, SITEMAP_PATH
+from agency_site.settings import get_settings
+from agency_site.static_host import write_host_files
 
 # Any path no page is declared at: React Router renders the catch-all 404 route there.
 NOT_FOUND_PROBE = "__not-found"
@@ -158,3 +161,4 @@ class SiteBuildPlugin(Plugin):
         install_not_found_page(static_dir, routes)
         defer_hydration(static_dir)
         write_page_policies(static_dir)  # Last: after every rewrite of the pages.
+        write_host_files(static_dir, get_settings().site_url)  # For a static host or CDN.

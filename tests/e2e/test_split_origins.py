@@ -1,8 +1,9 @@
 """Split origins, as a static host or CDN and an ``api.`` backend deploy the site.
 
 The frontend export (``reflex export --frontend-only``, in a web workdir of its own so the
-shared site fixture is untouched) is served by a bare static file server on one port, with
-pretty URLs and ``404.html`` and none of the project's headers, as a static host does; the
+shared site fixture is untouched) is served by a bare static file server on one port, as
+Cloudflare Pages serves it: pretty URLs, the nearest ``404.html``, and the export's own
+``_headers`` and ``_redirects`` (``agency_site/static_host.py``) for its headers; the
 backend alone (``reflex run --env prod --backend-only``) on another port, started only when
 a test needs it.
 
@@ -33,7 +34,10 @@ from pytest_httpserver import HTTPServer
 from agency_site import locale, paths
 from agency_site.content.form_words import COPY
 from agency_site.content.pages import PAGES
+from agency_site.deploy.topology import page_paths
 from agency_site.routes import ROUTES
+from agency_site.security_headers import HEADER_POLICY
+from agency_site.static_host import HEADERS_FILE, REDIRECTS_FILE
 from scripts.local_servers import free_port
 from tests.e2e.conftest import (
     BUILD_TIMEOUT_S,
@@ -47,6 +51,7 @@ from tests.e2e.conftest import (
 from tests.e2e.helpers import expect_page, open_page
 from tests.e2e.test_form_http_fallback import refuse_websockets
 from tests.e2e.test_forms import SUBMIT, fill_booking, wait_for_sends, working_day
+from tests.test_static_host import parse_headers, parse_redirects
 
 BACKEND_ONLY = "-m reflex run --env prod --backend-only --backend-port"
 # What Reflex's default overlay would show: none of it may appear.
@@ -54,23 +59,47 @@ OVERLAY_TEXT = re.compile(r"Cannot connect|Connection Error|Backend is|server is
 
 
 class _StaticHandler(BaseHTTPRequestHandler):
-    """Serves the export like nginx would: page.html, page/index.html, else 404.html."""
+    """Serves the export as Cloudflare Pages does, from its own files only: its
+    ``_redirects`` first, then page.html or page/index.html, else the nearest 404.html up the
+    tree; every answer with the headers its ``_headers`` gives the path. Neither file is
+    served."""
 
     root: Path
 
     def do_GET(self) -> None:
-        name = urlsplit(self.path).path.strip("/")
-        for candidate in (name or "index.html", f"{name}.html", f"{name}/index.html"):
-            file = (self.root / candidate).resolve()
-            if file.is_relative_to(self.root) and file.is_file():
-                return self._send(file, 200)
-        return self._send(self.root / "404.html", 404)
+        path = urlsplit(self.path).path
+        redirects = {source: (target, code) for source, target, code in self.redirects()}
+        if path in redirects:
+            target, code = redirects[path]
+            self.send_response(code)
+            self.send_header("Location", target)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
+        name = path.strip("/")
+        if name not in (HEADERS_FILE, REDIRECTS_FILE):
+            for candidate in (name or "index.html", f"{name}.html", f"{name}/index.html"):
+                file = (self.root / candidate).resolve()
+                if file.is_relative_to(self.root) and file.is_file():
+                    return self._send(path, file, 200)
+        folder = (self.root / name).parent
+        while folder != self.root and not (folder / "404.html").is_file():
+            folder = folder.parent
+        return self._send(path, folder / "404.html", 404)
 
-    def _send(self, file: Path, status: int) -> None:
+    def redirects(self) -> list[tuple[str, str, int]]:
+        return parse_redirects((self.root / REDIRECTS_FILE).read_text())
+
+    def _send(self, path: str, file: Path, status: int) -> None:
         body = file.read_bytes()
         self.send_response(status)
         self.send_header("Content-Type", mimetypes.guess_type(file.name)[0] or "text/plain")
         self.send_header("Content-Length", str(len(body)))
+        rules = parse_headers((self.root / HEADERS_FILE).read_text())
+        for pattern, headers in rules.items():
+            if path.startswith(pattern.removesuffix("*")):
+                for name, value in headers.items():
+                    self.send_header(name, value)
         self.end_headers()
         self.wfile.write(body)
 
@@ -354,3 +383,22 @@ def test_the_form_endpoints_answer_the_site_s_origin_only(
     other = post("http://evil.example")
     assert other.status_code == 403
     assert "access-control-allow-origin" not in other.headers
+
+
+def test_the_static_host_serves_the_export_s_own_headers_redirects_and_not_found_pages(
+    page: Page, split_site: SplitSite
+) -> None:
+    about = httpx.get(split_site.url + paths.ABOUT)
+    assert about.status_code == 200
+    assert about.headers["content-security-policy"] == HEADER_POLICY  # Its _headers.
+    assert '<meta http-equiv="Content-Security-Policy"' in about.text  # Its own policy.
+    slash = httpx.get(split_site.url + paths.ABOUT + "/")
+    assert (slash.status_code, slash.headers["location"]) == (308, paths.ABOUT)
+    assert httpx.get(split_site.url + "/_headers").status_code == 404
+    # Every page of the routes, from the build's own pages.
+    built = (split_site.workdir / "web/build/client" / REDIRECTS_FILE).read_text()
+    assert parse_redirects(built) == [(f"{path}/", path, 308) for path in page_paths()]
+    for path, language in (("/no-existe", "es"), ("/ca/no-existeix", "ca")):
+        answer = page.goto(split_site.url + path)
+        assert answer is not None and answer.status == 404
+        expect(page.locator("html")).to_have_attribute("lang", language)
