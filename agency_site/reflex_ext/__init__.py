@@ -10,7 +10,7 @@ rx``, no ``__module__`` set: ``test_reflex_ext.py::…outside_the_fence…``); t
   features, is in ``components/js/``).
 - ``hydration.py``: each prerendered page's React Router bootstrap deferred after first paint.
 - ``build_plugin.py``: the Reflex build plugin (robots.txt, manifest, prerendered 404,
-  deferred hydration, CSP hashes of the inline scripts).
+  deferred hydration, each page's CSP in its <meta>, the static-host files).
 - ``lazy_socket.py`` and ``js/lazy_socket.js``: the websocket opens only when a form is used.
 - ``connection_overlay.py``: Reflex's connection overlay (an app wrap) removed.
 - ``event_namespace.py``: a check in front of Reflex's websocket event handler.
