@@ -32,6 +32,8 @@ tests need ``make test-e2e``).
 - The prerendered 404: ``e2e/test_seo.py::test_unknown_paths_answer_404_with_the_…``.
 - Plugin context (``add_save_task``, ``static_dir``): ``e2e/test_seo.py::test_robots_txt_…``.
 - CSP hashes match the served inline scripts: ``e2e/test_lead_safety.py::test_the_pages_…``.
+- React hydrates a page whose ``<head>`` starts with the build's ``<meta>`` CSP (no
+  hydration error in the console on any route): ``e2e/test_a11y.py::test_every_route_…``.
 - ClientStateVar's ``refs`` keys: ``test_reflex_ext.py::…client_state_keys_are_where_…``.
 - Hook text pasted as written: ``test_reflex_ext.py::…browser_code_is_valid_javascript_…``;
   every file of ``js/`` and ``components/js/`` as written: ``…every_js_file_is_valid_…``.
