@@ -137,6 +137,7 @@ BROWSER_FILE_SECONDS = {
     "test_pages_main.py": 110,
     "test_split_origins.py": 130,
     "test_one_origin.py": 45,
+    "test_autofill.py": 20,
     "test_seo.py": 40,
     "test_layout.py": 55,
     "test_lazy_socket.py": 30,
