@@ -194,7 +194,7 @@ def export_problem(release: Path) -> str | None:
 
 def rendered_files(target: Target, release: Path) -> dict[str, str]:
     """The web-server files and units of ``release`` (its CSP lists its own inline scripts)."""
-    from agency_site.deploy import systemd
+    from agency_site.deploy import access_log, systemd
 
     topology = from_settings(
         get_settings(), static_root=str(release), listen_port=target.listen_port
@@ -209,6 +209,7 @@ def rendered_files(target: Target, release: Path) -> dict[str, str]:
         systemd.BACKEND_UNIT: systemd.backend_unit(topology),
         systemd.BACKUP_SERVICE: systemd.backup_service(topology),
         systemd.BACKUP_TIMER: systemd.backup_timer(),
+        access_log.LOGROTATE_FILE: access_log.logrotate(topology),
     }
 
 
