@@ -210,6 +210,8 @@ def rendered_files(target: Target, release: Path) -> dict[str, str]:
         systemd.BACKUP_SERVICE: systemd.backup_service(topology),
         systemd.BACKUP_TIMER: systemd.backup_timer(),
         access_log.LOGROTATE_FILE: access_log.logrotate(topology),
+        systemd.REPORT_SERVICE: systemd.report_service(topology),
+        systemd.REPORT_TIMER: systemd.report_timer(),
     }
 
 
@@ -258,7 +260,13 @@ def install(target: Target, files: dict[str, str]) -> None:
     if target.units_dir is not None:
         from agency_site.deploy import systemd
 
-        for name in (systemd.BACKEND_UNIT, systemd.BACKUP_SERVICE, systemd.BACKUP_TIMER):
+        for name in (
+            systemd.BACKEND_UNIT,
+            systemd.BACKUP_SERVICE,
+            systemd.BACKUP_TIMER,
+            systemd.REPORT_SERVICE,
+            systemd.REPORT_TIMER,
+        ):
             _write_atomically(target.units_dir / name, files[name])
         run(["systemctl", "daemon-reload"], "systemctl daemon-reload")
 

@@ -271,3 +271,17 @@ def test_any_user_agent_gets_a_device_and_any_line_parses_or_is_skipped(text: st
 )
 def test_known_crawlers_and_monitors_are_bots(agent: str, expected) -> None:
     assert bot_name(agent) == expected
+
+
+@pytest.mark.parametrize(("language", "days"), [("es", "a los {} días"), ("ca", "als {} dies")])
+def test_both_policies_say_the_log_s_address_is_shortened_and_kept_as_long_as_logrotate_keeps_it(
+    language: str, days: str
+) -> None:
+    from agency_site import locale
+    from agency_site.content.legal import COOKIES, PRIVACY
+    from agency_site.deploy.access_log import IPV6_BITS, KEEP_DAYS
+
+    with locale.active(language):
+        for policy in (PRIVACY.body, COOKIES.body):
+            assert days.format(KEEP_DAYS) in policy
+        assert f"{128 - IPV6_BITS} bit" in PRIVACY.body
