@@ -17,7 +17,7 @@ from agency_site.report.ingest import ingest
 from agency_site.report.log_lines import ZONE
 from agency_site.report.page import report_page
 from agency_site.report.text import report_text
-from agency_site.report.visitors import site
+from agency_site.report.visitors import known_pages
 
 
 def _month(value: str) -> dt.date:
@@ -50,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     migrations.upgrade(engine)
     if not args.no_ingest:
         counts = ingest(
-            engine, args.log or Path(settings.deploy.access_log), site(settings.site_url)
+            engine, args.log or Path(settings.deploy.access_log), known_pages(settings.site_url)
         )
         if args.command == "ingest":
             print(

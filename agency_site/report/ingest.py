@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from agency_site.report import log_cursor, tables
 from agency_site.report.log_lines import parse
-from agency_site.report.visitors import Site, bot_name, device, utm
+from agency_site.report.visitors import KnownPages, bot_name, device, utm
 
 CURSOR_NAME = "access_log"
 
@@ -29,7 +29,7 @@ class Counts:
         return sum(self.by_table.get(table.name, Counter()).values())
 
 
-def count(lines: Iterable[str], site: Site) -> Counts:
+def count(lines: Iterable[str], site: KnownPages) -> Counts:
     """What ``lines`` hold: page views, referrers, campaigns, bots, 404s."""
     counts = Counts()
     for line in lines:
@@ -56,22 +56,22 @@ def count(lines: Iterable[str], site: Site) -> Counts:
 
 def _cursor(connection: sa.Connection) -> log_cursor.Cursor | None:
     row = connection.execute(
-        sa.select(tables.log_cursor.c.inode, tables.log_cursor.c.offset).where(
-            tables.log_cursor.c.name == CURSOR_NAME
-        )
+        sa.select(
+            tables.log_cursor.c.inode, tables.log_cursor.c.head, tables.log_cursor.c.offset
+        ).where(tables.log_cursor.c.name == CURSOR_NAME)
     ).first()
-    return log_cursor.Cursor(row.inode, row.offset) if row else None
+    return log_cursor.Cursor(row.inode, row.head, row.offset) if row else None
 
 
 def _save_cursor(connection: sa.Connection, cursor: log_cursor.Cursor) -> None:
     table = tables.log_cursor
-    values = {"inode": cursor.inode, "offset": cursor.offset}
+    values = {"inode": cursor.inode, "head": cursor.head, "offset": cursor.offset}
     done = connection.execute(table.update().where(table.c.name == CURSOR_NAME).values(values))
     if not done.rowcount:
         connection.execute(table.insert().values(name=CURSOR_NAME, **values))
 
 
-def ingest(engine: sa.Engine, log: Path, site: Site) -> Counts:
+def ingest(engine: sa.Engine, log: Path, site: KnownPages) -> Counts:
     """Count the lines of ``log`` not read yet; what was counted."""
     with engine.begin() as connection:
         lines, cursor = log_cursor.read(log, _cursor(connection))

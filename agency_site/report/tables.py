@@ -69,6 +69,7 @@ log_cursor = sa.Table(
     metadata,
     sa.Column("name", sa.String(40), primary_key=True),
     sa.Column("inode", sa.BigInteger, nullable=False),
+    sa.Column("head", sa.String(40), nullable=False),  # The first line's timestamp.
     sa.Column("offset", sa.BigInteger, nullable=False),
 )
 COUNTED = (page_views, referrers, campaigns, bots, not_found, forms_started)

@@ -85,7 +85,7 @@ def _host(url: str) -> str:
 
 
 @dataclass(frozen=True)
-class Site:
+class KnownPages:
     """What the classifier must know of the site: its pages and its own host names."""
 
     pages: frozenset[str]  # Every route's path, in every language (/about, /ca/about...)
@@ -118,9 +118,9 @@ class Site:
         return ""
 
 
-def site(site_url: str, extra_hosts: Iterable[str] = ()) -> Site:
+def known_pages(site_url: str, extra_hosts: Iterable[str] = ()) -> KnownPages:
     """The site as the route table and the settings describe it (imports the routes)."""
     from agency_site.routes import ROUTES
 
     hosts = {_host(site_url), "localhost", "127.0.0.1", *extra_hosts}
-    return Site(frozenset(route.path for route in ROUTES), frozenset(h for h in hosts if h))
+    return KnownPages(frozenset(route.path for route in ROUTES), frozenset(h for h in hosts if h))

@@ -43,6 +43,7 @@ def upgrade() -> None:
         "report_log_cursor",
         sa.Column("name", sa.String(40), primary_key=True),
         sa.Column("inode", sa.BigInteger, nullable=False),
+        sa.Column("head", sa.String(40), nullable=False),
         sa.Column("offset", sa.BigInteger, nullable=False),
     )
 

@@ -13,7 +13,7 @@ from tests.report.test_report import SITE, generated_log
 def site_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     monkeypatch.setenv("REFLEX_DB_URL", f"sqlite:///{tmp_path / 'leads.db'}")
     monkeypatch.setenv("DEPLOY_ACCESS_LOG", str(tmp_path / "access.log"))
-    monkeypatch.setattr(cli, "site", lambda *_: SITE)  # The routes' import: 8 s.
+    monkeypatch.setattr(cli, "known_pages", lambda *_: SITE)  # The routes' import: 8 s.
     get_settings.cache_clear()
     yield tmp_path
     get_settings.cache_clear()

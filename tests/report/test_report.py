@@ -2,6 +2,7 @@
 bookings and form starts, and every figure of the report checked; nothing personal kept."""
 
 import datetime as dt
+import itertools
 import json
 import os
 import re
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlmodel import Session
 
@@ -22,10 +23,10 @@ from agency_site.report.log_lines import parse
 from agency_site.report.page import report_page
 from agency_site.report.started import count_started, form_of
 from agency_site.report.text import report_text
-from agency_site.report.visitors import Site, bot_name, device
+from agency_site.report.visitors import KnownPages, bot_name, device
 from tests.lead_store import new_engine
 
-SITE = Site(
+SITE = KnownPages(
     pages=frozenset({"/", "/about", "/contact", "/ca", "/ca/about", "/ca/contact"}),
     own_hosts=frozenset({"agencia.example", "localhost"}),
 )
@@ -206,6 +207,20 @@ def test_the_cursor_reads_each_line_once_across_a_rotation(tmp_path: Path) -> No
     assert log_cursor.read(log, cursor)[0] == []
 
 
+def test_a_live_file_emptied_then_grown_past_the_offset_is_known_by_its_first_line(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "access.log"
+    day_one = [line("/", when=NOON), line("/about", when=NOON)]
+    log.write_text("".join(day_one))
+    _, cursor = log_cursor.read(log, None)
+    (tmp_path / "access.log.1").write_text("".join([*day_one, line("/ca", when=NOON)]))
+    day_two = [line(f"/{n}", when=NOON + dt.timedelta(days=1)) for n in range(5)]
+    log.write_text("".join(day_two))  # Same inode, longer than the offset: another file.
+    lines, _ = log_cursor.read(log, cursor)
+    assert lines == [line("/ca", when=NOON), *day_two]
+
+
 def test_a_form_start_is_counted_per_day_and_form_and_a_database_error_is_ignored(
     db_url: str, caplog
 ) -> None:
@@ -222,18 +237,23 @@ def test_a_form_start_is_counted_per_day_and_form_and_a_database_error_is_ignore
 
 
 def test_the_token_endpoint_counts_after_answering() -> None:
-    from starlette.testclient import TestClient
+    import httpx
 
     from agency_site.site_api import create_app
+    from tests.run_async import run
 
     told: list[str | None] = []
     app = create_app(
         lambda: None, api_url="", site_url="http://x", allowed_origins=(), trusted_hops=1,
         max_body_bytes=1000, on_token=told.append,
     )  # fmt: skip
-    with TestClient(app) as client:
-        assert client.get("/_site/forms/token?form=quote").status_code == 200
-        assert client.get("/_site/forms/token").status_code == 200
+
+    async def ask(query: str) -> int:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://x") as client:
+            return (await client.get("/_site/forms/token" + query)).status_code
+
+    assert run(ask("?form=quote")) == 200 and run(ask("")) == 200
     assert told == ["quote", None]
 
 
@@ -251,9 +271,9 @@ def test_the_html_page_has_three_inline_charts_and_no_script(db_url: str, tmp_pa
 
 
 def test_the_route_table_gives_the_pages_of_both_languages() -> None:
-    from agency_site.report.visitors import site
+    from agency_site.report.visitors import known_pages
 
-    pages = site("https://www.agencia.example").pages
+    pages = known_pages("https://www.agencia.example").pages
     assert {"/", "/about", "/ca", "/ca/about"} <= pages
 
 
@@ -285,3 +305,40 @@ def test_both_policies_say_the_log_s_address_is_shortened_and_kept_as_long_as_lo
         for policy in (PRIVACY.body, COOKIES.body):
             assert days.format(KEEP_DAYS) in policy
         assert f"{128 - IPV6_BITS} bit" in PRIVACY.body
+
+
+def _counted(engine: sa.Engine) -> dict[str, set]:
+    with engine.connect() as connection:
+        return {t.name: set(connection.execute(sa.select(t))) for t in tables.COUNTED}
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    cuts=st.lists(st.integers(min_value=0, max_value=20), max_size=5),
+    rotate_at=st.one_of(st.none(), st.integers(min_value=0, max_value=5)),
+)
+def test_reading_the_log_in_any_number_of_runs_counts_what_one_run_counts(
+    cuts: list[int], rotate_at: int | None, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """However the runs fall between the writes (and a copytruncate rotation), each line
+    is counted exactly once."""
+    folder = tmp_path_factory.mktemp("runs")
+    lines = generated_log()[:-1]  # Whole lines only.
+    once, runs = (sa.create_engine(f"sqlite:///{folder / name}.db") for name in ("once", "runs"))
+    for engine in (once, runs):
+        tables.metadata.create_all(engine)
+    (folder / "all.log").write_text("".join(lines))
+    ingest(once, folder / "all.log", SITE)
+    log = folder / "access.log"
+    log.write_text("")
+    bounds = [0, *sorted(cuts), len(lines)]
+    for run_number, (start, end) in enumerate(itertools.pairwise(bounds)):
+        with log.open("a") as file:
+            file.write("".join(lines[start:end]))
+        if run_number == rotate_at:  # logrotate between two runs: copy, then empty.
+            (folder / "access.log.1").write_bytes(log.read_bytes())
+            log.write_text("")
+        ingest(runs, log, SITE)
+    assert _counted(runs) == _counted(once)
+    once.dispose()
+    runs.dispose()
