@@ -324,7 +324,8 @@ def create_app(
 
     async def get_token(request: Request) -> Response:
         """A fresh form token, for the form's browser code (``js/form_token.js``)."""
-        counted = on_token and BackgroundTask(on_token, request.query_params.get("form"))
+        form = request.query_params.get(paths.FORM_TOKEN_FORM)
+        counted = on_token and BackgroundTask(on_token, form)
         return JSONResponse(
             {"token": fresh_token() or None},
             headers={"Cache-Control": "no-store"},

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
 from agency_site import locale
+from agency_site.deploy.topology import BACKEND_EXACT_PATHS, BACKEND_PREFIXES, HASHED_PREFIX
 from agency_site.report.log_lines import Hit
 from agency_site.report.tables import NAME_MAX, PATH_MAX
 
@@ -43,7 +44,7 @@ BOTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 NO_AGENT = "Sin agente"
 # Where the backends and the build's files live: never a page.
-NOT_PAGES = ("/assets/", "/_site/", "/_event", "/_health", "/ping")
+NOT_PAGES = (HASHED_PREFIX, *BACKEND_PREFIXES, *BACKEND_EXACT_PATHS)
 
 
 def bot_name(user_agent: str) -> str | None:

@@ -342,3 +342,12 @@ def test_reading_the_log_in_any_number_of_runs_counts_what_one_run_counts(
     assert _counted(runs) == _counted(once)
     once.dispose()
     runs.dispose()
+
+
+def test_each_form_says_which_it_is_when_it_asks_for_its_token() -> None:
+    from agency_site.components import form_hooks
+
+    for state, fallback in form_hooks.HTTP_FALLBACKS.items():
+        assert f"/_site/forms/token?form={state.form.kind}" in str(
+            fallback.hook._get_all_var_data().hooks
+        ), state
