@@ -57,6 +57,8 @@ FREE_SLOTS = f"{SITE_API_PREFIX}/bookings/free-slots"
 
 # A fresh signed token for a form's time trap (leads/spam_token.py).
 FORM_TOKEN = f"{SITE_API_PREFIX}/forms/token"
+# Which form asks for a token (``?form=quote``): the owner's report counts forms started.
+FORM_TOKEN_FORM = "form"
 
 
 def form_post(kind: str) -> str:

@@ -452,6 +452,9 @@ class DeploySettings(BaseSettings):
     # Days a nightly backup of the leads is kept (the privacy policy states this many days):
     # older ones are deleted every night, whether or not that night's backup worked.
     backup_keep: PositiveInt = 14
+    # The web server's access log (JSON, addresses shortened) that `python -m
+    # agency_site.report ingest` reads into daily counts; rotated daily, kept 30 days.
+    access_log: str = "/var/log/agency_site/access.log"
     # nginx only (Caddy gets its certificate by itself): default Let's Encrypt paths.
     tls_certificate: str = ""
     tls_certificate_key: str = ""
@@ -467,12 +470,12 @@ class DeploySettings(BaseSettings):
             raise ValueError(msg) from None
         return value
 
-    @field_validator("app_dir", "data_dir", "backup_dir")
+    @field_validator("app_dir", "data_dir", "backup_dir", "access_log")
     @classmethod
     def _an_absolute_folder(cls, value: str) -> str:
         value = value.strip().rstrip("/")
         if not value.startswith("/"):
-            msg = f"DEPLOY_APP_DIR, DEPLOY_DATA_DIR and DEPLOY_BACKUP_DIR are absolute paths, not {value!r}."
+            msg = f"DEPLOY_APP_DIR, DEPLOY_DATA_DIR, DEPLOY_BACKUP_DIR and DEPLOY_ACCESS_LOG are absolute paths, not {value!r}."
             raise ValueError(msg)
         return value
 

@@ -49,6 +49,7 @@ from html import escape
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from starlette.applications import Starlette
+from starlette.background import BackgroundTask
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -246,9 +247,11 @@ def create_app(
     max_body_bytes: int,
     body_timeout_s: float = BODY_TIMEOUT_S,
     get_tokens: Callable[[], FormTokens | None] = lambda: None,
+    on_token: Callable[[str | None], None] | None = None,
 ) -> Starlette:
     """The Starlette app of the ``/_site/`` endpoints (mounted before Reflex's own);
-    ``get_tokens``: the forms' time trap, None when off."""
+    ``get_tokens``: the forms' time trap, None when off; ``on_token``: told of each token
+    the form's browser code asks for (its ``?form=``), after the answer is sent."""
     allowed = tuple(allowed_origins)
 
     def fresh_token() -> str:
@@ -321,7 +324,13 @@ def create_app(
 
     async def get_token(request: Request) -> Response:
         """A fresh form token, for the form's browser code (``js/form_token.js``)."""
-        return JSONResponse({"token": fresh_token() or None}, headers={"Cache-Control": "no-store"})
+        form = request.query_params.get(paths.FORM_TOKEN_FORM)
+        counted = on_token and BackgroundTask(on_token, form)
+        return JSONResponse(
+            {"token": fresh_token() or None},
+            headers={"Cache-Control": "no-store"},
+            background=counted or None,
+        )
 
     return Starlette(
         routes=[
@@ -338,6 +347,7 @@ def site_api() -> Starlette:
     from agency_site.leads.runtime import form_tokens, health_api, intake
     from agency_site.reflex_ext.backend_origin import backend_base
     from agency_site.reflex_ext.internals import get_config
+    from agency_site.report.started import count_started, form_of
     from agency_site.settings import get_settings
 
     settings, config = get_settings(), get_config()
@@ -349,5 +359,6 @@ def site_api() -> Starlette:
         trusted_hops=config.trusted_proxy_hops,
         max_body_bytes=settings.reflex.socket_max_http_buffer_size,
         get_tokens=form_tokens,
+        on_token=lambda form: count_started(intake().store.engine, form_of(form)),
     )
     return Starlette(routes=[*forms.routes, *health_api().routes, *booking_api().routes])

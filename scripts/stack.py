@@ -25,7 +25,8 @@ configurations live in ``.stack/``; the PostgreSQL cluster, the releases (``www`
 symlink to the live one, as on a server) and nginx's folders in
 ``/tmp/agency-stack-<port>/`` (other users' processes read them);
 the database starts empty on each ``up``. ``.stack/env`` holds the stack's REFLEX_DB_URL and REFLEX_REDIS_URL for the
-operator command or a load test.
+operator command or a load test, and DEPLOY_ACCESS_LOG: Caddy's access log, ``.stack/access.log``,
+for ``python -m agency_site.report``.
 """
 
 import argparse
@@ -247,6 +248,11 @@ def caddy_websocket(state: dict, refuse: bool) -> None:
     _caddy_reload(state)
 
 
+def access_log_env() -> dict[str, str]:
+    """Caddy's access log in .stack/, where `python -m agency_site.report` finds it."""
+    return {"DEPLOY_ACCESS_LOG": str(STATE_DIR / "access.log")}
+
+
 def backend_addresses(base: int) -> list[str]:
     """host:port of every backend, in order."""
     return [f"127.0.0.1:{ports(base)[f'backend{n}']}" for n in range(1, BACKENDS + 1)]
@@ -275,7 +281,9 @@ def release_target(state: dict):
     base = state["port"]
     env = _site_env(state, base)
     # The release runs in this process: the settings it renders from are the stack's.
-    os.environ.update({**env, "DEPLOY_BACKENDS": ",".join(backend_addresses(base))})
+    os.environ.update(
+        {**env, "DEPLOY_BACKENDS": ",".join(backend_addresses(base)), **access_log_env()}
+    )
 
     def export(folder: Path) -> None:
         _run(
@@ -380,6 +388,7 @@ def _start_servers(state: dict, started: float) -> None:
     (STATE_DIR / "env").write_text(
         f"REFLEX_DB_URL={postgres.url}\nREFLEX_REDIS_URL={redis.url}\n"
         f"REFLEX_API_URL=http://localhost:{base}\nREFLEX_DEPLOY_URL=http://localhost:{base}\n"
+        + "".join(f"{name}={value}\n" for name, value in access_log_env().items())
     )
 
 

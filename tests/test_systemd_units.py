@@ -66,12 +66,14 @@ def units(app_dir: str = "/srv/agency_site/app", **values: str) -> dict[str, str
         systemd.BACKEND_UNIT: systemd.backend_unit(site, settings),
         systemd.BACKUP_SERVICE: systemd.backup_service(site, settings),
         systemd.BACKUP_TIMER: systemd.backup_timer(),
+        systemd.REPORT_SERVICE: systemd.report_service(site, settings),
+        systemd.REPORT_TIMER: systemd.report_timer(),
     }
 
 
 def test_both_services_are_hardened_and_write_only_their_folders() -> None:
     files = units()
-    for name in (systemd.BACKEND_UNIT, systemd.BACKUP_SERVICE):
+    for name in (systemd.BACKEND_UNIT, systemd.BACKUP_SERVICE, systemd.REPORT_SERVICE):
         lines = files[name].splitlines()
         for line in HARDENING:
             assert line in lines, (name, line)
@@ -130,7 +132,8 @@ def test_systemd_analyze_verifies_the_generated_units(tmp_path: Path) -> None:
     shutil.copy(folder / systemd.BACKEND_UNIT, folder / "agency-backend@8001.service")
     result = subprocess.run(
         [analyze, "verify", "--man=no", "agency-backend@8001.service",
-         systemd.BACKUP_SERVICE, systemd.BACKUP_TIMER],
+         systemd.BACKUP_SERVICE, systemd.BACKUP_TIMER, systemd.REPORT_SERVICE,
+         systemd.REPORT_TIMER],
         cwd=folder,
         capture_output=True,
         text=True,
@@ -205,7 +208,7 @@ def test_every_folder_the_site_writes_is_one_its_units_may_write(data_dir: str) 
     """The spool, the erasure log and a SQLite database land where ProtectSystem=strict
     lets the service write, whatever the data folder and whichever .env the host has."""
     for name, unit in units(data_dir=data_dir).items():
-        if name == systemd.BACKUP_TIMER:
+        if name in (systemd.BACKUP_TIMER, systemd.REPORT_TIMER):
             continue
         writable = writable_paths(unit)
         for state, env_file in env_files(data_dir).items():

@@ -111,7 +111,7 @@ class HttpFallback:
                     FORM_ID=form.form_id,
                     KEY_FIELD=IDEMPOTENCY_FIELD,
                     TOKEN_FIELD=FORM_TOKEN_FIELD,
-                    TOKEN_URL=backend_base() + paths.FORM_TOKEN,
+                    TOKEN_URL=f"{backend_base()}{paths.FORM_TOKEN}?{paths.FORM_TOKEN_FORM}={form.kind}",
                     TOKEN_WAIT_MS=_TOKEN_WAIT_MS,
                     SET_RESULT=refs_keys(self.result)[1],
                     SET_ERRORS=refs_keys(self.errors)[1],

@@ -6,10 +6,12 @@ TLS certificate by itself. Validate with ``caddy validate --config Caddyfile``.
 
 The booking links (``/_site/bookings/…?t=<token>``) answer with
 ``Referrer-Policy: no-referrer``, so a browser sends their URL (the token) nowhere; the
-Caddyfile has no ``log`` directive, so Caddy writes no access log to keep it in.
+access log (``_access_log``: JSON, agency_site/deploy/access_log.py) writes their token,
+and any Referer's query, as ``[hidden]``.
 """
 
 from agency_site import locale
+from agency_site.deploy import access_log
 from agency_site.deploy.topology import (
     BACKEND_EXACT_PATHS,
     BACKEND_PREFIXES,
@@ -48,6 +50,38 @@ def _header(headers: tuple[tuple[str, str], ...], indent: str, matcher: str = ""
     lines = [f"header {matcher}{{".replace("  ", " "), "\tdefer"]
     lines += [f"\t{name} {quoted(value)}" for name, value in headers]
     return "\n".join(indent + line for line in [*lines, "}"])
+
+
+def _access_log(topology: Topology) -> str:
+    """The site's JSON access log: the address shortened (``ip_mask``), no port, no cookie
+    and no address a visitor's headers name,
+        a booking link's token and every Referer's query hidden. logrotate rotates it daily;
+        Caddy's own roll (by size, 100 MB) deletes what it rolls after the same 30 days."""
+    hidden = access_log.HIDDEN
+    return f"""\tlog {{
+\t\toutput file {topology.access_log} {{
+\t\t\troll_keep_for {access_log.KEEP_DAYS * 24}h
+\t\t}}
+\t\tformat filter {{
+\t\t\twrap json
+\t\t\tfields {{
+\t\t\t\trequest>remote_ip ip_mask {{
+\t\t\t\t\tipv4 {access_log.IPV4_BITS}
+\t\t\t\t\tipv6 {access_log.IPV6_BITS}
+\t\t\t\t}}
+\t\t\t\trequest>remote_port delete
+\t\t\t\trequest>uri query {{
+\t\t\t\t\treplace t {hidden}
+\t\t\t\t}}
+\t\t\t\trequest>headers>Referer regexp "\\?.*" "?{hidden}"
+\t\t\t\trequest>headers>Cookie delete
+\t\t\t\trequest>headers>Authorization delete
+\t\t\t\trequest>headers>X-Forwarded-For delete
+\t\t\t\trequest>headers>Forwarded delete
+\t\t\t\trequest>headers>X-Real-Ip delete
+\t\t\t}}
+\t\t}}
+\t}}"""
 
 
 def caddyfile(topology: Topology) -> str:
@@ -102,6 +136,7 @@ def caddyfile(topology: Topology) -> str:
 {address} {{
 \troot * {topology.static_root}
 \timport asset_headers
+{_access_log(topology)}
 
 \t# Websocket events, liveness/health and the site's own endpoints: to the backends.
 \t@backend path {_backend_matcher()}

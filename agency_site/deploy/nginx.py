@@ -7,13 +7,15 @@ Check with ``nginx -t``.
 
 The booking links (``/_site/bookings/…?t=<token>``) are the permission to see and change a
 booking, so their token is never written down: the access log uses the ``agency_site``
-format, whose request line has the path of those URLs without their query (and whose
-Referer drops the query of such a URL), and their answers carry
+format (JSON lines of Caddy's shape, agency_site/deploy/access_log.py, the address
+shortened by ``_MASKED_ADDRESS``), whose URI has the path of those URLs without their
+query (and whose Referer drops any query), and their answers carry
 ``Referrer-Policy: no-referrer``, so a browser sends the URL nowhere. nginx's error log
 still names the whole request line when the backend cannot be reached (it has no format).
 """
 
 from agency_site import locale
+from agency_site.deploy import access_log
 from agency_site.deploy.topology import (
     BACKEND_EXACT_PATHS,
     BACKEND_PREFIXES,
@@ -43,9 +45,13 @@ REQUEST_ZONE = "agency_site_req"
 LOG_FORMAT = "agency_site"
 # The booking links' pages, calendar file and free slots: "/_site/bookings/".
 BOOKING_PREFIX = booking_link("")
-# Where the access log goes: Debian's; a local site's, run by ``standalone_config``,
-# inherits the one in its prefix.
-ACCESS_LOG = "/var/log/nginx/access.log"
+# The visitor's address shortened: an IPv4 address's first 24 bits, an IPv6 one's first
+# 48 (written out: its first three groups; any other spelling keeps nothing).
+_MASKED_ADDRESS = r"""map $remote_addr $agency_masked_address {
+    "~^(?<agency_ipv4>\d+\.\d+\.\d+)\.\d+$" "$agency_ipv4.0";
+    "~*^(?<agency_ipv6>[0-9a-f]{1,4}:[0-9a-f]{1,4}:[0-9a-f]{1,4}):" "$agency_ipv6::";
+    default "::";
+}"""
 
 
 def _document_variable(name: str) -> str:
@@ -169,7 +175,7 @@ def _http_to_https(topology: Topology) -> str:
 
 def _access_log(topology: Topology) -> str:
     """A public site's access log line (a local one's comes from ``standalone_config``)."""
-    return "" if topology.local else f"    access_log {ACCESS_LOG} {LOG_FORMAT};\n"
+    return "" if topology.local else f"    access_log {topology.access_log} {LOG_FORMAT};\n"
 
 
 def server_block(topology: Topology) -> str:
@@ -222,18 +228,23 @@ map $http_upgrade $connection_upgrade {{
     "" close;
 }}
 
-# The access log without the token of a booking link (in the query of its URL, or of the
-# Referer a browser that ignores Referrer-Policy sends from its page).
-map $request_uri $agency_logged_request {{
-    "~^{BOOKING_PREFIX}" "$request_method $uri?[hidden] $server_protocol";
-    default $request;
+# The access log (agency_site/deploy/access_log.py): JSON, the address shortened, without
+# the token of a booking link (in the query of its URL) or any Referer's query (a browser
+# that ignores Referrer-Policy sends a booking page's URL).
+{_MASKED_ADDRESS}
+map $request_uri $agency_logged_uri {{
+    "~^{BOOKING_PREFIX}" "$uri?{access_log.HIDDEN}";
+    default $request_uri;
 }}
 map $http_referer $agency_logged_referer {{
-    "~^(?<agency_referer_page>[^?]*{BOOKING_PREFIX}[^?]*)\\?" "$agency_referer_page?[hidden]";
+    "~^(?<agency_referer_page>[^?]*)\\?" "$agency_referer_page?{access_log.HIDDEN}";
     default $http_referer;
 }}
-log_format {LOG_FORMAT} '$remote_addr - $remote_user [$time_local] "$agency_logged_request" '
-    '$status $body_bytes_sent "$agency_logged_referer" "$http_user_agent"';
+log_format {LOG_FORMAT} escape=json '{{"ts":$msec,"status":$status,"request":{{'
+    '"remote_ip":"$agency_masked_address","method":"$request_method",'
+    '"uri":"$agency_logged_uri","headers":{{"Referer":["$agency_logged_referer"],'
+    '"User-Agent":["$http_user_agent"]}}}},'
+    '"resp_headers":{{"Content-Type":["$sent_http_content_type"]}}}}';
 
 # The document headers of the Python server (agency_site/server.py), on HTML answers only.
 {_document_maps(topology)}

@@ -194,7 +194,7 @@ def export_problem(release: Path) -> str | None:
 
 def rendered_files(target: Target, release: Path) -> dict[str, str]:
     """The web-server files and units of ``release`` (its CSP lists its own inline scripts)."""
-    from agency_site.deploy import systemd
+    from agency_site.deploy import access_log, systemd
 
     topology = from_settings(
         get_settings(), static_root=str(release), listen_port=target.listen_port
@@ -209,6 +209,9 @@ def rendered_files(target: Target, release: Path) -> dict[str, str]:
         systemd.BACKEND_UNIT: systemd.backend_unit(topology),
         systemd.BACKUP_SERVICE: systemd.backup_service(topology),
         systemd.BACKUP_TIMER: systemd.backup_timer(),
+        access_log.LOGROTATE_FILE: access_log.logrotate(topology),
+        systemd.REPORT_SERVICE: systemd.report_service(topology),
+        systemd.REPORT_TIMER: systemd.report_timer(),
     }
 
 
@@ -257,7 +260,13 @@ def install(target: Target, files: dict[str, str]) -> None:
     if target.units_dir is not None:
         from agency_site.deploy import systemd
 
-        for name in (systemd.BACKEND_UNIT, systemd.BACKUP_SERVICE, systemd.BACKUP_TIMER):
+        for name in (
+            systemd.BACKEND_UNIT,
+            systemd.BACKUP_SERVICE,
+            systemd.BACKUP_TIMER,
+            systemd.REPORT_SERVICE,
+            systemd.REPORT_TIMER,
+        ):
             _write_atomically(target.units_dir / name, files[name])
         run(["systemctl", "daemon-reload"], "systemctl daemon-reload")
 

@@ -1,4 +1,6 @@
-"""systemd units: one backend process per port, and a daily backup of the leads.
+"""systemd units: one backend process per port, a daily backup of the leads, and the
+daily reading of the access log into the owner's report (``agency-report-ingest``: on the
+web server's host, where the log is; it reads the log and writes the leads database).
 
 ``agency-backend@.service`` is a template: ``systemctl enable --now
 agency-backend@8001 agency-backend@8002`` starts two backend processes on this
@@ -26,6 +28,8 @@ from agency_site.settings import DeploySettings, get_settings
 BACKEND_UNIT = "agency-backend@.service"
 BACKUP_SERVICE = "agency-leads-backup.service"
 BACKUP_TIMER = "agency-leads-backup.timer"
+REPORT_SERVICE = "agency-report-ingest.service"
+REPORT_TIMER = "agency-report-ingest.timer"
 # Workers per backend process; they share visitor state through Redis.
 WORKERS_PER_BACKEND = 2
 # Open files per backend process: every visitor's tab holds a websocket.
@@ -150,6 +154,45 @@ Description=Nightly backup of the agency_site leads database
 
 [Timer]
 OnCalendar=*-*-* 03:30:00
+RandomizedDelaySec=15min
+Persistent=true
+
+[Install]
+WantedBy=timers.target
+"""
+
+
+def report_service(topology: Topology, deploy: DeploySettings | None = None) -> str:
+    """A one-shot reading of the access log's new lines into the report's daily counts."""
+    deploy = _deploy(deploy)
+    python = f"{topology.app_dir}/.venv/bin/python"
+    sandbox = hardening(data_folder_lines(deploy.data_dir))
+    return f"""{GENERATED}[Unit]
+Description=Count the agency_site access log's new lines into the owner's report
+After=network-online.target postgresql.service
+
+[Service]
+Type=oneshot
+User={topology.user}
+WorkingDirectory={topology.app_dir}
+EnvironmentFile={topology.app_dir}/.env
+Environment=PYTHONDONTWRITEBYTECODE=1
+Environment=DEPLOY_ACCESS_LOG={topology.access_log}
+# The same database as the backends' (EnvironmentFile= wins over these).
+{write_path_lines(deploy.data_dir)}# Debian's web-server logs are readable by the adm group.
+SupplementaryGroups=adm
+ExecStart={python} -m agency_site.report ingest
+{sandbox}"""
+
+
+def report_timer() -> str:
+    """Reads the access log every night, after logrotate's midnight rotation (a missed
+    night is caught up: the log is read from where the last run stopped)."""
+    return f"""{GENERATED}[Unit]
+Description=Nightly count of the agency_site access log for the owner's report
+
+[Timer]
+OnCalendar=*-*-* 02:30:00
 RandomizedDelaySec=15min
 Persistent=true
 

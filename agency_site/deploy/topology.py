@@ -66,6 +66,8 @@ class Topology:
     app_dir: str = "/srv/agency_site/app"
     user: str = "agency"
     backup_keep: int = 14
+    # The site's JSON access log (addresses shortened), read by agency_site/report.
+    access_log: str = "/var/log/agency_site/access.log"
     tls_certificate: str = ""
     tls_certificate_key: str = ""
     # Caddy's admin endpoint on a local site (a stack reloads through it); off by default.
@@ -118,6 +120,7 @@ def from_settings(settings: Settings, *, static_root: str | None = None, **overr
         "app_dir": settings.deploy.app_dir,
         "user": settings.deploy.user,
         "backup_keep": settings.deploy.backup_keep,
+        "access_log": settings.deploy.access_log,
         "tls_certificate": settings.deploy.tls_certificate
         or f"/etc/letsencrypt/live/{host}/fullchain.pem",
         "tls_certificate_key": settings.deploy.tls_certificate_key

@@ -1,0 +1,65 @@
+"""The report's three charts, drawn on the server as SVG by pygal (pure Python): visits
+per day, the funnel, leads per source. Inline in the page, with no script: pygal's
+interactive JavaScript is left out (``js=()``, and the config script it writes anyway is
+cut: ``_without_script``), so the SVG shows as drawn."""
+
+import re
+
+import pygal
+from pygal.style import CleanStyle
+
+from agency_site.report.figures import Figures
+
+_OPTIONS = {
+    "style": CleanStyle,
+    "js": (),
+    "disable_xml_declaration": True,
+    "show_legend": False,
+    "width": 640,
+    "height": 360,
+    "explicit_size": False,
+    "print_values": True,
+}
+
+
+_SCRIPT = re.compile(r"<script\b.*?</script>", re.DOTALL | re.IGNORECASE)
+
+
+def _without_script(svg: str) -> str:
+    """pygal's SVG without its script (the page runs none; the CSP would refuse it)."""
+    return _SCRIPT.sub("", svg)
+
+
+def visits_per_day(figures: Figures) -> str:
+    chart = pygal.Bar(title="Visitas por día", x_label_rotation=0, **_OPTIONS)
+    chart.x_labels = [str(day.day) for day, _ in figures.visits_by_day]
+    chart.x_labels_major_every = 5
+    chart.show_minor_x_labels = False
+    chart.add("Visitas", [n for _, n in figures.visits_by_day])
+    chart.print_values = False
+    return _without_script(chart.render(is_unicode=True))
+
+
+def funnel(figures: Figures) -> str:
+    chart = pygal.HorizontalBar(title="El embudo", **_OPTIONS)
+    steps = list(reversed(figures.funnel))
+    chart.x_labels = [label for label, _ in steps]
+    chart.add("Embudo", [n for _, n in steps])
+    return _without_script(chart.render(is_unicode=True))
+
+
+def leads_per_source(figures: Figures) -> str:
+    chart = pygal.HorizontalBar(title="Solicitudes por origen", **_OPTIONS)
+    sources = list(reversed(figures.leads_by_source))
+    chart.x_labels = [source for source, _ in sources]
+    chart.add("Solicitudes", [n for _, n in sources])
+    return _without_script(chart.render(is_unicode=True))
+
+
+def charts(figures: Figures) -> list[tuple[str, str]]:
+    """Each chart's description (its text alternative) and its SVG."""
+    return [
+        ("Visitas por día del mes (barras)", visits_per_day(figures)),
+        ("Embudo: visitas, formularios empezados, solicitudes, citas (barras)", funnel(figures)),
+        ("Solicitudes por origen (barras)", leads_per_source(figures)),
+    ]

@@ -1,0 +1,201 @@
+"""A month's figures: visits from the daily tables, the funnel from the leads and
+bookings tables (read at report time, counted in memory, nothing kept)."""
+
+import datetime as dt
+from collections import Counter
+from dataclasses import dataclass, field
+
+import sqlalchemy as sa
+
+from agency_site.bookings.models import Attendance, Booking, BookingStatus
+from agency_site.forms.kinds import LeadKind
+from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.models import Lead
+from agency_site.report import tables
+from agency_site.report.log_lines import ZONE
+
+DIRECT = "directo"
+TOP = 10
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A conversion rate with its denominator: ``part`` of ``whole``."""
+
+    label: str
+    part: int
+    whole: int
+
+    @property
+    def percent(self) -> float | None:
+        return 100 * self.part / self.whole if self.whole else None
+
+
+@dataclass
+class Figures:
+    """Everything the report shows for one month."""
+
+    month: dt.date
+    visits_by_day: list[tuple[dt.date, int]] = field(default_factory=list)
+    visits_by_page: list[tuple[str, str, int]] = field(default_factory=list)
+    devices: Counter = field(default_factory=Counter)
+    referrers: list[tuple[str, int]] = field(default_factory=list)
+    campaigns: list[tuple[str, str, str, int]] = field(default_factory=list)
+    bots: list[tuple[str, int]] = field(default_factory=list)
+    not_found: list[tuple[str, str, int]] = field(default_factory=list)
+    started: Counter = field(default_factory=Counter)  # By form ("" when not said).
+    leads: Counter = field(default_factory=Counter)  # sent, delivered, waiting, spam
+    leads_by_source: list[tuple[str, int]] = field(default_factory=list)
+    leads_by_service: list[tuple[str, int]] = field(default_factory=list)
+    leads_by_form: Counter = field(default_factory=Counter)
+    bookings: Counter = field(default_factory=Counter)
+
+    @property
+    def visits(self) -> int:
+        return sum(views for _, views in self.visits_by_day)
+
+    @property
+    def funnel(self) -> list[tuple[str, int]]:
+        """The steps from a visit to a meeting held, in order."""
+        return [
+            ("Visitas", self.visits),
+            ("Formularios empezados", sum(self.started.values())),
+            ("Solicitudes enviadas", self.leads["sent"]),
+            ("Citas pedidas", self.bookings["requested"]),
+            ("Citas confirmadas", self.bookings["confirmed"]),
+            ("Citas atendidas", self.bookings["attended"]),
+        ]
+
+    @property
+    def rates(self) -> list[Rate]:
+        started, sent = sum(self.started.values()), self.leads["sent"]
+        return [
+            Rate("visitas que empiezan un formulario", started, self.visits),
+            Rate("visitas que envían una solicitud", sent, self.visits),
+            Rate("formularios empezados que se envían", sent, started),
+            Rate(
+                "citas pedidas que se confirman",
+                self.bookings["confirmed"],
+                self.bookings["requested"],
+            ),
+            Rate(
+                "citas confirmadas a las que se asiste",
+                self.bookings["attended"],
+                self.bookings["confirmed"],
+            ),
+        ]
+
+
+def _sum(connection: sa.Connection, table: sa.Table, start, end, *group: str) -> list[sa.Row]:
+    count = tables.count_column(table)
+    columns = [table.c[name] for name in group]
+    query = (
+        sa.select(*columns, sa.func.sum(count).label("n"))
+        .where(table.c.day >= start, table.c.day < end)
+        .group_by(*columns)
+        .order_by(sa.func.sum(count).desc(), *columns)
+    )
+    return list(connection.execute(query))
+
+
+def _in_month(moment: dt.datetime, start: dt.date, end: dt.date) -> bool:
+    if moment.tzinfo is None:  # SQLite hands back UTC without its zone.
+        moment = moment.replace(tzinfo=dt.UTC)
+    return start <= moment.astimezone(ZONE).date() < end
+
+
+def _source(source: dict | None) -> str:
+    source = source or {}
+    return source.get("utm_source") or source.get("referrer") or DIRECT
+
+
+def _service_names() -> dict[str, str]:
+    from agency_site.content.service_pages import SERVICES
+
+    return {service.id: service.title for service in SERVICES}
+
+
+def month_figures(engine: sa.Engine, month: dt.date) -> Figures:
+    """The figures of ``month`` (any day of it)."""
+    start, end = tables.days(month)
+    figures = Figures(month=start)
+    # A day's margin each side: the leads' instants are in UTC, the month in the agency's zone.
+    wide_start = dt.datetime.combine(start - dt.timedelta(days=1), dt.time(), dt.UTC)
+    wide_end = dt.datetime.combine(end + dt.timedelta(days=1), dt.time(), dt.UTC)
+    with engine.connect() as connection:
+        daily = dict(_sum(connection, tables.page_views, start, end, "day"))
+        day = start
+        while day < end:
+            figures.visits_by_day.append((day, int(daily.get(day, 0))))
+            day += dt.timedelta(days=1)
+        figures.visits_by_page = [
+            (row.page, row.language, int(row.n))
+            for row in _sum(connection, tables.page_views, start, end, "page", "language")
+        ]
+        figures.devices = Counter(
+            {
+                row.device: int(row.n)
+                for row in _sum(connection, tables.page_views, start, end, "device")
+            }
+        )
+        figures.referrers = [
+            (row.domain, int(row.n))
+            for row in _sum(connection, tables.referrers, start, end, "domain")
+        ][:TOP]
+        figures.campaigns = [
+            (row.utm_source, row.utm_medium, row.utm_campaign, int(row.n))
+            for row in _sum(
+                connection, tables.campaigns, start, end, "utm_source", "utm_medium", "utm_campaign"
+            )
+        ][:TOP]
+        figures.bots = [
+            (row.bot, int(row.n)) for row in _sum(connection, tables.bots, start, end, "bot")
+        ]
+        figures.not_found = [
+            (row.path, row.referrer, int(row.n))
+            for row in _sum(connection, tables.not_found, start, end, "path", "referrer")
+        ][:TOP]
+        figures.started = Counter(
+            {
+                row.form: int(row.n)
+                for row in _sum(connection, tables.forms_started, start, end, "form")
+            }
+        )
+        leads = connection.execute(
+            sa.select(Lead.kind, Lead.status, Lead.source, Lead.fields, Lead.created_at).where(
+                Lead.created_at >= wide_start, Lead.created_at < wide_end
+            )
+        ).all()
+        bookings = connection.execute(
+            sa.select(Booking.state, Booking.attendance, Booking.created_at).where(
+                Booking.created_at >= wide_start, Booking.created_at < wide_end
+            )
+        ).all()
+    by_source, by_service = Counter(), Counter()
+    names = _service_names()
+    for lead in leads:
+        if not _in_month(lead.created_at, start, end):
+            continue
+        if lead.status == LeadStatus.SPAM:
+            figures.leads["spam"] += 1
+            continue
+        figures.leads["sent"] += 1
+        figures.leads["delivered" if lead.status == LeadStatus.SENT else "waiting"] += 1
+        figures.leads_by_form[lead.kind] += 1
+        by_source[_source(lead.source)] += 1
+        if lead.kind == LeadKind.QUOTE and (service := (lead.fields or {}).get("service")):
+            by_service[names.get(service, service)] += 1
+    for booking in bookings:
+        if not _in_month(booking.created_at, start, end):
+            continue
+        figures.bookings["requested"] += 1
+        figures.bookings[booking.state] += 1
+        if booking.attendance == Attendance.ATTENDED:
+            figures.bookings["attended"] += 1
+        elif booking.attendance == Attendance.NO_SHOW:
+            figures.bookings["no_show"] += 1
+    # Confirmed: every booking the agency confirmed (attended or not since).
+    figures.bookings["confirmed"] = figures.bookings[BookingStatus.CONFIRMED]
+    figures.leads_by_source = by_source.most_common()
+    figures.leads_by_service = by_service.most_common()
+    return figures

@@ -1,0 +1,57 @@
+"""One line of the access log (agency_site/deploy/access_log.py: Caddy's JSON shape, which
+nginx writes too) as a ``Hit``: what the report counts, nothing else kept."""
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit
+from zoneinfo import ZoneInfo
+
+from agency_site.rules import AGENCY_TIME_ZONE
+
+ZONE = ZoneInfo(AGENCY_TIME_ZONE)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A request as the report sees it: the agency's day, what was asked, the answer."""
+
+    day: dt.date
+    method: str
+    path: str
+    query: str
+    status: int
+    referrer: str  # The Referer's URL (its query hidden by the server), or "".
+    user_agent: str  # Read to classify, never stored.
+    content_type: str
+
+
+def _first(headers: object, name: str) -> str:
+    values = headers.get(name) if isinstance(headers, dict) else None
+    if isinstance(values, list) and values and isinstance(values[0], str):
+        return values[0]
+    return ""
+
+
+def parse(line: str) -> Hit | None:
+    """The hit of a log line; None for anything that is not one (a torn or foreign line)."""
+    try:
+        data = json.loads(line)
+        request = data["request"]
+        moment = dt.datetime.fromtimestamp(float(data["ts"]), dt.UTC)
+        status = int(data["status"])
+        uri = str(request["uri"])
+    except (ValueError, KeyError, TypeError):
+        return None
+    parts = urlsplit(uri)
+    headers = request.get("headers") or {}
+    return Hit(
+        day=moment.astimezone(ZONE).date(),
+        method=str(request.get("method", "")),
+        path=unquote(parts.path) or "/",
+        query=parts.query,
+        status=status,
+        referrer=_first(headers, "Referer"),
+        user_agent=_first(headers, "User-Agent"),
+        content_type=_first(data.get("resp_headers") or {}, "Content-Type"),
+    )
