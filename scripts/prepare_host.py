@@ -16,7 +16,8 @@ it reinstalls the locked requirements). In order it:
 3. creates the folders: the data and backup folders (``DEPLOY_DATA_DIR``,
    ``DEPLOY_BACKUP_DIR``; the user's, 0700), the parent of ``DEPLOY_STATIC_ROOT`` where
    the releases go and ``/etc/agency_site`` where they are rendered (root's, 0755: the
-   web server reads them);
+   web server reads them), and the web server's access log (``DEPLOY_ACCESS_LOG``: the web
+   server writes it, the user's group reads it for the nightly report; 0640);
 4. gives the clone to root, not writable by the user: root runs its code and its
    ``.venv`` (``deploy release``), so a user who could change them would become root.
    The user may write only ``.web/`` and ``reflex.lock/`` in it (the release exports
@@ -51,6 +52,7 @@ DEFAULTS = {
     "data_dir": "/var/lib/agency_site",
     "backup_dir": "/var/backups/agency_site",
     "static_root": "/srv/agency_site/frontend",
+    "access_log": "/var/log/agency_site/access.log",
 }
 CONF_DIR = "/etc/agency_site"
 REQUIREMENTS = "requirements-postgres.txt"
@@ -100,6 +102,25 @@ def ensure_folder(path: Path, mode: int, owner: pwd.struct_passwd | None) -> Non
     os.chown(path, uid, gid)
     path.chmod(mode)
     _say(f"{path} {oct(mode)[2:]} {owner.pw_name if owner else 'root'}")
+
+
+def ensure_access_log(path: Path, server: str, reader: pwd.struct_passwd) -> None:
+    """The web server's access log (agency_site/deploy/access_log.py): written by the web
+    server (Caddy runs as ``caddy``; nginx opens its logs as root), read by the site's user
+    (the nightly ``agency-report-ingest``). Made beforehand, ``0640``: ``nginx -t`` needs its
+    folder, and Caddy's log roller keeps an existing file's mode and owner."""
+    try:
+        writer = pwd.getpwnam("caddy") if server == "caddy" else None
+    except KeyError:  # Caddy not installed (--no-apt): root until it is.
+        writer = None
+    uid = writer.pw_uid if writer else 0
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.chown(path.parent, uid, reader.pw_gid)
+    path.parent.chmod(0o750)
+    path.touch(exist_ok=True)
+    os.chown(path, uid, reader.pw_gid)
+    path.chmod(0o640)
+    _say(f"{path} 640 {writer.pw_name if writer else 'root'}:{reader.pw_name}")
 
 
 # Of the clone, what the site's user writes: Reflex's build folder and the package
@@ -206,6 +227,8 @@ def prepare(args: argparse.Namespace) -> None:
     ensure_folder(backups, 0o700, user)
     ensure_folder(_under(root, args.static_root).parent, 0o755, None)
     ensure_folder(_under(root, CONF_DIR), 0o755, None)
+    if args.server != "none":
+        ensure_access_log(_under(root, args.access_log), args.server, user)
     take_tree(app, user)
     app.chmod(0o755)
     venv = app / ".venv"
@@ -250,6 +273,7 @@ def parser() -> argparse.ArgumentParser:
     cli.add_argument("--data-dir", default=value["data_dir"], help="DEPLOY_DATA_DIR")
     cli.add_argument("--backup-dir", default=value["backup_dir"], help="DEPLOY_BACKUP_DIR")
     cli.add_argument("--static-root", default=value["static_root"], help="DEPLOY_STATIC_ROOT")
+    cli.add_argument("--access-log", default=value["access_log"], help="DEPLOY_ACCESS_LOG")
     cli.add_argument("--app-dir", type=Path, default=CHECKOUT, help="the clone (this one)")
     cli.add_argument("--root", type=Path, default=Path("/"), help="prefix of system paths")
     return cli

@@ -137,6 +137,10 @@ def test_a_fresh_host_is_prepared_as_the_doc_says(prepared: tuple[Host, str]) ->
     assert _mode_owner(host.path("/var/backups/agency_site")) == ("0o700", host.user)
     assert _mode_owner(host.path("/srv/agency_site")) == ("0o755", "root")
     assert _mode_owner(host.path("/etc/agency_site")) == ("0o755", "root")
+    # The web server writes its access log, the site's user reads it (the nightly report).
+    log = host.path("/var/log/agency_site/access.log")
+    assert _mode_owner(log)[0] == "0o640" and _mode_owner(log.parent)[0] == "0o750"
+    assert grp.getgrgid(log.stat().st_gid).gr_name == host.user
     # The clone and its venv are root's (root runs them); the user writes .web/ only.
     assert _mode_owner(host.app) == ("0o755", "root")
     assert _mode_owner(host.app / "scripts/prepare_host.py")[1] == "root"
