@@ -147,19 +147,24 @@ ExecStart={python} -m agency_site.deploy backup --out {folder} --keep {topology.
 {sandbox}"""
 
 
-def backup_timer() -> str:
-    """Runs the backup every night."""
+def _nightly_timer(description: str, at: str) -> str:
+    """A timer starting its service every night at ``at``, a missed night caught up."""
     return f"""{GENERATED}[Unit]
-Description=Nightly backup of the agency_site leads database
+Description={description}
 
 [Timer]
-OnCalendar=*-*-* 03:30:00
+OnCalendar=*-*-* {at}
 RandomizedDelaySec=15min
 Persistent=true
 
 [Install]
 WantedBy=timers.target
 """
+
+
+def backup_timer() -> str:
+    """Runs the backup every night."""
+    return _nightly_timer("Nightly backup of the agency_site leads database", "03:30:00")
 
 
 def report_service(topology: Topology, deploy: DeploySettings | None = None) -> str:
@@ -188,14 +193,6 @@ ExecStart={python} -m agency_site.report ingest
 def report_timer() -> str:
     """Reads the access log every night, after logrotate's midnight rotation (a missed
     night is caught up: the log is read from where the last run stopped)."""
-    return f"""{GENERATED}[Unit]
-Description=Nightly count of the agency_site access log for the owner's report
-
-[Timer]
-OnCalendar=*-*-* 02:30:00
-RandomizedDelaySec=15min
-Persistent=true
-
-[Install]
-WantedBy=timers.target
-"""
+    return _nightly_timer(
+        "Nightly count of the agency_site access log for the owner's report", "02:30:00"
+    )

@@ -131,6 +131,18 @@ def _crm_only_new(payload: dict[str, Any]) -> bool:
     return payload["type"] == webhook_payload.LEAD_CREATED
 
 
+def _crm_record(payload: dict[str, Any]) -> tuple[dict[str, Any], str, str] | None:
+    """A CRM's view of a new lead: its fields, who (the name, else the address) and the
+    record's title (``contact: Anna``); None for any other message (a CRM takes new leads
+    only)."""
+    if not _crm_only_new(payload):
+        return None
+    data = payload["data"]
+    fields = data["fields"]
+    who = str(fields.get("name") or fields.get("email") or "")
+    return fields, who, f"{data['kind']}: {who}"[:200]
+
+
 def _chat_takes(payload: dict[str, Any]) -> bool:
     return payload["type"] != webhook_payload.LEAD_ERASED
 
@@ -215,13 +227,11 @@ class Odoo:
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
     ) -> Outgoing | None:
-        if not _crm_only_new(payload):
+        if (record := _crm_record(payload)) is None:
             return None
-        data = payload["data"]
-        fields = data["fields"]
-        who = str(fields.get("name") or fields.get("email") or "")
+        fields, _, title = record
         lead = {
-            "name": f"{data['kind']}: {who}"[:200],
+            "name": title,
             "contact_name": str(fields.get("name") or ""),
             "email_from": str(fields.get("email") or ""),
             "phone": str(fields.get("phone") or ""),
@@ -292,16 +302,13 @@ class Pipedrive:
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
     ) -> Outgoing | None:
-        if not _crm_only_new(payload):
+        if (record := _crm_record(payload)) is None:
             return None
-        data = payload["data"]
-        fields = data["fields"]
-        name = str(fields.get("name") or fields.get("email") or "")
+        fields, name, title = record
         person: dict[str, Any] = {"name": name[:255]}
         for field in ("email", "phone"):
             if fields.get(field):
                 person[field] = [{"value": str(fields[field]), "primary": True}]
-        title = f"{data['kind']}: {name}"[:200]
 
         def the_lead(answer: httpx.Response) -> Outgoing:
             made = _json(answer)
