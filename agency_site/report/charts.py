@@ -40,20 +40,21 @@ def visits_per_day(figures: Figures) -> str:
     return _without_script(chart.render(is_unicode=True))
 
 
-def funnel(figures: Figures) -> str:
-    chart = pygal.HorizontalBar(title="El embudo", **_OPTIONS)
-    steps = list(reversed(figures.funnel))
-    chart.x_labels = [label for label, _ in steps]
-    chart.add("Embudo", [n for _, n in steps])
+def _bars(title: str, series: str, pairs: list[tuple[str, int]]) -> str:
+    """Horizontal bars, the first pair on top."""
+    chart = pygal.HorizontalBar(title=title, **_OPTIONS)
+    rows = list(reversed(pairs))
+    chart.x_labels = [label for label, _ in rows]
+    chart.add(series, [n for _, n in rows])
     return _without_script(chart.render(is_unicode=True))
+
+
+def funnel(figures: Figures) -> str:
+    return _bars("El embudo", "Embudo", list(figures.funnel))
 
 
 def leads_per_source(figures: Figures) -> str:
-    chart = pygal.HorizontalBar(title="Solicitudes por origen", **_OPTIONS)
-    sources = list(reversed(figures.leads_by_source))
-    chart.x_labels = [source for source, _ in sources]
-    chart.add("Solicitudes", [n for _, n in sources])
-    return _without_script(chart.render(is_unicode=True))
+    return _bars("Solicitudes por origen", "Solicitudes", list(figures.leads_by_source))
 
 
 def charts(figures: Figures) -> list[tuple[str, str]]:
