@@ -7,6 +7,9 @@ from playwright.sync_api import Page, Response, expect
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
 
 _TITLES = {route.path: route.title for route in ROUTES}
+# As long as a person takes to fill a form: past the spam time trap's 3 s
+# (LEADS_SPAM_MIN_SECONDS), for the sites that keep it (their real visitors).
+TYPING_MS = 3_500
 
 
 def open_page(page: Page, path: str) -> Response | None:

@@ -40,7 +40,7 @@ from tests.e2e.conftest import (
     watch_csp,
     web_template,
 )
-from tests.e2e.helpers import open_page
+from tests.e2e.helpers import TYPING_MS, open_page
 from tests.e2e.test_forms import SUBMIT, fill_booking, wait_for_sends, working_day
 from tests.emailjs_fake import accept_sends, sent_payloads
 
@@ -133,6 +133,7 @@ def both_forms_deliver(browser: Browser, server: SiteServer, fake: HTTPServer) -
         open_page(page, paths.HOME)
         form = page.locator("#hero-capture-form")
         form.get_by_label(COPY.hero.fields["email"].label).fill("visitante@example.com")
+        page.wait_for_timeout(TYPING_MS)  # The site runs with the real spam time trap.
         form.locator(SUBMIT).click()
         expect(form.get_by_text(COPY.hero.success)).to_be_visible(timeout=30_000)
         assert len(wait_for_sends(fake, 1)) == 1
@@ -140,6 +141,7 @@ def both_forms_deliver(browser: Browser, server: SiteServer, fake: HTTPServer) -
         open_page(page, paths.SCHEDULE)
         booking = page.locator("#booking-form")
         fill_booking(page, working_day(3))
+        page.wait_for_timeout(TYPING_MS)
         booking.locator(SUBMIT).click()
         expect(booking.get_by_text(COPY.booking.success)).to_be_visible(timeout=30_000)
         delivered = wait_for_sends(fake, 2)

@@ -48,7 +48,7 @@ from tests.e2e.conftest import (
     stop_site,
     wait_until_up,
 )
-from tests.e2e.helpers import expect_page, open_page
+from tests.e2e.helpers import TYPING_MS, expect_page, open_page
 from tests.e2e.test_form_http_fallback import refuse_websockets
 from tests.e2e.test_forms import SUBMIT, fill_booking, wait_for_sends, working_day
 from tests.test_static_host import parse_headers, parse_redirects
@@ -276,10 +276,6 @@ def backend(split_site: SplitSite) -> Iterator[SiteServer]:
     and stop theirs)."""
     with split_site.backend() as server:
         yield server
-
-
-# As long as a person takes to type an address: past the spam time trap (3 s).
-TYPING_MS = 3_500
 
 
 def _origin(url: str) -> str:
