@@ -125,15 +125,11 @@ WantedBy=multi-user.target
 """
 
 
-def backup_service(topology: Topology, deploy: DeploySettings | None = None) -> str:
-    """A one-shot copy of the leads database into ``DEPLOY_BACKUP_DIR``."""
-    deploy = _deploy(deploy)
-    folder = deploy.backup_dir
-    python = f"{topology.app_dir}/.venv/bin/python"
-    sandbox = hardening(data_folder_lines(deploy.data_dir), f"ReadWritePaths={folder}\n")
+def _oneshot_service(topology: Topology, deploy: DeploySettings, unit: str, work: str) -> str:
+    """A one-shot job of the site's user with the backends' ``.env`` and database:
+    ``unit`` its [Unit] lines, ``work`` what it runs (each line ending in a newline)."""
     return f"""{GENERATED}[Unit]
-Description=Back up the agency_site leads database
-
+{unit}
 [Service]
 Type=oneshot
 User={topology.user}
@@ -141,10 +137,24 @@ WorkingDirectory={topology.app_dir}
 EnvironmentFile={topology.app_dir}/.env
 Environment=PYTHONDONTWRITEBYTECODE=1
 # The same database as the backends' (EnvironmentFile= wins over these).
-{write_path_lines(deploy.data_dir)}# The backup folder, private to the site's user ("+": created with root's rights).
-ExecStartPre=+/usr/bin/install -d -m 0700 -o {topology.user} {folder}
-ExecStart={python} -m agency_site.deploy backup --out {folder} --keep {topology.backup_keep}
-{sandbox}"""
+{write_path_lines(deploy.data_dir)}{work}"""
+
+
+def backup_service(topology: Topology, deploy: DeploySettings | None = None) -> str:
+    """A one-shot copy of the leads database into ``DEPLOY_BACKUP_DIR``."""
+    deploy = _deploy(deploy)
+    folder = deploy.backup_dir
+    python = f"{topology.app_dir}/.venv/bin/python"
+    sandbox = hardening(data_folder_lines(deploy.data_dir), f"ReadWritePaths={folder}\n")
+    return _oneshot_service(
+        topology,
+        deploy,
+        "Description=Back up the agency_site leads database\n",
+        "# The backup folder, private to the site's user (\"+\": created with root's rights).\n"
+        f"ExecStartPre=+/usr/bin/install -d -m 0700 -o {topology.user} {folder}\n"
+        f"ExecStart={python} -m agency_site.deploy backup --out {folder} "
+        f"--keep {topology.backup_keep}\n{sandbox}",
+    )
 
 
 def _nightly_timer(description: str, at: str) -> str:
@@ -172,22 +182,16 @@ def report_service(topology: Topology, deploy: DeploySettings | None = None) -> 
     deploy = _deploy(deploy)
     python = f"{topology.app_dir}/.venv/bin/python"
     sandbox = hardening(data_folder_lines(deploy.data_dir))
-    return f"""{GENERATED}[Unit]
-Description=Count the agency_site access log's new lines into the owner's report
-After=network-online.target postgresql.service
-
-[Service]
-Type=oneshot
-User={topology.user}
-WorkingDirectory={topology.app_dir}
-EnvironmentFile={topology.app_dir}/.env
-Environment=PYTHONDONTWRITEBYTECODE=1
-Environment=DEPLOY_ACCESS_LOG={topology.access_log}
-# The same database as the backends' (EnvironmentFile= wins over these).
-{write_path_lines(deploy.data_dir)}# Debian's web-server logs are readable by the adm group.
-SupplementaryGroups=adm
-ExecStart={python} -m agency_site.report ingest
-{sandbox}"""
+    return _oneshot_service(
+        topology,
+        deploy,
+        "Description=Count the agency_site access log's new lines into the owner's report\n"
+        "After=network-online.target postgresql.service\n",
+        f"Environment=DEPLOY_ACCESS_LOG={topology.access_log}\n"
+        "# Debian's web-server logs are readable by the adm group.\n"
+        "SupplementaryGroups=adm\n"
+        f"ExecStart={python} -m agency_site.report ingest\n{sandbox}",
+    )
 
 
 def report_timer() -> str:

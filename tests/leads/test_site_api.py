@@ -30,6 +30,21 @@ def intake(store: LeadStore) -> LeadIntake:
     return LeadIntake(store, make_delivery(store, None), limiter)
 
 
+def site_app(intake: LeadIntake, **options):
+    """The site API of ``intake`` for the site at ``SITE``, its backend at ``API``."""
+    return create_app(
+        lambda: intake,
+        **{
+            "api_url": API,
+            "site_url": SITE,
+            "allowed_origins": (SITE,),
+            "trusted_hops": 0,
+            "max_body_bytes": 32 * 1024,
+            **options,
+        },
+    )
+
+
 def post(
     intake: LeadIntake,
     kind: str,
@@ -40,14 +55,7 @@ def post(
     follow: bool = False,
 ) -> httpx.Response:
     """POST ``body`` to the ``kind`` form (``follow``: and GET the page it redirects to)."""
-    app = create_app(
-        lambda: intake,
-        api_url=API,
-        site_url=SITE,
-        allowed_origins=(SITE,),
-        trusted_hops=hops,
-        max_body_bytes=32 * 1024,
-    )
+    app = site_app(intake, trusted_hops=hops)
 
     async def request() -> httpx.Response:
         transport = httpx.ASGITransport(app=app, client=(peer, 50000))
@@ -236,14 +244,7 @@ def test_a_chunked_body_is_read_up_to_its_cap_and_within_its_time(
 
 
 def get(path: str, intake: LeadIntake) -> httpx.Response:
-    app = create_app(
-        lambda: intake,
-        api_url=API,
-        site_url=SITE,
-        allowed_origins=(SITE,),
-        trusted_hops=0,
-        max_body_bytes=32 * 1024,
-    )
+    app = site_app(intake)
 
     async def request() -> httpx.Response:
         transport = httpx.ASGITransport(app=app, client=("127.0.0.2", 50000))

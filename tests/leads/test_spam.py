@@ -28,9 +28,9 @@ from agency_site.leads.spam_address import AddressScreen, ascii_domain, disposab
 from agency_site.leads.spam_token import FILE_NAME, MAX_AGE, FormTokens, token_secrets
 from agency_site.leads.store import LeadStore
 from agency_site.settings import BookingSettings, DeploySettings, Settings, load_settings
-from agency_site.site_api import create_app
 from tests.emailjs_fake import accept_sends, make_client, sent_payloads
 from tests.lead_store import make_delivery
+from tests.leads.test_site_api import site_app
 from tests.run_async import run
 
 SECRET, OLD_SECRET = "s" * 43, "o" * 43
@@ -206,15 +206,7 @@ def test_the_honeypot_is_the_first_reason_checked(store: LeadStore) -> None:
 
 
 def api(intake: LeadIntake, tokens: FormTokens | None) -> httpx.AsyncClient:
-    app = create_app(
-        lambda: intake,
-        api_url=API,
-        site_url=SITE,
-        allowed_origins=(SITE,),
-        trusted_hops=0,
-        max_body_bytes=32 * 1024,
-        get_tokens=lambda: tokens,
-    )
+    app = site_app(intake, get_tokens=lambda: tokens)
     transport = httpx.ASGITransport(app=app, client=("127.0.0.2", 50000))
     return httpx.AsyncClient(transport=transport, base_url=API)
 
