@@ -190,19 +190,51 @@ def test_the_run_checks_the_machine_where_it_starts(
         assert "nghttp2-client" in message and "make loadtest" in message
 
 
-def test_stepping_reports_the_knee_caddy_s_cost_and_the_memory() -> None:
-    def step(readers: int, ok: bool, growth_mib: float) -> dict:
-        none = {"n": 0, "p95": None}
-        return {
-            "readers": readers, "step_ok": ok, "page_load_ms": {"n": 1, "p95": 50.0},
-            "booking_ms": none, "reader_errors": 0, "caddy_cpu_s": 10.0, "caddy_fds_peak": 900,
-            "loadgen_cpu_s": 2.0, "loadgen_wall_s": 20.0, "h2load": {"cpu_s": 3.0},
-            "backend_rss_growth": growth_mib * 1048576, "http_requests": 100000,
-            "readers_via": "h2load",
-        }  # fmt: skip
+def _step(readers: int, ok: bool, growth_mib: float, server: str = "caddy", cpu_s=10.0) -> dict:
+    none = {"n": 0, "p95": None}
+    return {
+        "readers": readers, "step_ok": ok, "page_load_ms": {"n": 1, "p95": 50.0},
+        "booking_ms": none, "reader_errors": 0, "server_cpu_s": cpu_s, "server_fds_peak": 900,
+        "loadgen_cpu_s": 2.0, "loadgen_wall_s": 20.0, "h2load": {"cpu_s": 3.0},
+        "backend_rss_growth": growth_mib * 1048576, "http_requests": 100000,
+        "readers_via": "h2load", "server": server,
+    }  # fmt: skip
 
-    knee, lines = report.stepping_summary([step(10000, True, 80), step(20000, False, 2)])
-    assert knee == 10000
+
+def test_stepping_reports_the_knee_the_web_server_s_cost_and_the_memory() -> None:
+    knees, lines = report.stepping_summary([_step(10000, True, 80), _step(20000, False, 2)])
+    assert knees == {"Caddy": 10000}
     assert "≤ 0.10 MiB" in lines[-1]
     assert "generator 5.0 s in 20.0 s (25% of a core)" in lines[1]
-    assert "0.100 ms per request: 10,000/s per core" in lines[1]
+    assert "Caddy 10.0 s" in lines[1] and "0.100 ms per request: 10,000/s per core" in lines[1]
+
+
+def test_both_web_servers_get_their_own_knee_and_cost_side_by_side() -> None:
+    rounds = [
+        _step(10000, True, 1), _step(20000, False, 1),
+        _step(10000, True, 1, "nginx", 2.0), _step(20000, True, 1, "nginx", 4.0),
+    ]  # fmt: skip
+    knees, lines = report.stepping_summary(rounds)
+    assert knees == {"Caddy": 10000, "nginx": 20000}
+    nginx_at = next(i for i, line in enumerate(lines) if line.startswith("nginx:"))
+    assert "every step met them" in lines[nginx_at]
+    assert "0.020 ms per request: 50,000/s per core" in lines[nginx_at + 1]
+    assert all(line.startswith("  ") or ":" in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("argv", "servers"),
+    [(["--stack"], ["caddy"]), (["--stack", "--server", "nginx"], ["nginx"]),
+     (["--stack", "--server", "both"], ["caddy", "nginx"])],
+)  # fmt: skip
+def test_the_web_servers_of_a_run_follow_from_the_options(argv, servers) -> None:
+    assert cli.parse_args(argv).servers == servers
+
+
+@pytest.mark.parametrize(
+    "argv", [["--server", "nginx"], ["--stack", "--server", "both", "--fault", "emailjs-500"]]
+)
+def test_a_web_server_choice_needs_the_stack_and_no_fault(argv, capsys) -> None:
+    with pytest.raises(SystemExit):
+        cli.parse_args(argv)
+    assert "--server" in capsys.readouterr().err

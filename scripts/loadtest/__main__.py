@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from scripts.loadtest import static_load  # noqa: E402
+from scripts.loadtest import static_load, web_servers  # noqa: E402
 from scripts.loadtest.cli import check_machine, parse_args, probes_for  # noqa: E402
 from scripts.loadtest.protocol import BuildInfo, Counters, Tab  # noqa: E402
 from scripts.loadtest.readers import ReaderModel  # noqa: E402
@@ -146,6 +146,8 @@ async def run_all(args, ctx: dict, build: BuildInfo) -> list[dict]:
         )
         print(f"\n{title} ...", flush=True)
         result = await measure_round(args, plan, build, ctx)
+        front = ctx.get("web_server")
+        result["server"] = front.name if front else None
         rounds.append(result)
         print_round(result, title)
         if len(args.steps) > 1 and not result["step_ok"]:
@@ -185,12 +187,26 @@ def target_site(args, stack: StackInfo | None, port: int, workdir: Path) -> tupl
     return None, args.url.rstrip("/"), args.db_url, args.backend_pid
 
 
-def write_results(args, ctx: dict, rounds: list[dict], knee: int | None) -> Path:
+def through(name: str, args, ctx: dict, build: BuildInfo) -> list[dict]:
+    """The rounds with the web server ``name`` in front of the stack's backends."""
+    front = web_servers.start(name, ctx["stack"])
+    print(f"\nWeb server: {name} on {front.url} (pids {front.pids()})")
+    try:
+        # Caddy is the stack's own site (its configured origin); nginx is a name of it.
+        origin = ctx["stack"].url if name == "caddy" else front.url
+        model = reader_model(front.url, ctx["pages"])
+        ctx.update(url=front.url, web_server=front, origin=origin, model=model)
+        return asyncio.run(run_all(args, ctx, build))
+    finally:
+        web_servers.stop(front)
+
+
+def write_results(args, ctx: dict, rounds: list[dict], knees: dict[str, int] | None) -> Path:
     """The run as JSON under bench-results/."""
     RESULTS_DIR.mkdir(exist_ok=True)
     out = RESULTS_DIR / f"loadtest-{dt.datetime.now(dt.UTC).strftime('%Y%m%dT%H%M%SZ')}.json"
     settings = {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()}
-    body = {"args": settings, "url": ctx["url"], "rounds": rounds, "knee_readers": knee}
+    body = {"args": settings, "url": ctx["url"], "rounds": rounds, "knee_readers": knees}
     out.write_text(json.dumps(body, indent=2))
     return out
 
@@ -213,10 +229,12 @@ def run(args, stack: StackInfo | None, workdir: Path) -> tuple[dict, list[dict]]
         ctx = {
             "url": url, "db_url": db_url, "pid": pid, "fake_log": fake_log, "stack": stack,
             "heap_dir": workdir / "heap" if args.tracemalloc else None, "pages": pages,
-            "emailjs_port": port, "workdir": workdir, "model": reader_model(url, pages),
-            "origin": stack.url if stack else url,
+            "emailjs_port": port, "workdir": workdir, "origin": stack.url if stack else url,
         }  # fmt: skip
-        return ctx, asyncio.run(run_all(args, ctx, build))
+        if stack is None:
+            ctx["model"] = reader_model(url, pages)
+            return ctx, asyncio.run(run_all(args, ctx, build))
+        return ctx, [r for name in args.servers for r in through(name, args, ctx, build)]
     finally:
         stop_process(spy, signal.SIGINT, 30)  # py-spy writes its file on SIGINT
         if server is not None:
@@ -238,13 +256,23 @@ def main(argv: list[str] | None = None) -> int:
         return 3
     print(targets_text())
     ctx, rounds = run(args, stack, Path(tempfile.mkdtemp(prefix="loadtest-")))
-    knee = None
-    if len(args.steps) > 1:
-        knee, lines = stepping_summary(rounds)
+    knees = None
+    if len(args.steps) > 1 or len(args.servers) > 1:
+        knees, lines = stepping_summary(rounds)
         print("\n" + "\n".join(lines))
-    out = write_results(args, ctx, rounds, knee)
+    out = write_results(args, ctx, rounds, knees)
     print(f"\nResults: {out.relative_to(ROOT)}")
-    return 1 if any(r["misses"] for r in rounds[:1] + rounds[-1:]) else 0
+    # Each web server's first round and last (the knee's step after it may miss: stepping).
+    ends = [
+        r
+        for name in args.servers
+        for r in _ends([r for r in rounds if r.get("server") in (name, None)])
+    ]
+    return 1 if any(r["misses"] for r in ends) else 0
+
+
+def _ends(rounds: list[dict]) -> list[dict]:
+    return rounds[:1] + rounds[-1:]
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from urllib.parse import urlsplit
 
 from scripts.loadtest.monitor import MONITOR_FAULT
 from scripts.loadtest.topology import FAULTS
+from scripts.loadtest.web_servers import SERVERS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,6 +45,8 @@ def _parser() -> argparse.ArgumentParser:
     add("--url", help="a running site (loopback only); default: start one")
     add("--start-single", action="store_true", help="build and start `reflex run --env prod`")
     add("--stack", action="store_true", help="drive the running `make stack` (.stack/)")
+    add("--server", choices=("caddy", "nginx", "both"), default="caddy",
+        help="with --stack: the web server in front (both: Caddy's rounds, then nginx's)")  # fmt: skip
     add("--fault", choices=FAULTS, help="with --stack: one fault mid-round, then check delivery")
     add("--fault-at", type=float, default=5.0, help="the fault starts at (s)")
     add("--settle", type=float, default=240.0, help="with --fault: wait for delivery up to (s)")
@@ -75,6 +78,10 @@ def _parser() -> argparse.ArgumentParser:
 def _check_modes(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if args.fault and not args.stack:
         parser.error("--fault needs --stack")
+    if args.server != "caddy" and not args.stack:
+        parser.error("--server needs --stack")
+    if args.server != "caddy" and args.fault:
+        parser.error("--server and --fault exclude each other (a fault run has its own path)")
     if args.tracemalloc and (args.stack or args.url or not args.socket_readers):
         parser.error("--tracemalloc starts its own single-process site, with --socket-readers")
     if args.stack and (args.url or args.start_single):
@@ -105,6 +112,7 @@ def _fill_defaults(args: argparse.Namespace) -> None:
     args.ramp = min(window, 20.0 if args.fault else window) if args.ramp is None else args.ramp
     args.start_single = not (args.url or args.stack)
     args.steps = [int(s) for s in args.step.split(",")] if args.step else [args.readers]
+    args.servers = list(SERVERS) if args.server == "both" else [args.server]
     # The monitor run goes through nginx, each visitor from its own address: Python readers.
     args.distinct_addresses = args.fault == MONITOR_FAULT
     # Who drives the HTTP readers follows from the options alone: "auto" means h2load

@@ -12,15 +12,12 @@ visitors see 0 errors and every poll answers 503.
 import asyncio
 import contextlib
 import datetime as dt
-import re
-import subprocess
 from collections import Counter
-from pathlib import Path
 
 import aiohttp
 
 from agency_site.paths import LEADS_HEALTH
-from scripts import local_servers
+from scripts.loadtest import web_servers
 from scripts.loadtest.topology import StackInfo
 
 MONITOR_FAULT = "monitor-held-lead"
@@ -69,36 +66,20 @@ class Monitor:
     def __init__(self, stack: StackInfo, db_url: str) -> None:
         self.stack, self.db_url = stack, db_url
         self.statuses: Counter = Counter()
-        self.process: subprocess.Popen | None = None
+        self.nginx: web_servers.WebServer | None = None
         self.lead_id: int | None = None
         self.stop = asyncio.Event()
         self.task: asyncio.Task | None = None
-        self.conf: Path | None = None
-        self.conf_text = ""
-
-    def start_nginx(self) -> str:
-        """nginx on a free loopback port, from the stack's generated configuration."""
-        state = self.stack.state()
-        prefix = Path(state["nginx_prefix"])
-        port = local_servers.free_port()
-        self.conf = prefix / "agency_site.conf"
-        self.conf_text = self.conf.read_text()
-        listen = f"listen 127.0.0.1:{port};"
-        self.conf.write_text(re.sub(r"listen \d+;", listen, self.conf_text))
-        main_conf = self.stack.state_dir / "conf" / "nginx.conf"
-        self.process = subprocess.Popen(
-            ["nginx", "-c", str(main_conf), "-p", str(prefix), "-g", "daemon off;"],
-            start_new_session=True,
-        )
-        local_servers.wait_for_port(port)
-        return f"http://127.0.0.1:{port}"
 
     async def start(self, note) -> str:
         """Hold a lead, start nginx and the poller; the URL the visitors use."""
         self.lead_id = await asyncio.to_thread(hold_lead, self.db_url)
         note(f"lead {self.lead_id} held (canary postponed): {LEADS_HEALTH} answers 503")
-        url = await asyncio.to_thread(self.start_nginx)
-        note(f"nginx on {url} (pid {self.process.pid}); a monitor polls {LEADS_HEALTH} every 1 s")
+        self.nginx = await asyncio.to_thread(web_servers.start_nginx, self.stack)
+        url = self.nginx.url
+        note(
+            f"nginx on {url} (pid {self.nginx.pids()[0]}); a monitor polls {LEADS_HEALTH} every 1 s"
+        )
         self.task = asyncio.create_task(self.poll(url))
         return url
 
@@ -122,10 +103,8 @@ class Monitor:
         self.stop.set()
         if self.task is not None:
             await self.task
-        if self.process is not None:
-            await asyncio.to_thread(local_servers.stop_pid, self.process.pid)
-        if self.conf is not None:
-            self.conf.write_text(self.conf_text)
+        if self.nginx is not None:
+            await asyncio.to_thread(web_servers.stop, self.nginx)
         if self.lead_id is not None:
             await asyncio.to_thread(release_lead, self.db_url, self.lead_id)
         note(f"monitor polls: {dict(self.statuses)}; nginx stopped, the held lead removed")

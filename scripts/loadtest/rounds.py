@@ -21,12 +21,14 @@ from scripts.loadtest.visitors import RoundPlan, RoundStats, RssSampler, percent
 
 
 class Gauges:
-    """What is sampled beside the visitors: the backend, Caddy, Redis and PostgreSQL."""
+    """What is sampled beside the visitors: the backend, the web server in front (Caddy or
+    nginx), Redis and PostgreSQL."""
 
     def __init__(self, ctx: dict) -> None:
         self.backend = RssSampler(ctx["pid"])
         stack = ctx.get("stack")
-        self.caddy = RssSampler((lambda: stack.pids("caddy")) if stack else None)
+        front = ctx.get("web_server")
+        self.server = RssSampler(front.pids if front else None)
         self.connections = (
             ConnectionSampler(stack.redis_url, ctx["db_url"]) if stack is not None else None
         )
@@ -36,9 +38,9 @@ class Gauges:
     def start(self) -> None:
         """Note the baselines and start sampling."""
         self.rss0, self.load0 = self.backend.sample(), os.getloadavg()[0]
-        self.cpu0 = {"backend": self.backend.cpu_seconds(), "caddy": self.caddy.cpu_seconds()}
+        self.cpu0 = {"backend": self.backend.cpu_seconds(), "server": self.server.cpu_seconds()}
         self.gen0, self.wall0 = time.process_time(), time.monotonic()
-        samplers = [self.backend, self.caddy, self.connections]
+        samplers = [self.backend, self.server, self.connections]
         self.tasks = [asyncio.create_task(s.run(self.stop)) for s in samplers if s is not None]
 
     async def finish(self) -> dict:
@@ -58,8 +60,8 @@ class Gauges:
             "backend_rss_baseline": self.rss0,
             "backend_rss_peak": self.backend.peak or None,
             "backend_cpu_s": spent("backend", self.backend),
-            "caddy_cpu_s": spent("caddy", self.caddy),
-            "caddy_fds_peak": self.caddy.fds_peak or None,
+            "server_cpu_s": spent("server", self.server),
+            "server_fds_peak": self.server.fds_peak or None,
             "loadgen_cpu_s": time.process_time() - self.gen0,
             "loadgen_wall_s": wall,
             "load_average_1m": [self.load0, os.getloadavg()[0]],
