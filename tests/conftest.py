@@ -298,8 +298,12 @@ def postgres_server() -> Iterator[local_servers.Server]:
             "PostgreSQL is not installed (`sudo apt-get install postgresql`, or set "
             "TEST_DATABASE_URL to a running server)"
         )
-    # PostgreSQL refuses to run as root and pytest's folders are private to root.
-    folder = Path(tempfile.mkdtemp(prefix="agency-pg-"))
+    # PostgreSQL refuses to run as root and pytest's folders are private to root. In memory
+    # where the machine has it: every test's database is a copy of a template (megabytes
+    # written each), a throwaway cluster gains nothing from a disk.
+    folder = Path(
+        tempfile.mkdtemp(prefix="agency-pg-", dir=_MEMORY_DIR if _MEMORY_DIR.is_dir() else None)
+    )
     folder.chmod(0o755)
     server = local_servers.start_postgres(
         folder / "cluster", local_servers.free_port(), durable=False
@@ -311,6 +315,8 @@ def postgres_server() -> Iterator[local_servers.Server]:
 
 _databases = itertools.count(1)
 _created: list[str] = []
+# A tmpfs every Linux has (Debian: half the memory).
+_MEMORY_DIR = Path("/dev/shm")
 
 
 def _drop_test_databases(admin_url: str) -> None:
@@ -334,10 +340,23 @@ def _new_database(server: local_servers.Server, template: str | None = None) -> 
     return server.url.rsplit("/", 1)[0] + f"/{name}"
 
 
+def _drop_database(server: local_servers.Server, url: str) -> None:
+    """Drop a test's database once the test is over (its connections cut): the cluster holds
+    only the databases of the tests running now."""
+    name = url.rsplit("/", 1)[1]
+    admin = sa.create_engine(server.url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+    _created.remove(name)
+
+
 @pytest.fixture
-def postgres_url(postgres_server: local_servers.Server) -> str:
-    """The URL of a new, empty database on the session's PostgreSQL."""
-    return _new_database(postgres_server)
+def postgres_url(postgres_server: local_servers.Server) -> Iterator[str]:
+    """The URL of a new, empty database on the session's PostgreSQL (dropped after)."""
+    url = _new_database(postgres_server)
+    yield url
+    _drop_database(postgres_server, url)
 
 
 @pytest.fixture(scope="session")
@@ -355,9 +374,14 @@ def migrated_postgres_template(postgres_server: local_servers.Server) -> str:
 
 
 @pytest.fixture
-def migrated_postgres_url(postgres_server: local_servers.Server, migrated_postgres_template: str):
-    """The URL of a new database on the session's PostgreSQL, at the latest schema."""
-    return _new_database(postgres_server, template=migrated_postgres_template)
+def migrated_postgres_url(
+    postgres_server: local_servers.Server, migrated_postgres_template: str
+) -> Iterator[str]:
+    """The URL of a new database on the session's PostgreSQL, at the latest schema (dropped
+    after)."""
+    url = _new_database(postgres_server, template=migrated_postgres_template)
+    yield url
+    _drop_database(postgres_server, url)
 
 
 @pytest.fixture(scope="session")
