@@ -11,7 +11,9 @@ every worker and host, the process's EmailJS client, the owner's alert webhook.
 Once, and never lost:
 
 - the ``report_mail`` row's ``state`` is the last month sent (``2026-11``); a month is due
-  once the row says an earlier one;
+  once the row says an earlier one. A new site's row is empty: the monitor's first round
+  records the month due then without sending it (no e-mail at a first start, on a new
+  database, in a test), so the first report is the next full month's;
 - a try is claimed with the row's ``due_at`` (``claim_job``: one conditional UPDATE, one
   worker wins), which also spaces the tries ``RETRY_EVERY`` apart; the winner reads the
   row again (another may have sent it meanwhile), sends, and only then writes the month
@@ -162,8 +164,12 @@ async def send_when_due(jobs: Jobs, mail: ReportMail, now: dt.datetime) -> bool:
     whether it was sent now."""
     due = due_month(now, mail.hour)
     month = month_key(due)
-    if await asyncio.to_thread(jobs.monitor_state, REPORT_MAIL) >= month:
-        return False  # Sent already ("" is before any month).
+    told = await asyncio.to_thread(jobs.monitor_state, REPORT_MAIL)
+    if not told:  # A new site (or a new database): its first report is the next month's.
+        await asyncio.to_thread(jobs.switch_state, REPORT_MAIL, told, month)
+        return False
+    if told >= month:
+        return False  # Sent already.
     if not await asyncio.to_thread(jobs.claim_job, REPORT_MAIL, RETRY_EVERY):
         return False  # Another worker is trying, or one tried less than RETRY_EVERY ago.
     told = await asyncio.to_thread(jobs.monitor_state, REPORT_MAIL)
@@ -189,5 +195,5 @@ def unsent(jobs: Jobs, hour: int, now: dt.datetime) -> str | None:
     month = due_month(now, hour)
     if now - due_at(month, hour) < ALERT_AFTER:
         return None
-    key = month_key(month)
-    return key if jobs.monitor_state(REPORT_MAIL) < key else None
+    key, told = month_key(month), jobs.monitor_state(REPORT_MAIL)
+    return key if told and told < key else None

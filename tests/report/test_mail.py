@@ -64,6 +64,14 @@ class Owner:
         return True
 
 
+def sent_until(engine: sa.Engine, month: str) -> None:
+    """Record ``month`` as the last month e-mailed (a site running for a while)."""
+    with engine.begin() as connection:
+        connection.execute(
+            sa.update(LeadMonitor).where(LeadMonitor.name == mail.REPORT_MAIL).values(state=month)
+        )
+
+
 def worker(engine: sa.Engine, emailjs: HTTPServer) -> tuple[ReportPlugin, Owner]:
     plugin = ReportPlugin(hour=8, template_id=TEMPLATE, links=links())
     owner = Owner(engine, emailjs)
@@ -116,6 +124,7 @@ def test_the_email_carries_the_month_s_figures_and_a_link_that_opens_the_same_fi
     db_url: str, tmp_path: Path, emailjs: HTTPServer
 ) -> None:
     engine = november(db_url, tmp_path)
+    sent_until(engine, "2026-10")
     accept_sends(emailjs)
     plugin, owner = worker(engine, emailjs)
     assert tick(plugin, owner)
@@ -206,6 +215,7 @@ def test_two_workers_due_at_once_send_one_email(
     db_url: str, tmp_path: Path, emailjs: HTTPServer
 ) -> None:
     engines = [new_engine(db_url) for _ in range(2)]
+    sent_until(engines[0], "2026-10")
     accept_sends(emailjs)
     workers = [worker(engine, emailjs) for engine in engines]
 
@@ -231,6 +241,7 @@ def test_a_refused_email_is_tried_again_later_and_the_owner_gets_one(
     db_url: str, tmp_path: Path, emailjs: HTTPServer
 ) -> None:
     engine = new_engine(db_url)
+    sent_until(engine, "2026-10")
     plugin, owner = worker(engine, emailjs)
     refuse_sends(emailjs, 503, "Service Unavailable")
     assert not tick(plugin, owner)
@@ -256,15 +267,32 @@ def test_a_refused_email_is_tried_again_later_and_the_owner_gets_one(
     engine.dispose()
 
 
+def test_a_new_site_sends_nothing_at_its_first_start_then_the_next_full_month(
+    db_url: str, emailjs: HTTPServer
+) -> None:
+    engine = new_engine(db_url)
+    accept_sends(emailjs)
+    plugin, owner = worker(engine, emailjs)
+    started = dt.datetime(2026, 11, 26, 9, 0, tzinfo=ZONE)
+    assert not tick(plugin, owner, started)
+    assert sent_payloads(emailjs) == [] and plugin.health(started) == {}
+    assert LeadStore(engine).monitor_state(mail.REPORT_MAIL) == "2026-10"
+    assert tick(plugin, owner, DUE)
+    [payload] = sent_payloads(emailjs)
+    assert payload["template_params"]["report_month"] == "noviembre de 2026"
+    engine.dispose()
+
+
 def test_without_emailjs_nothing_is_sent_and_the_month_stays_due(db_url: str) -> None:
     engine = new_engine(db_url)
+    sent_until(engine, "2026-10")
     plugin = ReportPlugin(hour=8, template_id=TEMPLATE, links=links())
     owner = SimpleNamespace(
         store=LeadStore(engine), delivery=SimpleNamespace(client=None), site_url="", alert=None
     )
     plugin.watchers(owner)  # type: ignore[arg-type]
     assert not run(mail.send_when_due(owner.store, plugin.report_mail(owner), DUE))  # type: ignore[arg-type]
-    assert LeadStore(engine).monitor_state(mail.REPORT_MAIL) == ""
+    assert LeadStore(engine).monitor_state(mail.REPORT_MAIL) == "2026-10"
     engine.dispose()
 
 
