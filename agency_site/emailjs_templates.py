@@ -32,7 +32,10 @@ HEADINGS = {
     "contact": "Nuevo contacto desde la portada: {{from_email}}",
     "booking": "Solicitud de cita: {{from_name}}, {{date_es}} a las {{time}}",
     "quote": "Solicitud de presupuesto: {{from_name}} ({{service}})",
-    NOTICE: "Aviso de la web",
+    # The owner's notices (the morning digest...); the monthly report is one of them, with
+    # its own heading when it carries ``report_month`` (agency_site/report/mail.py).
+    NOTICE: "{{#report_month}}Informe de {{report_month}}{{/report_month}}"
+    "{{^report_month}}Aviso de la web{{/report_month}}",
 }
 # Variables every agency e-mail shows after its kind's fields, with their labels.
 COMMON = {"message": "", "source": "Origen", "language": "Idioma"}

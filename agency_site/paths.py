@@ -64,3 +64,9 @@ FORM_TOKEN_FORM = "form"
 def form_post(kind: str) -> str:
     """Where a form posts without JavaScript, e.g. ``/_site/forms/booking``."""
     return f"{SITE_API_PREFIX}/forms/{kind}"
+
+
+def report_page(month: str) -> str:
+    """The owner's report of ``month`` behind its signed link, e.g. ``/_site/report/2026-11``
+    (agency_site/report/web.py)."""
+    return f"{SITE_API_PREFIX}/report/{month}"

@@ -213,8 +213,9 @@ class LeadsSettings(BaseSettings):
     # websocket and post the forms, comma-separated (e.g. https://example.es).
     extra_origins: str = ""
     # The features plugged into the lead core, as dotted module paths (comma-separated),
-    # each imported at start-up for its ``plugin(settings)`` (``agency_site/leads/plugins.py``).
-    plugins: str = "agency_site.bookings.plugin"
+    # each imported at start-up for its ``plugin(settings)`` (``agency_site/leads/plugins.py``):
+    # the bookings, and the owner's monthly report e-mail (``agency_site/report/plugin.py``).
+    plugins: str = "agency_site.bookings.plugin,agency_site.report.plugin"
 
     @property
     def extra_origin_list(self) -> tuple[str, ...]:
@@ -485,6 +486,20 @@ class DeploySettings(BaseSettings):
         return tuple(part.strip() for part in self.backends.split(",") if part.strip())
 
 
+class ReportSettings(BaseSettings):
+    """The owner's monthly report e-mail (``REPORT_*``, ``agency_site/report/mail.py``)."""
+
+    model_config = _section("REPORT_")
+
+    # The previous month's report e-mailed to the agency inbox (agency template) on the 1st
+    # of each month from this hour (agency time); REPORT_MAIL=false: none.
+    mail: bool = True
+    mail_hour: Annotated[int, Field(ge=0, le=23)] = 8
+    # Days the e-mail's signed link to the report's page works (a new one: `python -m
+    # agency_site.report link --month 2026-11`).
+    link_days: PositiveInt = 60
+
+
 def local_url(port_variable: str, default_port: int) -> str:
     """Reflex's own URL when none is configured: localhost on the port it runs on."""
     port = os.environ.get(port_variable, "").strip() or default_port
@@ -553,6 +568,7 @@ class Settings(BaseModel):
     booking: BookingSettings
     deploy: DeploySettings
     granian: GranianSettings = Field(default_factory=GranianSettings)
+    report: ReportSettings = Field(default_factory=ReportSettings)
 
     @model_validator(mode="after")
     def _workers_need_redis(self) -> "Settings":
@@ -614,6 +630,7 @@ def load_settings() -> Settings:
         booking=BookingSettings(),
         deploy=DeploySettings(),
         granian=GranianSettings(),
+        report=ReportSettings(),
     )
 
 

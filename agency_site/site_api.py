@@ -348,6 +348,7 @@ def site_api() -> Starlette:
     from agency_site.reflex_ext.backend_origin import backend_base
     from agency_site.reflex_ext.internals import get_config
     from agency_site.report.started import count_started, form_of
+    from agency_site.report.web import report_api
     from agency_site.settings import get_settings
 
     settings, config = get_settings(), get_config()
@@ -361,4 +362,6 @@ def site_api() -> Starlette:
         get_tokens=form_tokens,
         on_token=lambda form: count_started(intake().store.engine, form_of(form)),
     )
-    return Starlette(routes=[*forms.routes, *health_api().routes, *booking_api().routes])
+    return Starlette(
+        routes=[*forms.routes, *health_api().routes, *booking_api().routes, *report_api().routes]
+    )

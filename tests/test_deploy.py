@@ -508,6 +508,8 @@ def test_a_booking_link_s_token_is_neither_logged_nor_sent_as_referer(
             answer = httpx.get(f"{url}{path}?t={token}", headers=referer)
             assert answer.status_code == 200
             assert answer.headers.get_list("referrer-policy") == ["no-referrer"]
+        # The owner's report link (its own no-referrer comes from the backend).
+        assert httpx.get(f"{url}/_site/report/2026-11?t={token}").status_code == 200
         other = httpx.get(url + "/_site/forms/contact")  # Other pages keep the site's policy.
         assert other.headers.get_list("referrer-policy") == ["strict-origin-when-cross-origin"]
         page = {"User-Agent": "Mozilla/5.0 (iPhone) Test", "Referer": "https://x.example/a?q=1"}

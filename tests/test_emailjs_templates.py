@@ -125,7 +125,7 @@ def test_the_agency_template_shows_the_bookings_notices() -> None:
     params |= kind_params(NOTICE)
     rendered = render(generator.agency_template(), params)
     assert not shows(rendered, params, ["message", "from_email"])
-    assert generator.HEADINGS[NOTICE] in rendered
+    assert "Aviso de la web" in rendered and "Informe de" not in rendered
 
 
 def test_the_auto_reply_goes_to_the_visitor_with_their_confirmation() -> None:

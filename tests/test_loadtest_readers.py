@@ -154,6 +154,16 @@ def test_options_per_mode_and_bounds() -> None:
             cli.parse_args(bad)
 
 
+def test_utm_makes_the_readers_land_as_a_campaign_s_visitors() -> None:
+    args = cli.parse_args(["--stack", "--readers-via", "python", "--readers", "200",
+                           "--utm", "newsletter/email/nov"])  # fmt: skip
+    assert args.utm == "utm_source=newsletter&utm_medium=email&utm_campaign=nov"
+    assert cli.parse_args(["--stack", "--readers-via", "python", "--readers", "200"]).utm == ""
+    for bad in (["--utm", "newsletter/email"], ["--stack", "--utm", "a/b/c"]):  # h2load's
+        with pytest.raises(SystemExit):
+            cli.parse_args(bad)
+
+
 @pytest.mark.parametrize("installed", [True, False])
 def test_parsing_answers_the_same_whatever_the_machine_has(
     monkeypatch: pytest.MonkeyPatch, installed: bool

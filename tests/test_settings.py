@@ -215,7 +215,7 @@ import rxconfig
 loaded, config = s.get_settings(), rxconfig.config
 out = {}
 for section in (loaded.reflex, loaded.agency, loaded.emailjs, loaded.leads, loaded.booking,
-                loaded.deploy, loaded.granian):
+                loaded.deploy, loaded.granian, loaded.report):
     prefix = type(section).model_config["env_prefix"]
     for name in type(section).model_fields:
         value = getattr(section, name)

@@ -47,6 +47,9 @@ class OwnerAlerts(Content):
     # (requested, confirmed, declined, cancelled, rescheduled), {date} {time} its slot.
     chat_lead: Template("kind", "lead_id")
     chat_booking: Template("event", "lead_id", "date", "time")
+    # The monthly report e-mail (agency_site/report/mail.py) still unsent hours after it was
+    # due: {month} (2026-11), {status_url} the health page.
+    report_unsent: Template("month", "status_url")
 
 
 ALERTS = Localized(lambda: load("owner-alerts.yaml", OwnerAlerts))

@@ -36,7 +36,7 @@ from agency_site.deploy.topology import (
     quoted,
 )
 from agency_site.locale import DEFAULT_LOCALE, LOCALES, not_found_file
-from agency_site.paths import booking_link
+from agency_site.paths import booking_link, report_page
 from agency_site.seo.urls import MANIFEST_PATH
 
 UPSTREAM = "agency_site_backend"
@@ -45,6 +45,8 @@ REQUEST_ZONE = "agency_site_req"
 LOG_FORMAT = "agency_site"
 # The booking links' pages, calendar file and free slots: "/_site/bookings/".
 BOOKING_PREFIX = booking_link("")
+# The owner's report page behind its signed link (agency_site/report/web.py): "/_site/report/".
+REPORT_PREFIX = report_page("")
 # The visitor's address shortened: an IPv4 address's first 24 bits, an IPv6 one's first
 # 48 (written out: its first three groups; any other spelling keeps nothing).
 _MASKED_ADDRESS = r"""map $remote_addr $agency_masked_address {
@@ -229,11 +231,12 @@ map $http_upgrade $connection_upgrade {{
 }}
 
 # The access log (agency_site/deploy/access_log.py): JSON, the address shortened, without
-# the token of a booking link (in the query of its URL) or any Referer's query (a browser
+# the token of a booking or report link (in the query of its URL) or any Referer's query (a browser
 # that ignores Referrer-Policy sends a booking page's URL).
 {_MASKED_ADDRESS}
 map $request_uri $agency_logged_uri {{
     "~^{BOOKING_PREFIX}" "$uri?{access_log.HIDDEN}";
+    "~^{REPORT_PREFIX}" "$uri?{access_log.HIDDEN}";
     default $request_uri;
 }}
 map $http_referer $agency_logged_referer {{

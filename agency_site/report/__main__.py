@@ -4,20 +4,38 @@ then the month's report (this month by default) printed in Spanish.
     python -m agency_site.report                        # ingest, then this month's report
     python -m agency_site.report --month 2026-11 --html informe.html
     python -m agency_site.report ingest                 # only the ingestion (the daily timer)
+    python -m agency_site.report mail --month 2026-11   # e-mail a month's report now
+    python -m agency_site.report link --month 2026-11   # a fresh signed link to its page
+
+``mail`` and ``link`` default to the previous month (the one the monthly e-mail is about).
 """
 
 import argparse
+import asyncio
 import datetime as dt
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import sqlalchemy as sa
+
+from agency_site.content.site import SITE
 from agency_site.report.figures import month_figures
 from agency_site.report.ingest import ingest
+from agency_site.report.link import month_key
 from agency_site.report.log_lines import ZONE
+from agency_site.report.mail import (
+    ReportMail,
+    due_month,
+    emailjs_sender,
+    mark_sent,
+    previous_month,
+)
 from agency_site.report.page import report_page
+from agency_site.report.plugin import report_links
 from agency_site.report.text import report_text
 from agency_site.report.visitors import known_pages
+from agency_site.settings import Settings
 
 
 def _month(value: str) -> dt.date:
@@ -31,8 +49,16 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m agency_site.report", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("command", nargs="?", choices=["ingest"], help="only read the access log")
-    parser.add_argument("--month", type=_month, help="YYYY-MM (default: this month)")
+    parser.add_argument(
+        "command",
+        nargs="?",
+        choices=["ingest", "mail", "link"],
+        help="ingest: only read the access log; mail: e-mail the month's report to the owner; "
+        "link: print a fresh signed link to the month's page",
+    )
+    parser.add_argument(
+        "--month", type=_month, help="YYYY-MM (default: this month; mail, link: the previous)"
+    )
     parser.add_argument("--html", type=Path, help="also write the report as an HTML page")
     parser.add_argument("--log", type=Path, help="the access log (default: DEPLOY_ACCESS_LOG)")
     parser.add_argument("--no-ingest", action="store_true", help="report without reading the log")
@@ -46,6 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = _parser().parse_args(argv)
     settings = get_settings()
+    if args.command == "link":
+        return _link(settings, args.month)
     engine = database_engine()
     migrations.upgrade(engine)
     if not args.no_ingest:
@@ -58,10 +86,57 @@ def main(argv: Sequence[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 0
+    if args.command == "mail":
+        return _mail(settings, engine, args.month)
     figures = month_figures(engine, args.month or dt.datetime.now(ZONE).date())
     print(report_text(figures))
     if args.html:
         args.html.write_text(report_page(figures), encoding="utf-8")
+    return 0
+
+
+def _previous_month() -> dt.date:
+    return previous_month(dt.datetime.now(ZONE).date())
+
+
+def _link(settings: Settings, month: dt.date | None) -> int:
+    links = report_links(settings)
+    if links is None:
+        print("Sin secreto para firmar el enlace (BOOKING_LINK_SECRET).", file=sys.stderr)
+        return 1
+    print(links.url(month or _previous_month()))
+    until = links.valid_until().astimezone(ZONE).date().isoformat()
+    print(
+        f"Válido hasta el {until} (REPORT_LINK_DAYS={settings.report.link_days}).", file=sys.stderr
+    )
+    return 0
+
+
+def _mail(settings: Settings, engine: sa.Engine, month: dt.date | None) -> int:
+    """E-mail ``month``'s report now; the month due now is then recorded as sent, so the
+    monitor does not send it again."""
+    from agency_site.leads.runtime import build_delivery
+    from agency_site.leads.store import LeadStore
+
+    store = LeadStore(engine)
+    client = build_delivery(settings, store).client
+    send = emailjs_sender(client, settings.emailjs.contact_template_id)
+    report = ReportMail(engine, report_links(settings), send, settings.report.mail_hour)
+    month = month or _previous_month()
+
+    async def mail() -> bool:
+        try:
+            return await report.mail(month)
+        finally:
+            if client is not None:
+                await client.aclose()
+
+    if not asyncio.run(mail()):
+        print(f"El informe de {month_key(month)} no se ha podido enviar.", file=sys.stderr)
+        return 1
+    if month == due_month(dt.datetime.now(dt.UTC), settings.report.mail_hour):
+        mark_sent(store, month_key(month))
+    print(f"Informe de {month_key(month)} enviado a {SITE.email}.", file=sys.stderr)
     return 0
 
 

@@ -7,12 +7,22 @@ file (``copytruncate``; or moves it there): when the live file is no longer the 
 (another inode, shorter than the offset, or another first line), the rest of the
 cursor's file is read from ``<log>.1`` (if it is that file), then the live one from its
 start. A first run reads ``<log>.1`` too: the log's whole last day.
+
+A live file with no whole line yet has no first line to be known by: its cursor's head
+is ``EMPTY`` followed by the head of the last file read before it, so the next run knows
+whether ``<log>.1`` is that file (read already) or the live file since filled and rotated
+away (its lines all unread).
 """
 
 import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+
+# The head of a live file with no whole line yet: this, then the last file's head, cut to
+# HEAD_KEPT characters (the column holds 40).
+EMPTY = "~"
+HEAD_KEPT = 39
 
 
 @dataclass(frozen=True)
@@ -65,9 +75,18 @@ def read(log: Path, cursor: Cursor | None) -> tuple[list[str], Cursor | None]:
     rotated = log.with_name(log.name + ".1")
     lines: list[str] = []
     start = 0
-    if cursor is not None and _is(log, cursor):
+    done = cursor.head if cursor else ""  # The head of the last file read.
+    if cursor is not None and cursor.head.startswith(EMPTY):
+        done = cursor.head.removeprefix(EMPTY)
+        if rotated.exists() and head(rotated)[:HEAD_KEPT] not in ("", done):
+            lines, _ = _lines(rotated, 0)  # The live file, filled then rotated away.
+            done = head(rotated)
+    elif cursor is not None and _is(log, cursor):
         start = cursor.offset
     elif rotated.exists() and (cursor is None or head(rotated) == cursor.head):
         lines, _ = _lines(rotated, cursor.offset if cursor else 0)
+        done = head(rotated)
     new, offset = _lines(log, start)
+    if not offset:  # No whole line in the live file yet.
+        return lines, Cursor(os.stat(log).st_ino, EMPTY + done[:HEAD_KEPT], 0)
     return lines + new, Cursor(os.stat(log).st_ino, head(log), offset)

@@ -36,7 +36,7 @@ BOTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Monitor", r"uptime|pingdom|statuscake|site24x7|monitor|healthcheck|betteruptime"),
         (
             "Herramienta",
-            r"curl/|wget/|python-requests|python-httpx|aiohttp|go-http-client|"
+            r"curl/|wget/|python-requests|python-httpx|python-urllib|aiohttp|go-http-client|"
             r"okhttp|java/|libwww|headlesschrome|lighthouse|pagespeed",
         ),
         ("Otro bot", r"bot\b|bot/|crawler|spider|slurp|scraper|preview|fetch"),

@@ -127,7 +127,7 @@ def plan_round(args, ctx: dict, index: int, readers: int, stamp: str) -> RoundPl
         run_id=f"{stamp}s{index}", model=ctx["model"], timeout_s=args.timeout,
         socket_readers=args.socket_readers, probes=probes_for(args, readers), workdir=workdir,
         http_share=args.http_share, origin=ctx["origin"],
-        distinct_addresses=args.distinct_addresses,
+        distinct_addresses=args.distinct_addresses, utm=args.utm,
     )  # fmt: skip
 
 

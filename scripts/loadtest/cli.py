@@ -2,7 +2,7 @@
 
 import argparse
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from scripts.loadtest.monitor import MONITOR_FAULT
 from scripts.loadtest.topology import FAULTS
@@ -65,6 +65,9 @@ def _parser() -> argparse.ArgumentParser:
     add("--readers-via", choices=("auto", "python", "h2load"), default="auto",
         help="who drives the HTTP readers (auto: h2load when installed)")  # fmt: skip
     add("--probes", type=int, help="with h2load: Python readers timing page loads (default 2%%)")
+    add("--utm", type=_utm,
+        help="source/medium/campaign: the readers land with these utm_* parameters, as a "
+        "campaign's visitors (the owner's report counts them; Python readers)")  # fmt: skip
     add("--db-url", help="the site's REFLEX_DB_URL (with --url)")
     add("--emailjs-port", type=int, help="port of the fake EmailJS")
     add("--backend-pid", type=int, help="backend process for RSS (with --url)")
@@ -73,6 +76,14 @@ def _parser() -> argparse.ArgumentParser:
     add("--tracemalloc", action="store_true",
         help="(single process, socket readers) where each tab's memory goes (slow: not the targets)")  # fmt: skip
     return parser
+
+
+def _utm(value: str) -> str:
+    """``newsletter/email/nov`` as the query ``utm_source=newsletter&utm_medium=email&...``."""
+    parts = value.split("/")
+    if len(parts) != 3 or not all(part.strip() for part in parts):
+        raise argparse.ArgumentTypeError(f"source/medium/campaign, not {value!r}")
+    return urlencode(dict(zip(("utm_source", "utm_medium", "utm_campaign"), parts, strict=True)))
 
 
 def _check_modes(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -179,4 +190,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     _check_modes(parser, args)
     _fill_defaults(args)
     _check_bounds(parser, args)
+    args.utm = args.utm or ""
+    if args.utm and args.h2load:
+        parser.error("--utm is for Python readers: add --readers-via python")
     return args

@@ -35,7 +35,12 @@ SCHEDULE = "/schedule"
 BROWSER_CONNECTIONS = 6
 ERROR_EXAMPLES = 3  # messages kept per kind of error
 H2LOAD_VISITS = 4  # distinct visits (Home and 3 other landings) the h2load readers share
-BROWSER_HEADERS = {"Accept-Encoding": ACCEPT_ENCODING}
+# A browser's headers; its user agent a browser's too, so the owner's report counts a reader
+# as a visit (aiohttp's own is a tool's: agency_site/report/visitors.py).
+BROWSER_HEADERS = {
+    "Accept-Encoding": ACCEPT_ENCODING,
+    "User-Agent": "Mozilla/5.0 (X11; Linux x86_64; agency-loadtest reader) Firefox/128.0",
+}
 
 
 def percentiles(values: list[float]) -> dict[str, float | None]:
@@ -68,6 +73,7 @@ class RoundPlan:
     http_share: float = 0.0  # this share of the bookers posts the no-JavaScript form
     origin: str = ""  # the site's origin, the pages' Origin header (default: ``url``'s)
     distinct_addresses: bool = False  # each visitor from its own 127.x address
+    utm: str = ""  # the readers' landing query (``--utm``): utm_source=...&utm_medium=...
 
     def books_over_http(self, n: int) -> bool:
         """Whether booker ``n`` posts the form over HTTP (the share spread evenly)."""
@@ -259,9 +265,11 @@ class Round:
         plan, stats = self.plan, self.stats
         await asyncio.sleep(plan.ramp_s * i / max(plan.readers, 1))
         steps = plan.model.visit(plan.visit(self.rng))
+        landing, *files = steps[0]
+        first = [f"{landing}?{plan.utm}" if plan.utm else landing, *files]
         async with browser_session(plan.timeout_s, plan.address(i)) as session:
             try:
-                stats.page_load_s.append(await load_page(session, plan.url, steps[0], stats))
+                stats.page_load_s.append(await load_page(session, plan.url, first, stats))
             except VisitorError as error:
                 stats.error(f"reader page: {error}")
                 return

@@ -255,7 +255,7 @@ def test_the_bookings_plug_in_by_the_leads_plugins_setting(monkeypatch, tmp_path
     monkeypatch.setenv("DEPLOY_DATA_DIR", str(tmp_path))  # Its generated link secret.
     get_settings.cache_clear()
     try:
-        [loaded] = plugins.load(get_settings())
+        [loaded] = [p for p in plugins.load(get_settings()) if isinstance(p, BookingsPlugin)]
         assert isinstance(loaded, BookingsPlugin) and loaded.daily_limit == 4
         monkeypatch.setenv("LEADS_PLUGINS", " ")
         get_settings.cache_clear()

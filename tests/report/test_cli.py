@@ -34,3 +34,43 @@ def test_the_command_ingests_the_settings_log_then_prints_the_month(site_setting
 def test_a_month_is_written_as_year_and_month(site_settings) -> None:
     with pytest.raises(SystemExit):
         cli.main(["--month", "noviembre"])
+
+
+def test_link_prints_a_fresh_signed_link_and_mail_sends_a_month_by_hand(
+    site_settings, capsys, monkeypatch: pytest.MonkeyPatch, emailjs
+) -> None:
+    import re
+
+    import sqlalchemy as sa
+
+    from agency_site.leads.store import LeadStore
+    from agency_site.report import mail
+    from agency_site.report.link import ReportLinks
+    from tests.emailjs_fake import PUBLIC_KEY, SERVICE_ID, accept_sends, sent_payloads
+
+    secret = "k" * 43
+    for name, value in {
+        "BOOKING_LINK_SECRET": secret,
+        "REFLEX_API_URL": "https://api.agencia.example",
+        "EMAILJS_API_BASE": emailjs.url_for("").rstrip("/"),
+        "EMAILJS_SERVICE_ID": SERVICE_ID,
+        "EMAILJS_PUBLIC_KEY": PUBLIC_KEY,
+        "EMAILJS_CONTACT_TEMPLATE_ID": "template_agency",
+    }.items():
+        monkeypatch.setenv(name, value)
+    get_settings.cache_clear()
+    assert cli.main(["link", "--month", "2026-11"]) == 0
+    url = capsys.readouterr().out.strip()
+    found = re.fullmatch(r"https://api\.agencia\.example/_site/report/2026-11\?t=(\S+)", url)
+    assert found and ReportLinks([secret], "", 60).opens(found[1], "2026-11")
+
+    (site_settings / "access.log").write_text("".join(generated_log()))
+    accept_sends(emailjs)
+    assert cli.main(["mail", "--month", "2026-11"]) == 0
+    [payload] = sent_payloads(emailjs)
+    assert "Visitas: 8" in payload["template_params"]["message"]
+    assert "/_site/report/2026-11?t=" in payload["template_params"]["message"]
+    engine = sa.create_engine(get_settings().reflex.db_url.get_secret_value())
+    # A month other than the one due now (this one, unfinished) is not recorded as sent.
+    assert LeadStore(engine).monitor_state(mail.REPORT_MAIL) == ""
+    engine.dispose()

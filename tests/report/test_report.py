@@ -207,6 +207,35 @@ def test_the_cursor_reads_each_line_once_across_a_rotation(tmp_path: Path) -> No
     assert log_cursor.read(log, cursor)[0] == []
 
 
+def test_lines_written_into_an_empty_live_file_then_rotated_away_are_read(
+    tmp_path: Path,
+) -> None:
+    """Found by the Hypothesis test below (cuts=[0], rotate_at=1): a run on an empty log,
+    then a day written and rotated (copytruncate) before the next run."""
+    log, rotated = tmp_path / "access.log", tmp_path / "access.log.1"
+    log.write_text("")
+    lines, cursor = log_cursor.read(log, None)
+    day_one = [line("/", when=NOON), line("/about", when=NOON)]
+    log.write_text("".join(day_one))
+    rotated.write_text("".join(day_one))
+    log.write_text("")
+    lines, cursor = log_cursor.read(log, cursor)
+    assert lines == day_one
+    assert log_cursor.read(log, cursor)[0] == []  # The rotated day is not read twice...
+    day_two = [line("/ca", when=NOON + dt.timedelta(days=1))]
+    log.write_text("".join(day_two))
+    lines, cursor = log_cursor.read(log, cursor)
+    assert lines == day_two  # ...nor when the live file fills again without a rotation.
+    rotated.write_text("".join(day_two))
+    log.write_text("")
+    _, cursor = log_cursor.read(log, cursor)  # Rotated after its lines were read.
+    day_three = [line("/contact", when=NOON + dt.timedelta(days=2))]
+    log.write_text("".join(day_three))
+    rotated.write_text("".join(day_three))  # A quiet night: filled and rotated between runs.
+    log.write_text("")
+    assert log_cursor.read(log, cursor)[0] == day_three
+
+
 def test_a_live_file_emptied_then_grown_past_the_offset_is_known_by_its_first_line(
     tmp_path: Path,
 ) -> None:
@@ -287,7 +316,13 @@ def test_any_user_agent_gets_a_device_and_any_line_parses_or_is_skipped(text: st
 
 @pytest.mark.parametrize(
     ("agent", "expected"),
-    [(GOOGLEBOT, "Google"), ("curl/8.0", "Herramienta"), (PHONE, None), ("", "Sin agente")],
+    [
+        (GOOGLEBOT, "Google"),
+        ("curl/8.0", "Herramienta"),
+        ("Python-urllib/3.11", "Herramienta"),  # The load test's page reads (make stack).
+        (PHONE, None),
+        ("", "Sin agente"),
+    ],
 )
 def test_known_crawlers_and_monitors_are_bots(agent: str, expected) -> None:
     assert bot_name(agent) == expected
