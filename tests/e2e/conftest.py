@@ -49,8 +49,23 @@ CHROMIUM_ARGS = [
 ]
 
 
+def headless_shell_path() -> str:
+    """Path of the Chromium the headless browser tests drive: Debian's
+    ``chromium-headless-shell`` (or CHROMIUM_HEADLESS_SHELL_PATH), the same engine as
+    ``chromium`` without the browser's UI layer (what Playwright itself runs headless);
+    the whole Chromium where it is missing."""
+    for candidate in (
+        os.environ.get("CHROMIUM_HEADLESS_SHELL_PATH"),
+        "/usr/bin/chromium-headless-shell",
+    ):
+        if candidate and Path(candidate).exists():
+            return candidate
+    return chromium_path()
+
+
 def chromium_path() -> str:
-    """Path of the Chromium binary the browser tests drive (Debian's, or CHROMIUM_PATH)."""
+    """Path of the whole Chromium (Debian's, or CHROMIUM_PATH): headed runs, the autofill
+    test, Lighthouse, the release's smoke check."""
     for candidate in (
         os.environ.get("CHROMIUM_PATH"),
         "/usr/bin/chromium",

@@ -6,13 +6,15 @@ classifies the form's fields with its real heuristics and fills them as its sugg
 would, then reports each field it saw (``Autofill.addressFormFilled``).
 """
 
+from collections.abc import Iterator
+
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, Playwright, expect
 from pytest_httpserver import HTTPServer
 
 from agency_site import locale
 from agency_site.forms.declarations import BOOKING, HERO, HONEYPOT_FIELD, QUOTE, FormDeclaration
-from tests.e2e.conftest import SiteServer
+from tests.e2e.conftest import SiteServer, chromium_path
 from tests.e2e.helpers import open_page
 from tests.e2e.test_forms import SUBMIT, leads, wait_for_sends
 
@@ -27,6 +29,24 @@ PROFILE = {
     "ADDRESS_HOME_ZIP": "25310",
     "ADDRESS_HOME_COUNTRY": "ES",
 }
+
+
+@pytest.fixture(scope="module")
+def whole_chromium(playwright: Playwright, browser_type_launch_args: dict) -> Iterator[Browser]:
+    """The whole Chromium: its headless shell has no autofill."""
+    browser = playwright.chromium.launch(
+        **{**browser_type_launch_args, "executable_path": chromium_path()}
+    )
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def page(whole_chromium: Browser, browser_context_args: dict) -> Iterator[Page]:
+    """This module's page: a tab of the whole Chromium."""
+    context = whole_chromium.new_context(**browser_context_args)
+    yield context.new_page()
+    context.close()
 
 
 def autofill(page: Page, form: FormDeclaration, field: str) -> list[dict]:
