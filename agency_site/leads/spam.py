@@ -24,6 +24,15 @@ from agency_site.leads.spam_challenge import Challenges
 from agency_site.leads.spam_token import FormTokens
 
 
+def quarantine_note(reason: str | None, challenged: bool) -> str:
+    """Why a lead is in quarantine, for ``leads spam``: its reason, and whether it was
+    asked for a proof of work it never solved (a soft reason, ``challenged``: the
+    challenge is on; solved, it would have left the quarantine)."""
+    spam_reason = SpamReason(reason) if reason else SpamReason.HONEYPOT
+    unsolved = ", challenged, not solved" if challenged and spam_reason.soft else ""
+    return f"spam: {spam_reason}{unsolved}"
+
+
 @dataclass(frozen=True)
 class SpamScreen:
     """The checks of a submission besides its honeypot (``LeadIntake``'s ``screen``).

@@ -27,7 +27,7 @@ from agency_site.forms.outcome import Result
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.ratelimit import RateLimiter
-from agency_site.leads.spam import SpamScreen
+from agency_site.leads.spam import SpamScreen, quarantine_note
 from agency_site.leads.spam_address import AddressScreen
 from agency_site.leads.spam_challenge import PAYLOAD_MAX, Challenges, challenge_key
 from agency_site.leads.store import LeadStore
@@ -319,3 +319,10 @@ def test_a_crafted_payload_is_still_invalid_with_the_challenge_on(store: LeadSto
     intake = intake_with(store, None, Clock())
     assert submit(intake, ["ana@example.com"]).result is Result.INVALID  # type: ignore[arg-type]
     assert store.all() == []
+
+
+def test_leads_spam_says_which_were_challenged_and_never_solved() -> None:
+    assert quarantine_note("too_fast", True) == "spam: too_fast, challenged, not solved"
+    assert quarantine_note("no_token", False) == "spam: no_token"  # The challenge off.
+    assert quarantine_note("honeypot", True) == "spam: honeypot"  # Never challenged.
+    assert quarantine_note(None, True) == "spam: honeypot"  # Rows from before reasons.
