@@ -137,6 +137,7 @@ def headless_submit(site_url: str, email: str, wait_s: float = HEADLESS_WAIT_S) 
         try:
             page = browser.new_page()
             page.goto(site_url.rstrip("/") + paths.HOME)
+            page.locator("html[data-hydrated='true']").wait_for(state="attached", timeout=30_000)
             form = page.locator("#hero-capture-form")
             form.get_by_label(COPY.hero.fields["email"].label).fill(email)
             page.wait_for_timeout(wait_s * 1000)
