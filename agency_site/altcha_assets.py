@@ -5,7 +5,7 @@ form and on the backend's page without JavaScript.
 The widget is the npm ``altcha`` package, v3, pinned here with its tarball's integrity
 (npm's ``dist.integrity``). Its **external** build is the one a strict CSP takes: no inline
 script, no ``blob:`` worker; the styles in a file, the proof-of-work worker a file of its
-own (``dist/workers/sha.js``: the ``SHA-256`` the challenges use). The build plugin writes
+own (``dist/workers/pbkdf2.js``: the ``PBKDF2/SHA-256`` the challenges use). The build plugin writes
 them into every build (``reflex_ext/build_plugin.py``), with the site's starter
 (``components/js/altcha_start.js``): so the hashed page policy needs nothing new (scripts,
 the worker and the styles all come from ``'self'``). The tarball is fetched once with npm
@@ -30,6 +30,7 @@ from pathlib import Path
 from agency_site import locale
 from agency_site.content.form_words import COPY
 from agency_site.forms.declarations import CHALLENGE_FIELD
+from agency_site.leads.spam_challenge import ALGORITHM
 from agency_site.settings import ROOT
 
 VERSION = "3.2.2"
@@ -39,8 +40,10 @@ URL_DIR = "/altcha"
 PACKAGE_FILES = {
     "altcha.min.js": "package/dist/external/altcha.min.js",
     "altcha.css": "package/dist/external/altcha.css",
-    "sha.js": "package/dist/workers/sha.js",
+    "pbkdf2.js": "package/dist/workers/pbkdf2.js",
 }
+# The worker that solves the challenges' algorithm (registered by the starter).
+WORKER = "pbkdf2.js"
 # ...and the site's starter, which loads them (the only one a page names).
 STARTER = "altcha-start.js"
 STARTER_SOURCE = Path(__file__).parent / "components" / "js" / "altcha_start.js"
@@ -151,5 +154,7 @@ def widget_attributes() -> dict[str, str]:
         "configuration": json.dumps({"hideFooter": True, "hideLogo": True}),
         "data-strings": json.dumps(widget_strings(), ensure_ascii=False),
         "data-field": CHALLENGE_FIELD,
+        "data-algorithm": ALGORITHM,
+        "data-worker": WORKER,
         "data-submit": "true",
     }

@@ -17,6 +17,7 @@ from agency_site.altcha_assets import (
     STARTER,
     STARTER_URL,
     URL_DIR,
+    WORKER,
     TarballRefused,
     checked,
     integrity,
@@ -25,6 +26,7 @@ from agency_site.altcha_assets import (
     widget_attributes,
 )
 from agency_site.forms.declarations import CHALLENGE_FIELD
+from agency_site.leads.spam_challenge import ALGORITHM
 
 
 def fake_tarball(files: dict[str, str]) -> bytes:
@@ -54,8 +56,8 @@ def test_a_tarball_without_the_pinned_integrity_is_refused_and_not_kept(tmp_path
 def test_the_build_serves_the_external_build_its_worker_styles_and_the_starter() -> None:
     texts = {member: f"/* {name} */" for name, member in PACKAGE_FILES.items()}
     files = package_files(fake_tarball(texts))
-    assert set(files) == {"altcha.min.js", "altcha.css", "sha.js"}  # No blob:, no inline.
-    assert files["sha.js"] == "/* sha.js */"
+    assert set(files) == {"altcha.min.js", "altcha.css", WORKER}  # No blob:, no inline.
+    assert files[WORKER] == f"/* {WORKER} */"
     assert STARTER_URL.startswith(URL_DIR + "/") and STARTER.endswith(".js")
     with pytest.raises(TarballRefused):
         package_files(fake_tarball({"package/README.md": ""}))
@@ -72,5 +74,7 @@ def test_the_widget_speaks_the_page_s_language_and_fills_the_declared_field(
     assert attributes["language"] == language
     assert json.loads(attributes["data-strings"])["label"] == label
     assert (attributes["auto"], attributes["data-field"]) == ("off", CHALLENGE_FIELD)
+    # The worker registered for the algorithm the challenges use.
+    assert (attributes["data-algorithm"], attributes["data-worker"]) == (ALGORITHM, WORKER)
     assert attributes["name"] != CHALLENGE_FIELD  # Its own copy, which the server ignores.
     assert json.loads(attributes["configuration"]) == {"hideFooter": True, "hideLogo": True}

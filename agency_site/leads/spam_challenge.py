@@ -9,10 +9,13 @@ idempotency key) comes back carrying the widget's payload in ``CHALLENGE_FIELD``
 
 The format is ALTCHA's v2 (``altcha`` on PyPI, 2.3.0, ``create_challenge`` /
 ``verify_solution``; the widget v3 sends ``{challenge: {parameters, signature},
-solution: {counter, derivedKey}}`` in base64, counters as big-endian uint32): an iterated
-``SHA-256`` whose counter the server picks at random below ``max_number`` and keeps only as
-the derived key's prefix, so the browser tries on average ``max_number / 2`` counters and
-the server checks a solution with one hash. Each challenge carries, signed, the
+solution: {counter, derivedKey}}`` in base64, counters as big-endian uint32): a
+``PBKDF2/SHA-256`` key of ``COST`` iterations per counter, whose counter the server picks at
+random below ``max_number`` and keeps only as the derived key's prefix, so the browser
+derives on average ``max_number / 2`` keys and the server checks a solution with one.
+PBKDF2 runs natively in the browser's WebCrypto (one call per counter), so a bot's native
+code has little edge over a person's browser; a plain SHA-256 per counter (one async call
+for one hash) would let a script solve a hundred times faster than the page. Each challenge carries, signed, the
 submission's idempotency key (``data.key``): a payload holds for that submission only, and
 its replay is that submission again (stored once by its key, released once: the lead's row
 is the replay protection). It expires after ``expiry``.
@@ -36,9 +39,9 @@ import altcha
 logger = logging.getLogger(__name__)
 
 SALT = b"agency_site.leads.spam-challenge"
-# The widget's iterated SHA-256 (``dist/workers/sha.js``): one hash per counter tried.
-ALGORITHM = "SHA-256"
-COST = 1
+# The widget's default algorithm, its worker ``dist/workers/pbkdf2.js``; iterations per counter.
+ALGORITHM = "PBKDF2/SHA-256"
+COST = 1_000
 # Longest payload a form may carry (ours are about 600 characters).
 PAYLOAD_MAX = 2_000
 

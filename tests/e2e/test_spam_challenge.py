@@ -27,7 +27,7 @@ _NO_FIRST_WORKER = """
   const Original = window.Worker;
   let failed = false;
   window.Worker = function (url, options) {
-    if (!failed && String(url).endsWith("/altcha/sha.js")) {
+    if (!failed && String(url).endsWith("/altcha/pbkdf2.js")) {
       failed = true;
       throw new Error("test: no worker this time");
     }

@@ -68,9 +68,9 @@ def test_a_challenge_solved_for_its_submission_verifies() -> None:
     key = new_key()
     challenge = json.loads(made.issue(key))
     params = challenge["parameters"]
-    # The widget v3's format: ALTCHA v2, a SHA-256 it has a worker for, signed, bound.
+    # The widget v3's format: ALTCHA v2, its default PBKDF2 (a worker it has), signed, bound.
     assert (params["algorithm"], params["data"], len(challenge["signature"])) == (
-        "SHA-256",
+        "PBKDF2/SHA-256",
         {"key": key},
         64,
     )
@@ -312,7 +312,7 @@ def test_the_challenge_settings_are_documented_and_default_on() -> None:
 
     leads = LeadsSettings(_env_file=None)
     assert leads.spam_challenge is True
-    assert (leads.spam_challenge_max_number, leads.spam_challenge_expiry_seconds) == (50_000, 600)
+    assert (leads.spam_challenge_max_number, leads.spam_challenge_expiry_seconds) == (5_000, 600)
 
 
 def test_a_crafted_payload_is_still_invalid_with_the_challenge_on(store: LeadStore) -> None:

@@ -3,7 +3,8 @@
 // suspect submission's proof of work, agency_site/leads/spam_challenge.py). A classic
 // script, once per page: it loads the widget's external build and styles from its own
 // folder (no inline script, no blob: worker: the page's hashed CSP holds), registers the
-// SHA-256 worker file and each widget's words (its data-strings, from the site's YAML), and
+// worker file of each widget's algorithm (data-algorithm, data-worker) and its words (its
+// data-strings, from the site's YAML), and
 // starts every widget that shows a new challenge. Solved, the payload goes into the form's
 // field named by data-field, and with data-submit="true" the form is sent again by itself:
 // the same submission (its key unchanged), now carrying its proof.
@@ -34,6 +35,10 @@
     const challenge = widget.getAttribute("challenge");
     if (!challenge || solving.get(widget) === challenge) return;
     solving.set(widget, challenge);
+    const { algorithm, worker } = widget.dataset;
+    if (algorithm && worker && !globalThis.$altcha.algorithms.has(algorithm)) {
+      globalThis.$altcha.algorithms.set(algorithm, () => new Worker(asset(worker)));
+    }
     const language = widget.getAttribute("language") || document.documentElement.lang || "en";
     try {
       const words = JSON.parse(widget.dataset.strings || "{}");
@@ -59,7 +64,6 @@
   };
 
   customElements.whenDefined("altcha-widget").then(() => {
-    globalThis.$altcha.algorithms.set("SHA-256", () => new Worker(asset("sha.js")));
     // "verified" does not bubble: caught on its way down (capture).
     document.addEventListener("verified", onVerified, true);
     scan();
