@@ -57,7 +57,8 @@
     const field = form?.elements.namedItem(widget.dataset.field ?? "");
     if (!form || !field) return;
     field.value = event.detail?.payload ?? "";
-    if (widget.dataset.submit === "true") form.requestSubmit();
+    // The next task: the widget's own (required) checkbox is checked by then.
+    if (widget.dataset.submit === "true") setTimeout(() => form.requestSubmit(), 0);
   };
   const scan = () => {
     for (const widget of document.querySelectorAll("altcha-widget")) start(widget);
