@@ -93,7 +93,9 @@ def _challenge_field(form: FormDeclaration) -> rx.Component:
 
 class AltchaWidget(rx.el.Div):
     """The ALTCHA widget (a web component: ``<altcha-widget>``), defined by its own script
-    once the starter has loaded it."""
+    once the starter has loaded it. Its props are constants: a component with a state Var
+    is memoized under a name made of its tag, and a hyphen is no JavaScript identifier (the
+    challenge goes on its holder, ``_challenge``)."""
 
     tag = WIDGET_TAG
 
@@ -107,16 +109,14 @@ def challenge_loader(form: FormDeclaration) -> rx.Var:
 def _challenge(state: type[LeadFormState]) -> rx.Component:
     """While a submission must prove it is no robot: the widget, which solves it by itself
     and sends the form again; reached by the keyboard, its states read by screen readers
-    (its own live region)."""
-    form = state.form
+    (its own live region). The challenge is its holder's ``data-challenge``, which the
+    starter hands to the widget."""
+    fallback = HTTP_FALLBACKS[state]
     return rx.cond(
-        HTTP_FALLBACKS[state].shown_result(state) == Result.CHALLENGE.value,
-        AltchaWidget.create(
-            id=form.field_id("challenge"),
-            custom_attrs={
-                **widget_attributes(),
-                "challenge": HTTP_FALLBACKS[state].shown_challenge(state),
-            },
+        fallback.shown_result(state) == Result.CHALLENGE.value,
+        rx.el.div(
+            AltchaWidget.create(custom_attrs=widget_attributes()),
+            custom_attrs={"data-challenge": fallback.shown_challenge(state)},
         ),
         rx.fragment(),
     )
@@ -244,7 +244,7 @@ def _form(
     """The form element: its id, both submit paths, the busy flag."""
     form = state.form
     fallback = HTTP_FALLBACKS[state].form_props()
-    fallback["custom_attrs"]["data-challenge"] = challenge_loader(form)
+    fallback["custom_attrs"]["data-challenge-loader"] = challenge_loader(form)
     if any(field.control is Control.CHOICE for field in form.fields):
         fallback["custom_attrs"]["data-preselect"] = preselect(form)
     return rx.el.form(

@@ -5,7 +5,8 @@
 // folder (no inline script, no blob: worker: the page's hashed CSP holds), registers the
 // worker file of each widget's algorithm (data-algorithm, data-worker) and its words (its
 // data-strings, from the site's YAML), and
-// starts every widget that shows a new challenge. Solved, the payload goes into the form's
+// starts every widget that shows a new challenge (its own attribute, or its holder's
+// data-challenge: the form's, drawn by React). Solved, the payload goes into the form's
 // field named by data-field, and with data-submit="true" the form is sent again by itself:
 // the same submission (its key unchanged), now carrying its proof.
 (() => {
@@ -32,9 +33,12 @@
     }
   };
   const start = (widget) => {
-    const challenge = widget.getAttribute("challenge");
+    // Its own attribute (the backend's page), else its holder's (the page's form).
+    const challenge =
+      widget.closest("[data-challenge]")?.dataset.challenge || widget.getAttribute("challenge");
     if (!challenge || solving.get(widget) === challenge) return;
     solving.set(widget, challenge);
+    if (widget.getAttribute("challenge") !== challenge) widget.setAttribute("challenge", challenge);
     const { algorithm, worker } = widget.dataset;
     if (algorithm && worker && !globalThis.$altcha.algorithms.has(algorithm)) {
       globalThis.$altcha.algorithms.set(algorithm, () => new Worker(asset(worker)));
@@ -72,7 +76,7 @@
       subtree: true,
       childList: true,
       attributes: true,
-      attributeFilter: ["challenge"],
+      attributeFilter: ["challenge", "data-challenge"],
     });
   });
 })();
