@@ -6,6 +6,7 @@ solved resubmissions and `leads not-spam`."""
 import datetime as dt
 import json
 import uuid
+from pathlib import Path
 
 import altcha
 import httpx
@@ -30,10 +31,12 @@ from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.spam import SpamScreen, quarantine_note
 from agency_site.leads.spam_address import AddressScreen
 from agency_site.leads.spam_challenge import PAYLOAD_MAX, Challenges, challenge_key
+from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
 from agency_site.site_api import _STATUS
 from tests.emailjs_fake import accept_sends, make_client, sent_payloads
 from tests.lead_store import make_delivery
+from tests.leads.test_durable import down_engine, limiter
 from tests.leads.test_site_api import site_app
 from tests.leads.test_spam import SECRET, Clock, tokens_at
 from tests.run_async import run
@@ -326,3 +329,23 @@ def test_leads_spam_says_which_were_challenged_and_never_solved() -> None:
     assert quarantine_note("no_token", False) == "spam: no_token"  # The challenge off.
     assert quarantine_note("honeypot", True) == "spam: honeypot"  # Never challenged.
     assert quarantine_note(None, True) == "spam: honeypot"  # Rows from before reasons.
+
+
+def test_in_an_outage_a_soft_flagged_lead_is_spooled_as_spam_and_not_challenged(
+    store: LeadStore, tmp_path: Path
+) -> None:
+    """A challenge could release nothing before the drain: the lead is answered as any
+    spooled one, and drained into quarantine (`leads not-spam` then releases it)."""
+    spool = Spool(tmp_path / "spool", "w1")
+    down_store = LeadStore(down_engine("sqlite", tmp_path))
+    screen = SpamScreen(tokens=tokens_at(Clock()), challenges=challenges())
+    down = LeadIntake(
+        down_store, make_delivery(down_store, None), limiter(), 4.0, spool, screen=screen
+    )
+    answer = submit(down, form("ana@example.com", new_key()))  # No token: soft.
+    assert (answer.result, answer.challenge) == (Result.QUEUED, "")
+    up = LeadIntake(store, make_delivery(store, None), limiter(), 4.0, spool, screen=screen)
+    assert up.drain_spool() == 1
+    assert [(lead.status, lead.spam_reason) for lead in store.all()] == [
+        (LeadStatus.SPAM, SpamReason.NO_TOKEN)
+    ]
