@@ -240,6 +240,14 @@ class LeadsSettings(BaseSettings):
     spam_min_seconds: NonNegativeFloat = 3.0
     # Off: no token is asked for (a load test or a script that posts the forms itself).
     spam_time_trap: bool = True
+    # A submission sent too fast or with no valid token (kept as spam), or refused by the
+    # rate limit, is asked to solve a proof of work (ALTCHA) in the browser, which releases
+    # it (docs/leads.md "Spam"). Off: such leads stay in quarantine silently.
+    spam_challenge: bool = True
+    # The challenge's cost: the browser derives half this many PBKDF2 keys (1,000
+    # iterations each) on average, about a second in a phone's browser; and its life.
+    spam_challenge_max_number: PositiveInt = 5_000
+    spam_challenge_expiry_seconds: PositiveInt = 600
     # Also keep as spam an address whose domain receives no e-mail (a DNS lookup of 2 s at
     # most per domain, cached; DNS down or slow is never suspect).
     check_mx: bool = False

@@ -36,14 +36,21 @@ The same endpoint is the page's fallback when the websocket is down (a ``fetch``
   form), goes to ``LeadIntake.submit``; the same submission tried over the websocket
   and here is stored and sent once.
 - **JSON answer**: with ``Accept: application/json`` the answer is
-  ``{"result": "sent"|"queued"|"invalid"|"rate_limited"|"store_failed", "errors":
-  {field: message}}`` with the same HTTP status as the page, for the form to show
-  in place; refusals that are no submission (origin, type, size, slow body) answer
-  ``{"result": "refused"}``.
+  ``{"result": "sent"|"queued"|"invalid"|"rate_limited"|"store_failed"|"challenge",
+  "errors": {field: message}}`` with the same HTTP status as the page, for the form to show
+  in place, and with ``"challenge"`` the challenge itself (``"challenge": {...}``, for the
+  ALTCHA widget: ``leads/spam_challenge.py``); refusals that are no submission (origin,
+  type, size, slow body) answer ``{"result": "refused"}``.
+- **A challenge without JavaScript**: the page shows the form again with the widget and
+  the submission's key; the widget's starter is the site's own file (``/altcha/``), which
+  runs where the backend's pages share the site's origin. With no script running it
+  cannot be solved: the page says so (the lead, when the token's checks flagged it, waits
+  in quarantine; a rate-limited one was not stored).
 - **Slow clients**: the body must arrive within ``BODY_TIMEOUT_S`` (408 otherwise), so a
   client trickling bytes cannot hold a request open.
 """
 
+import json
 from collections.abc import Callable, Iterable, Mapping
 from html import escape
 from urllib.parse import parse_qsl, urlencode, urlsplit
@@ -55,10 +62,12 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from agency_site import locale, paths
+from agency_site.altcha_assets import STARTER_URL, WIDGET_TAG, widget_attributes
 from agency_site.content.form_words import COPY
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.forms.declarations import (
     BY_KIND,
+    CHALLENGE_FIELD,
     FORM_TOKEN_FIELD,
     HONEYPOT_ATTRIBUTES,
     HONEYPOT_FIELD,
@@ -84,6 +93,7 @@ _STATUS = {
     Result.INVALID: 400,
     Result.RATE_LIMITED: 429,
     Result.STORE_FAILED: 503,
+    Result.CHALLENGE: 202,  # Taken for a check: sent again once solved.
 }
 _FORM_TYPE = "application/x-www-form-urlencoded"
 IDEMPOTENCY_HEADER = "idempotency-key"
@@ -135,8 +145,10 @@ class _Form:
         values: Mapping[str, str],
         errors: Mapping[str, str],
         token: str = "",
+        challenge: str = "",
     ):
         self.form, self.values, self.errors, self.token = form, values, errors, token
+        self.challenge = challenge
 
     def _field(self, field: FormField) -> str:
         markup = field_markup(self.form, field)
@@ -156,7 +168,23 @@ class _Form:
             f'id="{self.form.prefix}-fallback-form">{fields}{honeypot}'
             f'<input type="hidden" name="{LANGUAGE_FIELD}" value="{locale.current()}">'
             f'<input type="hidden" name="{FORM_TOKEN_FIELD}" value="{escape(self.token)}">'
+            f"{self._challenge()}"
             f'<button type="submit">{escape(self.form.words.submit)}</button></form>'
+        )
+
+    def _challenge(self) -> str:
+        """With a challenge: the widget, the submission's key (the one the challenge is
+        bound to) and the payload's field."""
+        if not self.challenge:
+            return ""
+        key = str(json.loads(self.challenge)["parameters"]["data"]["key"])
+        attributes = {**widget_attributes(), "challenge": self.challenge}
+        widget = "".join(f' {name}="{escape(value)}"' for name, value in attributes.items())
+        return (
+            f"<{WIDGET_TAG}{widget}></{WIDGET_TAG}>"
+            f'<script src="{escape(STARTER_URL)}"></script>'
+            f'<input type="hidden" name="{IDEMPOTENCY_FIELD}" value="{escape(key)}">'
+            f'<input type="hidden" name="{CHALLENGE_FIELD}" value="">'
         )
 
 
@@ -177,9 +205,10 @@ def answer_page(
     notices = {
         Result.RATE_LIMITED: COPY.notices.rate_limited,
         Result.STORE_FAILED: COPY.notices.store_failed,
+        Result.CHALLENGE: COPY.challenge.no_script,
     }
     body = alternatives_notice(notices[result]) if result in notices else ""
-    body += _Form(form, values, submission.errors, token).render(action)
+    body += _Form(form, values, submission.errors, token, submission.challenge).render(action)
     back = site_url.rstrip("/") + locale.localized_path(form.page)
     return page(COPY.answer_page.review, body, back)
 
@@ -293,6 +322,8 @@ def create_app(
         status = _STATUS[submission.result]
         if _wants_json(request):
             body_json = {"result": str(submission.result), "errors": submission.errors}
+            if submission.challenge:
+                body_json["challenge"] = json.loads(submission.challenge)
             return JSONResponse(
                 body_json, status_code=status, headers={"Cache-Control": "no-store"}
             )

@@ -8,15 +8,20 @@ as bots do; the answer a bot gets says nothing (a quarantined lead is answered a
 one), so what became of each submission is read from the leads database the site writes
 (``--db``, default ``REFLEX_DB_URL``): **quarantined** (status ``spam``, with its reason),
 **delivered** (stored for the agency: queued, sending or sent) or **refused** (answered
-with an error, nothing stored). One table, a line per bot:
+with an error, nothing stored); and how many were **challenged** (answered with an ALTCHA
+proof of work, ``leads/spam_challenge.py``, which none of these bots solves: the
+quarantined lead stays there). One table, a line per bot:
 
 - ``json-poster``: posts the form's fields as a script does, with no token;
 - ``fast-filler``: fetches the form's token, then posts at once;
 - ``every-field``: waits like a person, but fills every field, the hidden one too;
 - ``disposable``: waits like a person, with a throwaway-mailbox address;
 - ``patient``: fetches the token when it "focuses" the form, waits the least time a
-  person takes (``LEADS_SPAM_MIN_SECONDS``) and posts, as a headless browser would:
-  delivered, as a real visitor is.
+  person takes (``LEADS_SPAM_MIN_SECONDS``) and posts: delivered, as a real visitor is;
+- ``headless-browser`` (with ``--site``, the pages' URL): a real Chromium (Playwright, the
+  browser tests' ``CHROMIUM_PATH``) opens Home, fills the visible field, waits 5 s and
+  sends, as a person does: delivered, never challenged. The time trap cannot stop it;
+  the address checks and the rate limit can.
 
 The addresses are ``spam-bot+<run>-<bot>-<n>@example.com`` (the disposable one at
 mailinator.com): erase them with ``leads erase``. Every submission counts toward the
@@ -49,6 +54,9 @@ from agency_site.leads.models import Lead, email_key  # noqa: E402
 KIND = LeadKind.HERO
 QUARANTINED, DELIVERED, REFUSED, MISSING = "quarantined", "delivered", "refused", "missing"
 OUTCOMES = (QUARANTINED, DELIVERED, REFUSED, MISSING)
+CHALLENGED = "challenged"  # Answered with a proof of work to solve (besides its outcome).
+HEADLESS = "headless-browser"
+HEADLESS_WAIT_S = 5.0
 # What a person's form carries besides the address (the form's page's language).
 LANGUAGE = {"language": "es"}
 
@@ -86,12 +94,14 @@ class Tally:
 
     outcomes: Counter = field(default_factory=Counter)
     reasons: Counter = field(default_factory=Counter)
+    challenged: int = 0
 
 
 async def submit(
     client: httpx.AsyncClient, bot: Bot, email: str, wait_s: float, sleep: Sleep
-) -> bool:
-    """One submission of ``bot``; whether the site stored it (its answer says no more)."""
+) -> str:
+    """One submission of ``bot``: the site's answer (``sent``, ``queued``, ``challenge``...;
+    what became of it is read from the database)."""
     form = {"email": email, HONEYPOT_FIELD: "", **LANGUAGE}
     if bot.fetches_token:
         answer = await client.get(paths.FORM_TOKEN, headers={"Accept": "application/json"})
@@ -105,7 +115,38 @@ async def submit(
         data=form,
         headers={"Accept": "application/json"},
     )
-    return answer.status_code == 200 and answer.json().get("result") in ("sent", "queued")
+    return str(answer.json().get("result", ""))
+
+
+def stored_answer(answer: str) -> bool:
+    """Whether the site's answer says the submission was stored (a challenge: only when
+    its lead waits in quarantine, which the database tells)."""
+    return answer in ("sent", "queued")
+
+
+def headless_submit(site_url: str, email: str, wait_s: float = HEADLESS_WAIT_S) -> str:
+    """A headless Chromium sends Home's form as a person does: opens the page, fills the
+    visible field, waits ``wait_s``, clicks send; the result the form shows."""
+    from playwright.sync_api import sync_playwright
+
+    from agency_site.content.form_words import COPY
+    from tests.e2e.conftest import CHROMIUM_ARGS, chromium_path
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(site_url.rstrip("/") + paths.HOME)
+            page.locator("html[data-hydrated='true']").wait_for(state="attached", timeout=30_000)
+            form = page.locator("#hero-capture-form")
+            form.get_by_label(COPY.hero.fields["email"].label).fill(email)
+            page.wait_for_timeout(wait_s * 1000)
+            form.locator("button[type=submit]").click()
+            shown = form.get_by_text(COPY.hero.success).or_(form.locator("altcha-widget"))
+            shown.first.wait_for(timeout=30_000)
+            return "challenge" if form.locator("altcha-widget").count() else "sent"
+        finally:
+            browser.close()
 
 
 def fate(engine: sa.Engine, email: str, stored: bool) -> tuple[str, str]:
@@ -128,31 +169,48 @@ async def play(
     wait_s: float = 3.5,
     sleep: Sleep = asyncio.sleep,
     run_id: str | None = None,
+    site_url: str | None = None,
 ) -> dict[str, Tally]:
-    """Every bot ``rounds`` times against the site behind ``client``; each one's tally."""
+    """Every bot ``rounds`` times against the site behind ``client`` (and, with
+    ``site_url``, the headless browser against its pages); each one's tally."""
     run_id = run_id or uuid.uuid4().hex[:8]
     tallies = {bot.name: Tally() for bot in BOTS}
+    if site_url:
+        tallies[HEADLESS] = Tally()
     for n in range(rounds):
         for bot in BOTS:
             email = address(run_id, bot, n)
             try:
-                stored = await submit(client, bot, email, wait_s, sleep)
+                answer = await submit(client, bot, email, wait_s, sleep)
             except (httpx.HTTPError, ValueError):
-                stored = False
-            outcome, reason = fate(engine, email, stored)
-            tallies[bot.name].outcomes[outcome] += 1
-            if reason:
-                tallies[bot.name].reasons[reason] += 1
+                answer = ""
+            count(tallies[bot.name], engine, email, answer)
+        if site_url:
+            email = f"spam-bot+{run_id}-{HEADLESS}-{n}@example.com"
+            answer = await asyncio.to_thread(headless_submit, site_url, email)
+            count(tallies[HEADLESS], engine, email, answer)
     return tallies
 
 
+def count(tally: Tally, engine: sa.Engine, email: str, answer: str) -> None:
+    """Add what became of the submission of ``email`` (answered ``answer``) to ``tally``."""
+    outcome, reason = fate(engine, email, stored_answer(answer))
+    tally.outcomes[outcome] += 1
+    tally.challenged += answer == "challenge"
+    if reason:
+        tally.reasons[reason] += 1
+
+
 def table(tallies: dict[str, Tally]) -> str:
-    """The tallies as a table: a line per bot, a column per outcome, then the reasons."""
-    lines = [f"{'BOT':12} " + " ".join(f"{o.upper():>11}" for o in OUTCOMES) + "  REASONS"]
+    """The tallies as a table: a line per bot, a column per outcome and how many were
+    challenged, then the reasons."""
+    columns = (*OUTCOMES, CHALLENGED)
+    lines = [f"{'BOT':16} " + " ".join(f"{c.upper():>11}" for c in columns) + "  REASONS"]
     for name, tally in tallies.items():
         counts = " ".join(f"{tally.outcomes[o]:>11}" for o in OUTCOMES)
+        counts += f" {tally.challenged:>11}"
         reasons = ", ".join(f"{r} {n}" for r, n in sorted(tally.reasons.items())) or "-"
-        lines.append(f"{name:12} {counts}  {reasons}")
+        lines.append(f"{name:16} {counts}  {reasons}")
     return "\n".join(lines)
 
 
@@ -167,6 +225,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--rounds", type=int, default=1, help="submissions per bot")
     parser.add_argument(
+        "--site",
+        help="the pages' URL (REFLEX_DEPLOY_URL): adds the headless browser (Playwright, "
+        "Chromium: CHROMIUM_PATH)",
+        default=None,
+    )
+    parser.add_argument(
         "--db", help="the leads database the site writes (default: REFLEX_DB_URL)", default=None
     )
     args = parser.parse_args(argv)
@@ -175,13 +239,14 @@ def main(argv: list[str] | None = None) -> int:
 
     async def run() -> dict[str, Tally]:
         async with httpx.AsyncClient(base_url=args.url.rstrip("/"), timeout=30) as client:
-            return await play(client, engine, rounds=args.rounds, wait_s=wait_s)
+            return await play(client, engine, rounds=args.rounds, wait_s=wait_s, site_url=args.site)
 
     tallies = asyncio.run(run())
     print(table(tallies))
     lost = sum(tally.outcomes[MISSING] for tally in tallies.values())
-    patient = tallies["patient"].outcomes
-    return 1 if lost or patient[DELIVERED] != args.rounds else 0
+    people = [tallies[name] for name in ("patient", HEADLESS) if name in tallies]
+    delivered = all(t.outcomes[DELIVERED] == args.rounds and not t.challenged for t in people)
+    return 1 if lost or not delivered else 0
 
 
 if __name__ == "__main__":

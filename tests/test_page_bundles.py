@@ -92,3 +92,21 @@ def test_a_bundle_is_named_by_an_identifier() -> None:
     assert page.__module__ == f"{BUNDLES_PACKAGE}.service_sections_ca"
     with pytest.raises(ValueError, match="identifier"):
         bundle_page(page, "services/branding")
+
+
+_NAMED_IMPORT = re.compile(r"^import \{([^}]*)\} from", re.MULTILINE)
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def test_every_name_a_compiled_page_imports_is_an_identifier(web_dir: Path) -> None:
+    """Reflex names a memoized component after its tag: a web component's (``altcha-widget``,
+    the spam challenge's widget) must never be memoized, or no page builds."""
+    sources = [*(web_dir / "app").rglob("*.jsx"), *(web_dir / "app_components").rglob("*.jsx")]
+    assert sources
+    for source in sources:
+        for names in _NAMED_IMPORT.findall(source.read_text()):
+            for name in filter(None, (part.strip() for part in names.split(","))):
+                imported = name.split(" as ")[-1].strip()
+                assert _IDENTIFIER.fullmatch(imported), f"{source.name} imports {name!r}"
+    forms = "".join(path.read_text() for path in sources)
+    assert 'jsx("altcha-widget"' in forms  # The widget is drawn in the forms.

@@ -9,7 +9,7 @@ import pytest
 import reflex as rx
 
 from agency_site.agency_site import app
-from agency_site.components import form_hooks
+from agency_site.components import form_hooks, form_layouts
 from agency_site.forms.declarations import BOOKING
 from agency_site.reflex_ext import connection_overlay
 from agency_site.reflex_ext.client_state import refs_keys
@@ -35,6 +35,7 @@ SITE_HOOK_VARS = {
     "booking_dates": form_hooks.MIN_DATE,
     "slot_filter": form_hooks.slot_filter(BOOKING, BOOKING.field("time")),
     "http_fallback": form_hooks.HTTP_FALLBACKS[BookingFormState].hook,
+    "form_challenge": form_layouts.challenge_loader(BOOKING),
 }
 
 

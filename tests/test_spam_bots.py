@@ -1,6 +1,8 @@
 """`python -m scripts.spam_bots` against the site API in process (a temporary leads
 database, the real intake and its checks): every bot but the patient one is quarantined
-for its own reason, the patient one (a person's pace) is delivered, and nothing is lost."""
+for its own reason, those the time trap caught are challenged too (and solve nothing), the
+patient one (a person's pace) is delivered unchallenged, and nothing is lost. (The headless
+browser needs the built pages: tests/e2e/test_spam_challenge.py plays it.)"""
 
 import asyncio
 import datetime as dt
@@ -12,10 +14,19 @@ from agency_site.leads.intake import LeadIntake
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.spam import SpamScreen
 from agency_site.leads.spam_address import AddressScreen
+from agency_site.leads.spam_challenge import Challenges
 from agency_site.leads.spam_token import FormTokens
 from agency_site.leads.store import LeadStore
 from agency_site.site_api import create_app
-from scripts.spam_bots import DELIVERED, MISSING, QUARANTINED, REFUSED, play, table
+from scripts.spam_bots import (
+    CHALLENGED,
+    DELIVERED,
+    MISSING,
+    QUARANTINED,
+    REFUSED,
+    play,
+    table,
+)
 from tests.lead_store import make_delivery
 from tests.run_async import run
 
@@ -25,7 +36,8 @@ API = "https://api.example.es"
 def test_the_bots_are_quarantined_and_the_patient_visitor_delivered(store: LeadStore) -> None:
     now = [1_800_000_000.0]
     tokens = FormTokens(("s" * 43,), dt.timedelta(seconds=3), clock=lambda: now[0])
-    screen = SpamScreen(tokens, AddressScreen())
+    challenges = Challenges(("s" * 43,), 20, dt.timedelta(minutes=10))
+    screen = SpamScreen(tokens, AddressScreen(), challenges)
     limiter = RateLimiter(MemoryStorage(), per_ip=20, window_s=600)
     intake = LeadIntake(store, make_delivery(store, None), limiter, screen=screen)
     app = create_app(
@@ -64,13 +76,22 @@ def test_the_bots_are_quarantined_and_the_patient_visitor_delivered(store: LeadS
         "disposable": {"disposable": 2},
         "patient": {},
     }
+    challenged = {name: tally.challenged for name, tally in tallies.items()}
+    assert challenged == {
+        "json-poster": 2,
+        "fast-filler": 2,
+        "every-field": 0,
+        "disposable": 0,
+        "patient": 0,
+    }
     printed = table(tallies)
-    assert printed.splitlines()[0].split()[:5] == [
+    assert printed.splitlines()[0].split()[:6] == [
         "BOT",
         QUARANTINED.upper(),
         DELIVERED.upper(),
         REFUSED.upper(),
         MISSING.upper(),
+        CHALLENGED.upper(),
     ]
     assert "json-poster" in printed and "no_token 2" in printed
     print(printed)  # The table of docs/leads.md.

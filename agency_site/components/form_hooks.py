@@ -14,7 +14,13 @@ import datetime as dt
 import reflex as rx
 
 from agency_site import locale, paths
-from agency_site.forms.declarations import FORM_TOKEN_FIELD, IDEMPOTENCY_FIELD, FormDeclaration
+from agency_site.altcha_assets import WIDGET_NAME
+from agency_site.forms.declarations import (
+    CHALLENGE_FIELD,
+    FORM_TOKEN_FIELD,
+    IDEMPOTENCY_FIELD,
+    FormDeclaration,
+)
 from agency_site.forms.fields import Control, FormField
 from agency_site.leads.validation import one_year_after
 from agency_site.reflex_ext.backend_origin import backend_base
@@ -97,12 +103,14 @@ _TOKEN_WAIT_MS = 2_000
 
 
 class HttpFallback:
-    """A form's answer when it went over HTTP (``js/form_http_fallback.js``): result, errors."""
+    """A form's answer when it went over HTTP (``js/form_http_fallback.js``): result,
+    errors, and the challenge to solve (``leads/spam_challenge.py``) when it is one."""
 
     def __init__(self, state: type[LeadFormState]) -> None:
         form = state.form
         self.result = ClientStateVar.create(f"{form.prefix}_http_result", "")
         self.errors = ClientStateVar.create(f"{form.prefix}_http_errors", {})
+        self.challenge = ClientStateVar.create(f"{form.prefix}_http_challenge", "")
         self.hook = hook_var(
             '"on"',
             [
@@ -115,6 +123,9 @@ class HttpFallback:
                     TOKEN_WAIT_MS=_TOKEN_WAIT_MS,
                     SET_RESULT=refs_keys(self.result)[1],
                     SET_ERRORS=refs_keys(self.errors)[1],
+                    SET_CHALLENGE=refs_keys(self.challenge)[1],
+                    CHALLENGE_FIELD=CHALLENGE_FIELD,
+                    WIDGET_NAME=WIDGET_NAME,
                     SUCCESS_MS=SUCCESS_MESSAGE_MS,
                     CONNECT_MS=_CONNECT_MS,
                     WATCH_MS=int(get_settings().leads.submit_deadline_seconds * 1000) + 15_000,
@@ -127,6 +138,10 @@ class HttpFallback:
     def shown_result(self, state: type[LeadFormState]) -> rx.Var:
         """The result to show: the websocket's, else the HTTP path's."""
         return rx.cond(state.result != "", state.result, self.result.value.to(str))
+
+    def shown_challenge(self, state: type[LeadFormState]) -> rx.Var:
+        """The challenge to solve: the websocket's, else the HTTP path's (JSON text)."""
+        return rx.cond(state.challenge != "", state.challenge, self.challenge.value.to(str))
 
     def error(self, state: type[LeadFormState], name: str) -> rx.Var:
         """A field's message: the websocket's, else the HTTP path's."""

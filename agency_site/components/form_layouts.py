@@ -15,16 +15,23 @@ that endpoint with ``fetch`` instead (``form_hooks.HttpFallback``) and its answe
 shown in place. A hidden field carries one key per submission, so a submission tried
 over both paths is stored and sent once. The form is never paused nor disabled for want
 of a websocket.
+
+A suspect submission (sent too fast, no form token, rate-limited) is answered
+``Result.CHALLENGE``: the form shows a note and the ALTCHA widget (``altcha_assets.py``),
+which solves its proof of work by itself, puts the payload into the hidden
+``CHALLENGE_FIELD`` and sends the same submission again (``leads/spam_challenge.py``).
 """
 
 import reflex as rx
 
 from agency_site import locale
+from agency_site.altcha_assets import STARTER_URL, WIDGET_TAG, widget_attributes
 from agency_site.components import styles
 from agency_site.components.form_controls import error, field_control, labelled, screen_reader_label
 from agency_site.components.form_hooks import HTTP_FALLBACKS, preselect
 from agency_site.content.form_words import COPY, PrivacyNotice
 from agency_site.forms.declarations import (
+    CHALLENGE_FIELD,
     FORM_TOKEN_FIELD,
     HONEYPOT_ATTRIBUTES,
     HONEYPOT_FIELD,
@@ -37,6 +44,8 @@ from agency_site.forms.outcome import Result
 from agency_site.leads import source as lead_source
 from agency_site.locale import localized_path
 from agency_site.reflex_ext.backend_origin import backend_base
+from agency_site.reflex_ext.client_state import hook_var
+from agency_site.reflex_ext.js import load_js
 from agency_site.state.form_states import (
     BookingFormState,
     HeroFormState,
@@ -74,6 +83,43 @@ def _token_field(form: FormDeclaration) -> rx.Component:
     """The form's signed token (the time trap, ``leads/spam_token.py``), fetched by the
     browser code at the first focus in the form (``js/form_http_fallback.js``)."""
     return rx.el.input(type="hidden", name=FORM_TOKEN_FIELD, id=form.field_id(FORM_TOKEN_FIELD))
+
+
+def _challenge_field(form: FormDeclaration) -> rx.Component:
+    """The solved proof of work of a suspect submission (``leads/spam_challenge.py``),
+    written by the widget's starter (``js/altcha_start.js``); empty otherwise."""
+    return rx.el.input(type="hidden", name=CHALLENGE_FIELD, id=form.field_id(CHALLENGE_FIELD))
+
+
+class AltchaWidget(rx.el.Div):
+    """The ALTCHA widget (a web component: ``<altcha-widget>``), defined by its own script
+    once the starter has loaded it. Its props are constants: a component with a state Var
+    is memoized under a name made of its tag, and a hyphen is no JavaScript identifier (the
+    challenge goes on its holder, ``_challenge``)."""
+
+    tag = WIDGET_TAG
+
+
+def challenge_loader(form: FormDeclaration) -> rx.Var:
+    """The hook that adds the widget's starter to the page when the form shows a widget."""
+    hook = load_js("form_challenge.js", FORM_ID=form.form_id, STARTER_URL=STARTER_URL)
+    return hook_var('"on"', [hook], {"react": ["useEffect"]}).to(str)
+
+
+def _challenge(state: type[LeadFormState]) -> rx.Component:
+    """While a submission must prove it is no robot: the widget, which solves it by itself
+    and sends the form again; reached by the keyboard, its states read by screen readers
+    (its own live region). The challenge is its holder's ``data-challenge``, which the
+    starter hands to the widget."""
+    fallback = HTTP_FALLBACKS[state]
+    return rx.cond(
+        fallback.shown_result(state) == Result.CHALLENGE.value,
+        rx.el.div(
+            AltchaWidget.create(custom_attrs=widget_attributes()),
+            custom_attrs={"data-challenge": fallback.shown_challenge(state)},
+        ),
+        rx.fragment(),
+    )
 
 
 def _language_field(form: FormDeclaration) -> rx.Component:
@@ -116,11 +162,13 @@ def _honeypot(form: FormDeclaration) -> rx.Component:
 
 
 def _hidden_fields(form: FormDeclaration) -> tuple[rx.Component, ...]:
-    """What every form carries besides its fields: honeypot, key, token, source, language."""
+    """What every form carries besides its fields: honeypot, key, token, the proof of work,
+    source, language."""
     return (
         _honeypot(form),
         _key_field(form),
         _token_field(form),
+        _challenge_field(form),
         _source_field(form),
         _language_field(form),
     )
@@ -153,6 +201,7 @@ def _status(state: type[LeadFormState]) -> rx.Component:
             (Result.QUEUED.value, _notice(notices.queued)),
             (Result.RATE_LIMITED.value, _notice(notices.rate_limited)),
             (Result.STORE_FAILED.value, _notice(notices.store_failed)),
+            (Result.CHALLENGE.value, rx.el.p(COPY.challenge.notice, class_name=_NOTICE_BOX)),
             rx.fragment(),
         ),
         role="status",
@@ -195,6 +244,7 @@ def _form(
     """The form element: its id, both submit paths, the busy flag."""
     form = state.form
     fallback = HTTP_FALLBACKS[state].form_props()
+    fallback["custom_attrs"]["data-challenge-loader"] = challenge_loader(form)
     if any(field.control is Control.CHOICE for field in form.fields):
         fallback["custom_attrs"]["data-preselect"] = preselect(form)
     return rx.el.form(
@@ -224,6 +274,7 @@ def _inline_form(state: type[LeadFormState]) -> rx.Component:
         error(state, field.name),
         *_hidden_fields(form),
         _status(state),
+        _challenge(state),
         _privacy(form.privacy),
         class_name="relative mt-8 flex max-w-2xl flex-col gap-3",
     )
@@ -241,6 +292,7 @@ def _stacked_form(state: type[LeadFormState]) -> rx.Component:
         *[labelled(state, f) for f in long],
         *_hidden_fields(form),
         _status(state),
+        _challenge(state),
         rx.el.div(_submit(state)),
         _privacy(form.privacy),
         class_name="relative mx-auto max-w-3xl space-y-6 rounded-3xl border border-slate-200 "

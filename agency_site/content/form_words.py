@@ -55,6 +55,22 @@ class Notices(Content):
     not_stored: str
 
 
+class ChallengeWords(Content):
+    """What a form says when a submission must prove it is no robot (a proof of work the
+    browser solves by itself, ``leads/spam_challenge.py``), and the ALTCHA widget's own
+    labels (its ``i18n`` keys, set by ``components/js/altcha_start.js``)."""
+
+    notice: str  # Shown while the browser solves it: it sends the form by itself.
+    no_script: str  # The page without JavaScript: it cannot be solved there.
+    label: str  # The widget's checkbox: "I am not a robot".
+    verifying: str
+    verified: str
+    error: str
+    expired: str
+    verification_required: str
+    wait_alert: str
+
+
 class ContactAlternatives(Content):
     """The agency's direct channels, offered whenever a form cannot deliver."""
 
@@ -133,6 +149,7 @@ class FormsCopy(Content):
 
     alternatives: ContactAlternatives
     notices: Notices
+    challenge: ChallengeWords
     hero: HeroFormCopy
     booking: BookingCopy
     privacy_notice: PrivacyNotice  # The "Finalidad" item says {purpose}: each form's own.

@@ -32,6 +32,9 @@ LANGUAGE_FIELD = "language"  # Hidden; the language of the form's page (es, ca).
 # Hidden; the backend's signed token, fetched at the first focus in the form (the time
 # trap: leads/spam_token.py).
 FORM_TOKEN_FIELD = "form_token"
+# Hidden; the solved proof of work of a suspect submission (the ALTCHA widget's payload,
+# leads/spam_challenge.py), empty until the server asked for one.
+CHALLENGE_FIELD = "altcha"
 
 
 @dataclass(frozen=True)

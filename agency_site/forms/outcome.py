@@ -13,11 +13,16 @@ class Result(StrEnum):
     INVALID = "invalid"  # Nothing stored; see the errors per field.
     RATE_LIMITED = "rate_limited"
     STORE_FAILED = "store_failed"  # Not even stored: the visitor must write to us.
+    # Suspect (sent too fast, no form token, rate-limited): a proof of work to solve in
+    # the browser (``Submission.challenge``), then the same submission again.
+    CHALLENGE = "challenge"
 
 
 @dataclass(frozen=True)
 class Submission:
-    """The result of a submission and, when invalid, a message per field (in the language in use)."""
+    """The result of a submission and, when invalid, a message per field (in the language
+    in use); with ``Result.CHALLENGE``, the challenge (JSON text the ALTCHA widget takes)."""
 
     result: Result
     errors: dict[str, str] = field(default_factory=dict)
+    challenge: str = ""

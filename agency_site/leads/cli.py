@@ -36,10 +36,11 @@ from agency_site.forms.declarations import export_fields
 from agency_site.leads import erasures, webhook_queue
 from agency_site.leads import source as lead_source
 from agency_site.leads.delivery import Delivery
-from agency_site.leads.kinds import LeadStatus, SpamReason
+from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.monitor import retention_cutoff
 from agency_site.leads.plugins import Plugins
+from agency_site.leads.spam import quarantine_note
 from agency_site.leads.spool import QUARANTINE, SUFFIX, TORN, Spool, SpooledLead
 from agency_site.leads.webhooks import WebhookChannel
 from agency_site.settings import ROOT, get_settings
@@ -154,7 +155,8 @@ def _list(delivery: Delivery, status: str | None, out: TextIO) -> int:
             line += f"  [{lead.last_error[:80]}]"
         line += f"  ({lead_source.describe(lead.source)} · {lead.language})"
         if lead.status == LeadStatus.SPAM:
-            line += f"  [spam: {lead.spam_reason or SpamReason.HONEYPOT}]"
+            challenged = get_settings().leads.spam_challenge
+            line += f"  [{quarantine_note(lead.spam_reason, challenged)}]"
         if note := notes.get(lead.id or 0):
             line += f"  [{note}]"
         if hook := hooks.get(lead.id or 0):

@@ -31,7 +31,12 @@ import sqlalchemy as sa
 
 from agency_site import locale
 from agency_site.content.form_words import COPY as FORMS
-from agency_site.forms.declarations import BY_KIND, IDEMPOTENCY_FIELD, LANGUAGE_FIELD
+from agency_site.forms.declarations import (
+    BY_KIND,
+    CHALLENGE_FIELD,
+    IDEMPOTENCY_FIELD,
+    LANGUAGE_FIELD,
+)
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
 from agency_site.leads import source as lead_source
@@ -238,23 +243,31 @@ class LeadIntake:
                 loggable(client_ip),
                 checked.refused,
             )
-        if not await self.limiter.hit(client_ip):
+        key = idempotency_key if valid_key(idempotency_key) else new_key()
+        # A proof of work this submission was asked for, solved: it passes the rate limit
+        # and the soft spam reasons (spam_challenge.py).
+        solved = self._solved(form_data, key)
+        if not await self.limiter.hit(client_ip) and not solved:
             logger.warning(
                 "A %s submission from %s was refused by the rate limit.", kind, loggable(client_ip)
             )
+            if checked.valid and (challenge := self._challenge(key)):
+                return Submission(Result.CHALLENGE, challenge=challenge)
             return Submission(Result.RATE_LIMITED)
         if not checked.valid:
             return Submission(Result.INVALID, checked.errors)
 
-        key = idempotency_key if valid_key(idempotency_key) else new_key()
         source = lead_source.parse(form_data.get(lead_source.FIELD))
         reason = (
             SpamReason.HONEYPOT
             if form_data.get(HONEYPOT_FIELD)
             else await self._suspect(kind, checked.fields, form_data, no_script)
         )
-        if reason is not None:
+        if reason is not None and not (solved and reason.soft):
             return await self._spam(kind, checked.fields, key, source, language, stored, reason)
+        if solved and (released := await self._release(kind, key)) is not None:
+            stored.set()
+            return released
         try:
             await self._check(kind, checked.fields, client_ip, key)
         except Refused as refused:
@@ -422,15 +435,70 @@ class LeadIntake:
         )
         try:
             lead = await asyncio.get_running_loop().run_in_executor(_DB_THREADS, insert)
-        except DuplicateSubmission:
-            pass
+        except DuplicateSubmission as duplicate:
+            if duplicate.status != LeadStatus.SPAM:  # Released meanwhile: answered as one.
+                sent = duplicate.status == LeadStatus.SENT
+                return Submission(Result.SENT if sent else Result.QUEUED)
         except Exception:
             spooled = SpooledLead(key, kind, fields, utcnow(), None, source, language, spam=reason)
+            # Answered as any lead spooled in an outage: no challenge, which could release
+            # nothing before the drain (the owner's `leads not-spam` can, after it).
             return await self._spool(spooled, stored)
         else:
             stored.set()
             logger.info("A %s submission stored as spam (%s): %s.", kind, lead.id, reason)
+        if reason.soft and (challenge := self._challenge(key)):
+            return Submission(Result.CHALLENGE, challenge=challenge)
         return Submission(Result.SENT if self.delivery.configured else Result.QUEUED)
+
+    def _challenge(self, key: str) -> str:
+        """A proof of work for the submission of ``key`` to solve, or "" when off."""
+        challenges = self.screen.challenges if self.screen is not None else None
+        return challenges.issue(key) if challenges is not None else ""
+
+    def _solved(self, form_data: Mapping, key: str) -> bool:
+        """Whether the submission of ``key`` carries a solved proof of work of ours."""
+        challenges = self.screen.challenges if self.screen is not None else None
+        if challenges is None or not isinstance(form_data, Mapping):
+            return False
+        payload = form_data.get(CHALLENGE_FIELD)
+        return bool(payload) and challenges.verify(payload, key)
+
+    async def _release(self, kind: LeadKind, key: str) -> Submission | None:
+        """A solved submission whose lead is stored already (in quarantine for a soft
+        reason: released into delivery and sent now, once whatever the replays); its
+        answer, or None when none is stored (it was rate-limited: stored as a clean one).
+        A lead quarantined for a hard reason stays there, answered as real."""
+        loop = asyncio.get_running_loop()
+        lead = await loop.run_in_executor(_DB_THREADS, self.store.by_key, key)
+        if lead is None or lead.id is None:
+            return None
+        reason = SpamReason(lead.spam_reason) if lead.spam_reason else None
+        if lead.status == LeadStatus.SPAM and reason is not None and reason.soft:
+            token = new_claim_token() if self.delivery.configured else None
+            lease = self.delivery.policy.lease
+            release = partial(self.store.release_spam, lead.id, token, lease)
+            if await loop.run_in_executor(_DB_THREADS, release):
+                logger.info(
+                    "Lead %s (%s): its challenge solved, released from spam.", lead.id, kind
+                )
+                if token is None:
+                    return Submission(Result.QUEUED)
+                claimed = await loop.run_in_executor(_DB_THREADS, self.store.get, lead.id)
+                if claimed is None:
+                    return Submission(Result.QUEUED)
+                try:
+                    sent = await self.delivery.attempt_claimed(claimed, token)
+                except Exception:
+                    logger.exception(
+                        "Lead %s (%s): the first delivery attempt failed.", lead.id, kind
+                    )
+                    return Submission(Result.QUEUED)
+                return Submission(Result.SENT if sent.ok else Result.QUEUED)
+            lead = await loop.run_in_executor(_DB_THREADS, self.store.get, lead.id) or lead
+        if lead.status == LeadStatus.SPAM:  # A hard reason: answered as a real submission.
+            return Submission(Result.SENT if self.delivery.configured else Result.QUEUED)
+        return Submission(Result.SENT if lead.status == LeadStatus.SENT else Result.QUEUED)
 
     async def _suspect(
         self, kind: LeadKind, fields: dict[str, Any], form_data: Mapping, no_script: bool

@@ -31,3 +31,15 @@ class SpamReason(StrEnum):
     BAD_TOKEN = "bad_token"  # The token's signature does not hold.
     DISPOSABLE = "disposable"  # The address is at a throwaway-mailbox domain.
     NO_MX = "no_mx"  # The address's domain receives no e-mail (LEADS_CHECK_MX).
+
+    @property
+    def soft(self) -> bool:
+        """Whether a person's browser may have tripped it (a form sent quickly, a token
+        that did not arrive): such a lead is asked for a proof of work
+        (``spam_challenge.py``) that releases it; the others stay silent quarantine."""
+        return self in _SOFT
+
+
+_SOFT = frozenset(
+    (SpamReason.NO_TOKEN, SpamReason.TOO_FAST, SpamReason.TOKEN_EXPIRED, SpamReason.BAD_TOKEN)
+)

@@ -36,6 +36,7 @@ from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter, storage_for
 from agency_site.leads.spam import SpamScreen
 from agency_site.leads.spam_address import AddressScreen, mx_lookup
+from agency_site.leads.spam_challenge import Challenges
 from agency_site.leads.spam_token import FormTokens, token_secrets
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
@@ -232,6 +233,7 @@ def intake() -> LeadIntake:
         screen=SpamScreen(
             tokens=form_tokens(),
             addresses=AddressScreen(mx_lookup() if settings.leads.check_mx else None),
+            challenges=form_challenges(),
         ),
     )
 
@@ -245,6 +247,20 @@ def form_tokens() -> FormTokens | None:
     if not secrets:
         return None
     return FormTokens(secrets, dt.timedelta(seconds=settings.leads.spam_min_seconds))
+
+
+def form_challenges() -> Challenges | None:
+    """The proof of work asked of suspect submissions (``spam_challenge.py``): None when
+    off (``LEADS_SPAM_CHALLENGE=false``, or no secret could be had)."""
+    settings = get_settings()
+    secrets = token_secrets(settings) if settings.leads.spam_challenge else ()
+    if not secrets:
+        return None
+    return Challenges(
+        secrets,
+        settings.leads.spam_challenge_max_number,
+        dt.timedelta(seconds=settings.leads.spam_challenge_expiry_seconds),
+    )
 
 
 def prepare(delivery: Delivery, channel: WebhookChannel | None = None) -> None:

@@ -7,6 +7,10 @@ fast, expired, forged), the address (``spam_address.py``: a disposable domain, o
 no MX when ``LEADS_CHECK_MX`` is on). A suspect lead is quarantined, never refused: stored with status
 ``spam``, answered as a real submission (a bot learns nothing), never e-mailed nor sent
 to webhooks, released by ``leads not-spam ID``, purged after ``LEADS_SPAM_KEEP_DAYS``.
+
+A soft reason (``SpamReason.soft``: the token's, which a person's browser may trip) and the
+rate limiter's refusal are answered with a proof of work instead (``spam_challenge.py``):
+solved, the same submission releases its lead. A hard one (honeypot, address) stays silent.
 """
 
 from collections.abc import Mapping
@@ -16,7 +20,17 @@ from typing import Any
 from agency_site.forms.declarations import FORM_TOKEN_FIELD
 from agency_site.leads.kinds import SpamReason
 from agency_site.leads.spam_address import AddressScreen
+from agency_site.leads.spam_challenge import Challenges
 from agency_site.leads.spam_token import FormTokens
+
+
+def quarantine_note(reason: str | None, challenged: bool) -> str:
+    """Why a lead is in quarantine, for ``leads spam``: its reason, and whether it was
+    asked for a proof of work it never solved (a soft reason, ``challenged``: the
+    challenge is on; solved, it would have left the quarantine)."""
+    spam_reason = SpamReason(reason) if reason else SpamReason.HONEYPOT
+    unsolved = ", challenged, not solved" if challenged and spam_reason.soft else ""
+    return f"spam: {spam_reason}{unsolved}"
 
 
 @dataclass(frozen=True)
@@ -24,11 +38,14 @@ class SpamScreen:
     """The checks of a submission besides its honeypot (``LeadIntake``'s ``screen``).
 
     ``tokens``: the time trap, None when off (``LEADS_SPAM_TIME_TRAP=false``);
-    ``addresses``: the e-mail address's checks, None for none.
+    ``addresses``: the e-mail address's checks, None for none; ``challenges``: the proof of
+    work asked of a soft-flagged or rate-limited submission, None when off
+    (``LEADS_SPAM_CHALLENGE=false``: such a lead stays in quarantine, answered as real).
     """
 
     tokens: FormTokens | None = None
     addresses: AddressScreen | None = None
+    challenges: Challenges | None = None
 
     async def reason(
         self, fields: Mapping[str, Any], form_data: Mapping[str, Any], *, no_script: bool

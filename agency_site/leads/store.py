@@ -138,18 +138,33 @@ class LeadStore(Claims, Rights, Jobs):
                 raise
             raise DuplicateSubmission(existing.id, existing.status) from None
 
-    def release_spam(self, lead_id: int) -> bool:
-        """Queue a lead taken for spam for delivery now; False if it is not spam.
+    def release_spam(
+        self, lead_id: int, claim_token: str | None = None, lease: dt.timedelta | None = None
+    ) -> bool:
+        """Queue a lead taken for spam for delivery now; False if it is not spam (one
+        caller releases it). With ``claim_token`` (and its ``lease``) the caller holds it
+        and sends it at once (a solved challenge, ``intake.py``), as ``add_lead``'s.
 
         The plugins hold what comes with it from now on, as for a lead drained from the
         spool (a booking: its slot if still free, else stored without it, ``slot_lost``).
         """
+        now = utcnow()
+        claim = (
+            {"status": LeadStatus.QUEUED, "next_attempt_at": now}
+            if claim_token is None or lease is None
+            else {
+                "status": LeadStatus.SENDING,
+                "next_attempt_at": now + lease,
+                "claim_token": claim_token,
+                "claimed_until": now + lease,
+            }
+        )
         with Session(self.engine) as session:
             lead = session.get(Lead, lead_id)
             released = session.execute(
                 sa.update(Lead)
                 .where(Lead.id == lead_id, Lead.status == LeadStatus.SPAM)
-                .values(status=LeadStatus.QUEUED, next_attempt_at=utcnow())
+                .values(**claim)
             ).rowcount
             if not released or lead is None:
                 return False

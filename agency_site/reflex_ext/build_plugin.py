@@ -22,6 +22,8 @@
   a ``<meta>`` first in its ``<head>`` (``agency_site/security_headers.py``): the page keeps it on any
   static host; the servers send only the short header.
 - ``_headers`` and ``_redirects`` for Cloudflare Pages and Netlify (``static_host.py``).
+- The ALTCHA widget's files under ``/altcha/`` (``altcha_assets.py``: the pinned npm
+  tarball's external build, worker and styles, and the site's starter).
 """
 
 import json
@@ -29,6 +31,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from agency_site.altcha_assets import public_files
 from agency_site.locale import DEFAULT_LOCALE, LOCALES, localized_path, not_found_file
 from agency_site.reflex_ext.hydration import defer_hydration
 from agency_site.reflex_ext.internals import Plugin, get_config
@@ -151,6 +154,8 @@ class SiteBuildPlugin(Plugin):
         context["add_save_task"](_public_file, MANIFEST_PATH, web_manifest())
         context["add_save_task"](_public_file, SITEMAP_PATH, sitemap_xml(sitemap_pages(context)))
         context["add_save_task"](lazy_state_js)
+        for url_path, text in public_files().items():
+            context["add_save_task"](_public_file, url_path, text)
         context["add_modify_task"](_ROUTER_CONFIG, prerender_not_found)
         context["add_modify_task"](_VITE_CONFIG, bundle_icons)
 

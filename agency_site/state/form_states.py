@@ -51,6 +51,8 @@ class LeadFormState(rx.State, mixin=True):
     # leftover (a worker killed mid-submission) and counts for nothing.
     sending_since: float = 0.0
     result: str = ""  # A Result value while its message is shown, else "".
+    # With result "challenge": the proof of work to solve (JSON text for the ALTCHA widget).
+    challenge: str = ""
     errors: dict[str, str] = rx.field(default_factory=dict)
     _shown: int = 0  # Counts results, so an old 5-second timer never hides a newer one.
     _accepted_digest: str = ""
@@ -82,6 +84,7 @@ class LeadFormState(rx.State, mixin=True):
             self.sending = True
             self.sending_since = time.time()
             self.result = ""
+            self.challenge = ""
             self.errors = {}
             client_ip = self.router.session.client_ip
 
@@ -103,7 +106,7 @@ class LeadFormState(rx.State, mixin=True):
 
         if submission.result in (Result.SENT, Result.QUEUED):
             # Clear the fields only now: after a refusal the visitor keeps what they typed.
-            for name in self.form.names:
+            for name in (*self.form.names, declarations.CHALLENGE_FIELD):
                 yield rx.set_value(self.form.field_id(name), "")
         elif submission.errors:
             yield rx.set_focus(self.form.field_id(next(iter(submission.errors))))
@@ -142,6 +145,7 @@ class LeadFormState(rx.State, mixin=True):
                     self.sending_since = 0.0
                     self.result = "" if submission.result is Result.INVALID else submission.result
                     self.errors = submission.errors
+                    self.challenge = submission.challenge
                     self._shown += 1
                     if submission.result in (Result.SENT, Result.QUEUED):
                         self._accepted_digest, self._accepted_at = digest, time.monotonic()

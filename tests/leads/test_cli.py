@@ -256,7 +256,8 @@ def test_spam_lists_the_leads_taken_for_spam_and_not_spam_sends_one(
     store.add(LeadKind.HERO, {"email": "real@example.com"}, claim_token=None, lease=LEASE)
     code, out = command(store, None, "spam")
     assert code == 0 and "autofill@example.com" in out and "real@example.com" not in out
-    assert "[spam: too_fast]" in out  # Why it was taken for spam.
+    # Why it was taken for spam; its proof of work (LEADS_SPAM_CHALLENGE, on) never came.
+    assert "[spam: too_fast, challenged, not solved]" in out
     assert command(store, None, "list", "--status", "spam")[1].count("\n") == 2  # Header + 1.
 
     code, out = command(store, None, "not-spam", str(spam))

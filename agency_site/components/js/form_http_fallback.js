@@ -14,6 +14,10 @@
 // the form before the page hydrated); a failed fetch is tried again at the next focus or
 // keystroke, and a submit while the fetch is under way waits for it (at most
 // $TOKEN_WAIT_MS ms), then goes on with or without a token: the server never refuses for it.
+// An answer "challenge" (a suspect submission: agency_site/leads/spam_challenge.py) shows the
+// ALTCHA widget through a third ClientStateVar; its payload ($CHALLENGE_FIELD, and the
+// widget's own copy $WIDGET_NAME) is no content either: the submission sent again with it
+// keeps its key.
 useEffect(() => {
   const form = document.getElementById($FORM_ID);
   if (!form) return undefined;
@@ -21,6 +25,7 @@ useEffect(() => {
   const tokenInput = form.elements.namedItem($TOKEN_FIELD);
   const setResult = (value) => refs[$SET_RESULT]?.(value);
   const setErrors = (value) => refs[$SET_ERRORS]?.(value);
+  const setChallenge = (value) => refs[$SET_CHALLENGE]?.(value);
   let lastContent = null;
   let hideTimer = null;
   let watchTimer = null;
@@ -30,6 +35,8 @@ useEffect(() => {
     const data = new URLSearchParams(new FormData(form));
     data.delete($KEY_FIELD);
     data.delete($TOKEN_FIELD); // Not content: its arrival makes no new submission.
+    data.delete($CHALLENGE_FIELD);
+    data.delete($WIDGET_NAME);
     return data.toString();
   };
   const newKey = () =>
@@ -68,9 +75,12 @@ useEffect(() => {
     const result = answer.result === "refused" ? "store_failed" : answer.result;
     setErrors(answer.errors ?? {});
     setResult(result === "invalid" ? "" : result);
+    setChallenge(result === "challenge" ? JSON.stringify(answer.challenge ?? "") : "");
     if (result === "sent" || result === "queued") {
       form.reset();
       keyInput.value = "";
+      const proof = form.elements.namedItem($CHALLENGE_FIELD);
+      if (proof) proof.value = "";
       lastContent = null;
     }
     if (result === "sent") {
