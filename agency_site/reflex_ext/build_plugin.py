@@ -22,6 +22,7 @@
   a ``<meta>`` first in its ``<head>`` (``agency_site/security_headers.py``): the page keeps it on any
   static host; the servers send only the short header.
 - ``_headers`` and ``_redirects`` for Cloudflare Pages and Netlify (``static_host.py``).
+- The site's pictures encoded into ``public/assets/img/`` (``agency_site/images.py``).
 """
 
 import json
@@ -29,9 +30,10 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from agency_site import images
 from agency_site.locale import DEFAULT_LOCALE, LOCALES, localized_path, not_found_file
 from agency_site.reflex_ext.hydration import defer_hydration
-from agency_site.reflex_ext.internals import Plugin, get_config
+from agency_site.reflex_ext.internals import Dirs, Plugin, get_config, get_web_dir
 from agency_site.reflex_ext.lazy_socket import lazy_state_js
 from agency_site.security_headers import with_page_policy
 from agency_site.seo.files import robots_txt, sitemap_xml, web_manifest
@@ -151,6 +153,7 @@ class SiteBuildPlugin(Plugin):
         context["add_save_task"](_public_file, MANIFEST_PATH, web_manifest())
         context["add_save_task"](_public_file, SITEMAP_PATH, sitemap_xml(sitemap_pages(context)))
         context["add_save_task"](lazy_state_js)
+        context["add_save_task"](images.publish, get_web_dir() / Dirs.PUBLIC)
         context["add_modify_task"](_ROUTER_CONFIG, prerender_not_found)
         context["add_modify_task"](_VITE_CONFIG, bundle_icons)
 
