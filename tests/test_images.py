@@ -7,20 +7,24 @@ import json
 import re
 from pathlib import Path
 
+import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image as PillowImage
 from PIL import ImageDraw
 from pydantic import ValidationError
+from starlette.staticfiles import StaticFiles
 
-from agency_site import images
+from agency_site import images, server
 from agency_site.components.media import image
 from agency_site.content.base import Image
+from agency_site.deploy import topology
 from agency_site.security_headers import page_policy
 from agency_site.static_host import HASHED_PREFIX
 from scripts import image_weights
 from tests.content_walker import content_modules, module_models
+from tests.run_async import run
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -157,8 +161,27 @@ def test_a_build_publishes_the_files_and_not_the_sources(sources: Path, tmp_path
 
 
 def test_the_files_live_where_every_server_caches_for_a_year() -> None:
-    """server.py, Caddy, nginx and the static hosts cache HASHED_PREFIX as immutable."""
-    assert images.URL_DIR.startswith(HASHED_PREFIX)
+    """server.py, Caddy and nginx (topology) and the static hosts cache it as immutable."""
+    for prefix in (HASHED_PREFIX, topology.HASHED_PREFIX, server._HASHED_ASSETS):
+        assert images.URL_DIR.startswith(prefix)
+
+
+def test_the_python_server_sends_a_picture_with_its_type_cached_forever(
+    sources: Path, tmp_path: Path
+) -> None:
+    build = tmp_path / "build"
+    images.publish(build, tmp_path / "cache")
+    app = server.SiteMiddleware(StaticFiles(directory=build), pages_dir=build)
+    variant = images.variants(images.source("wide-scene"), images.AVIF)[0]
+
+    async def get() -> httpx.Response:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            return await http.get(variant.url)
+
+    answer = run(get())
+    assert answer.status_code == 200 and answer.headers["content-type"] == "image/avif"
+    assert answer.headers["cache-control"] == "public, max-age=31536000, immutable"
 
 
 # The pages.
