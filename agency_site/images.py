@@ -18,6 +18,7 @@ import io
 import logging
 import os
 import shutil
+import struct
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ CACHE_DIR = ROOT / ".cache" / "images"
 PUBLISHED_SOURCES = "images"
 # Under the content-hashed prefix every server and static host caches for a year.
 URL_DIR = "/assets/img/"
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # The widths offered to the browser through srcset (a phone at 2x to a wide desktop column).
 WIDTHS = (320, 480, 640, 960, 1280)
 
@@ -118,16 +120,19 @@ def source_names() -> list[str]:
 
 @cache
 def source(name: str) -> Source:
-    """The source called ``name`` (``LookupError`` when there is none)."""
-    from PIL import Image  # Only where pictures are read: the backend never needs it.
+    """The source called ``name`` (``LookupError`` when there is none).
 
+    Its size comes from the PNG's header: the content is checked wherever it loads (the
+    backend too), and only a build needs Pillow."""
     path = SOURCE_DIR / f"{name}.png"
     if not path.is_file():
         msg = f"no picture {name!r}: add assets/images/source/{name}.png (one of {source_names()})"
         raise LookupError(msg)
     data = path.read_bytes()
-    with Image.open(io.BytesIO(data)) as picture:
-        width, height = picture.size
+    if data[:8] != _PNG_SIGNATURE or data[12:16] != b"IHDR":
+        msg = f"assets/images/source/{name}.png is not a PNG file"
+        raise LookupError(msg)
+    width, height = struct.unpack(">II", data[16:24])
     return Source(name, width, height, hashlib.sha256(data).hexdigest())
 
 
@@ -145,7 +150,7 @@ def all_variants() -> Iterator[Variant]:
 
 def encode(variant: Variant) -> bytes:
     """The bytes of ``variant``: its source resized (Lanczos) and saved in its format."""
-    from PIL import Image
+    from PIL import Image  # Only a build encodes: the backend runs without Pillow.
 
     with Image.open(variant.source.path) as picture:
         picture = picture.convert("RGB")

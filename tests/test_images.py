@@ -5,6 +5,8 @@ party and the files are cached forever."""
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -85,6 +87,25 @@ def test_the_size_must_be_the_sources_proportions(width: int, height: int) -> No
     else:
         with pytest.raises(ValidationError, match="team-office is 1440x960"):
             Image(src="team-office", alt="a", width=width, height=height)
+
+
+def test_a_source_that_is_no_png_is_refused(sources: Path) -> None:
+    (sources / "not-a-png.png").write_bytes(b"GIF89a" + bytes(40))
+    with pytest.raises(ValidationError, match=r"not-a-png\.png is not a PNG file"):
+        Image(src="not-a-png", alt="a", width=10, height=10)
+
+
+def test_the_content_loads_without_pillow() -> None:
+    """Every picture of the content checked, as the backend does at start, without Pillow
+    (only a build encodes: a backend-only host needs no image library)."""
+    script = (
+        "import sys\n"
+        "from tests.content_walker import content_modules, module_models\n"
+        "assert list(module_models(content_modules()))\n"
+        "assert 'PIL' not in sys.modules, 'Pillow imported'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
 def test_the_sources_stay_small() -> None:
