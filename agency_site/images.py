@@ -206,9 +206,22 @@ def write_all(out_dir: Path, cache_dir: Path | None = None) -> Report:
     return report
 
 
+def writable_cache(fallback: Path) -> Path:
+    """``CACHE_DIR`` when this user may write there, else ``fallback``: on a server the
+    site's user writes only its build folder (scripts/prepare_host.py), where the cache
+    then lives, kept from one release to the next."""
+    try:
+        CACHE_DIR.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=CACHE_DIR):
+            return CACHE_DIR
+    except OSError:
+        return fallback
+
+
 def publish(public_dir: Path, cache_dir: Path | None = None) -> None:
     """A build's save task (``reflex_ext/build_plugin.py``): every file into the build's
     ``public`` folder, and the copy of the sources Reflex made from ``assets/`` left out."""
     shutil.rmtree(public_dir / PUBLISHED_SOURCES, ignore_errors=True)
+    cache_dir = cache_dir or writable_cache(public_dir.parent / ".cache" / "images")
     report = write_all(public_dir / URL_DIR.strip("/"), cache_dir)
-    logger.info("Site pictures: %d encoded, %d from the cache", report.encoded, report.cached)
+    logger.info("Site pictures: %d encoded, %d from %s", report.encoded, report.cached, cache_dir)

@@ -181,6 +181,17 @@ def test_a_build_publishes_the_files_and_not_the_sources(sources: Path, tmp_path
     assert len(list((public / images.URL_DIR.strip("/")).iterdir())) == 15
 
 
+def test_a_build_that_may_not_write_the_cache_keeps_one_in_its_own_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server's site user may write only .web/: the cache goes there (kept across releases)."""
+    (tmp_path / "read-only").write_text("a file, not a folder: no cache can be made under it")
+    monkeypatch.setattr(images, "CACHE_DIR", tmp_path / "read-only" / "images")
+    assert images.writable_cache(tmp_path / "web" / ".cache") == tmp_path / "web" / ".cache"
+    monkeypatch.setattr(images, "CACHE_DIR", tmp_path / "site" / ".cache" / "images")
+    assert images.writable_cache(tmp_path / "web") == tmp_path / "site" / ".cache" / "images"
+
+
 def test_the_files_live_where_every_server_caches_for_a_year() -> None:
     """server.py, Caddy and nginx (topology) and the static hosts cache it as immutable."""
     for prefix in (HASHED_PREFIX, topology.HASHED_PREFIX, server._HASHED_ASSETS):
