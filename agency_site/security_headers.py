@@ -54,7 +54,8 @@ def script_hashes(html: str) -> set[str]:
 
 def page_policy(api_url: str, site_url: str, hashes: Iterable[str] = ()) -> str:
     """A page's own CSP (its ``<meta>``): own scripts plus its hashed inline ones, own
-    styles, https images, the websocket: everything a ``<meta>`` policy can carry."""
+    styles, its own images (no third party: ``agency_site/images.py``), the websocket:
+    everything a ``<meta>`` policy can carry."""
     api = origin(api_url)
     websocket = api.replace("http", "ws", 1)
     scripts = " ".join(f"'{digest}'" for digest in sorted(set(hashes)))
@@ -64,7 +65,7 @@ def page_policy(api_url: str, site_url: str, hashes: Iterable[str] = ()) -> str:
             "default-src 'self'",
             f"script-src 'self' {scripts}".rstrip(),
             "style-src 'self' 'unsafe-inline'",
-            "img-src 'self' data: https:",
+            "img-src 'self' data:",
             "font-src 'self' data:",
             f"connect-src 'self' {api} {websocket}",
             "base-uri 'self'",

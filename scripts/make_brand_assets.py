@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/make_brand_assets.py
 
-Needs Pillow (requirements-dev.txt). Draws the agency's initials and name from
+Needs Pillow (requirements.txt). Draws the agency's initials and name from
 ``content/site.py`` in indigo-700 on white: rerun after changing AGENCY_NAME.
 """
 

@@ -5,6 +5,7 @@ import re
 import pytest
 from pydantic import ValidationError
 
+from agency_site import images as site_images
 from agency_site import paths
 from agency_site.content import about, careers, contact, home, influencer, schedule, testimonials
 from agency_site.content.base import Image
@@ -27,8 +28,6 @@ from agency_site.content.site import SITE
 from agency_site.reflex_ext.internals import LUCIDE_ICON_LIST, to_snake_case
 from tests import spec_facts as spec
 from tests.content_walker import content_modules, module_models
-
-UNSPLASH = re.compile(r"^https://images\.unsplash\.com/photo-\d{10,13}-[0-9a-f]{12}$")
 
 
 def _figures(stats) -> list[tuple[str, str]]:
@@ -229,7 +228,7 @@ def test_a_call_to_action_needs_a_button() -> None:
 
 def test_content_models_reject_unknown_fields() -> None:
     with pytest.raises(ValidationError):
-        Image(src="https://images.unsplash.com/photo-1", alt="a", width=1, height=1, title="x")
+        Image(src="team-office", alt="a", width=1200, height=800, title="x")
 
 
 def _all_models():
@@ -247,9 +246,9 @@ def test_every_icon_named_in_the_content_exists_in_lucide() -> None:
     assert unknown == []
 
 
-def test_every_image_is_a_described_stock_photo_with_its_size() -> None:
+def test_every_image_is_a_described_picture_of_the_site_with_its_size() -> None:
     images = [m for _, m in _all_models() if isinstance(m, Image)]
     assert len(images) >= 10
     for img in images:
-        assert UNSPLASH.match(img.src), img.src
+        assert img.src in site_images.source_names(), img.src
         assert len(img.alt) > 10 and img.width > 0 and img.height > 0

@@ -1,17 +1,14 @@
-"""Images from the stock photo service, sized for the space they fill."""
+"""The site's own pictures as ``<picture>``: AVIF, then WebP, then a JPEG ``<img>``, each at
+the widths the build encodes (``agency_site/images.py``), sized for the space they fill."""
 
 import reflex as rx
 
+from agency_site import images
 from agency_site.content.base import Image
 
-# Widths offered to the browser through srcset (the service resizes on ?w=).
-_WIDTHS = (320, 480, 640, 960, 1280)
 
-
-def _sized(src: str, width: int) -> str:
-    """URL of the photo resized to ``width`` pixels."""
-    separator = "&" if "?" in src else "?"
-    return f"{src}{separator}auto=format&fit=crop&q=70&w={width}"
+def _srcset(variants: list[images.Variant]) -> str:
+    return ", ".join(f"{variant.url} {variant.width}w" for variant in variants)
 
 
 def image(
@@ -21,23 +18,37 @@ def image(
     eager: bool = False,
     class_name: str = "",
 ) -> rx.Component:
-    """A responsive ``<img>`` with alt text, intrinsic size and a neutral background.
+    """A responsive ``<picture>`` with alt text, intrinsic size and a neutral background.
 
-    Below-the-fold images are lazy; pass ``eager=True`` for the one above the fold.
+    The browser takes the first format it can show and, from its ``srcset``, the narrowest
+    file as wide as ``sizes`` times its pixel ratio. Below-the-fold pictures are lazy; pass
+    ``eager=True`` for the one above the fold (fetched first).
     """
-    widths = [w for w in _WIDTHS if w <= content.width * 2] or [_WIDTHS[0]]
-    return rx.el.img(
-        src=_sized(content.src, min(content.width, widths[-1])),
-        src_set=", ".join(f"{_sized(content.src, w)} {w}w" for w in widths),
-        sizes=sizes,
-        alt=content.alt,
-        loading="eager" if eager else "lazy",
-        decoding="async",
-        # Plain attributes: Reflex would turn width/height props into CSS-in-JS.
-        custom_attrs={
-            "width": str(content.width),
-            "height": str(content.height),
-            "fetchPriority": "high" if eager else "auto",
-        },
-        class_name="bg-slate-200 object-cover " + class_name,
+    picture = images.source(content.src)
+    sources = [
+        rx.el.source(type=picture_format.mime, src_set=_srcset(variants), sizes=sizes)
+        for picture_format in images.FORMATS[:-1]
+        if (variants := images.variants(picture, picture_format))
+    ]
+    fallback = images.variants(picture, images.FORMATS[-1])
+    # The <img>'s own src: the file nearest the laid-out width (old browsers, crawlers).
+    src = min(fallback, key=lambda variant: abs(variant.width - content.width))
+    return rx.el.picture(
+        *sources,
+        rx.el.img(
+            src=src.url,
+            src_set=_srcset(fallback),
+            sizes=sizes,
+            alt=content.alt,
+            loading="eager" if eager else "lazy",
+            decoding="async",
+            # Plain attributes: Reflex would turn width/height props into CSS-in-JS.
+            custom_attrs={
+                "width": str(content.width),
+                "height": str(content.height),
+                "fetchPriority": "high" if eager else "auto",
+            },
+            class_name="bg-slate-200 object-cover " + class_name,
+        ),
+        class_name="contents",
     )

@@ -3,8 +3,9 @@
 from abc import abstractmethod
 from collections.abc import Iterator, Mapping
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from agency_site import images
 from agency_site.content.loader import fill
 
 
@@ -90,12 +91,30 @@ def euros(amount: int) -> str:
 
 
 class Image(Content):
-    """A stock photo: its URL (without size parameters), alt text (in the file's language) and intrinsic size."""
+    """One of the site's own pictures: its name (``assets/images/source/<src>.png``), alt
+    text (in the file's language) and the size it is laid out at, in the source's
+    proportions (the ``width``/``height`` attributes that keep the layout from shifting)."""
 
-    src: str
+    src: str = Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
     alt: str
-    width: int
-    height: int
+    width: int = Field(gt=0)
+    height: int = Field(gt=0)
+
+    @model_validator(mode="after")
+    def _is_a_picture_of_the_site(self) -> "Image":
+        """The name has a source, and the size its proportions (to the nearest pixel)."""
+        try:
+            picture = images.source(self.src)
+        except LookupError as error:
+            raise ValueError(str(error)) from None
+        if abs(self.width * picture.height - self.height * picture.width) >= picture.width:
+            exact = self.width * picture.height / picture.width
+            msg = (
+                f"{self.src} is {picture.width}x{picture.height}: {self.width} wide, it is "
+                f"{exact:g} high, not {self.height}"
+            )
+            raise ValueError(msg)
+        return self
 
 
 class PageMeta(Content):

@@ -24,6 +24,7 @@
 - ``_headers`` and ``_redirects`` for Cloudflare Pages and Netlify (``static_host.py``).
 - The ALTCHA widget's files under ``/altcha/`` (``altcha_assets.py``: the pinned npm
   tarball's external build, worker and styles, and the site's starter).
+- The site's pictures encoded into ``public/assets/img/`` (``agency_site/images.py``).
 """
 
 import json
@@ -31,10 +32,11 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from agency_site import images
 from agency_site.altcha_assets import public_files
 from agency_site.locale import DEFAULT_LOCALE, LOCALES, localized_path, not_found_file
 from agency_site.reflex_ext.hydration import defer_hydration
-from agency_site.reflex_ext.internals import Plugin, get_config
+from agency_site.reflex_ext.internals import Dirs, Plugin, get_config, get_web_dir
 from agency_site.reflex_ext.lazy_socket import lazy_state_js
 from agency_site.security_headers import with_page_policy
 from agency_site.seo.files import robots_txt, sitemap_xml, web_manifest
@@ -156,6 +158,7 @@ class SiteBuildPlugin(Plugin):
         context["add_save_task"](lazy_state_js)
         for url_path, text in public_files().items():
             context["add_save_task"](_public_file, url_path, text)
+        context["add_save_task"](images.publish, get_web_dir() / Dirs.PUBLIC)
         context["add_modify_task"](_ROUTER_CONFIG, prerender_not_found)
         context["add_modify_task"](_VITE_CONFIG, bundle_icons)
 

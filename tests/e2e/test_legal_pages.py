@@ -89,7 +89,8 @@ def test_cookie_policy_lists_every_storage_item(page: Page) -> None:
     main = page.locator("main")
     expect(main).to_contain_text("no instala cookies")
     expect(main).to_contain_text("artículo 22.2 de la LSSI-CE")
-    expect(main).to_contain_text("images.unsplash.com")
+    expect(main).to_contain_text("desde este mismo sitio web")
+    expect(main).not_to_contain_text("unsplash")
     for item in STORAGE.items:
         expect(main.locator("h3 code", has_text=item.name)).to_have_count(1)
         expect(main).to_contain_text(item.purpose)
