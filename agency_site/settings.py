@@ -214,8 +214,8 @@ class LeadsSettings(BaseSettings):
     extra_origins: str = ""
     # The features plugged into the lead core, as dotted module paths (comma-separated),
     # each imported at start-up for its ``plugin(settings)`` (``agency_site/leads/plugins.py``):
-    # the bookings, and the owner's monthly report e-mail (``agency_site/report/plugin.py``).
-    plugins: str = "agency_site.bookings.plugin,agency_site.report.plugin"
+    # the bookings, and the owner's monthly report e-mail (``agency_site/report/mail_plugin.py``).
+    plugins: str = "agency_site.bookings.plugin,agency_site.report.mail_plugin"
 
     @property
     def extra_origin_list(self) -> tuple[str, ...]:

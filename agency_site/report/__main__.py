@@ -31,8 +31,8 @@ from agency_site.report.mail import (
     mark_sent,
     previous_month,
 )
+from agency_site.report.mail_plugin import report_links
 from agency_site.report.page import report_page
-from agency_site.report.plugin import report_links
 from agency_site.report.text import report_text
 from agency_site.report.visitors import known_pages
 from agency_site.settings import Settings

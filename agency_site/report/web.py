@@ -81,7 +81,7 @@ def report_api() -> Starlette:
     from functools import cache
 
     from agency_site.leads.runtime import intake
-    from agency_site.report.plugin import report_links
+    from agency_site.report.mail_plugin import report_links
     from agency_site.settings import get_settings
 
     settings = get_settings()

@@ -28,8 +28,8 @@ from agency_site.report.figures import Figures, month_figures
 from agency_site.report.ingest import ingest
 from agency_site.report.link import ReportLinks, month_key
 from agency_site.report.log_lines import ZONE
+from agency_site.report.mail_plugin import ReportPlugin
 from agency_site.report.page import report_page
-from agency_site.report.plugin import ReportPlugin
 from tests.emailjs_fake import accept_sends, make_client, refuse_sends, sent_payloads
 from tests.lead_store import new_engine
 from tests.report.test_report import ADDRESS, DESKTOP, PHONE, SITE, generated_log, known_leads
