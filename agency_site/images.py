@@ -21,6 +21,7 @@ import shutil
 import struct
 import tempfile
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -188,14 +189,17 @@ def write_all(out_dir: Path, cache_dir: Path | None = None) -> Report:
     out_dir.mkdir(parents=True, exist_ok=True)
     cache_dir.mkdir(parents=True, exist_ok=True)
     report = Report()
+    every = list(all_variants())
+    missing = [v for v in every if not (cache_dir / v.file_name).is_file()]
+    report.encoded, report.cached = len(missing), len(every) - len(missing)
+    # One encode per core at once: Pillow resizes and encodes with the GIL released, and a
+    # first build (a fresh clone, CI) encodes every picture.
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for variant, data in zip(missing, pool.map(encode, missing), strict=True):
+            _write_atomically(cache_dir / variant.file_name, data)
     wanted = set()
-    for variant in all_variants():
+    for variant in every:
         cached = cache_dir / variant.file_name
-        if cached.is_file():
-            report.cached += 1
-        else:
-            _write_atomically(cached, encode(variant))
-            report.encoded += 1
         target = out_dir / variant.file_name
         wanted.add(target.name)
         if not target.is_file():
