@@ -17,6 +17,7 @@ import hashlib
 import io
 import logging
 import os
+import re
 import shutil
 import struct
 import tempfile
@@ -229,3 +230,31 @@ def publish(public_dir: Path, cache_dir: Path | None = None) -> None:
     cache_dir = cache_dir or writable_cache(public_dir.parent / ".cache" / "images")
     report = write_all(public_dir / URL_DIR.strip("/"), cache_dir)
     logger.info("Site pictures: %d encoded, %d from %s", report.encoded, report.cached, cache_dir)
+
+
+# How a browser reads a picture's ``sizes`` and picks from its ``srcset`` (the weights
+# command and the load test's reader model follow it).
+REM_PX = 16
+_CONDITION = re.compile(r"\(min-width:\s*(\d+)px\)\s*(.+)")
+_LENGTH = re.compile(r"([\d.]+)(vw|px|rem)")
+
+
+def slot_width(sizes: str, viewport: int) -> float:
+    """The CSS px width ``sizes`` gives at ``viewport``: its first matching entry."""
+    for entry in (part.strip() for part in sizes.split(",")):
+        if match := _CONDITION.fullmatch(entry):
+            if viewport < int(match[1]):
+                continue
+            entry = match[2]
+        number, unit = _LENGTH.fullmatch(entry.strip()).groups()
+        return float(number) * {"vw": viewport / 100, "px": 1, "rem": REM_PX}[unit]
+    msg = f"no entry of sizes {sizes!r} applies at {viewport}px"
+    raise ValueError(msg)
+
+
+def pick(candidates: list[tuple[str, int]], sizes: str, viewport: int, ratio: int) -> str:
+    """The URL a browser of ``viewport`` CSS px and pixel ``ratio`` takes from ``candidates``
+    (url, width): the narrowest at least as wide as the slot needs, else the widest."""
+    needed = slot_width(sizes, viewport) * ratio
+    ordered = sorted(candidates, key=lambda candidate: candidate[1])
+    return next((url for url, width in ordered if width >= needed), ordered[-1][0])

@@ -24,9 +24,6 @@ from agency_site import images
 
 # (name, viewport width in CSS px, device pixel ratio)
 READERS = (("phone", 375, 2), ("desktop", 1280, 1))
-REM_PX = 16
-_CONDITION = re.compile(r"\(min-width:\s*(\d+)px\)\s*(.+)")
-_LENGTH = re.compile(r"([\d.]+)(vw|px|rem)")
 _PROP = re.compile(r'^(\w+):(".*")$')
 
 
@@ -39,22 +36,7 @@ class Picture:
 
     def pick(self, mime: str, viewport: int, ratio: int) -> str:
         """The file a browser of ``viewport`` CSS px and pixel ``ratio`` takes."""
-        needed = slot_width(self.sizes, viewport) * ratio
-        ordered = sorted(self.candidates[mime], key=lambda candidate: candidate[1])
-        return next((url for url, width in ordered if width >= needed), ordered[-1][0])
-
-
-def slot_width(sizes: str, viewport: int) -> float:
-    """The CSS px width ``sizes`` gives at ``viewport``: its first matching entry."""
-    for entry in (part.strip() for part in sizes.split(",")):
-        if match := _CONDITION.fullmatch(entry):
-            if viewport < int(match[1]):
-                continue
-            entry = match[2]
-        number, unit = _LENGTH.fullmatch(entry.strip()).groups()
-        return float(number) * {"vw": viewport / 100, "px": 1, "rem": REM_PX}[unit]
-    msg = f"no entry of sizes {sizes!r} applies at {viewport}px"
-    raise ValueError(msg)
+        return images.pick(self.candidates[mime], self.sizes, viewport, ratio)
 
 
 def _props(node: dict) -> dict[str, str]:

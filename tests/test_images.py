@@ -293,7 +293,7 @@ def test_nothing_in_the_site_names_the_old_photo_service() -> None:
     ],
 )
 def test_the_slot_a_sizes_attribute_gives(sizes: str, viewport: int, css_px: float) -> None:
-    assert image_weights.slot_width(sizes, viewport) == css_px
+    assert images.slot_width(sizes, viewport) == css_px
 
 
 def test_a_reader_takes_the_narrowest_file_wide_enough_else_the_widest() -> None:

@@ -66,9 +66,19 @@ def test_the_manifest_gives_each_route_s_module_imports_and_css() -> None:
         parse_manifest("console.log(1)")
 
 
+# A page with pictures: a desktop reader takes each one's AVIF at the width its slot needs.
+ABOUT = """<!DOCTYPE html><html><head></head><body><h1>Nosotros</h1>
+<picture><source type="image/avif" srcset="/assets/img/team-320.a.avif 320w, /assets/img/team-640.a.avif 640w, /assets/img/team-960.a.avif 960w" sizes="(min-width: 1024px) 50vw, 100vw"/>
+<source type="image/webp" srcset="/assets/img/team-640.a.webp 640w" sizes="50vw"/>
+<img src="/assets/img/team-640.a.jpg" alt="" loading="lazy"/></picture>
+<picture><source type="image/avif" srcset="/assets/img/face-320.b.avif 320w, /assets/img/face-640.b.avif 640w" sizes="5rem"/>
+<img src="/assets/img/face-320.b.jpg" alt=""/></picture></body></html>"""
+
+
 @pytest.fixture
 def site(httpserver: HTTPServer) -> HTTPServer:
     httpserver.expect_request("/").respond_with_data(PAGE, content_type="text/html")
+    httpserver.expect_request("/about").respond_with_data(ABOUT, content_type="text/html")
     httpserver.expect_request(MANIFEST).respond_with_data(MANIFEST_JS)
     return httpserver
 
@@ -78,10 +88,11 @@ def test_a_navigation_fetches_only_the_route_files_not_fetched_yet(site: HTTPSer
     steps = model.visit(["/", "/about", "/", "/about"])
     assert steps[0][0] == "/" and MANIFEST in steps[0]
     assert steps[1:] == [
-        ["/assets/about.js", "/assets/icon-a.js", "/assets/icon-b.js", "/assets/about.css"],
+        ["/assets/about.js", "/assets/icon-a.js", "/assets/icon-b.js", "/assets/about.css",
+         "/assets/img/team-640.a.avif", "/assets/img/face-320.b.avif"],
         [],
         [],
-    ]
+    ]  # fmt: skip
     with pytest.raises(ValueError, match="not a route"):
         model.visit(["/", "/nowhere"])
 
@@ -89,7 +100,7 @@ def test_a_navigation_fetches_only_the_route_files_not_fetched_yet(site: HTTPSer
 def test_reader_urls_are_full_urls_in_fetch_order(site: HTTPServer) -> None:
     urls = reader_urls(site.url_for("/"), ["/", "/about"])
     assert urls[0] == site.url_for("/")
-    assert urls[-1] == site.url_for("/assets/about.css")
+    assert urls[-1] == site.url_for("/assets/img/face-320.b.avif")
     assert len(urls) == len(set(urls))
 
 

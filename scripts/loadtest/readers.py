@@ -7,12 +7,15 @@ reader is plain HTTP through the web server:
    the HTML names: ``<script src>``, ``<link href>`` of a stylesheet, preload,
    modulepreload or icon, and the ``/assets/`` strings of the deferred bootstrap
    inline script (``reflex_ext/hydration.py``: its ``__preloads`` list and its
-   ``import("/assets/…")`` calls).
+   ``import("/assets/…")`` calls), and each ``<picture>``'s AVIF file as a desktop
+   browser (1280 px wide, pixel ratio 1) picks it from its ``srcset`` and ``sizes``
+   (``agency_site/images.py``: every picture of the page, as a reader who scrolls it).
 2. **Client-side navigations** (a click on a menu link): React Router loads the route's
    module, its ``imports`` and its ``css`` from the manifest
    (``/assets/manifest-<version>.js``: ``window.__reactRouterManifest={…};``; with
    ``routeDiscovery: initial`` it lists every route), only those the tab has not
-   fetched yet. No HTML and no data request: the routes have no loaders.
+   fetched yet, and the pictures of the route's page it had not fetched. No HTML and no
+   data request: the routes have no loaders.
 
 ``reader_urls(base_url, routes)`` is the list one reader fetches; the browser test
 ``tests/e2e/test_reader_model.py`` checks that a real Chromium fetches no more.
@@ -25,11 +28,15 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
 
+from agency_site import images
+
 MANIFEST_PREFIX = "window.__reactRouterManifest="
 # What a browser fetches from a <link>: its rel values that load a file now.
 FETCHED_RELS = {"stylesheet", "preload", "modulepreload", "icon"}
 ASSET_STRING = re.compile(r"""["'](/assets/[^"'\s]+)["']""")
 ACCEPT_ENCODING = "gzip, deflate, br"  # like Chromium: Caddy answers the precompressed file
+# The reader's browser: a desktop window (the browser tests' viewport), the format it takes.
+VIEWPORT, PIXEL_RATIO, PICTURE_TYPE = 1280, 1, images.AVIF.mime
 
 
 class _Named(HTMLParser):
@@ -38,6 +45,7 @@ class _Named(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.paths: list[str] = []
+        self.pictures: list[str] = []  # After the page's own files: a browser loads them last.
         self._inline: list[str] | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -49,6 +57,13 @@ class _Named(HTMLParser):
                 self._inline = []
         elif tag == "link" and FETCHED_RELS & set((attr.get("rel") or "").split()):
             self.paths.append(attr.get("href") or "")
+        elif tag == "source" and attr.get("type") == PICTURE_TYPE and attr.get("srcset"):
+            candidates = [
+                (url, int(width.rstrip("w")))
+                for url, width in (c.split() for c in (attr["srcset"] or "").split(","))
+            ]
+            sizes = attr.get("sizes") or "100vw"
+            self.pictures.append(images.pick(candidates, sizes, VIEWPORT, PIXEL_RATIO))
 
     def handle_data(self, data: str) -> None:
         if self._inline is not None:
@@ -60,12 +75,24 @@ class _Named(HTMLParser):
             self._inline = None
 
 
+def _local(paths: list[str]) -> list[str]:
+    local = [p for p in paths if p.startswith("/") and not p.startswith("//")]
+    return list(dict.fromkeys(urlsplit(p).path for p in local))
+
+
 def page_files(html: str) -> list[str]:
-    """Same-origin paths a browser fetches for a page's HTML, each once, in order."""
+    """Same-origin paths a browser fetches for a page's HTML, each once, in order: the
+    files it names, then its pictures."""
     parser = _Named()
     parser.feed(html)
-    local = [p for p in parser.paths if p.startswith("/") and not p.startswith("//")]
-    return list(dict.fromkeys(urlsplit(p).path for p in local))
+    return _local(parser.paths + parser.pictures)
+
+
+def page_pictures(html: str) -> list[str]:
+    """The picture files of a page's HTML (what a navigation to the page also fetches)."""
+    parser = _Named()
+    parser.feed(html)
+    return _local(parser.pictures)
 
 
 def parse_manifest(script: str) -> dict[str, list[str]]:
@@ -95,6 +122,7 @@ class ReaderModel:
 
     base_url: str
     pages: dict[str, list[str]] = field(default_factory=dict)  # path → its HTML's files
+    pictures: dict[str, list[str]] = field(default_factory=dict)  # path → its pictures
     routes: dict[str, list[str]] = field(default_factory=dict)  # path → navigation files
 
     def page(self, path: str) -> list[str]:
@@ -102,6 +130,7 @@ class ReaderModel:
         if path not in self.pages:
             html = fetch_text(urljoin(self.base_url, path))
             self.pages[path] = [path, *page_files(html)]
+            self.pictures[path] = page_pictures(html)
             if not self.routes:
                 manifest = next((f for f in self.pages[path] if "/manifest-" in f), None)
                 if manifest is None:
@@ -120,7 +149,9 @@ class ReaderModel:
         for path in route_paths[1:]:
             if path not in self.routes:
                 raise ValueError(f"{path} is not a route of the manifest")
-            new = [f for f in dict.fromkeys(self.routes[path]) if f not in seen]
+            self.page(path)  # Its pictures (its HTML is read once, not fetched by the tab).
+            files = [*self.routes[path], *self.pictures[path]]
+            new = [f for f in dict.fromkeys(files) if f not in seen]
             seen.update(new)
             steps.append(new)
         return steps
