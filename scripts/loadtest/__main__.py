@@ -127,7 +127,9 @@ def plan_round(args, ctx: dict, index: int, readers: int, stamp: str) -> RoundPl
         run_id=f"{stamp}s{index}", model=ctx["model"], timeout_s=args.timeout,
         socket_readers=args.socket_readers, probes=probes_for(args, readers), workdir=workdir,
         http_share=args.http_share, origin=ctx["origin"],
-        distinct_addresses=args.distinct_addresses, utm=args.utm,
+        # Through a web server every visitor comes from its own address, as on the internet:
+        # nginx limits connections and backend requests per address (Caddy does not).
+        distinct_addresses=args.distinct_addresses or "web_server" in ctx, utm=args.utm,
     )  # fmt: skip
 
 
