@@ -18,6 +18,7 @@ from agency_site.routes import NOT_FOUND_TITLE, ROUTES
 from scripts import local_servers
 from scripts.loadtest.monitor import hold_lead, release_lead
 from tests.stack.conftest import Stack
+from tests.stack.test_rate_limit import NO_SCRIPT_POST
 from tests.stack.test_through_caddy import check_header_sets, quiet_websocket_survives
 
 
@@ -134,7 +135,8 @@ def test_a_monitor_polling_a_503_never_takes_a_backend_out(nginx_url: str, stack
                 code = visitor.post(
                     "/_site/forms/contact",
                     data={"email": f"monitor-visitor-{visits}@example.com", HONEYPOT_FIELD: ""},
-                    headers={"Origin": stack.url},
+                    # A person's browser posting with no script (no form token asked).
+                    headers={"Origin": stack.url, **NO_SCRIPT_POST},
                 ).status_code
                 if code != 303:  # Stored: redirected to its answer (PRG).
                     errors.append(f"POST contact: {code}")
