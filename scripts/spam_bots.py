@@ -142,9 +142,17 @@ def headless_submit(site_url: str, email: str, wait_s: float = HEADLESS_WAIT_S) 
             form.get_by_label(COPY.hero.fields["email"].label).fill(email)
             page.wait_for_timeout(wait_s * 1000)
             form.locator("button[type=submit]").click()
-            shown = form.get_by_text(COPY.hero.success).or_(form.locator("altcha-widget"))
-            shown.first.wait_for(timeout=30_000)
-            return "challenge" if form.locator("altcha-widget").count() else "sent"
+            # Sent, or stored with the e-mail still to go (a site with no EmailJS), or asked
+            # for a proof of work.
+            sent, queued = (
+                form.get_by_text(COPY.hero.success),
+                form.get_by_text(COPY.notices.queued),
+            )
+            widget = form.locator("altcha-widget")
+            sent.or_(queued).or_(widget).first.wait_for(timeout=30_000)
+            if widget.count():
+                return "challenge"
+            return "queued" if queued.count() else "sent"
         finally:
             browser.close()
 
