@@ -1,13 +1,14 @@
 """The production topology as a visitor meets it: every page, the forms, the headers, a dead backend."""
 
+import asyncio
 import datetime as dt
 import itertools
 import re
 import time
 from zoneinfo import ZoneInfo
 
+import aiohttp
 import httpx
-import simple_websocket
 import sqlalchemy as sa
 from playwright.sync_api import Page, expect
 from pytest_httpserver import HTTPServer
@@ -171,16 +172,24 @@ def test_a_visitor_keeps_booking_when_their_backend_dies(page: Page, stack: Stac
 
 def quiet_websocket_survives(url: str, origin: str) -> str:
     """Open Reflex's websocket through ``url``, stay quiet past the proxy's read timeouts,
-    then connect the socket.io namespace: the answer proves the connection was not cut."""
-    address = url.replace("http", "ws", 1) + "/_event/?EIO=4&transport=websocket"
-    ws = simple_websocket.Client.connect(address, headers={"Origin": origin})
-    try:
-        assert ws.receive(timeout=10).startswith("0")  # engine.io's open packet
-        time.sleep(CLIENT_READ_TIMEOUT_S + 3)
-        ws.send("40")
-        return ws.receive(timeout=10)
-    finally:
-        ws.close()
+    then connect the socket.io namespace: the answer proves the connection was not cut.
+
+    aiohttp's client, not simple_websocket's: when the proxy sends the 101 and engine.io's
+    open packet in one segment, simple_websocket keeps the packet unread until the next
+    one arrives (CI saw `receive` time out through nginx)."""
+    return asyncio.run(_quiet_websocket(url.replace("http", "ws", 1) + "/_event/", origin))
+
+
+async def _quiet_websocket(address: str, origin: str) -> str:
+    params = {"EIO": "4", "transport": "websocket"}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(address, params=params, headers={"Origin": origin}) as ws,
+    ):
+        assert (await ws.receive_str(timeout=10)).startswith("0")  # engine.io's open packet
+        await asyncio.sleep(CLIENT_READ_TIMEOUT_S + 3)
+        await ws.send_str("40")
+        return await ws.receive_str(timeout=10)
 
 
 def test_a_quiet_websocket_outlives_the_read_timeouts(stack: Stack) -> None:
