@@ -18,7 +18,7 @@ unexport PYTHONDONTWRITEBYTECODE
 
 .DEFAULT_GOAL := help
 .PHONY: help setup setup-dev lock lock-check run prod export leads test test-unit test-e2e test-stack stack stack-down lint format bench loadtest spam-bots clean
-PIP_INSTALL = $(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes
+INSTALL_LOCKED = $(BIN)/python scripts/install_locked.py
 
 ## help: this list: every target, what it does and about how long it takes on 2 cores
 help:
@@ -28,17 +28,17 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.installed: requirements.txt | $(BIN)/python
-	$(PIP_INSTALL) -r requirements.txt
+	$(INSTALL_LOCKED) requirements.txt
 	touch $@
 
 $(VENV)/.installed-dev: requirements.txt requirements-postgres.txt requirements-dev.txt | $(BIN)/python
-	$(PIP_INSTALL) -r requirements-dev.txt
+	$(INSTALL_LOCKED) requirements-dev.txt
 	touch $@ $(VENV)/.installed
 
-## setup: create .venv, install the site's locked dependencies (requirements.txt) [1-2 min]
+## setup: create .venv, install the site's locked dependencies (requirements.txt) [<1 min]
 setup: $(VENV)/.installed
 
-## setup-dev: setup + PostgreSQL driver, test and lint tools (requirements-dev.txt) [1-2 min]
+## setup-dev: setup + PostgreSQL driver, test and lint tools (requirements-dev.txt) [<1 min]
 setup-dev: $(VENV)/.installed-dev
 
 ## lock: after editing a requirements*.in, write the locks requirements*.txt (pins + hashes);

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from scripts.install_locked import uv_pin
 from scripts.lock import LOCKS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,3 +51,12 @@ def test_reflex_and_its_own_packages_are_pinned() -> None:
         assert name in locked, name
     components = [name for name in locked if name.startswith("reflex-components-")]
     assert len(components) >= 5, components
+
+
+def test_the_installer_takes_uv_pinned_with_its_hashes_from_the_dev_lock() -> None:
+    """`make setup` installs uv from exactly its locked entry (scripts/install_locked.py)."""
+    entry = uv_pin()
+    assert PIN.match(entry)[0] == f"uv=={pins('requirements-dev.txt')['uv']}"
+    hashes = re.findall(r"--hash=sha256:[0-9a-f]{64}", entry)
+    assert hashes and entry.count("--hash") == len(hashes)
+    assert not entry.rstrip().endswith("\\")  # The whole entry, not cut after a line.
