@@ -77,14 +77,17 @@ export: setup
 # 1. Reflex's own commands (`make prod`, `reflex run`) build .web/ themselves and run first,
 #    alone, as on a developer's machine: beside other tests a development backend compiling
 #    under load was restarted mid-visit.
-# 2. The unit tests on both cores (pytest-xdist), as `make test-unit`, each file on one worker
-#    (a module's costly set-up made once), the longest first (tests/conftest.py).
+# 2. The unit tests on four pytest-xdist workers sharing the 2 cores, as `make test-unit`, each
+#    file on one worker (a module's costly set-up made once), the longest first
+#    (tests/conftest.py). A third of a unit test's time is waiting (a subprocess, a server):
+#    on two workers the cores were 64 % busy and the step took 286 s, on four 86 % and 237-242 s
+#    (two runs back to back, both green).
 # 3. The browser tests in two groups of about equal time, each on one worker against its own
 #    site build (tests/conftest.py: site_groups, work_unit): a browser test mostly waits for
 #    the page. Unit and browser tests are not mixed: on three workers sharing 2 cores,
 #    timing-bound unit tests failed in fresh-clone CI runs.
 # PYTEST_PARALLEL= / PYTEST_E2E_PARALLEL= (empty) run a step in one process.
-PYTEST_PARALLEL ?= -n 2 --dist loadfile
+PYTEST_PARALLEL ?= -n 4 --dist loadfile
 PYTEST_E2E_PARALLEL ?= -n 2 --dist loadfile
 OWN_BUILDS_TESTS := tests/e2e/test_reflex_run.py
 

@@ -234,9 +234,8 @@ def prepare(args: argparse.Namespace) -> None:
     venv = app / ".venv"
     if not (venv / "bin" / "python").exists():
         _run([sys.executable, "-m", "venv", str(venv)], cwd=app)
-    _run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
-          "--disable-pip-version-check", "--require-hashes", "-r", REQUIREMENTS],
-         cwd=app)  # fmt: skip
+    # Hash-checked, by uv (pip if it cannot be had): scripts/install_locked.py.
+    _run([str(venv / "bin" / "python"), "scripts/install_locked.py", REQUIREMENTS], cwd=app)
     env_file = app / ".env"
     if not env_file.exists():
         example = (app / ".env.example").read_text(encoding="utf-8")

@@ -4,7 +4,7 @@ system paths moved under a temporary folder, a throwaway system user instead of
 (``--no-apt``; the package names are checked with ``apt-get --simulate``).
 
 Needs root (``useradd``, ``runuser``, ``chown``); the user and the folder are removed at
-the end. Takes about a minute: it creates a venv and installs the hash-locked
+the end. Takes about 20 s: it creates a venv and installs the hash-locked
 requirements-postgres.txt into it as that user.
 """
 
