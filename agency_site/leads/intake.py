@@ -47,6 +47,7 @@ from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.plugins import Hold, Refused
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.spam import SpamScreen
+from agency_site.leads.spam_challenge import Challenges
 from agency_site.leads.spool import Spool, SpooledLead, Unstorable, new_key, valid_key
 from agency_site.leads.store import DuplicateSubmission, LeadStore
 from agency_site.leads.validation import HONEYPOT_FIELD, validate
@@ -451,14 +452,19 @@ class LeadIntake:
             return Submission(Result.CHALLENGE, challenge=challenge)
         return Submission(Result.SENT if self.delivery.configured else Result.QUEUED)
 
+    @property
+    def _challenges(self) -> Challenges | None:
+        """The proofs of work the spam screen asks for, or None when off."""
+        return self.screen.challenges if self.screen is not None else None
+
     def _challenge(self, key: str) -> str:
         """A proof of work for the submission of ``key`` to solve, or "" when off."""
-        challenges = self.screen.challenges if self.screen is not None else None
+        challenges = self._challenges
         return challenges.issue(key) if challenges is not None else ""
 
     def _solved(self, form_data: Mapping, key: str) -> bool:
         """Whether the submission of ``key`` carries a solved proof of work of ours."""
-        challenges = self.screen.challenges if self.screen is not None else None
+        challenges = self._challenges
         if challenges is None or not isinstance(form_data, Mapping):
             return False
         payload = form_data.get(CHALLENGE_FIELD)

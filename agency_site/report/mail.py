@@ -42,7 +42,7 @@ from agency_site.leads.jobs import Jobs
 from agency_site.report.figures import Figures, month_figures
 from agency_site.report.link import ReportLinks, month_key
 from agency_site.report.log_lines import ZONE
-from agency_site.report.text import DEVICES, month_name, rate_text
+from agency_site.report.text import DEVICES, month_name, rate_text, set_aside
 
 logger = logging.getLogger(__name__)
 
@@ -111,7 +111,7 @@ def summary(figures: Figures, url: str, valid_until: dt.datetime | None) -> str:
         f"Informe de {month_name(figures)}",
         "",
         f"Visitas: {figures.visits}" + (f" ({devices})" if devices else ""),
-        f"Solicitudes: {figures.leads['sent']} (y {figures.leads['spam']} apartadas como spam)",
+        f"Solicitudes: {figures.leads['sent']} (y {set_aside(figures.leads['spam'])})",
         f"Citas: {bookings['requested']} pedidas, {bookings['confirmed']} confirmadas, "
         f"{bookings['attended']} atendidas",
         "Conversión:",

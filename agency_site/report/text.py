@@ -18,6 +18,11 @@ BOOKING_STEPS = (
 FORMS = {"contact": "Inicio", "booking": "Cita", "quote": "Presupuesto", "": "sin decir"}
 
 
+def set_aside(spam: int) -> str:
+    """ "1 apartada como spam", "2 apartadas como spam": the leads quarantined as spam."""
+    return f"{spam} apartada como spam" if spam == 1 else f"{spam} apartadas como spam"
+
+
 def month_name(figures: Figures) -> str:
     return f"{MONTHS[figures.month.month - 1]} de {figures.month.year}"
 
@@ -67,7 +72,7 @@ def sections(figures: Figures) -> list[tuple[str, list[str]]]:
                     or "0"
                 ),
                 f"Solicitudes: {figures.leads['sent']} enviadas, {figures.leads['delivered']} ya en "
-                f"el correo, {figures.leads['waiting']} en cola, {figures.leads['spam']} apartadas como spam",
+                f"el correo, {figures.leads['waiting']} en cola, {set_aside(figures.leads['spam'])}",
                 "Citas: "
                 + ", ".join(f"{figures.bookings[key]} {word}" for key, word in BOOKING_STEPS),
             ],

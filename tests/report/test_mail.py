@@ -136,7 +136,7 @@ def test_the_email_carries_the_month_s_figures_and_a_link_that_opens_the_same_fi
     assert text.startswith("Informe de noviembre de 2026")
     for figure in (
         "Visitas: 8 (móvil 4, ordenador 3, tableta 1)",
-        "Solicitudes: 6 (y 1 apartadas como spam)",
+        "Solicitudes: 6 (y 1 apartada como spam)",
         "Citas: 3 pedidas, 2 confirmadas, 1 atendidas",
         "visitas que envían una solicitud: 75,0 % (6 de 8)",
         "Solicitudes por origen: directo 3, newsletter 2, google.com 1",
