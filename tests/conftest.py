@@ -125,40 +125,47 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-# Seconds each browser-test file takes on 2 cores (measured with --durations; a file not
-# listed counts as 10). `make test` runs on three pytest-xdist workers (--dist loadfile, as
-# scheduled by ``pytest_xdist_make_scheduler`` below): the browser-test files are dealt,
-# longest first, into two groups of about equal time, each run by one worker against its
-# own site build; the unit test files fill every worker's gaps. test_reflex_run builds
-# .web/ itself (Reflex's own commands) and needs no session site: a group of its own.
+# Seconds each browser-test file takes on 2 cores, its own builds included and the session
+# site's not (measured with --durations=0 on 2026-11-26; a file not listed counts as 10).
+# `make test` runs the browser tests on two pytest-xdist workers (--dist loadfile, as
+# scheduled by ``pytest_xdist_make_scheduler`` below): the files are dealt, longest first,
+# into two groups of about equal time, each run by one worker against its own site build.
+# A file that uses another's build rides in its group (``SAME_BUILD``). test_reflex_run
+# builds .web/ itself (Reflex's own commands) and is run on its own (the Makefile).
 BROWSER_FILE_SECONDS = {
-    "test_a11y.py": 150,
-    "test_service_pages.py": 110,
-    "test_pages_main.py": 110,
     "test_split_origins.py": 130,
-    "test_one_origin.py": 45,
-    "test_autofill.py": 20,
-    "test_seo.py": 40,
-    "test_layout.py": 55,
-    "test_lazy_socket.py": 30,
-    "test_form_http_fallback.py": 50,
+    "test_a11y.py": 125,
+    "test_service_pages.py": 80,
+    "test_pages_main.py": 67,
+    "test_form_http_fallback.py": 48,
     "test_forms.py": 35,
-    "test_lead_safety.py": 20,
+    "test_spam_challenge.py": 26,
+    "test_lazy_socket.py": 22,
+    "test_layout.py": 19,
+    "test_lead_safety.py": 14,
+    "test_reader_model.py": 12,
+    "test_autofill.py": 11,
 }
+# A file -> the file whose build it uses (the session's split-origin export: one per worker).
+SAME_BUILD = {"test_spam_challenge.py": "test_split_origins.py"}
 OWN_BUILDS = "test_reflex_run.py"
 SITE_GROUPS = ("site-a", "site-b")
 
 
 def site_groups(files: list[str]) -> dict[str, str]:
-    """Each browser-test file's group: longest first, into the group with the less time."""
+    """Each browser-test file's group: longest first, into the group with the less time; a
+    file of ``SAME_BUILD`` in the group of the file whose build it uses."""
+    seconds = {name: BROWSER_FILE_SECONDS.get(name, 10) for name in files if name != OWN_BUILDS}
+    riders = {name: SAME_BUILD[name] for name in seconds if SAME_BUILD.get(name) in seconds}
+    for name, leader in riders.items():
+        seconds[leader] += seconds.pop(name)
     load = dict.fromkeys(SITE_GROUPS, 0)
     groups = {}
-    files = [name for name in files if name != OWN_BUILDS]
-    for name in sorted(files, key=lambda name: (-BROWSER_FILE_SECONDS.get(name, 10), name)):
+    for name in sorted(seconds, key=lambda name: (-seconds[name], name)):
         group = min(SITE_GROUPS, key=lambda group: (load[group], group))
         groups[name] = group
-        load[group] += BROWSER_FILE_SECONDS.get(name, 10)
-    return groups
+        load[group] += seconds[name]
+    return groups | {name: groups[leader] for name, leader in riders.items()}
 
 
 # Each browser-test file's group, dealt from the files under tests/e2e (all of them, whatever

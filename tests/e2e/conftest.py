@@ -306,6 +306,15 @@ def site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="session")
+def split_site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory):
+    """The split-origin site (tests/e2e/split_site.py), exported once for the session: its
+    static pages always up, its backend started by the tests that need it."""
+    from tests.e2e.split_site import serve_split_site  # It builds on this module's helpers.
+
+    yield from serve_split_site(tmp_path_factory.mktemp("split-origins"), emailjs_fake)
+
+
+@pytest.fixture(scope="session")
 def base_url(site: SiteServer) -> str:
     """pytest-playwright's base URL: the running site."""
     return site.url

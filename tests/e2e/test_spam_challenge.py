@@ -1,9 +1,11 @@
-"""Proof of work only when suspect, in Chromium (docs/leads.md "Spam"): a visitor who sends
-a form faster than the real time trap (3 s) sees the ALTCHA widget, which solves the
-challenge by itself and sends the form again; the lead reaches the fake EmailJS, in both
-languages, with nothing blocked by the hashed CSP (the autouse fixture). A widget whose
-solving failed is reached with the keyboard and retried with Space. A headless browser
-that waits 5 s, as a person does, is delivered unchallenged (the harness's bot)."""
+"""Proof of work only when suspect, in Chromium (docs/leads.md "Spam"), on the split-origin
+site (its backend keeps the real time trap; the widget's files come from the static host,
+the challenge from the backend's origin): a visitor who sends a form faster than the time
+trap (3 s) sees the ALTCHA widget, which solves the challenge by itself and sends the form
+again; the lead reaches the fake EmailJS, in both languages, with nothing blocked by the
+hashed CSP (the autouse fixture). A widget whose solving failed is reached with the
+keyboard and retried with Space. A headless browser that waits 5 s, as a person does, is
+delivered unchallenged (the harness's bot)."""
 
 import sqlite3
 from collections.abc import Iterator
@@ -16,8 +18,8 @@ from pytest_httpserver import HTTPServer
 from agency_site import locale, paths
 from agency_site.content.form_words import COPY
 from scripts.spam_bots import HEADLESS_WAIT_S, headless_submit
-from tests.e2e.conftest import SiteServer, backend_env, start_site, stop_site
 from tests.e2e.helpers import open_page
+from tests.e2e.split_site import SplitSite
 from tests.e2e.test_forms import wait_for_sends
 
 SUBMIT = "button[type=submit]"
@@ -38,17 +40,14 @@ _NO_FIRST_WORKER = """
 
 
 @pytest.fixture(scope="module")
-def trapped_site(
-    emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[SiteServer]:
-    """The production build with the real time trap (3 s) and the challenge's defaults."""
-    folder = tmp_path_factory.mktemp("challenge-site")
-    server = start_site(backend_env(emailjs_fake, folder, time_trap_seconds="3"), folder)
-    yield server
-    stop_site(server)
+def trapped_site(split_site: SplitSite) -> Iterator[SplitSite]:
+    """The session's split-origin site (static pages, the backend on its own origin) with its
+    backend up: the real time trap (3 s) and the challenge's defaults."""
+    with split_site.backend():
+        yield split_site
 
 
-def lead_of(site: SiteServer, email: str) -> tuple[str, str | None]:
+def lead_of(site: SplitSite, email: str) -> tuple[str, str | None]:
     """(status, spam_reason) of the lead of ``email``."""
     with sqlite3.connect(site.db_path) as db:
         return db.execute(
@@ -56,7 +55,7 @@ def lead_of(site: SiteServer, email: str) -> tuple[str, str | None]:
         ).fetchone()
 
 
-def send_too_fast(page: Page, site: SiteServer, language: str, email: str):
+def send_too_fast(page: Page, site: SplitSite, language: str, email: str):
     """Open Home in ``language``, fill its form and send it at once: the form."""
     open_page(page, site.url + locale.localized_path(paths.HOME, language))
     form = page.locator("#hero-capture-form")
@@ -69,7 +68,7 @@ def send_too_fast(page: Page, site: SiteServer, language: str, email: str):
 
 @pytest.mark.parametrize("language", ["es", "ca"])
 def test_a_too_fast_visitor_solves_the_widget_by_itself_and_the_lead_is_delivered(
-    page: Page, fake: HTTPServer, trapped_site: SiteServer, language: str
+    page: Page, fake: HTTPServer, trapped_site: SplitSite, language: str
 ) -> None:
     email = f"rapida-{language}@example.com"
     form = send_too_fast(page, trapped_site, language, email)
@@ -89,7 +88,7 @@ def test_a_too_fast_visitor_solves_the_widget_by_itself_and_the_lead_is_delivere
     ("language", "label"), [("es", "No soy un robot"), ("ca", "No sóc un robot")]
 )
 def test_a_widget_whose_solving_failed_is_reached_by_keyboard_and_retried_with_space(
-    page: Page, fake: HTTPServer, trapped_site: SiteServer, language: str, label: str
+    page: Page, fake: HTTPServer, trapped_site: SplitSite, language: str, label: str
 ) -> None:
     page.add_init_script(_NO_FIRST_WORKER)
     email = f"teclado-{language}@example.com"
@@ -113,7 +112,7 @@ def test_a_widget_whose_solving_failed_is_reached_by_keyboard_and_retried_with_s
 
 
 def test_a_headless_browser_that_waits_like_a_person_is_delivered_unchallenged(
-    fake: HTTPServer, trapped_site: SiteServer
+    fake: HTTPServer, trapped_site: SplitSite
 ) -> None:
     email = "headless-bot@example.com"
     with ThreadPoolExecutor(1) as thread:  # Its own Playwright, beside the tests' one.

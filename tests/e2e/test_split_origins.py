@@ -1,11 +1,8 @@
 """Split origins, as a static host or CDN and an ``api.`` backend deploy the site.
 
-The frontend export (``reflex export --frontend-only``, in a web workdir of its own so the
-shared site fixture is untouched) is served by a bare static file server on one port, as
-Cloudflare Pages serves it: pretty URLs, the nearest ``404.html``, and the export's own
-``_headers`` and ``_redirects`` (``agency_site/static_host.py``) for its headers; the
-backend alone (``reflex run --env prod --backend-only``) on another port, started only when
-a test needs it.
+The session's split-origin site (tests/e2e/split_site.py): the frontend export served as
+Cloudflare Pages serves it, with the export's own ``_headers`` and ``_redirects``; the
+backend alone on another port, started only when a test needs it.
 
 While the backend is away the site stays readable and navigable, then reconnects. With it
 up: readers open no websocket, both forms deliver over the socket and, with websockets
@@ -13,17 +10,8 @@ refused, over the HTTP fallback (cross-origin, CORS from the site's origin only)
 no-JavaScript post is answered, and the booking links open on the backend's origin.
 """
 
-import contextlib
-import mimetypes
-import os
 import re
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
@@ -37,142 +25,16 @@ from agency_site.content.pages import PAGES
 from agency_site.deploy.topology import page_paths
 from agency_site.routes import ROUTES
 from agency_site.security_headers import HEADER_POLICY
-from agency_site.static_host import HEADERS_FILE, REDIRECTS_FILE
-from scripts.local_servers import free_port
-from tests.e2e.conftest import (
-    BUILD_TIMEOUT_S,
-    ROOT,
-    SiteServer,
-    backend_env,
-    own_web_workdir,
-    stop_site,
-    wait_until_up,
-)
+from agency_site.static_host import REDIRECTS_FILE
+from tests.e2e.conftest import SiteServer
 from tests.e2e.helpers import TYPING_MS, expect_page, open_page
+from tests.e2e.split_site import SplitSite
 from tests.e2e.test_form_http_fallback import refuse_websockets
 from tests.e2e.test_forms import SUBMIT, fill_booking, wait_for_sends, working_day
-from tests.test_static_host import parse_headers, parse_redirects
+from tests.test_static_host import parse_redirects
 
-BACKEND_ONLY = "-m reflex run --env prod --backend-only --backend-port"
 # What Reflex's default overlay would show: none of it may appear.
 OVERLAY_TEXT = re.compile(r"Cannot connect|Connection Error|Backend is|server is reachable")
-
-
-class _StaticHandler(BaseHTTPRequestHandler):
-    """Serves the export as Cloudflare Pages does, from its own files only: its
-    ``_redirects`` first, then page.html or page/index.html, else the nearest 404.html up the
-    tree; every answer with the headers its ``_headers`` gives the path. Neither file is
-    served."""
-
-    root: Path
-
-    def do_GET(self) -> None:
-        path = urlsplit(self.path).path
-        redirects = {source: (target, code) for source, target, code in self.redirects()}
-        if path in redirects:
-            target, code = redirects[path]
-            self.send_response(code)
-            self.send_header("Location", target)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return None
-        name = path.strip("/")
-        if name not in (HEADERS_FILE, REDIRECTS_FILE):
-            for candidate in (name or "index.html", f"{name}.html", f"{name}/index.html"):
-                file = (self.root / candidate).resolve()
-                if file.is_relative_to(self.root) and file.is_file():
-                    return self._send(path, file, 200)
-        folder = (self.root / name).parent
-        while folder != self.root and not (folder / "404.html").is_file():
-            folder = folder.parent
-        return self._send(path, folder / "404.html", 404)
-
-    def redirects(self) -> list[tuple[str, str, int]]:
-        return parse_redirects((self.root / REDIRECTS_FILE).read_text())
-
-    def _send(self, path: str, file: Path, status: int) -> None:
-        body = file.read_bytes()
-        self.send_response(status)
-        self.send_header("Content-Type", mimetypes.guess_type(file.name)[0] or "text/plain")
-        self.send_header("Content-Length", str(len(body)))
-        rules = parse_headers((self.root / HEADERS_FILE).read_text())
-        for pattern, headers in rules.items():
-            if path.startswith(pattern.removesuffix("*")):
-                for name, value in headers.items():
-                    self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args) -> None:
-        """Quiet."""
-
-
-@dataclass
-class SplitSite:
-    """Static frontend that is always up; a backend that starts and stops on demand."""
-
-    url: str
-    backend_port: int
-    env: dict[str, str]
-    workdir: Path
-
-    @contextlib.contextmanager
-    def backend(self) -> Iterator[SiteServer]:
-        """Run the backend for the duration of the block."""
-        log_path = self.workdir / "backend.log"
-        process = subprocess.Popen(
-            [sys.executable, *BACKEND_ONLY.split(), str(self.backend_port)],
-            cwd=ROOT,
-            env=self.env,
-            stdout=log_path.open("w"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        server = SiteServer(
-            f"http://localhost:{self.backend_port}", process, log_path, self.workdir, self.env
-        )
-        try:
-            if not wait_until_up(f"{server.url}/ping", process, 300):
-                pytest.fail(f"The backend did not start:\n{server.log_tail()}")
-            yield server
-        finally:
-            stop_site(server)
-
-
-@pytest.fixture(scope="module")
-def split_site(
-    tmp_path_factory: pytest.TempPathFactory, emailjs_fake: HTTPServer
-) -> Iterator[SplitSite]:
-    """Export the frontend against a backend port nobody listens on yet, and serve it."""
-    workdir = tmp_path_factory.mktemp("split-origins")
-    own_web_workdir(workdir / "web")
-    backend_port, frontend_port = free_port(), free_port()
-    url = f"http://localhost:{frontend_port}"
-    env = {
-        **os.environ,
-        # The real time trap (3 s): its visitors take a person's time to fill a form.
-        **backend_env(emailjs_fake, workdir, time_trap_seconds="3"),
-        "REFLEX_WEB_WORKDIR": str(workdir / "web"),
-        "REFLEX_API_URL": f"http://localhost:{backend_port}",
-        "REFLEX_DEPLOY_URL": url,
-        "REFLEX_DB_URL": f"sqlite:///{workdir / 'leads.db'}",
-    }
-    build = subprocess.run(
-        [sys.executable, "-m", "reflex", "export", "--frontend-only", "--no-zip"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=BUILD_TIMEOUT_S,
-    )
-    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
-    handler = type("Handler", (_StaticHandler,), {"root": (workdir / "web/build/client").resolve()})
-    server = ThreadingHTTPServer(("127.0.0.1", frontend_port), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield SplitSite(url, backend_port, env, workdir)
-    server.shutdown()
-    server.server_close()
 
 
 def assert_readable(page: Page) -> None:
