@@ -116,7 +116,7 @@ test-e2e: setup-dev
 	$(BIN)/python -m pytest -m "e2e and not stack" --ignore=$(OWN_BUILDS_TESTS) $(PYTEST_E2E_PARALLEL)
 
 ## bench: Lighthouse over the production build with budgets (not part of `make test`)
-##        e.g. make bench BENCH_ARGS="--routes / /contact --runs 1 --offline"
+##        e.g. make bench BENCH_ARGS="--routes / /contact --runs 1"
 ##        [about 15 min: 22 routes x 3 runs; one run per route about 5 min]
 bench: setup-dev
 	bash scripts/ensure_chromium.sh

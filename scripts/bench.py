@@ -13,13 +13,11 @@ runs and checks the budgets below. Reports land in bench-results/.
 import argparse
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -90,17 +88,7 @@ def _kb(size: int) -> str:
     return f"{size / 1024:.1f} KB"
 
 
-def remote_origins(url: str) -> list[str]:
-    """URL patterns of other hosts the page's images load from (stock photos)."""
-    with urllib.request.urlopen(url, timeout=30) as response:
-        html = response.read().decode("utf-8", "replace")
-    own = urlsplit(url).netloc
-    sources = " ".join(re.findall(r'\ssrc(?:set|Set)?="([^"]+)"', html))
-    hosts = {urlsplit(u).netloc for u in re.findall(r"https?://[^\s,]+", sources)}
-    return sorted(f"*{host}*" for host in hosts if host and host != own)
-
-
-def run_lighthouse(url: str, report: Path, blocked: list[str]) -> dict:
+def run_lighthouse(url: str, report: Path) -> dict:
     """One Lighthouse run (mobile preset); the parsed JSON report."""
     command = [
         str(node_tools.node_bin("lighthouse", "lighthouse")),
@@ -110,7 +98,6 @@ def run_lighthouse(url: str, report: Path, blocked: list[str]) -> dict:
         f"--output-path={report}",
         f"--chrome-flags={CHROME_FLAGS}",
         "--quiet",
-        *[f"--blocked-url-patterns={pattern}" for pattern in blocked],
     ]
     env = {**os.environ, "CHROME_PATH": chromium_path()}
     for attempt in range(1, ATTEMPTS + 1):
@@ -141,14 +128,13 @@ def _gzip_bytes(report: dict, resource_type: str) -> int:
     return total
 
 
-def measure(base_url: str, path: str, runs: int, offline: bool) -> Result:
+def measure(base_url: str, path: str, runs: int) -> Result:
     """Median figures of ``runs`` Lighthouse runs of one route."""
     url = base_url + path
-    blocked = remote_origins(url) if offline else []
     reports = []
     for run in range(runs):
         name = (path.strip("/") or "home").replace("/", "_")
-        reports.append(run_lighthouse(url, RESULTS_DIR / f"{name}-{run + 1}.json", blocked))
+        reports.append(run_lighthouse(url, RESULTS_DIR / f"{name}-{run + 1}.json"))
 
     def median(values) -> float:
         return statistics.median(values)
@@ -218,12 +204,6 @@ def main() -> int:
         "--routes", nargs="+", metavar="PATH", help="only these paths (default: all)"
     )
     parser.add_argument("--runs", type=int, default=3, help="Lighthouse runs per route (median)")
-    parser.add_argument(
-        "--offline",
-        action="store_true",
-        help="block remote hosts (stock photos) for machines without internet: their "
-        "failed loads would otherwise count as console errors",
-    )
     args = parser.parse_args()
     known = [r.path for r in ROUTES]
     selected = args.routes or known
@@ -239,7 +219,7 @@ def main() -> int:
     try:
         results = []
         for path in selected:
-            results.append(measure(site.url, path, args.runs, args.offline))
+            results.append(measure(site.url, path, args.runs))
             print(f"  measured {path}", flush=True)
     finally:
         stop_site(site)
