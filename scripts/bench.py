@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from agency_site import paths  # noqa: E402
 from agency_site.routes import ROUTES  # noqa: E402
 from scripts import node_tools  # noqa: E402
-from tests.e2e.conftest import chromium_path, start_site, stop_site  # noqa: E402
+from scripts.production_site import chromium_path, start_site, stop_site  # noqa: E402
 
 RESULTS_DIR = ROOT / "bench-results"
 STATIC_DIR = ROOT / ".web" / "build" / "client"

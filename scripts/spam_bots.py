@@ -130,7 +130,7 @@ def headless_submit(site_url: str, email: str, wait_s: float = HEADLESS_WAIT_S) 
     from playwright.sync_api import sync_playwright
 
     from agency_site.content.form_words import COPY
-    from tests.e2e.conftest import CHROMIUM_ARGS, chromium_path
+    from scripts.production_site import CHROMIUM_ARGS, chromium_path
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)

@@ -176,3 +176,17 @@ def test_the_reader_sees_every_kind_of_import(tmp_path: Path) -> None:
     }
     assert strongly_connected(edges) == [["a", "b", "c"]]
     assert strongly_connected({("a", "b"): [], ("b", "c"): []}) == []
+
+
+def test_the_site_and_its_scripts_import_nothing_of_the_tests() -> None:
+    """Tests build on the site and the scripts, never the other way (``make bench``,
+    ``make loadtest`` and ``make spam-bots`` serve the site with scripts/production_site.py)."""
+    root = PACKAGE.parent
+    found = [
+        f"{path.relative_to(root)}:{line}"
+        for folder in (PACKAGE, root / "scripts")
+        for path in folder.rglob("*.py")
+        for name, line in _imports(ast.parse(path.read_text()), _module(path, folder), False)
+        if name == "tests" or name.startswith("tests.")
+    ]
+    assert not found, found

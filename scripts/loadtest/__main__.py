@@ -25,7 +25,7 @@ from scripts.loadtest.rounds import measure_round  # noqa: E402
 from scripts.loadtest.topology import StackInfo  # noqa: E402
 from scripts.loadtest.visitors import RoundPlan  # noqa: E402
 from scripts.local_servers import free_port  # noqa: E402
-from tests.e2e.conftest import start_site, stop_site, wait_until_up  # noqa: E402
+from scripts.production_site import start_site, stop_site, wait_until_up  # noqa: E402
 
 RESULTS_DIR = ROOT / "bench-results"
 FAKE_EMAILJS = ROOT / "scripts" / "loadtest" / "fake_emailjs.py"
