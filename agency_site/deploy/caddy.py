@@ -1,7 +1,7 @@
 """The Caddyfile: the static export with precompressed files, the backends balanced.
 
 Caddy is what Reflex's own production example uses; it serves the build's
-``.br``/``.gz`` siblings and, for a public ``https://`` site, gets and renews the
+``.br``/``.zst``/``.gz`` siblings (in that order of preference) and, for a public ``https://`` site, gets and renews the
 TLS certificate by itself. Validate with ``caddy validate --config Caddyfile``.
 
 The booking links (``/_site/bookings/…?t=<token>``) answer with
@@ -118,7 +118,7 @@ def caddyfile(topology: Topology) -> str:
 \t\t\theader Cache-Control {quoted(SHORT_CACHE)}
 {_header(document, chr(9) * 3)}
 \t\t\tfile_server {{
-\t\t\t\tprecompressed br gzip
+\t\t\t\tprecompressed br zstd gzip
 \t\t\t}}
 \t\t}}"""
         # Other languages first: the default language's page answers every other path.
@@ -180,7 +180,7 @@ def caddyfile(topology: Topology) -> str:
 \t\t\t@document path / *.html
 {_header(document, chr(9) * 3, "@document ")}
 \t\t\tfile_server {{
-\t\t\t\tprecompressed br gzip
+\t\t\t\tprecompressed br zstd gzip
 \t\t\t}}
 \t\t}}
 \t}}

@@ -1,8 +1,10 @@
 """The same site as an nginx server block (Debian: /etc/nginx/sites-available/agency_site).
 
 Needs the ``gzip_static`` module (in every Debian nginx) and ``brotli_static``
-(``apt install libnginx-mod-http-brotli-static``). For an ``https://`` site the
-certificate comes from elsewhere (e.g. certbot); Caddy gets one by itself.
+(``apt install libnginx-mod-http-brotli-static``); Debian packages no zstd module, so nginx
+serves the ``.br`` and ``.gz`` siblings and leaves the ``.zst`` ones to Caddy. For an
+``https://`` site the certificate comes from elsewhere (e.g. certbot); Caddy gets one by
+itself.
 Check with ``nginx -t``.
 
 The booking links (``/_site/bookings/…?t=<token>``) are the permission to see and change a

@@ -5,6 +5,7 @@ import datetime as dt
 import itertools
 import re
 import time
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import aiohttp
@@ -23,6 +24,7 @@ from agency_site.security_headers import asset_headers, content_security_policy,
 from agency_site.working_calendar import default_calendar
 from tests.e2e.helpers import open_page
 from tests.emailjs_fake import sent_payloads
+from tests.run_async import run
 from tests.stack.conftest import Stack
 from tests.test_deploy import assert_header_sets
 
@@ -127,6 +129,19 @@ def test_pages_carry_the_document_headers_and_assets_do_not(stack: Stack) -> Non
     check_header_sets(stack.url, stack)
 
 
+def test_assets_come_precompressed_in_the_encoding_the_browser_prefers(stack: Stack) -> None:
+    """Brotli to a browser (Chromium asks for gzip, br and zstd), zstd to a client that takes
+    zstd and not brotli, gzip to one that takes only gzip: each the export's own file."""
+    page = httpx.get(stack.url + "/")
+    bundle = re.search(r'/assets/[^"]+\.js', page.text)[0]
+    for accepted, encoding in (("gzip, deflate, br, zstd", "br"), ("zstd, gzip", "zstd"),
+                               ("gzip", "gzip")):  # fmt: skip
+        response = httpx.get(stack.url + bundle, headers={"Accept-Encoding": accepted})
+        assert response.headers["content-encoding"] == encoding, accepted
+        assert "accept-encoding" in response.headers.get("vary", "").lower()  # For caches.
+    assert (Path(stack.state()["www"]) / (bundle.lstrip("/") + ".zst")).is_file()
+
+
 def test_a_trailing_slash_redirects_to_the_page_and_never_off_site(stack: Stack) -> None:
     response = httpx.get(stack.url + "/about/")
     assert (response.status_code, response.headers["location"]) == (308, "/about")
@@ -177,7 +192,7 @@ def quiet_websocket_survives(url: str, origin: str) -> str:
     aiohttp's client, not simple_websocket's: when the proxy sends the 101 and engine.io's
     open packet in one segment, simple_websocket keeps the packet unread until the next
     one arrives (CI saw `receive` time out through nginx)."""
-    return asyncio.run(_quiet_websocket(url.replace("http", "ws", 1) + "/_event/", origin))
+    return run(_quiet_websocket(url.replace("http", "ws", 1) + "/_event/", origin))
 
 
 async def _quiet_websocket(address: str, origin: str) -> str:
