@@ -92,7 +92,7 @@ PYTEST_E2E_PARALLEL ?= -n 2 --dist loadfile
 OWN_BUILDS_TESTS := tests/e2e/test_reflex_run.py
 
 ## test: set up and run the whole test suite (unit + browser tests on Debian's Chromium;
-##       installs Chromium, PostgreSQL, Redis, Caddy, nginx from Debian when root) [about 15 min]
+##       installs Chromium, PostgreSQL, Redis, Caddy, nginx from Debian when root) [about 13 min]
 test: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
@@ -103,12 +103,12 @@ test: setup-dev
 
 ## test-unit: the fast tests (no browser, no build), without root: the ones needing PostgreSQL,
 ##            Redis, Caddy or nginx run when installed (or TEST_DATABASE_URL / TEST_REDIS_URL
-##            point at running ones) and are skipped otherwise (failed under CI=true) [about 2 min]
+##            point at running ones) and are skipped otherwise (failed under CI=true) [about 4 min]
 test-unit: setup-dev
 	$(BIN)/python scripts/local_servers.py --optional
 	$(BIN)/python -m pytest -m "not e2e and not stack" $(PYTEST_PARALLEL)
 
-## test-e2e: only the browser tests [about 15 min]
+## test-e2e: only the browser tests [about 9 min]
 test-e2e: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
@@ -117,7 +117,7 @@ test-e2e: setup-dev
 
 ## bench: Lighthouse over the production build with budgets (not part of `make test`)
 ##        e.g. make bench BENCH_ARGS="--routes / /contact --runs 1"
-##        [about 15 min: 22 routes x 3 runs; one run per route about 5 min]
+##        [about 90 min: 44 routes x 3 runs of about 40 s; one route about 2 min]
 bench: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
@@ -142,7 +142,7 @@ stack-release: setup-dev
 	$(BIN)/python scripts/stack.py release $(STACK_RELEASE_ARGS)
 
 ## test-stack: browser smoke tests through Caddy and nginx, and a backend killed mid-visit
-##             (starts `make stack` with a fake EmailJS, stops it at the end) [10-15 min]
+##             (starts `make stack` with a fake EmailJS, stops it at the end) [about 4 min]
 test-stack: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python -m pytest -m stack -rA tests/stack
