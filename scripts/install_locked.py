@@ -41,6 +41,15 @@ def uv() -> Path | None:
     return here if installed.returncode == 0 and here.exists() else None
 
 
+def close_lock_file(venv: Path = Path(sys.prefix)) -> None:
+    """uv leaves its ``.lock`` in the virtualenv writable by everyone (0666, whatever the
+    umask): on a host the site's user must write nothing of the app's tree
+    (tests/test_prepare_host.py), so it becomes its owner's only."""
+    lock = venv / ".lock"
+    if lock.is_file():
+        lock.chmod(lock.stat().st_mode & ~0o022)
+
+
 def install(lock: str) -> int:
     """Install ``lock`` (hashes required) with uv, else with pip."""
     tool = uv()
@@ -48,6 +57,7 @@ def install(lock: str) -> int:
         command = [str(tool), "pip", "install", "--quiet", "--native-tls", "--require-hashes"]
         done = subprocess.run([*command, "--python", sys.executable, "-r", lock])
         if done.returncode == 0:
+            close_lock_file()
             return 0
         print("uv could not install it; pip tries.", file=sys.stderr)
     return subprocess.run([*PIP, "--require-hashes", "-r", lock]).returncode

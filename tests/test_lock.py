@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scripts.install_locked import uv_pin
+from scripts.install_locked import close_lock_file, uv_pin
 from scripts.lock import LOCKS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,3 +60,13 @@ def test_the_installer_takes_uv_pinned_with_its_hashes_from_the_dev_lock() -> No
     hashes = re.findall(r"--hash=sha256:[0-9a-f]{64}", entry)
     assert hashes and entry.count("--hash") == len(hashes)
     assert not entry.rstrip().endswith("\\")  # The whole entry, not cut after a line.
+
+
+def test_the_installer_leaves_nothing_in_the_venv_that_others_may_write(tmp_path: Path) -> None:
+    """uv's lock file comes 0666 whatever the umask; the site's user must not write it."""
+    lock = tmp_path / ".lock"
+    lock.touch()
+    lock.chmod(0o666)
+    close_lock_file(tmp_path)
+    assert lock.stat().st_mode & 0o777 == 0o644
+    close_lock_file(tmp_path / "no-venv-here")  # Nothing to do: no error.
