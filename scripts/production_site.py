@@ -191,6 +191,14 @@ def wait_until_up(url: str, process: subprocess.Popen, timeout: float) -> bool:
     return False
 
 
+def reflex_prod(port: int, *mode: str) -> list[str]:
+    """``reflex run --env prod`` on ``port``, logging at info: ``mode`` is ``--single-port``
+    (pages and backend, ``make prod``) or ``--backend-only`` (and its host: the stack's and
+    the split-origin site's backends)."""
+    return [sys.executable, "-m", "reflex", "run", "--env", "prod", *mode,
+            "--backend-port", str(port), "--loglevel", "info"]  # fmt: skip
+
+
 def start_site(env_overrides: dict[str, str], workdir: Path) -> SiteServer:
     """Build and start the production site on a free port, in a web workdir of its own."""
     port = free_port()
@@ -209,19 +217,7 @@ def start_site(env_overrides: dict[str, str], workdir: Path) -> SiteServer:
     log_path = workdir / "site.log"
     log = log_path.open("w")
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "reflex",
-            "run",
-            "--env",
-            "prod",
-            "--single-port",
-            "--backend-port",
-            str(port),
-            "--loglevel",
-            "info",
-        ],
+        reflex_prod(port, "--single-port"),
         cwd=ROOT,
         env=env,
         stdout=log,

@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scripts import local_servers  # noqa: E402
+from scripts.production_site import reflex_prod  # noqa: E402
 
 STATE_DIR = ROOT / ".stack"
 PIDS = STATE_DIR / "pids.json"
@@ -134,21 +135,7 @@ def start_backend(state: dict, number: int) -> int:
     env = {**_site_env(state, base), "GRANIAN_WORKERS": str(WORKERS_PER_BACKEND)}
     with log.open("ab") as out:
         process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "reflex",
-                "run",
-                "--env",
-                "prod",
-                "--backend-only",
-                "--backend-host",
-                "127.0.0.1",
-                "--backend-port",
-                str(port),
-                "--loglevel",
-                "info",
-            ],
+            reflex_prod(port, "--backend-only", "--backend-host", "127.0.0.1"),
             cwd=ROOT,
             env=env,
             stdout=out,

@@ -80,19 +80,17 @@ def _local(paths: list[str]) -> list[str]:
     return list(dict.fromkeys(urlsplit(p).path for p in local))
 
 
+def _parsed(html: str) -> _Named:
+    parser = _Named()
+    parser.feed(html)
+    return parser
+
+
 def page_files(html: str) -> list[str]:
     """Same-origin paths a browser fetches for a page's HTML, each once, in order: the
     files it names, then its pictures."""
-    parser = _Named()
-    parser.feed(html)
+    parser = _parsed(html)
     return _local(parser.paths + parser.pictures)
-
-
-def page_pictures(html: str) -> list[str]:
-    """The picture files of a page's HTML (what a navigation to the page also fetches)."""
-    parser = _Named()
-    parser.feed(html)
-    return _local(parser.pictures)
 
 
 def parse_manifest(script: str) -> dict[str, list[str]]:
@@ -128,9 +126,9 @@ class ReaderModel:
     def page(self, path: str) -> list[str]:
         """The files a full load of ``path`` fetches (its HTML first), read once."""
         if path not in self.pages:
-            html = fetch_text(urljoin(self.base_url, path))
-            self.pages[path] = [path, *page_files(html)]
-            self.pictures[path] = page_pictures(html)
+            parsed = _parsed(fetch_text(urljoin(self.base_url, path)))
+            self.pages[path] = [path, *_local(parsed.paths + parsed.pictures)]
+            self.pictures[path] = _local(parsed.pictures)  # What a navigation to it fetches.
             if not self.routes:
                 manifest = next((f for f in self.pages[path] if "/manifest-" in f), None)
                 if manifest is None:

@@ -26,6 +26,7 @@ from pytest_httpserver import HTTPServer
 
 from agency_site.static_host import HEADERS_FILE, REDIRECTS_FILE
 from scripts.local_servers import free_port
+from scripts.production_site import reflex_prod
 from tests.e2e.conftest import (
     BUILD_TIMEOUT_S,
     ROOT,
@@ -37,7 +38,6 @@ from tests.e2e.conftest import (
 )
 from tests.test_static_host import parse_headers, parse_redirects
 
-BACKEND_ONLY = "-m reflex run --env prod --backend-only --backend-port"
 DB_NAME = "leads.db"
 
 
@@ -109,7 +109,7 @@ class SplitSite:
         """Run the backend for the duration of the block."""
         log_path = self.workdir / "backend.log"
         process = subprocess.Popen(
-            [sys.executable, *BACKEND_ONLY.split(), str(self.backend_port)],
+            reflex_prod(self.backend_port, "--backend-only"),
             cwd=ROOT,
             env=self.env,
             stdout=log_path.open("w"),
