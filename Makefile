@@ -82,9 +82,12 @@ export: setup
 #    (tests/conftest.py). A third of a unit test's time is waiting (a subprocess, a server):
 #    on two workers the cores were 64 % busy and the step took 286 s, on four 86 % and 237-242 s
 #    (two runs back to back, both green).
-# 3. The browser tests in two groups of about equal time, each on one worker against its own
-#    site build (tests/conftest.py: site_groups, work_unit): a browser test mostly waits for
-#    the page. Unit and browser tests are not mixed: on three workers sharing 2 cores,
+# 3. The browser tests in two groups of about equal time, each on one worker against a site
+#    of its own (tests/conftest.py: site_groups, work_unit); the two sites serve one build,
+#    made by the worker that needs it first (`reflex run --env prod --frontend-port P`, the
+#    third of Reflex's commands; scripts/serve_built.py for the other). The browser step
+#    keeps the 2 cores about 80 % busy: on three workers it took as long (394 s against
+#    384-392 s). Unit and browser tests are not mixed: on three workers sharing 2 cores,
 #    timing-bound unit tests failed in fresh-clone CI runs.
 # PYTEST_PARALLEL= / PYTEST_E2E_PARALLEL= (empty) run a step in one process.
 PYTEST_PARALLEL ?= -n 4 --dist loadfile

@@ -4,7 +4,7 @@
     make bench BENCH_ARGS="--routes / /about --runs 1"
     .venv/bin/python scripts/bench.py --help
 
-Builds and serves the site exactly like ``reflex run --env prod --single-port``
+Builds and serves the site exactly like ``reflex run --env prod --frontend-port PORT``
 (the browser tests' server), runs Lighthouse (mobile preset, simulated
 throttling) with Debian's Chromium over each route, keeps the median of the
 runs and checks the budgets below. Reports land in bench-results/.

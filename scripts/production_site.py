@@ -1,9 +1,14 @@
 """The production build served as a deployer serves it, on a free port: ``reflex run --env
-prod --single-port`` from a web workdir of its own (``REFLEX_WEB_WORKDIR``), copied from a
-template of the checkout's ``.web/`` with its installed frontend packages hard-linked, so
-several run side by side and a build of ``.web/`` itself changes no served file; and where
-Debian's Chromium is. Used by the browser tests (tests/e2e/conftest.py), ``make bench``,
-``make loadtest`` and ``make spam-bots``.
+prod --frontend-port PORT`` (pages and backend on that one port, their URLs derived from it)
+from a web workdir of its own (``REFLEX_WEB_WORKDIR``), copied from a template of the
+checkout's ``.web/`` with its installed frontend packages hard-linked, so several run side by
+side and a build of ``.web/`` itself changes no served file; and where Debian's Chromium is.
+Used by the browser tests (tests/e2e/conftest.py), ``make bench``, ``make loadtest`` and
+``make spam-bots``.
+
+Sessions that serve the same code (the browser tests' pytest-xdist workers) share one build:
+the first builds it, the others serve it (scripts/serve_built.py), each from a server of
+its own with its own database and settings.
 """
 
 import contextlib
@@ -85,15 +90,20 @@ _PACKAGE_FILES = ("package.json", "package-lock.json", "reflex.install_frontend_
 
 
 @contextlib.contextmanager
-def web_lock() -> Iterator[None]:
-    """Held by a test session while it installs .web/ or copies it into the template (the
-    others wait): no session copies a half-written .web/."""
-    with (Path(tempfile.gettempdir()) / f"agency-site-{_DIGEST}-web.lock").open("w") as lock:
+def file_lock(path: Path) -> Iterator[None]:
+    """``path`` locked for this process (the others wait until it is done)."""
+    with path.open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def web_lock() -> contextlib.AbstractContextManager[None]:
+    """Held by a test session while it installs .web/ or copies it into the template (the
+    others wait): no session copies a half-written .web/."""
+    return file_lock(Path(tempfile.gettempdir()) / f"agency-site-{_DIGEST}-web.lock")
 
 
 def _installed_web(env: dict[str, str]) -> None:
@@ -168,6 +178,12 @@ class SiteServer:
     db_path: Path
     env: dict[str, str]
     web_dir: Path = WEB  # Its web workdir: the build it serves is under build/client.
+    # The public URL its pages were built with (canonical, sitemap): its own URL, or the URL
+    # of the server that made the build it serves.
+    deploy_url: str = ""
+
+    def __post_init__(self) -> None:
+        self.deploy_url = self.deploy_url or self.url
 
     def log_tail(self, lines: int = 60) -> str:
         """The last lines the server printed."""
@@ -192,41 +208,73 @@ def wait_until_up(url: str, process: subprocess.Popen, timeout: float) -> bool:
 
 
 def reflex_prod(port: int, *mode: str) -> list[str]:
-    """``reflex run --env prod`` on ``port``, logging at info: ``mode`` is ``--single-port``
-    (pages and backend, ``make prod``) or ``--backend-only`` (and its host: the stack's and
-    the split-origin site's backends)."""
+    """``reflex run --env prod`` on ``port``, logging at info: with no ``mode``, the pages and
+    the backend on that one port, as ``--frontend-port`` gives them (``make prod`` on its
+    port); ``mode`` ``--backend-only`` (and its host): the backend alone (the stack's and the
+    split-origin site's backends)."""
+    port_option = "--backend-port" if "--backend-only" in mode else "--frontend-port"
     return [sys.executable, "-m", "reflex", "run", "--env", "prod", *mode,
-            "--backend-port", str(port), "--loglevel", "info"]  # fmt: skip
+            port_option, str(port), "--loglevel", "info"]  # fmt: skip
 
 
-def start_site(env_overrides: dict[str, str], workdir: Path) -> SiteServer:
-    """Build and start the production site on a free port, in a web workdir of its own."""
+# Set in a shared build's folder once its first server answered: the build is whole, and
+# this is the URL it was built with.
+BUILT_FOR = "built-for-url"
+# The URLs the site derives from the port it runs on (scripts/serve_built.py too).
+DERIVED_URLS = ("REFLEX_API_URL", "REFLEX_DEPLOY_URL")
+
+
+def start_site(
+    env_overrides: dict[str, str], workdir: Path, shared_build: Path | None = None
+) -> SiteServer:
+    """Start the production site on a free port, with its database in ``workdir``: built in a
+    web workdir of its own, or in ``shared_build``, where the first session to come builds
+    it and the others serve that build."""
     port = free_port()
     url = f"http://localhost:{port}"
     db_path = workdir / "e2e.db"
-    env = {
-        **os.environ,
-        "REFLEX_API_URL": url,
-        "REFLEX_DEPLOY_URL": url,
-        "REFLEX_DB_URL": f"sqlite:///{db_path}",
-        "PYTHONUNBUFFERED": "1",
-        **env_overrides,
-    }
-    web_dir = own_web_workdir(workdir / "web", env)
-    env["REFLEX_WEB_WORKDIR"] = str(web_dir)
-    log_path = workdir / "site.log"
-    log = log_path.open("w")
-    process = subprocess.Popen(
-        reflex_prod(port, "--single-port"),
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    server = SiteServer(url, process, log_path, db_path, env, web_dir)
-    if not wait_until_up(f"{url}/ping", process, START_TIMEOUT_S) or not wait_until_up(
-        f"{url}/", process, 60
+    env = {name: value for name, value in os.environ.items() if name not in DERIVED_URLS}
+    env |= {"REFLEX_DB_URL": f"sqlite:///{db_path}", "PYTHONUNBUFFERED": "1", **env_overrides}
+    if shared_build is None:
+        web_dir = own_web_workdir(workdir / "web", env)
+        return _started(SiteServer(url, _popen(reflex_prod(port), env, web_dir, workdir),
+                                   workdir / "site.log", db_path, env, web_dir))  # fmt: skip
+    with file_lock(shared_build.with_name(f"{shared_build.name}.lock")):
+        marker = shared_build / BUILT_FOR
+        if marker.is_file():
+            command = [sys.executable, "-m", "scripts.serve_built", str(port)]
+            process = _popen(command, env, shared_build, workdir)
+            server = SiteServer(url, process, workdir / "site.log", db_path, env, shared_build,
+                                marker.read_text())  # fmt: skip
+            return _started(server)
+        shutil.rmtree(shared_build, ignore_errors=True)  # A build that never answered.
+        own_web_workdir(shared_build, env)
+        process = _popen(reflex_prod(port), env, shared_build, workdir)
+        server = _started(SiteServer(url, process, workdir / "site.log", db_path, env,
+                                     shared_build))  # fmt: skip
+        marker.write_text(url)
+        return server
+
+
+def _popen(command: list[str], env: dict[str, str], web_dir: Path, workdir: Path):
+    """``command`` started in the site folder with ``web_dir`` as its web workdir, printing
+    into ``workdir``/site.log."""
+    with (workdir / "site.log").open("w") as log:
+        return subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env={**env, "REFLEX_WEB_WORKDIR": str(web_dir)},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
+def _started(server: SiteServer) -> SiteServer:
+    """``server`` once its backend and its home page answer (stopped, and ``SiteError``,
+    if they do not)."""
+    if not wait_until_up(f"{server.url}/ping", server.process, START_TIMEOUT_S) or not (
+        wait_until_up(f"{server.url}/", server.process, 60)
     ):
         stop_site(server)
         raise SiteError(f"The production site did not start:\n{server.log_tail()}")

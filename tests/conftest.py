@@ -127,44 +127,53 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 # Seconds each browser-test file takes on 2 cores, its own builds included and the session
 # site's not (measured with --durations=0 on 2026-11-26; a file not listed counts as 10).
-# `make test` runs the browser tests on two pytest-xdist workers (--dist loadfile, as
-# scheduled by ``pytest_xdist_make_scheduler`` below): the files are dealt, longest first,
-# into two groups of about equal time, each run by one worker against its own site build.
-# A file that uses another's build rides in its group (``SAME_BUILD``). test_reflex_run
-# builds .web/ itself (Reflex's own commands) and is run on its own (the Makefile).
+# `make test` runs the browser tests on pytest-xdist workers (--dist loadfile, as scheduled
+# by ``pytest_xdist_make_scheduler`` below): the files are dealt, longest first, into groups
+# of about equal time, one per worker. The workers' sites serve one build of the session
+# site (tests/e2e/conftest.py), made by the group that needs it first (``SITE_BUILD_SECONDS``
+# on its clock). A file that uses another's build rides in its group (``SAME_BUILD``).
+# test_reflex_run builds .web/ itself (Reflex's own commands) and is run on its own (the
+# Makefile).
 BROWSER_FILE_SECONDS = {
-    "test_split_origins.py": 130,
-    "test_a11y.py": 125,
-    "test_service_pages.py": 80,
-    "test_pages_main.py": 67,
+    "test_split_origins.py": 180,
+    "test_a11y.py": 126,
+    "test_service_pages.py": 69,
+    "test_pages_main.py": 55,
     "test_form_http_fallback.py": 48,
-    "test_forms.py": 35,
-    "test_spam_challenge.py": 26,
-    "test_lazy_socket.py": 22,
-    "test_layout.py": 19,
+    "test_forms.py": 34,
+    "test_spam_challenge.py": 27,
+    "test_lazy_socket.py": 18,
+    "test_layout.py": 15,
     "test_lead_safety.py": 14,
-    "test_reader_model.py": 12,
-    "test_autofill.py": 11,
+    "test_reader_model.py": 11,
 }
 # A file -> the file whose build it uses (the session's split-origin export: one per worker).
 SAME_BUILD = {"test_spam_challenge.py": "test_split_origins.py"}
+# The session site's build, once per run: the first group that uses the site waits for it.
+SITE_BUILD_SECONDS = 45
 OWN_BUILDS = "test_reflex_run.py"
 SITE_GROUPS = ("site-a", "site-b")
 
 
 def site_groups(files: list[str]) -> dict[str, str]:
-    """Each browser-test file's group: longest first, into the group with the less time; a
-    file of ``SAME_BUILD`` in the group of the file whose build it uses."""
+    """Each browser-test file's group: longest first, into the group with the less time (the
+    first file that uses the session site adds its build to its group's); a file of
+    ``SAME_BUILD`` in the group of the file whose build it uses."""
     seconds = {name: BROWSER_FILE_SECONDS.get(name, 10) for name in files if name != OWN_BUILDS}
     riders = {name: SAME_BUILD[name] for name in seconds if SAME_BUILD.get(name) in seconds}
     for name, leader in riders.items():
         seconds[leader] += seconds.pop(name)
+    own_site = {*SAME_BUILD, *SAME_BUILD.values()}  # Their tests serve their own build.
     load = dict.fromkeys(SITE_GROUPS, 0)
     groups = {}
+    site_built = False
     for name in sorted(seconds, key=lambda name: (-seconds[name], name)):
         group = min(SITE_GROUPS, key=lambda group: (load[group], group))
         groups[name] = group
         load[group] += seconds[name]
+        if name not in own_site and not site_built:
+            load[group] += SITE_BUILD_SECONDS
+            site_built = True
     return groups | {name: groups[leader] for name, leader in riders.items()}
 
 

@@ -1,15 +1,16 @@
 """Browser-test fixtures: the production build served once per session, Debian's Chromium.
 
-The site is started with ``reflex run --env prod --single-port`` (the same build a
-deployer serves) on a free port, with its database in a temporary folder and its
+The site is started with ``reflex run --env prod --frontend-port PORT`` (the same build a
+deployer serves, its URLs derived from the port as ``make prod``'s are) on a free port, with its database in a temporary folder and its
 e-mail provider pointed at the session's EmailJS fake (``emailjs_fake`` and ``fake`` of
 tests/emailjs_fake.py), so no test reaches the internet. The fake accepts every send unless
 a test says otherwise (and puts it back with ``accept_sends``).
 
-Each session (each pytest-xdist worker of ``make test`` that runs browser tests) builds and
-serves its site from a web workdir of its own (scripts/production_site.py): the sessions run
-side by side, and a test that rebuilds ``.web/`` itself (tests/e2e/test_reflex_run.py)
-changes no served file and no copy.
+Each session (each pytest-xdist worker of ``make test`` that runs browser tests) serves its
+own site, with its own database and EmailJS fake, from one build the run's sessions share
+(scripts/production_site.py): the first session to need it builds it in a web workdir of
+the run's own, the others serve that build (scripts/serve_built.py). A test that rebuilds
+``.web/`` itself (tests/e2e/test_reflex_run.py) changes no served file and no copy.
 """
 
 from pathlib import Path
@@ -50,10 +51,12 @@ def headless_shell_path() -> str:
         pytest.exit(str(missing), returncode=3)
 
 
-def start_site(env_overrides: dict[str, str], workdir: Path) -> SiteServer:
+def start_site(
+    env_overrides: dict[str, str], workdir: Path, shared_build: Path | None = None
+) -> SiteServer:
     """``production_site.start_site``; the session ends when the site cannot start."""
     try:
-        return production_site.start_site(env_overrides, workdir)
+        return production_site.start_site(env_overrides, workdir, shared_build)
     except SiteError as failed:
         pytest.exit(str(failed), returncode=3)
 
@@ -104,10 +107,14 @@ def backend_env(
 
 
 @pytest.fixture(scope="session")
-def site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory):
-    """The production build of the site, started once for the whole browser-test session."""
+def site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory, worker_id: str):
+    """The production build of the site, started once for the whole browser-test session:
+    on pytest-xdist workers, one build in the run's own folder (the workers' base folders'
+    parent) that each worker's site serves."""
     folder = tmp_path_factory.mktemp("site")
-    server = start_site(backend_env(emailjs_fake, folder), folder)
+    run_folder = tmp_path_factory.getbasetemp().parent
+    shared_build = run_folder / "site-build" if worker_id != "master" else None
+    server = start_site(backend_env(emailjs_fake, folder), folder, shared_build)
     yield server
     stop_site(server)
 
@@ -125,6 +132,12 @@ def split_site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactor
 def base_url(site: SiteServer) -> str:
     """pytest-playwright's base URL: the running site."""
     return site.url
+
+
+@pytest.fixture(scope="session")
+def deploy_url(site: SiteServer) -> str:
+    """The public URL the site's pages were built with (canonical, Open Graph, sitemap)."""
+    return site.deploy_url
 
 
 # Chromium reports a blocked script, style, connection or form post in the console with

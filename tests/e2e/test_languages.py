@@ -39,7 +39,7 @@ def test_every_spanish_page_has_its_catalan_twin() -> None:
 
 @pytest.mark.parametrize("route", CATALAN, ids=[r.path for r in CATALAN])
 def test_every_catalan_page_says_its_language_and_pairs_with_its_twin(
-    http: APIRequestContext, base_url: str, route
+    http: APIRequestContext, deploy_url: str, route
 ) -> None:
     """200, <html lang="ca">, its Catalan title, canonical, hreflang es/ca/x-default (the
     same three as its Spanish twin: reciprocal), and every link to a page stays in Catalan
@@ -50,13 +50,13 @@ def test_every_catalan_page_says_its_language_and_pairs_with_its_twin(
     assert re.search(r'<html lang="ca"', html)
     assert f"<title>{route.title}</title>" in html.replace("&#x27;", "'")
     assert len(re.findall(r"<h1[ >]", html)) == 1 and len(re.findall(r"<main[ >]", html)) == 1
-    assert f'<link href="{base_url}{route.path}" rel="canonical"/>' in html
+    assert f'<link href="{deploy_url}{route.path}" rel="canonical"/>' in html
 
     def hreflangs(page_html: str) -> dict[str, str]:
         found = re.findall(r'<link href="([^"]+)" hrefLang="([^"]+)" rel="alternate"/>', page_html)
         return {lang: href for href, lang in found}
 
-    expected = {lang: base_url + path for lang, path in alternates(route).items()}
+    expected = {lang: deploy_url + path for lang, path in alternates(route).items()}
     assert hreflangs(html) == expected
     twin = http.get(route.spanish_path, max_redirects=0).text()
     assert re.search(r'<html lang="es"', twin) and hreflangs(twin) == expected

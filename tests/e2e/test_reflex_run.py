@@ -6,12 +6,13 @@ no REFLEX_API_URL / REFLEX_DEPLOY_URL and the EmailJS fake, then submits the her
 capture and the booking form in Chromium and checks that both e-mails reach the fake:
 
 - ``make prod`` (``reflex run --env prod --single-port``), on the port the README states;
-- ``reflex run --env prod --frontend-port P``;
 - ``reflex run --frontend-port F --backend-port B`` (development: Vite and a compile).
 
-They build the frontend in this folder's .web/ one after the other. The session's
-production site (tests/e2e/conftest.py), built in a web workdir of its own, is not started
-by these tests: they open their own browser context instead of ``page``.
+They build the frontend in this folder's .web/ one after the other. The third,
+``reflex run --env prod --frontend-port P`` with no URL configured, is how the browser tests'
+own site is built and started (scripts/production_site.py ``start_site``): every browser test
+runs against it. That site is not started by these tests: they open their own browser
+context instead of ``page``.
 """
 
 import os
@@ -176,17 +177,6 @@ def test_make_prod_serves_working_forms_on_port_3000(
     stopped.append(server)
     if port_was_free:
         assert server.url == f"http://localhost:{MAKE_PROD_PORT}"
-    both_forms_deliver(browser, server, emailjs_fake)
-
-
-def test_a_production_run_on_another_frontend_port_serves_working_forms(
-    browser: Browser, emailjs_fake: HTTPServer, tmp_path: Path, stopped: list
-) -> None:
-    port = free_port()
-    url = f"http://localhost:{port}"
-    command = [sys.executable, "-m", "reflex", "run", "--env", "prod", "--frontend-port", str(port)]
-    server = running(command, emailjs_fake, tmp_path, url, f"{url}/ping")
-    stopped.append(server)
     both_forms_deliver(browser, server, emailjs_fake)
 
 

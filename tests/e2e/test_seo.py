@@ -27,16 +27,16 @@ def _head_value(html: str, pattern: str) -> str:
 
 @pytest.mark.parametrize("route", ROUTES, ids=[r.path for r in ROUTES])
 def test_prerendered_head_has_canonical_open_graph_and_json_ld(
-    http: APIRequestContext, base_url: str, route
+    http: APIRequestContext, deploy_url: str, route
 ) -> None:
     response = http.get(route.path, max_redirects=0)
     assert response.status == 200
     html = response.text()
-    url = base_url + route.path
+    url = deploy_url + route.path
     assert _head_value(html, r'<link href="([^"]+)" rel="canonical"') == url
     assert _head_value(html, r'<meta content="([^"]+)" property="og:url"') == url
     assert _head_value(html, r'<meta content="([^"]+)" property="og:image"') == (
-        base_url + social_image_path(route.locale)
+        deploy_url + social_image_path(route.locale)
     )
     assert (
         _head_value(html, r'<meta content="([^"]+)" property="og:locale"')
@@ -83,17 +83,19 @@ def test_trailing_slash_redirects_to_the_canonical_path(http: APIRequestContext)
     assert response.headers["location"] == "/about"
 
 
-def test_robots_txt_points_to_the_absolute_sitemap(http: APIRequestContext, base_url: str) -> None:
+def test_robots_txt_points_to_the_absolute_sitemap(
+    http: APIRequestContext, deploy_url: str
+) -> None:
     response = http.get("/robots.txt")
     assert response.status == 200
-    assert f"Sitemap: {base_url}/sitemap.xml" in response.text()
+    assert f"Sitemap: {deploy_url}/sitemap.xml" in response.text()
 
 
 def test_sitemap_lists_every_route_and_not_the_404_page(
-    http: APIRequestContext, base_url: str
+    http: APIRequestContext, deploy_url: str
 ) -> None:
     locs = re.findall(r"<loc>([^<]+)</loc>", http.get("/sitemap.xml").text())
-    assert sorted(locs) == sorted(base_url + r.path for r in ROUTES)
+    assert sorted(locs) == sorted(deploy_url + r.path for r in ROUTES)
 
 
 @pytest.mark.parametrize(
