@@ -1,11 +1,15 @@
 """The build plugin prerenders the 404 page and makes it the 404.html fallback."""
 
+import threading
 from pathlib import Path
 
 import pytest
 
+from agency_site import images
 from agency_site.reflex_ext.build_plugin import (
     NOT_FOUND_PROBE,
+    SiteBuildPlugin,
+    _publish_pictures,
     install_not_found_page,
     prerender_not_found,
 )
@@ -63,3 +67,35 @@ def test_the_icons_go_into_one_chunk_beside_reflex_s_group() -> None:
     assert 'name: "icons"' in bundled and bundled.index("reflex-env") < bundled.index("icons")
     with pytest.raises(RuntimeError, match="bundle_icons"):
         bundle_icons(config.replace("reflex-env", "env"))
+
+
+def test_the_pictures_encode_while_the_build_goes_on_and_are_in_public_before_vite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The save task returns at once; the static assets (after npm install, before Vite)
+    are asked for only once the pictures are in public/."""
+    go_on = threading.Event()
+
+    def publish(public_dir: Path) -> None:
+        go_on.wait(timeout=10)
+        (public_dir / "picture.avif").write_bytes(b"encoded")
+
+    monkeypatch.setattr(images, "publish", publish)
+    _publish_pictures(tmp_path)
+    assert not (tmp_path / "picture.avif").exists()  # Still encoding: the build went on.
+    threading.Timer(0.2, go_on.set).start()
+    assert SiteBuildPlugin().get_static_assets() == []
+    assert (tmp_path / "picture.avif").read_bytes() == b"encoded"
+
+
+def test_a_picture_that_cannot_be_encoded_fails_the_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def publish(public_dir: Path) -> None:
+        raise OSError("no space left on device")
+
+    monkeypatch.setattr(images, "publish", publish)
+    _publish_pictures(tmp_path)
+    with pytest.raises(OSError, match="no space left"):
+        SiteBuildPlugin().get_static_assets()
+    assert SiteBuildPlugin().get_static_assets() == []  # Nothing is left waiting.

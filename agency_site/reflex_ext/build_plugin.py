@@ -24,11 +24,16 @@
 - ``_headers`` and ``_redirects`` for Cloudflare Pages and Netlify (``static_host.py``).
 - The ALTCHA widget's files under ``/altcha/`` (``altcha_assets.py``: the pinned npm
   tarball's external build, worker and styles, and the site's starter).
-- The site's pictures encoded into ``public/assets/img/`` (``agency_site/images.py``).
+- The site's pictures encoded into ``public/assets/img/`` (``agency_site/images.py``), in the
+  background from the save tasks on: a first build encodes them (about half a minute of
+  both cores) while Reflex installs the frontend packages (a first build's npm install),
+  and ``get_static_assets``, which Reflex calls after the install and before Vite copies
+  ``public/``, waits for them.
 """
 
 import json
 import shutil
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,7 +68,14 @@ _ICON_GROUP = """            {
 _PRERENDER_ALL = '"prerender": true'
 _SPA_FALLBACK = "__spa-fallback.html"
 _ROUTES_MANIFEST = "routes.json"
-# An inline script: a <script> element without src, and its exact text.
+# The pictures being published into a build's public/ (``SiteBuildPlugin``).
+_PICTURES = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-pictures")
+_pictures_published: list[Future] = []
+
+
+def _publish_pictures(public_dir: Path) -> None:
+    """A save task: the pictures start being published into ``public_dir``."""
+    _pictures_published.append(_PICTURES.submit(images.publish, public_dir))
 
 
 def _public_file(url_path: str, text: str) -> tuple[str, str]:
@@ -158,9 +170,16 @@ class SiteBuildPlugin(Plugin):
         context["add_save_task"](lazy_state_js)
         for url_path, text in public_files().items():
             context["add_save_task"](_public_file, url_path, text)
-        context["add_save_task"](images.publish, get_web_dir() / Dirs.PUBLIC)
+        context["add_save_task"](_publish_pictures, get_web_dir() / Dirs.PUBLIC)
         context["add_modify_task"](_ROUTER_CONFIG, prerender_not_found)
         context["add_modify_task"](_VITE_CONFIG, bundle_icons)
+
+    def get_static_assets(self, **context) -> list:
+        """None of its own (its files are the save tasks'): the pictures published into
+        ``public/`` once the frontend packages are installed, before Vite copies it."""
+        while _pictures_published:
+            _pictures_published.pop().result()  # Its error fails the build.
+        return []
 
     def post_build(self, **context) -> None:
         """Swap the SPA fallback for the prerendered not-found page; defer hydration."""
