@@ -2,6 +2,7 @@
 
     make stack                      # Redis, PostgreSQL, 2 backends x 2 workers, Caddy: http://localhost:8080
     make stack STACK_PORT=9080      # beside a dev server
+    make stack STACK_FRONTEND_ZIP=frontend.zip  # first release: a `make export` made for its URL
     make stack-down                 # stops everything it started, by pid
     make stack-release              # release the checkout to the running stack, checked
     make stack-release STACK_RELEASE_ARGS=--rollback    # back to the previous release
@@ -24,7 +25,10 @@ The backends get the caller's EMAILJS_* and LEADS_* variables. Logs, pids and
 configurations live in ``.stack/``; the PostgreSQL cluster, the releases (``www`` is a
 symlink to the live one, as on a server) and nginx's folders in
 ``/tmp/agency-stack-<port>/`` (other users' processes read them);
-the database starts empty on each ``up``. ``.stack/env`` holds the stack's REFLEX_DB_URL and REFLEX_REDIS_URL for the
+the database starts empty on each ``up``. Its first release is exported from the checkout, or
+is ``STACK_FRONTEND_ZIP``: a ``frontend.zip`` exported with the stack's URL baked in
+(``REFLEX_API_URL=REFLEX_DEPLOY_URL=http://localhost:8080 make export``: CI does, and serves
+the export it checked instead of building the same site again). ``.stack/env`` holds the stack's REFLEX_DB_URL and REFLEX_REDIS_URL for the
 operator command or a load test, and DEPLOY_ACCESS_LOG: Caddy's access log, ``.stack/access.log``,
 for ``python -m agency_site.report``.
 """
@@ -37,6 +41,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -305,6 +310,20 @@ def release_target(state: dict):
     )
 
 
+def unpack_export(frontend_zip: Path, folder: Path, url: str) -> None:
+    """``frontend_zip`` (``reflex export``'s) unpacked as the release ``folder``, once its home
+    page says it was built for ``url`` (SystemExit if not: its links would lead elsewhere)."""
+    with zipfile.ZipFile(frontend_zip) as exported:
+        home = exported.read("index.html").decode()
+        if f'<link href="{url}/" rel="canonical"/>' not in home:
+            raise SystemExit(
+                f"{frontend_zip} was not exported for {url}: export it with "
+                f"REFLEX_API_URL={url} REFLEX_DEPLOY_URL={url} make export"
+            )
+        exported.extractall(folder)
+    folder.chmod(0o755)
+
+
 def release(state: dict, rollback: bool, fault: str | None) -> int:
     """`make stack-release`: the release (or rollback) of the checkout to this stack."""
     from agency_site.deploy import release as releases
@@ -419,9 +438,14 @@ def up(base: int) -> None:
     _save(state)
     target = release_target(state)
     first = releases.new_release(target)
-    target.export(first)
-    releases.switch(target, first)
-    _log(f"Site exported with its URL baked in ({first})", started)
+    if exported := os.environ.get("STACK_FRONTEND_ZIP"):
+        unpack_export(Path(exported), first, f"http://localhost:{base}")
+        releases.switch(target, first)
+        _log(f"Site unpacked from {exported}, exported with its URL ({first})", started)
+    else:
+        target.export(first)
+        releases.switch(target, first)
+        _log(f"Site exported with its URL baked in ({first})", started)
     # One at a time, like a release: `reflex run` clears the disk-state folder as it
     # starts, and two starting at once in the same folder can trip over each other.
     for number in range(1, BACKENDS + 1):
