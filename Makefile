@@ -73,36 +73,37 @@ leads: setup
 export: setup
 	$(BIN)/python -m agency_site.site_export
 
-# `make test` in three runs, each as parallel as it stays reliable on 2 cores:
-# 1. Reflex's own commands (`make prod`, `reflex run`) build .web/ themselves and run first,
-#    alone, as on a developer's machine: beside other tests a development backend compiling
-#    under load was restarted mid-visit.
-# 2. The unit tests on four pytest-xdist workers sharing the 2 cores, as `make test-unit`, each
+# `make test` in two runs, each as parallel as it stays reliable on 2 cores:
+# 1. The unit tests on four pytest-xdist workers sharing the 2 cores, as `make test-unit`, each
 #    file on one worker (a module's costly set-up made once), the longest first
 #    (tests/conftest.py). A third of a unit test's time is waiting (a subprocess, a server):
 #    on two workers the cores were 64 % busy and the step took 286 s, on four 86 % and 237-242 s
 #    (two runs back to back, both green).
-# 3. The browser tests in two groups of about equal time, each on one worker against a site
-#    of its own (tests/conftest.py: site_groups, work_unit); the two sites serve one build,
-#    made by the worker that needs it first (`reflex run --env prod --frontend-port P`, the
-#    third of Reflex's commands; scripts/serve_built.py for the other). The browser step
-#    keeps the 2 cores about 80 % busy: on three workers it took as long (394 s against
-#    384-392 s). Unit and browser tests are not mixed: on three workers sharing 2 cores,
-#    timing-bound unit tests failed in fresh-clone CI runs.
+# 2. The browser tests on three workers (tests/conftest.py: work_unit, site_groups):
+#    - Reflex's own commands (`make prod`, `reflex run` in development: test_reflex_run) on
+#      one, one after the other, building .web/ themselves as on a developer's machine;
+#    - the other files in two groups of about equal time, each on one worker against a site
+#      of its own. The two sites serve one build, made by the worker that needs it first
+#      (`reflex run --env prod --frontend-port P`, the third of Reflex's commands;
+#      scripts/serve_built.py for the other).
+#    The browser tests keep the 2 cores about 80 % busy. Measured on 2026-11-26:
+#    - Reflex's commands alone, then the two groups: 92 + 388 s;
+#    - all three side by side: 406 s, Reflex's commands 124 s of it;
+#    - the two groups on three workers instead of two: 394 s against 384-392 s.
+#    Unit and browser tests are not mixed: on three workers sharing 2 cores, timing-bound unit
+#    tests failed in fresh-clone CI runs.
 # PYTEST_PARALLEL= / PYTEST_E2E_PARALLEL= (empty) run a step in one process.
 PYTEST_PARALLEL ?= -n 4 --dist loadfile
-PYTEST_E2E_PARALLEL ?= -n 2 --dist loadfile
-OWN_BUILDS_TESTS := tests/e2e/test_reflex_run.py
+PYTEST_E2E_PARALLEL ?= -n 3 --dist loadfile
 
 ## test: set up and run the whole test suite (unit + browser tests on Debian's Chromium;
-##       installs Chromium, PostgreSQL, Redis, Caddy, nginx from Debian when root) [about 13 min]
+##       installs Chromium, PostgreSQL, Redis, Caddy, nginx from Debian when root) [about 11 min]
 test: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
 	$(BIN)/python scripts/local_servers.py
-	$(BIN)/python -m pytest $(OWN_BUILDS_TESTS)
 	$(BIN)/python -m pytest -m "not e2e and not stack" $(PYTEST_PARALLEL)
-	$(BIN)/python -m pytest -m "e2e and not stack" --ignore=$(OWN_BUILDS_TESTS) $(PYTEST_E2E_PARALLEL)
+	$(BIN)/python -m pytest -m "e2e and not stack" $(PYTEST_E2E_PARALLEL)
 
 ## test-unit: the fast tests (no browser, no build), without root: the ones needing PostgreSQL,
 ##            Redis, Caddy or nginx run when installed (or TEST_DATABASE_URL / TEST_REDIS_URL
@@ -111,12 +112,11 @@ test-unit: setup-dev
 	$(BIN)/python scripts/local_servers.py --optional
 	$(BIN)/python -m pytest -m "not e2e and not stack" $(PYTEST_PARALLEL)
 
-## test-e2e: only the browser tests [about 9 min]
+## test-e2e: only the browser tests [about 7 min]
 test-e2e: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
-	$(BIN)/python -m pytest $(OWN_BUILDS_TESTS)
-	$(BIN)/python -m pytest -m "e2e and not stack" --ignore=$(OWN_BUILDS_TESTS) $(PYTEST_E2E_PARALLEL)
+	$(BIN)/python -m pytest -m "e2e and not stack" $(PYTEST_E2E_PARALLEL)
 
 ## bench: Lighthouse over the production build with budgets (not part of `make test`)
 ##        e.g. make bench BENCH_ARGS="--routes / /contact --runs 1"

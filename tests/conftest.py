@@ -129,11 +129,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 # site's not (measured with --durations=0 on 2026-11-26; a file not listed counts as 10).
 # `make test` runs the browser tests on pytest-xdist workers (--dist loadfile, as scheduled
 # by ``pytest_xdist_make_scheduler`` below): the files are dealt, longest first, into groups
-# of about equal time, one per worker. The workers' sites serve one build of the session
+# of about equal time, each on a worker of its own. Their sites serve one build of the session
 # site (tests/e2e/conftest.py), made by the group that needs it first (``SITE_BUILD_SECONDS``
 # on its clock). A file that uses another's build rides in its group (``SAME_BUILD``).
-# test_reflex_run builds .web/ itself (Reflex's own commands) and is run on its own (the
-# Makefile).
+# test_reflex_run builds .web/ itself (Reflex's own commands): a work unit of its own, on a
+# third worker (the Makefile).
 BROWSER_FILE_SECONDS = {
     "test_split_origins.py": 180,
     "test_a11y.py": 126,
