@@ -220,6 +220,8 @@ def reflex_prod(port: int, *mode: str) -> list[str]:
 # Set in a shared build's folder once its first server answered: the build is whole, and
 # this is the URL it was built with.
 BUILT_FOR = "built-for-url"
+# The site's SQLite database, in the folder it is started with.
+SITE_DB = "e2e.db"
 # The URLs the site derives from the port it runs on (scripts/serve_built.py too).
 DERIVED_URLS = ("REFLEX_API_URL", "REFLEX_DEPLOY_URL")
 
@@ -232,35 +234,32 @@ def start_site(
     it and the others serve that build."""
     port = free_port()
     url = f"http://localhost:{port}"
-    db_path = workdir / "e2e.db"
     env = {name: value for name, value in os.environ.items() if name not in DERIVED_URLS}
-    env |= {"REFLEX_DB_URL": f"sqlite:///{db_path}", "PYTHONUNBUFFERED": "1", **env_overrides}
+    env |= {"REFLEX_DB_URL": f"sqlite:///{workdir / SITE_DB}", "PYTHONUNBUFFERED": "1",
+            **env_overrides}  # fmt: skip
     if shared_build is None:
-        web_dir = own_web_workdir(workdir / "web", env)
-        return _started(SiteServer(url, _popen(reflex_prod(port), env, web_dir, workdir),
-                                   workdir / "site.log", db_path, env, web_dir))  # fmt: skip
+        return _serve(reflex_prod(port), url, env, own_web_workdir(workdir / "web", env), workdir)
     with file_lock(shared_build.with_name(f"{shared_build.name}.lock")):
         marker = shared_build / BUILT_FOR
         if marker.is_file():
             command = [sys.executable, "-m", "scripts.serve_built", str(port)]
-            process = _popen(command, env, shared_build, workdir)
-            server = SiteServer(url, process, workdir / "site.log", db_path, env, shared_build,
-                                marker.read_text())  # fmt: skip
-            return _started(server)
+            return _serve(command, url, env, shared_build, workdir, marker.read_text())
         shutil.rmtree(shared_build, ignore_errors=True)  # A build that never answered.
         own_web_workdir(shared_build, env)
-        process = _popen(reflex_prod(port), env, shared_build, workdir)
-        server = _started(SiteServer(url, process, workdir / "site.log", db_path, env,
-                                     shared_build))  # fmt: skip
+        server = _serve(reflex_prod(port), url, env, shared_build, workdir)
         marker.write_text(url)
         return server
 
 
-def _popen(command: list[str], env: dict[str, str], web_dir: Path, workdir: Path):
+def _serve(
+    command: list[str], url: str, env: dict[str, str], web_dir: Path, workdir: Path,
+    deploy_url: str = "",
+) -> SiteServer:  # fmt: skip
     """``command`` started in the site folder with ``web_dir`` as its web workdir, printing
-    into ``workdir``/site.log."""
-    with (workdir / "site.log").open("w") as log:
-        return subprocess.Popen(
+    into ``workdir``/site.log: the site at ``url`` once it answers."""
+    log_path = workdir / "site.log"
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
             command,
             cwd=ROOT,
             env={**env, "REFLEX_WEB_WORKDIR": str(web_dir)},
@@ -268,6 +267,8 @@ def _popen(command: list[str], env: dict[str, str], web_dir: Path, workdir: Path
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+    server = SiteServer(url, process, log_path, workdir / SITE_DB, env, web_dir, deploy_url)
+    return _started(server)
 
 
 def _started(server: SiteServer) -> SiteServer:

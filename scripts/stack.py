@@ -440,12 +440,12 @@ def up(base: int) -> None:
     first = releases.new_release(target)
     if exported := os.environ.get("STACK_FRONTEND_ZIP"):
         unpack_export(Path(exported), first, f"http://localhost:{base}")
-        releases.switch(target, first)
-        _log(f"Site unpacked from {exported}, exported with its URL ({first})", started)
+        how = f"unpacked from {exported}, exported with its URL"
     else:
         target.export(first)
-        releases.switch(target, first)
-        _log(f"Site exported with its URL baked in ({first})", started)
+        how = "exported with its URL baked in"
+    releases.switch(target, first)
+    _log(f"Site {how} ({first})", started)
     # One at a time, like a release: `reflex run` clears the disk-state folder as it
     # starts, and two starting at once in the same folder can trip over each other.
     for number in range(1, BACKENDS + 1):
