@@ -23,7 +23,8 @@ What runs (ports from STACK_PORT, default 8080):
 
 The backends get the caller's EMAILJS_* and LEADS_* variables. Logs, pids and
 configurations live in ``.stack/``; the PostgreSQL cluster, the releases (``www`` is a
-symlink to the live one, as on a server) and nginx's folders in
+symlink to the live one, as on a server), the web workdir releases are built in and
+nginx's folders in
 ``/tmp/agency-stack-<port>/`` (other users' processes read them);
 the database starts empty on each ``up``. Its first release is exported from the checkout, or
 is ``STACK_FRONTEND_ZIP``: a ``frontend.zip`` exported with the stack's URL baked in
@@ -48,11 +49,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scripts import local_servers  # noqa: E402
-from scripts.production_site import reflex_prod  # noqa: E402
+from scripts.production_site import own_web_workdir, reflex_prod  # noqa: E402
 
 STATE_DIR = ROOT / ".stack"
 PIDS = STATE_DIR / "pids.json"
-BUILD_DIR = ROOT / ".web" / "build" / "client"
 BACKENDS = 2
 WORKERS_PER_BACKEND = 2
 START_TIMEOUT_S = 300
@@ -67,6 +67,14 @@ def served_dir(base: int) -> Path:
     import tempfile
 
     return Path(tempfile.gettempdir()) / f"agency-stack-{base}"
+
+
+def release_web(base: int) -> Path:
+    """The releases' web workdir (REFLEX_WEB_WORKDIR), copied from the checkout's .web/ with
+    its packages hard-linked (production_site.own_web_workdir: beside its template, on the
+    system's temporary folder): a release builds there, and a build of .web/ meanwhile (a
+    test's `make prod`) disturbs it no more than it disturbs that build."""
+    return served_dir(base) / "web"
 
 
 def postgres_dir(base: int) -> Path:
@@ -277,13 +285,17 @@ def release_target(state: dict):
         {**env, "DEPLOY_BACKENDS": ",".join(backend_addresses(base)), **access_log_env()}
     )
 
+    web = release_web(base)
+
     def export(folder: Path) -> None:
+        if not web.is_dir():
+            own_web_workdir(web, env)
         _run(
             [sys.executable, "-m", "reflex", "export", "--frontend-only", "--no-zip"],
-            env,
+            {**env, "REFLEX_WEB_WORKDIR": str(web)},
             STATE_DIR / "export.log",
         )
-        releases.copy_export(ROOT, folder)
+        releases.copy_export(ROOT, folder, web)
 
     def restart_backend(address: str) -> None:
         number = backend_addresses(base).index(address) + 1
@@ -336,10 +348,11 @@ def release(state: dict, rollback: bool, fault: str | None) -> int:
         # A fault drill: an inline script the CSP does not list (what a stale web-server
         # file did to every page), so the smoke check fails and the release switches back.
         # What it drills is the switch back, not the build: it releases the last export
-        # (.web/build/client) again, broken, instead of building the same one a second time.
+        # (in release_web) again, broken, instead of building the same one a second time.
         def broken_export(folder: Path) -> None:
-            if BUILD_DIR.is_dir():
-                releases.copy_export(ROOT, folder)
+            web = release_web(state["port"])
+            if (web / "build" / "client").is_dir():
+                releases.copy_export(ROOT, folder, web)
             else:
                 export(folder)
             page = folder / "index.html"

@@ -480,14 +480,16 @@ def rollback(target: Target) -> Path:
     return previous
 
 
-def copy_export(app_dir: Path, folder: Path) -> None:
-    """Copy the frontend just exported in ``app_dir`` into the release ``folder``.
+def copy_export(app_dir: Path, folder: Path, web_dir: Path | None = None) -> None:
+    """Copy the frontend just exported in ``app_dir`` (into its ``.web/``, or ``web_dir``
+    when the export had a web workdir of its own) into the release ``folder``.
 
     ``.web/`` is the site user's (the export runs as it) and this copy runs as root: a
     link in it is copied as a link, never followed, so root copies no file the user
     could not read into the served folder.
     """
-    shutil.copytree(app_dir / ".web" / "build" / "client", folder, symlinks=True)
+    web = web_dir or app_dir / ".web"
+    shutil.copytree(web / "build" / "client", folder, symlinks=True)
     folder.chmod(0o755)
 
 
