@@ -157,10 +157,9 @@ def caddyfile(topology: Topology) -> str:
 \t\t\t# answer such as a 503 from {LEADS_HEALTH} never takes a backend out).
 \t\t\tfail_duration {FAIL_WINDOW_S}s
 \t\t\tmax_fails {MAX_FAILS}
-\t\t\t# Active health: Reflex's liveness answer.
-\t\t\thealth_uri /ping
-\t\t\thealth_interval 2s
-\t\t\thealth_timeout 2s
+\t\t\t# No active health check: Debian's Caddy (2.6, before health_fails) takes a backend
+\t\t\t# out on ONE /ping slower than its timeout, so a busy box refused healthy backends'
+\t\t\t# forms with 503s (docs/deploy.md). A dead one refuses connections: passive health.
 \t\t\t# The visitor's address replaces any X-Forwarded-For it sent (trusted hops: 1).
 \t\t\theader_up X-Forwarded-For {{remote_host}}
 \t\t}}
