@@ -49,6 +49,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scripts import local_servers  # noqa: E402
+from scripts.prepare_host import CADDY_ENVIRONMENT  # noqa: E402
 from scripts.production_site import own_web_workdir, reflex_prod  # noqa: E402
 
 STATE_DIR = ROOT / ".stack"
@@ -413,7 +414,12 @@ def _start_servers(state: dict, started: float) -> None:
 
 def _start_caddy(state: dict) -> int:
     """Caddy with the installed Caddyfile; its pid."""
-    caddy_env = {**os.environ, "XDG_DATA_HOME": str(STATE_DIR), "XDG_CONFIG_HOME": str(STATE_DIR)}
+    caddy_env = {
+        **os.environ,
+        **CADDY_ENVIRONMENT,  # What a prepared host's caddy.service gets.
+        "XDG_DATA_HOME": str(STATE_DIR),
+        "XDG_CONFIG_HOME": str(STATE_DIR),
+    }
     config = str(STATE_DIR / "conf" / "Caddyfile")
     with (STATE_DIR / "caddy.log").open("ab") as out:
         caddy = subprocess.Popen(

@@ -243,6 +243,30 @@ def test_a_second_run_changes_nothing_that_is_right(prepared: tuple[Host, str]) 
     assert_the_user_writes_only_its_folders(host)
 
 
+def test_caddy_gets_the_sites_go_runtime_settings_once(prepared: tuple[Host, str]) -> None:
+    """--server caddy: Debian's caddy.service gets GOGC=400 in a drop-in, written once."""
+    host, output = prepared
+    drop_in = host.path(prepare_host.CADDY_DROP_IN)
+    assert f"{drop_in} written: GOGC=400" in output
+    assert drop_in.read_text().splitlines()[1:] == ["[Service]", "Environment=GOGC=400"]
+    assert _mode_owner(drop_in) == ("0o644", "root")
+    again = host.run("sudo python3 /srv/agency_site/app/scripts/prepare_host.py --server caddy")
+    assert "caddy.service.d" not in again
+
+
+def test_the_caddy_drop_in_is_a_unit_file_systemd_reads(tmp_path: Path) -> None:
+    """Parsed as systemd parses a unit: one [Service] section, each setting an Environment."""
+    import configparser
+
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.read_string(prepare_host.caddy_drop_in())
+    assert unit.sections() == ["Service"]
+    assert dict(unit["Service"]) == {"environment": "GOGC=400"}
+    prepare_host.ensure_caddy_drop_in(tmp_path)  # Not "/": no systemctl.
+    written = tmp_path / prepare_host.CADDY_DROP_IN.lstrip("/")
+    assert written.read_text() == prepare_host.caddy_drop_in()
+
+
 def test_an_env_file_without_write_paths_is_named_not_changed() -> None:
     example = (ROOT / ".env.example").read_text()
     assert prepare_host.missing_write_paths(example) == list(prepare_host.write_paths(""))

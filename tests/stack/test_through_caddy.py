@@ -207,5 +207,15 @@ async def _quiet_websocket(address: str, origin: str) -> str:
         return await ws.receive_str(timeout=10)
 
 
+def test_caddy_runs_with_a_prepared_hosts_go_runtime_settings(stack: Stack) -> None:
+    """The stack's Caddy gets what prepare_host.py gives Debian's caddy.service (GOGC)."""
+    from scripts.prepare_host import CADDY_ENVIRONMENT
+
+    pid = stack.state()["pids"]["caddy"]
+    environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    for name, value in CADDY_ENVIRONMENT.items():
+        assert f"{name}={value}".encode() in environ
+
+
 def test_a_quiet_websocket_outlives_the_read_timeouts(stack: Stack) -> None:
     assert quiet_websocket_survives(stack.url, stack.url).startswith("40")
