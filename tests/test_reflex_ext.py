@@ -47,6 +47,19 @@ def test_every_js_file_is_valid_javascript_as_written(path: Path) -> None:
     assert node_check(path) == ""
 
 
+@pytest.mark.parametrize(
+    "code", ['import x from "y";\nvar z = ;\n', "export default } f(1);\n", "var z = ;\n"]
+)
+def test_a_broken_js_file_is_refused_module_or_script(code: str, tmp_path: Path) -> None:
+    """node --check alone passes a broken .js file with imports (its module detection)."""
+    path = tmp_path / "broken.js"
+    path.write_text(code)
+    problem = node_check(path)
+    assert "SyntaxError" in problem and str(path) in problem
+    path.write_text(code.replace(" = ;", " = 1;").replace(" } ", " "))
+    assert node_check(path) == ""
+
+
 def _loaders(name: str) -> set[Path]:
     """The Python files of the site that name the browser code file ``name``."""
     return {path for path in PACKAGE.rglob("*.py") if f'"{name}"' in path.read_text()}

@@ -24,6 +24,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,9 +118,28 @@ def node_binary() -> str:
     return found
 
 
-def node_check(path: Path) -> str:
-    """What ``node --check`` says is wrong with the file (its syntax only), or ""."""
+# A file node would read as an ES module (a top-level import or export statement).
+_MODULE_SYNTAX = re.compile(r"^\s*(import|export)\b[\s{*\"']", re.MULTILINE)
+
+
+def _node_check(path: Path) -> str:
     result = subprocess.run(
         [node_binary(), "--check", str(path)], capture_output=True, text=True, check=False
     )
     return "" if result.returncode == 0 else (result.stderr or result.stdout).strip()
+
+
+def node_check(path: Path) -> str:
+    """What ``node --check`` says is wrong with the file (its syntax only), or "".
+
+    A ``.js`` file with ``import``/``export`` statements is checked as the ES module it is
+    (a ``.mjs`` copy): on a ``.js`` file node's module detection answers 0 without
+    checking anything once the file does not parse as a script, broken module or not
+    (``import x from "y"; var z = ;`` passed).
+    """
+    if path.suffix != ".js" or not _MODULE_SYNTAX.search(code := path.read_text()):
+        return _node_check(path)
+    with tempfile.TemporaryDirectory(prefix="node-check-") as folder:
+        module = Path(folder) / f"{path.stem}.mjs"
+        module.write_text(code)
+        return _node_check(module).replace(str(module), str(path))
