@@ -59,14 +59,21 @@ def test_dynamic_routes_refuse_to_lose_the_spa_fallback(tmp_path: Path) -> None:
     assert (static / "__spa-fallback.html").read_text() == "<body></body>"
 
 
-def test_the_icons_go_into_one_chunk_beside_reflex_s_group() -> None:
-    from agency_site.reflex_ext.build_plugin import _SPLIT_GROUPS, bundle_icons
+def test_the_icons_go_into_one_chunk_and_the_env_into_its_importer_s() -> None:
+    """On Reflex's own vite.config.js template, as a production build renders it."""
+    from reflex_base.compiler.templates import vite_config_template
 
-    config = "output: {\n  codeSplitting: {\n" + _SPLIT_GROUPS + "          ],\n"
-    bundled = bundle_icons(config)
-    assert 'name: "icons"' in bundled and bundled.index("reflex-env") < bundled.index("icons")
-    with pytest.raises(RuntimeError, match="bundle_icons"):
-        bundle_icons(config.replace("reflex-env", "env"))
+    from agency_site.reflex_ext.build_plugin import chunk_groups
+
+    config = vite_config_template(base="/", hmr=False, force_full_reload=False,
+                                  experimental_hmr=False, sourcemap=False)  # fmt: skip
+    grouped = chunk_groups(config)  # node --check runs inside
+    assert 'name: "icons"' in grouped and "reflex-env" not in grouped and "env.json" not in grouped
+    assert grouped.count("groups: [") == 1
+    with pytest.raises(RuntimeError, match="chunk_groups"):
+        chunk_groups(config.replace("reflex-env", "env"))
+    with pytest.raises(RuntimeError, match="does not parse"):
+        chunk_groups(config.replace("export default", "export default }", 1))
 
 
 def test_the_pictures_encode_while_the_build_goes_on_and_are_in_public_before_vite(

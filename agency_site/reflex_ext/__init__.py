@@ -29,6 +29,9 @@ tests need ``make test-e2e``).
 - React Router's bootstrap lines (unknown ones fail the build): ``test_deferred_hydration.py``.
 - Pages hydrate after the deferred boot: every ``e2e/`` test (``helpers.open_page`` waits).
 - ``"prerender": true``, ``routes.json``, ``__spa-fallback.html``: ``test_build_plugin.py``.
+- ``vite.config.js``'s one code-splitting group (env.json), replaced by ours (the icons'):
+  ``test_build_plugin.py::test_the_icons_go_into_one_chunk_and_the_env_into_its_importer_s``
+  (Reflex's own template, ``node --check``); the pages' scripts: ``e2e/test_reader_model.py``.
 - The prerendered 404: ``e2e/test_seo.py::test_unknown_paths_answer_404_with_the_…``.
 - Plugin context (``add_save_task``, ``static_dir``): ``e2e/test_seo.py::test_robots_txt_…``.
 - CSP hashes match the served inline scripts: ``e2e/test_lead_safety.py::test_the_pages_…``.
