@@ -68,6 +68,8 @@ class Lead(SQLModel, table=True):
         sa.Index("ix_leads_status_next_attempt_at", "status", "next_attempt_at"),
         sa.Index("ux_leads_idempotency_key", "idempotency_key", unique=True),
         sa.Index("ix_leads_email_norm", "email_norm"),
+        # The last delivery (store.summary, polled): max(sent_at) read from the index's end.
+        sa.Index("ix_leads_sent_at", "sent_at"),
         # SQLite too never hands out an id again (an erased lead's), as PostgreSQL's
         # sequence does not: a booking link names its lead's id.
         {"sqlite_autoincrement": True},
