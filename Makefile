@@ -17,7 +17,7 @@ export REFLEX_CHECK_LATEST_VERSION ?= false
 unexport PYTHONDONTWRITEBYTECODE
 
 .DEFAULT_GOAL := help
-.PHONY: help setup setup-dev lock lock-check run prod export leads test test-unit test-e2e test-stack stack stack-down lint format bench loadtest spam-bots clean
+.PHONY: help setup setup-dev lock lock-check run prod export leads test test-tools test-unit test-e2e test-stack stack stack-down lint format bench loadtest spam-bots clean
 INSTALL_LOCKED = $(BIN)/python scripts/install_locked.py
 
 ## help: this list: every target, what it does and about how long it takes on 2 cores
@@ -98,12 +98,17 @@ PYTEST_E2E_PARALLEL ?= -n 3 --dist loadfile
 
 ## test: set up and run the whole test suite (unit + browser tests on Debian's Chromium;
 ##       installs Chromium, PostgreSQL, Redis, Caddy, nginx from Debian when root) [about 11 min]
-test: setup-dev
+test: setup-dev test-tools
+	$(BIN)/python -m pytest -m "not e2e and not stack" $(PYTEST_PARALLEL)
+	$(BIN)/python -m pytest -m "e2e and not stack" $(PYTEST_E2E_PARALLEL)
+
+## test-tools: what `make test` and `make test-stack` run besides Python, installed once:
+##             Chromium, axe-core, PostgreSQL, Redis, Caddy, nginx... (CI runs it before the
+##             two run side by side: two apt-get at once would wait on dpkg's lock) [seconds]
+test-tools: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python scripts/node_tools.py axe-core
 	$(BIN)/python scripts/local_servers.py
-	$(BIN)/python -m pytest -m "not e2e and not stack" $(PYTEST_PARALLEL)
-	$(BIN)/python -m pytest -m "e2e and not stack" $(PYTEST_E2E_PARALLEL)
 
 ## test-unit: the fast tests (no browser, no build), without root: the ones needing PostgreSQL,
 ##            Redis, Caddy or nginx run when installed (or TEST_DATABASE_URL / TEST_REDIS_URL

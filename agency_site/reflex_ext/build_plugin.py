@@ -33,7 +33,6 @@
 
 import json
 import shutil
-import tempfile
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +42,7 @@ from agency_site.altcha_assets import public_files
 from agency_site.locale import DEFAULT_LOCALE, LOCALES, localized_path, not_found_file
 from agency_site.reflex_ext.hydration import defer_hydration
 from agency_site.reflex_ext.internals import Dirs, Plugin, get_config, get_web_dir
-from agency_site.reflex_ext.js import node_check
+from agency_site.reflex_ext.js import node_check_code
 from agency_site.reflex_ext.lazy_socket import lazy_state_js
 from agency_site.security_headers import with_page_policy
 from agency_site.seo.files import robots_txt, sitemap_xml, web_manifest
@@ -118,14 +117,9 @@ def chunk_groups(vite_config: str) -> str:
         )
         raise RuntimeError(msg)
     grouped = vite_config.replace(_SPLIT_GROUPS, _OUR_GROUPS)
-    with tempfile.TemporaryDirectory() as folder:
-        checked = Path(folder) / _VITE_CONFIG
-        checked.write_text(grouped, encoding="utf-8")
-        if problem := node_check(checked):
-            msg = (
-                f"{_VITE_CONFIG} after chunk_groups() does not parse; node --check says:\n{problem}"
-            )
-            raise RuntimeError(msg)
+    if problem := node_check_code(grouped, _VITE_CONFIG):
+        msg = f"{_VITE_CONFIG} after chunk_groups() does not parse; node --check says:\n{problem}"
+        raise RuntimeError(msg)
     return grouped
 
 

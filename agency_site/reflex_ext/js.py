@@ -139,7 +139,13 @@ def node_check(path: Path) -> str:
     """
     if path.suffix != ".js" or not _MODULE_SYNTAX.search(code := path.read_text()):
         return _node_check(path)
+    return node_check_code(code, path.name).replace(f"{path.stem}.mjs", str(path))
+
+
+def node_check_code(code: str, name: str) -> str:
+    """What ``node --check`` says is wrong with ``code`` (a file the build writes, ``name``:
+    a ``.js`` one is checked as an ES module), or ""."""
     with tempfile.TemporaryDirectory(prefix="node-check-") as folder:
-        module = Path(folder) / f"{path.stem}.mjs"
-        module.write_text(code)
-        return _node_check(module).replace(str(module), str(path))
+        file = Path(folder) / name.replace(".js", ".mjs")
+        file.write_text(code, encoding="utf-8")
+        return _node_check(file).replace(str(file), file.name)

@@ -21,14 +21,12 @@ for every reader. The result must pass ``node --check``. Any difference is a
 ``LazySocketBuildError`` naming the anchor.
 """
 
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
 from agency_site.paths import CLIENT_ERRORS
 from agency_site.reflex_ext.backend_origin import get_backend_url_edit
 from agency_site.reflex_ext.internals import WEB_TEMPLATE_DIR
-from agency_site.reflex_ext.js import load_js, node_check
+from agency_site.reflex_ext.js import load_js, node_check_code
 
 STATE_JS = "utils/state.js"
 MAX_REPORT_CHARS = 2000
@@ -152,10 +150,6 @@ def pristine_state_js() -> str:
 def lazy_state_js() -> tuple[str, str]:
     """A save task of the build plugin: ``utils/state.js`` patched and checked by node."""
     patched = patch_state_js(pristine_state_js())
-    with tempfile.TemporaryDirectory(prefix="lazy-socket-") as folder:
-        file = Path(folder) / "state.mjs"
-        file.write_text(patched)
-        problem = node_check(file)
-    if problem:
+    if problem := node_check_code(patched, "state.js"):
         raise _fail(f"the patched file is not valid JavaScript; node --check says:\n{problem}")
     return STATE_JS, patched

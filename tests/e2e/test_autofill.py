@@ -6,7 +6,6 @@ classifies the form's fields with its real heuristics and fills them as its sugg
 would, then reports each field it saw (``Autofill.addressFormFilled``).
 """
 
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -17,7 +16,7 @@ from agency_site import locale
 from agency_site.forms.declarations import BOOKING, HERO, HONEYPOT_FIELD, QUOTE, FormDeclaration
 from tests.e2e.conftest import SiteServer, chromium_path
 from tests.e2e.helpers import open_page
-from tests.e2e.test_forms import SUBMIT, leads, wait_for_sends
+from tests.e2e.test_forms import SUBMIT, leads, wait_for_sends, wait_until_sent
 
 # A full saved profile: everything a browser could offer to fill.
 PROFILE = {
@@ -95,9 +94,6 @@ def test_an_autofilled_hero_form_is_delivered_not_quarantined(
     assert [send["template_params"]["from_email"] for send in sent] == [PROFILE["EMAIL_ADDRESS"]]
     # The site records the send a moment after the fake answers it (CI under load once read
     # the lead still 'sending'): delivered is the lead's status once it settles.
-    deadline = time.monotonic() + 15
-    while [lead[2] for lead in leads(site)[before:]] == ["sending"] and (
-        time.monotonic() < deadline
-    ):
-        time.sleep(0.2)
+    [(lead_id, *_)] = leads(site)[before:]
+    wait_until_sent(site, lead_id, 15, kind="contact")
     assert [lead[1:] for lead in leads(site)[before:]] == [("contact", "sent")]

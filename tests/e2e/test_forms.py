@@ -113,12 +113,14 @@ def book_while_refused(
     return form, email
 
 
-def wait_until_sent(site: SiteServer, lead_id: int, timeout: float = 30) -> None:
-    """Wait for the site to deliver lead ``lead_id`` on its own."""
+def wait_until_sent(
+    site: SiteServer, lead_id: int, timeout: float = 30, kind: str = "booking"
+) -> None:
+    """Wait for the site to deliver lead ``lead_id`` (the last one) on its own."""
     deadline = time.monotonic() + timeout
-    while leads(site)[-1] != (lead_id, "booking", "sent") and time.monotonic() < deadline:
-        time.sleep(0.5)
-    assert leads(site)[-1] == (lead_id, "booking", "sent")
+    while leads(site)[-1] != (lead_id, kind, "sent") and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert leads(site)[-1] == (lead_id, kind, "sent")
 
 
 def visit_source(page_path: str, landing: str | None = None, **more: str) -> str:
