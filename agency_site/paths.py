@@ -70,3 +70,15 @@ def report_page(month: str) -> str:
     """The owner's report of ``month`` behind its signed link, e.g. ``/_site/report/2026-11``
     (agency_site/report/web.py)."""
     return f"{SITE_API_PREFIX}/report/{month}"
+
+
+# The owner's desk (agency_site/desk/): the agency's private pages, signed in with a passkey,
+# on the backend's origin (or only on DESK_HOST when a deployer sets one).
+DESK = f"{SITE_API_PREFIX}/desk"
+# The desk's spam review: the daily digest of quarantined leads links here.
+DESK_SPAM = f"{DESK}/spam"
+
+
+def desk_lead(lead_id: int | str) -> str:
+    """A lead's own page on the desk, e.g. ``/_site/desk/leads/42``."""
+    return f"{DESK}/leads/{lead_id}"
