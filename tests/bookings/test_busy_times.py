@@ -3,6 +3,7 @@ recurrences with moved and cancelled occurrences, all-day events, the buffer, Ou
 free/busy, and the days the clocks change (Europe/Madrid on 2026-03-29 and 2026-10-25; an
 America/New_York meeting in the weeks the US has already changed)."""
 
+import dataclasses
 import datetime as dt
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -19,8 +20,10 @@ from agency_site.bookings.busy_times import (
     Interval,
     blocks,
     busy_times,
+    owner_addresses,
     parse,
     slot_start,
+    wide_series,
 )
 from agency_site.rules import TIME_SLOTS
 
@@ -398,3 +401,326 @@ def test_no_slot_offered_over_a_busy_event_in_a_month_of_a_real_looking_calendar
         f"event; {withheld} open slots withheld as busy"
     )
     assert overlapping == 0 and withheld >= 17 and offered > 100
+
+
+# --- Whose events block: the owner's own time and what the owner accepted (issue 43) -----
+
+OWNER = "hola@impulsodigital.es"
+OWNER_RULES = BusyRules(owner=owner_addresses(f"{OWNER}, Ana.Owner@gmail.com"))
+
+
+def meeting(
+    written: str, part: str | None = "ACCEPTED", organizer: str = "mailto:marta@client.example"
+) -> icalendar.Event:
+    """A 10:00-11:00 meeting ``organizer`` called, inviting ``written`` (an address as a
+    calendar writes it) with ``part`` (its PARTSTAT; None: not written, RFC 5545's
+    NEEDS-ACTION)."""
+    component = event()
+    component.add("organizer", icalendar.vCalAddress(organizer))
+    attendee = icalendar.vCalAddress(written)
+    if part is not None:
+        attendee.params["PARTSTAT"] = part
+    component.add("attendee", attendee)
+    return component
+
+
+def invitation(part: str | None, organizer: str = "marta@client.example") -> icalendar.Event:
+    """The owner invited to ``organizer``'s meeting, answering ``part``."""
+    return meeting(f"mailto:{OWNER}", part, f"mailto:{organizer}")
+
+
+@pytest.mark.parametrize(
+    ("part", "blocking"),
+    [
+        ("ACCEPTED", True),
+        ("accepted", True),
+        ("TENTATIVE", False),
+        ("DECLINED", False),
+        ("NEEDS-ACTION", False),
+        (None, False),
+        ("DELEGATED", False),
+    ],
+)
+def test_an_invitation_blocks_only_when_the_owner_accepted_it(part, blocking) -> None:
+    assert blocks(invitation(part), OWNER_RULES) is blocking
+
+
+def test_a_maybe_blocks_by_setting() -> None:
+    maybe = invitation("TENTATIVE")
+    assert not blocks(maybe, OWNER_RULES)
+    assert blocks(maybe, dataclasses.replace(OWNER_RULES, tentative_blocks=True))
+    unanswered = invitation("NEEDS-ACTION")
+    assert not blocks(unanswered, dataclasses.replace(OWNER_RULES, tentative_blocks=True))
+
+
+def test_the_owner_s_own_events_block() -> None:
+    """Organised by the owner (whatever the guests answered), or without attendees."""
+    own = invitation("NEEDS-ACTION", organizer=OWNER)
+    assert blocks(own, OWNER_RULES)
+    assert blocks(event(), OWNER_RULES)  # A private block: no attendees.
+    # Organised by someone else without listing anyone: no invitation to answer.
+    alone = event()
+    alone.add("organizer", icalendar.vCalAddress("mailto:marta@client.example"))
+    assert blocks(alone, OWNER_RULES)
+
+
+def test_an_event_the_owner_is_not_among_the_attendees_of_does_not_block() -> None:
+    """Another mailbox invited (an alias, a colleague): not the owner's answer."""
+    assert not blocks(meeting("mailto:jordi@impulsodigital.es"), OWNER_RULES)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "mailto:hola@impulsodigital.es",
+        "MAILTO:HOLA@IMPULSODIGITAL.ES",
+        "Mailto:Hola@ImpulsoDigital.es",
+        "hola@impulsodigital.es",
+        " mailto:ana.owner@GMAIL.com",
+    ],
+)
+def test_addresses_are_compared_without_mailto_and_case(written: str) -> None:
+    assert blocks(meeting(written), OWNER_RULES)  # Accepted by the owner...
+    by_owner = meeting("mailto:marta@client.example", "NEEDS-ACTION", organizer=written)
+    assert blocks(by_owner, OWNER_RULES)  # ...or called by the owner.
+
+
+def test_an_attendee_named_by_its_email_parameter() -> None:
+    """RFC 7986: the address may be a URN with the e-mail in ``EMAIL=``."""
+    named = meeting("urn:uuid:0b4a2c4e-0000-4000-8000-000000000001")
+    named["ATTENDEE"].params["EMAIL"] = "Hola@ImpulsoDigital.es"
+    assert blocks(named, OWNER_RULES)
+    assert not blocks(meeting("urn:uuid:0b4a2c4e-0000-4000-8000-000000000001"), OWNER_RULES)
+
+
+@pytest.mark.parametrize(
+    ("status", "blocking"),
+    [("BUSY", True), ("OOF", True), ("TENTATIVE", False), ("FREE", False), ("", False)],
+)
+def test_in_an_exchange_calendar_the_busy_status_is_the_owner_s_answer(
+    status: str, blocking: bool
+) -> None:
+    """Exchange and Outlook write every attendee NEEDS-ACTION; the owner's answer is the
+    event's busy status (an invitation not answered yet is TENTATIVE there)."""
+    calendar = icalendar.Calendar()
+    calendar.add("prodid", "Microsoft Exchange Server 2010")
+    calendar.add("version", "2.0")
+    meeting = invitation("NEEDS-ACTION")
+    if status:
+        meeting.add("x-microsoft-cdo-busystatus", status)
+    meeting.add("uid", "exchange-1")
+    calendar.add_component(meeting)
+    busy = busy_times([calendar], *WINDOW, OWNER_RULES)
+    assert (busy_on(busy, "2026-06-01") == ["10:00"]) is blocking
+    # The same event from another producer: its PARTSTAT says not answered.
+    calendar["prodid"] = "-//Google Inc//Google Calendar 70.9054//EN"
+    assert busy_on(busy_times([calendar], *WINDOW, OWNER_RULES), "2026-06-01") == []
+
+
+def test_a_series_repeating_every_minute_is_not_expanded() -> None:
+    """Half a million occurrences a year, from anyone who can put an event in the
+    calendar: skipped, like a series the library cannot expand."""
+    calendar = icalendar.Calendar()
+    calendar.add("prodid", "-//tests//busy//EN")
+    calendar.add("version", "2.0")
+    flood = event()
+    flood.add("uid", "every-minute@spam.example")
+    flood.add("rrule", {"freq": "minutely"})
+    calendar.add_component(flood)
+    assert busy_times([calendar], *WINDOW, OWNER_RULES).intervals == ()
+
+
+def test_the_invitations_of_a_real_looking_feed() -> None:
+    """feeds/invitations.ics, the week of 1 June 2026: an outsider's invitation every day
+    from 08:00 to 20:00 not answered, a declined all-day congress, a declined weekly series
+    with one occurrence accepted, a maybe, a delegated one, one to another mailbox; blocking:
+    the accepted meeting, the owner's own meeting with guests, a private block."""
+    rules = BusyRules(all_day_blocks=True, owner=owner_addresses(OWNER))
+    busy = feed("invitations", rules)
+    assert [busy_on(busy, f"2026-06-0{day}") for day in range(1, 6)] == [
+        ["09:00"],  # The weekly series' accepted exception (not the 15:00 maybe)...
+        ["10:00"],  # ...the accepted client meeting (not the other mailbox's at 17:00)...
+        [],  # ...not the declined congress...
+        ["12:00"],  # ...the owner's own meeting (not the delegated one at 17:00)...
+        ["16:00"],  # ...and the private block.
+    ]
+    assert busy_on(busy, "2026-06-08") == []  # The series' other Mondays were declined.
+    maybe = feed("invitations", dataclasses.replace(rules, tentative_blocks=True))
+    assert busy_on(maybe, "2026-06-01") == ["09:00", "15:00"]
+
+
+def _week_offered(empty_db, text: bytes, rules: BusyRules) -> int:
+    """The slots the form offers in the week of 1 June 2026 with this calendar."""
+    from agency_site.bookings import slots
+    from agency_site.bookings.busy_feed import BusyFeed
+    from agency_site.working_calendar import WorkingCalendar
+
+    today = dt.date(2026, 5, 20)
+    _, intervals = BusyFeed((), Path("."), rules).read(text, today)
+    busy = BusyTimes(tuple(intervals))
+    calendar = WorkingCalendar(min_notice=dt.timedelta(0))
+    now = dt.datetime.combine(today, dt.time(), MADRID)
+    week = [dt.date(2026, 6, day) for day in range(1, 6)]
+    return sum(len(slots.availability(empty_db, day, now, calendar, 0, busy).free) for day in week)
+
+
+def test_probe_slots_offered_with_declined_and_unanswered_invitations(empty_db) -> None:
+    """The issue's probe: the slots offered in a week (40 open) with the invitations of
+    feeds/invitations.ics; before this change the outsider's daily 08:00-20:00 invitation
+    left 0, and the declined all-day congress alone (all-day events blocking) 32."""
+    text = (FEEDS / "invitations.ics").read_bytes()
+    calendar = parse(text)
+    congress_only = icalendar.Calendar()
+    for name, value in calendar.items():
+        congress_only[name] = value
+    for component in calendar.walk("VEVENT"):
+        if str(component["UID"]).startswith("congreso"):
+            congress_only.add_component(component)
+    rules = BusyRules(all_day_blocks=True, owner=owner_addresses(OWNER))
+    whole = _week_offered(empty_db, text, rules)
+    congress = _week_offered(empty_db, congress_only.to_ical(), rules)
+    print(
+        f"\ninvitations.ics, week of 1 June 2026: {whole} of 40 slots offered; "
+        f"with only the declined all-day invitation: {congress} of 40"
+    )
+    assert (whole, congress) == (36, 40)
+
+
+# Generated events: who organised them, who is invited and what each answered, written
+# in any of the ways calendars write an address, repeated daily with exceptions where the
+# owner answered otherwise.
+PEOPLE = ("owner", "owner2", "other")
+ADDRESS = {"owner": OWNER, "owner2": "ana.owner@gmail.com", "other": "marta@client.example"}
+PARTS = ("ACCEPTED", "TENTATIVE", "DECLINED", "NEEDS-ACTION", "DELEGATED", "accepted", None)
+spelled = st.tuples(
+    st.sampled_from(["mailto:", "MAILTO:", "Mailto:", ""]),
+    st.sampled_from([str.lower, str.upper, str.title]),
+)
+parties = st.fixed_dictionaries(
+    {
+        "organizer": st.one_of(st.none(), st.tuples(st.sampled_from(PEOPLE), spelled)),
+        "attendees": st.lists(
+            st.tuples(st.sampled_from(PEOPLE), st.sampled_from(PARTS), spelled), max_size=3
+        ),
+    }
+)
+series = st.lists(
+    st.tuples(
+        st.integers(0, 4),  # the first day (Monday 1 June 2026 and on)
+        st.integers(0, len(TIME_SLOTS) - 1),  # its slot
+        st.integers(1, 4),  # occurrences, one a day
+        parties,  # the series' attendees and answers
+        st.dictionaries(st.integers(0, 3), parties, max_size=2),  # exceptions: n-th -> party
+    ),
+    max_size=5,
+)
+FIRST_JUNE = dt.date(2026, 6, 1)
+
+
+def _written(person: str, spelling: tuple) -> icalendar.vCalAddress:
+    prefix, case = spelling
+    return icalendar.vCalAddress(prefix + case(ADDRESS[person]))
+
+
+def _with_party(component: icalendar.Event, party: dict) -> None:
+    if party["organizer"] is not None:
+        component.add("organizer", _written(*party["organizer"]))
+    for person, part, spelling in party["attendees"]:
+        attendee = _written(person, spelling)
+        if part is not None:
+            attendee.params["PARTSTAT"] = part
+        component.add("attendee", attendee)
+
+
+def _owner_blocks(party: dict, tentative: bool) -> bool:
+    """The rule, worked out here without the code: organised by the owner or no attendees;
+    else any of the owner's addresses accepted (or said maybe, by setting)."""
+    if party["organizer"] is not None and party["organizer"][0] != "other":
+        return True
+    if not party["attendees"]:
+        return True
+    answers = {
+        (part or "NEEDS-ACTION").upper() for who, part, _ in party["attendees"] if who != "other"
+    }
+    return "ACCEPTED" in answers or (tentative and "TENTATIVE" in answers)
+
+
+@given(generated=series, tentative=st.booleans())
+def test_only_what_the_owner_organised_or_accepted_blocks(generated, tentative: bool) -> None:
+    calendar = icalendar.Calendar()
+    calendar.add("prodid", "-//Google Inc//Google Calendar 70.9054//EN")
+    calendar.add("version", "2.0")
+    expected: set[tuple[dt.date, str]] = set()
+    for number, (day, slot_index, count, party, exceptions) in enumerate(generated):
+        slot = TIME_SLOTS[slot_index]
+        start = slot_start(FIRST_JUNE + dt.timedelta(days=day), slot)
+        main = icalendar.Event()
+        main.add("uid", f"series-{number}@tests")
+        main.add("dtstart", start)
+        main.add("dtend", start + SLOT_LENGTH)
+        if count > 1:
+            main.add("rrule", {"freq": "daily", "count": count})
+        _with_party(main, party)
+        calendar.add_component(main)
+        for nth in range(count):
+            moment = start + dt.timedelta(days=nth)
+            answered = exceptions.get(nth) if count > 1 else None
+            if answered is not None:
+                exception = icalendar.Event()
+                exception.add("uid", f"series-{number}@tests")
+                exception.add("recurrence-id", moment)
+                exception.add("dtstart", moment)
+                exception.add("dtend", moment + SLOT_LENGTH)
+                _with_party(exception, answered)
+                calendar.add_component(exception)
+            if _owner_blocks(answered if answered is not None else party, tentative):
+                expected.add((moment.date(), slot))
+    rules = dataclasses.replace(OWNER_RULES, tentative_blocks=tentative)
+    busy = busy_times([parse(calendar.to_ical())], *WINDOW, rules)
+    found = {
+        (day, slot)
+        for day in (FIRST_JUNE + dt.timedelta(days=n) for n in range(9))
+        for slot in busy.busy_slots(day)
+    }
+    assert found == expected
+
+
+# --- A series that takes too much ---------------------------------------------------------
+
+
+def _daily(uid: str, start: str, end: str, days: int) -> list[Interval]:
+    """Intervals of one series: ``start``-``end`` every day for ``days`` days from 1 June."""
+    out = []
+    for n in range(days):
+        day = FIRST_JUNE + dt.timedelta(days=n)
+        out.append(Interval(slot_start(day, start), slot_start(day, end), uid))
+    return out
+
+
+def test_a_series_blocking_more_than_a_week_of_working_days_is_wide() -> None:
+    flood = _daily("flood", "08:00", "20:00", 60)
+    (wide,) = wide_series(flood + _daily("standup", "09:00", "09:15", 60))
+    assert wide.series == "flood" and wide.slots == 20 * len(TIME_SLOTS)
+    assert wide.first == slot_start(FIRST_JUNE, TIME_SLOTS[0])
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "days", "is_wide"),
+    [
+        ("10:00", "11:00", 365, False),  # A daily meeting: 20 slots in four weeks.
+        ("09:00", "11:00", 60, False),  # Two hours a day: 40, a week's worth exactly.
+        ("09:00", "12:00", 60, True),  # Three: 60.
+        ("08:00", "20:00", 5, False),  # One busy week: 40.
+        ("08:00", "20:00", 8, True),  # A week and a half: 48.
+    ],
+)
+def test_what_counts_as_too_much(start: str, end: str, days: int, is_wide: bool) -> None:
+    assert bool(wide_series(_daily("s", start, end, days))) is is_wide
+
+
+def test_a_weekly_meeting_of_a_whole_year_is_not_too_much() -> None:
+    weekly = [
+        Interval(slot_start(day, "09:00"), slot_start(day, "13:00"), "weekly")
+        for day in (FIRST_JUNE + dt.timedelta(weeks=n) for n in range(52))
+    ]
+    assert wide_series(weekly) == []
