@@ -390,6 +390,11 @@ class BookingSettings(BaseSettings):
     busy_caldav_url: SecretStr = SecretStr("")
     busy_caldav_username: str = ""
     busy_caldav_password: SecretStr = SecretStr("")
+    # The owner's own addresses in those calendars, comma-separated (unset: AGENCY_EMAIL).
+    # An event with attendees blocks only when one of them organised or accepted it.
+    owner_emails: str = ""
+    # Whether an invitation the owner answered "maybe" (tentative) blocks too.
+    busy_tentative: bool = False
     # Whether an all-day event (not marked free) blocks its whole day.
     busy_all_day_blocks: bool = False
     # Minutes kept free before and after each busy event.
@@ -398,6 +403,9 @@ class BookingSettings(BaseSettings):
     busy_refresh_minutes: PositiveFloat = 10.0
     # The owner is alerted once a calendar has failed to be fetched this long.
     busy_alert_minutes: PositiveFloat = 120.0
+    # A calendar not fetched this long still blocks with its last copy, shown as
+    # calendar_stale on the health page.
+    busy_stale_hours: PositiveFloat = 24.0
     # The visitor's manage link moves the booking to another free slot until this many
     # hours before it; inside them the page offers the phone and WhatsApp instead.
     change_notice_hours: NonNegativeFloat = 24.0

@@ -1,19 +1,41 @@
-"""The owner's calendars (``BOOKING_BUSY_ICS_URLS``): fetched on a schedule, kept on disk,
-expanded into busy times (``busy_times.py``) that the form's free slots and the server's
-checks leave out.
+"""The owner's calendars (``BOOKING_BUSY_ICS_URLS``): fetched on a schedule, kept on disk as
+busy intervals, expanded into busy times (``busy_times.py``) that the form's free slots and
+the server's checks leave out.
 
-- **Fetched in the background**, never in a visitor's request: the bookings plugin's
-  watcher (``BusyFeed.watch``) runs in the monitor loop of every backend worker and
-  refetches each calendar every ``BOOKING_BUSY_REFRESH_MINUTES``, with a conditional GET
-  (``If-None-Match`` / ``If-Modified-Since`` from the last answer's ``ETag`` /
-  ``Last-Modified``): an unchanged calendar costs a 304.
-- **The last good copy is kept** in the data folder (``busy-feeds/`` beside
-  ``LEADS_SPOOL_DIR``, 0600), so a restart keeps the owner's busy times before the first
-  fetch. An answer that is no calendar (an error page, a cut file) is not a good copy.
+- **Fetched in the background**, never in a visitor's request, and never inside the
+  monitor's round: the bookings plugin's watcher (``BusyFeed.watch_in_background``, every
+  backend worker) starts a round (``BusyFeed.watch``) in a task of its own unless the last
+  one is still running, and returns at once, so the purge, the alerts and the other
+  watchers never wait for a calendar server. Each calendar is refetched every
+  ``BOOKING_BUSY_REFRESH_MINUTES`` with a conditional GET (``If-None-Match`` /
+  ``If-Modified-Since`` from the last answer's ``ETag`` / ``Last-Modified``): an unchanged
+  calendar costs a 304.
+- **One deadline per fetch** (``deadline``, a minute): connecting, every read and, for a
+  CalDAV calendar, every request of its pull run under one ``asyncio.timeout``, so a
+  server that trickles its answer a byte at a time fails like one that does not answer
+  (``httpx``'s own timeouts bound each read, not the whole).
+- **Only the busy intervals are kept** in the data folder (``busy-feeds/`` beside
+  ``LEADS_SPOOL_DIR``, 0600): each blocking occurrence's start and end, the digest of its
+  series (for ``wide_series``) and when the calendar was last fetched; never a title, an
+  attendee, a place or a description. A restart takes them before the first fetch (which
+  is then a full GET: the whole calendar is only ever in memory, to be expanded again each
+  new day). A copy of the older kind (the whole calendar, ``.ics``) is turned into
+  intervals on first read, or dropped if it cannot be; the files of a calendar no longer
+  configured are deleted. An answer that is no calendar (an error page, a cut file) is not
+  a good copy.
 - **Never blocks the form**: a calendar that cannot be fetched keeps its last good copy (none
   yet: nothing busy, the site as without it); once it has failed for
   ``BOOKING_BUSY_ALERT_MINUTES`` the owner is told (an ERROR line and the alert webhook),
   once per host (a marker file, as the spool's alert), and again when it is back.
+- **Stale**: a copy not confirmed by a fetch for ``BOOKING_BUSY_STALE_HOURS`` still blocks
+  what it blocked (hiding an hour that has since freed costs a visitor one choice;
+  offering one the owner is busy for costs a booking the owner must decline), but it is
+  shown as ``calendar_stale`` on the health page (``stale``) until a fetch succeeds.
+- **A series that takes too much**: when one series blocks more consultation slots of
+  working days within four weeks than a whole week of working days holds
+  (``busy_times.wide_series``: an invitation from 08:00 to 20:00 every day, a month of
+  holidays marked busy) the owner is asked about it once per series and host (a marker
+  file per series digest), named by its digest and its first slot, never its title.
 
 The addresses are secrets (Google's "secret address in iCal format"): logs and alerts
 name a calendar by its number and host only, and the files by a digest of the address.
@@ -28,6 +50,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -45,11 +68,15 @@ from agency_site.bookings.busy_times import (
     BusyRules,
     BusyTimes,
     Interval,
+    WideSeries,
     busy_intervals,
+    owner_addresses,
     parse,
+    wide_series,
 )
 from agency_site.content.owner_alerts import ALERTS
 from agency_site.content.template import render
+from agency_site.forms.email import date_es
 from agency_site.leads.validation import one_year_after
 from agency_site.rules import AGENCY_TIME_ZONE
 from agency_site.settings import Settings, get_settings
@@ -60,6 +87,12 @@ logger = logging.getLogger(__name__)
 MAX_BYTES = 20 * 1024 * 1024
 FOLDER_NAME = "busy-feeds"
 ALERTED = ".alerted"
+# The marker of a series the owner was asked about: this prefix and its digest.
+WIDE_ALERTED = ".wide-"
+# The kind of kept copy this code writes: busy intervals only.
+COPY_VERSION = 2
+# A kept copy's file names: a digest of the calendar's address (``FeedCopy.stem``).
+_COPY_FILE = re.compile(r"[0-9a-f]{24}\.(json|ics)")
 # Sends the owner an alert (the monitor's webhook): text -> whether it was taken.
 Alert = Callable[[str], Awaitable[bool]]
 
@@ -87,6 +120,18 @@ def feed_urls(text: str) -> tuple[str, ...]:
 Expanded = tuple[icalendar.Calendar, list[Interval]]
 
 
+def _interval_json(interval: Interval) -> list[str]:
+    return [interval.start.isoformat(), interval.end.isoformat(), interval.series]
+
+
+def _interval(item: list[str]) -> Interval:
+    start, end, series = item
+    interval = Interval(dt.datetime.fromisoformat(start), dt.datetime.fromisoformat(end), series)
+    if interval.start.tzinfo is None or interval.end.tzinfo is None:
+        raise ValueError("a time without its zone")
+    return interval
+
+
 @dataclass
 class FeedCopy:
     """One calendar: where it is, its last good copy, and how fetching it goes."""
@@ -94,6 +139,7 @@ class FeedCopy:
     number: int  # 1, 2...: how logs and alerts name it (with its host).
     url: str
     folder: Path
+    # The last good calendar, in memory only (None after a restart, until a fetch).
     calendar: icalendar.Calendar | None = None
     intervals: list[Interval] = field(default_factory=list)  # Its busy times, expanded.
     etag: str = ""
@@ -114,35 +160,53 @@ class FeedCopy:
         """Its files' path without suffix: a digest of the (secret) address."""
         return self.folder / hashlib.sha256(self.url.encode()).hexdigest()[:24]
 
-    def load(self, read: Callable[[bytes], Expanded]) -> None:
-        """Take the copy kept on disk, if any and usable (``read``: parse and expand)."""
+    def load(self, read: Callable[[bytes], list[Interval]]) -> None:
+        """Take the busy intervals kept on disk, if any and usable; a copy of the older
+        kind (the whole calendar) is turned into intervals with ``read`` (parse and
+        expand) and written again without it. One that cannot be used is deleted (the
+        first fetch, at once, takes the calendar again)."""
+        kept, whole = self.stem.with_suffix(".json"), self.stem.with_suffix(".ics")
         try:
-            body = self.stem.with_suffix(".ics").read_bytes()
-            meta = json.loads(self.stem.with_suffix(".json").read_text())
-            self.calendar, self.intervals = read(body)
+            meta = json.loads(kept.read_text())
+            if meta.get("version") == COPY_VERSION:
+                intervals = [_interval(item) for item in meta["intervals"]]
+            else:  # The older kind: the calendar itself beside its conditional GET's data.
+                intervals = read(whole.read_bytes())
+            good_at = meta.get("good_at")
+            good_at = dt.datetime.fromisoformat(good_at) if good_at else None
         except FileNotFoundError:
+            if not whole.exists():
+                return
+            error_name = "FileNotFoundError"
+        except Exception as error:  # A damaged or unreadable file: as if none was kept.
+            error_name = type(error).__name__
+        else:
+            self.intervals, self.good_at = intervals, good_at
+            if whole.exists():
+                self.save()  # Only the intervals from now on.
+                logger.info("The kept copy of %s now holds its busy times only.", self.name)
             return
-        except Exception as error:  # A damaged file: as if none was kept.
-            logger.warning("The kept copy of %s cannot be used (%s).", self.name, error)
-            return
-        self.etag, self.last_modified = meta.get("etag", ""), meta.get("last_modified", "")
-        good_at = meta.get("good_at")
-        self.good_at = dt.datetime.fromisoformat(good_at) if good_at else None
+        logger.warning(
+            "The kept copy of %s cannot be used (%s): it is deleted and fetched again.",
+            self.name,
+            error_name,
+        )
+        for path in (kept, whole):
+            path.unlink(missing_ok=True)
 
-    def save(self, body: bytes | None) -> None:
-        """Keep ``body`` (None: the same as before) and what the next conditional GET sends."""
+    def save(self) -> None:
+        """Keep the busy intervals and when they were last fetched (nothing else)."""
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        meta = {
-            "etag": self.etag,
-            "last_modified": self.last_modified,
+        data = {
+            "version": COPY_VERSION,
             "good_at": self.good_at.isoformat() if self.good_at else None,
+            "intervals": [_interval_json(interval) for interval in self.intervals],
         }
-        if body is not None:
-            _write(self.stem.with_suffix(".ics"), body)
-        _write(self.stem.with_suffix(".json"), json.dumps(meta).encode())
+        _write(self.stem.with_suffix(".json"), json.dumps(data).encode())
+        self.stem.with_suffix(".ics").unlink(missing_ok=True)
 
     def conditions(self) -> dict[str, str]:
-        """The conditional GET's headers (none without a good copy to keep)."""
+        """The conditional GET's headers (none without a good copy in memory)."""
         if self.calendar is None:
             return {}
         headers = {}
@@ -165,6 +229,16 @@ def _write(path: Path, data: bytes) -> None:
     except BaseException:
         Path(name).unlink(missing_ok=True)
         raise
+
+
+def _marked(marker: Path) -> bool:
+    """Create ``marker`` (its folder too) unless it exists: True when this call made it."""
+    marker.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        return False
+    return True
 
 
 class FetchFailed(Exception):
@@ -190,8 +264,15 @@ class BusyFeed:
     pulled: tuple[tuple[str, busy_caldav.Pull], ...] = ()
     refresh_every: dt.timedelta = dt.timedelta(minutes=10)
     alert_after: dt.timedelta = dt.timedelta(hours=1)
-    timeout_s: float = 20.0
+    # A copy not confirmed by a fetch this long is shown as stale (BOOKING_BUSY_STALE_HOURS).
+    stale_after: dt.timedelta = dt.timedelta(hours=24)
+    timeout_s: float = 20.0  # Each connection and read.
+    deadline: dt.timedelta = dt.timedelta(minutes=1)  # One whole fetch or pull.
     copies: list[FeedCopy] = field(init=False)
+    # The series blocking too much (``wide_series``), with their calendar.
+    wide: list[tuple[FeedCopy, WideSeries]] = field(init=False, default_factory=list)
+    # The round started by ``watch_in_background`` (None: none yet).
+    running: asyncio.Task[None] | None = field(init=False, default=None, repr=False)
     _busy: BusyTimes = field(init=False, default=NOTHING_BUSY)
     _expanded_on: dt.date | None = field(init=False, default=None)
 
@@ -211,16 +292,31 @@ class BusyFeed:
         return calendar, busy_intervals(calendar, *booking_window(today), self.rules)
 
     def load(self, today: dt.date | None = None) -> None:
-        """Take the copies kept on disk, expanded (at start-up, before any fetch)."""
+        """Take the copies kept on disk (at start-up, before any fetch), and delete those
+        of calendars no longer configured."""
         today = today or _today()
+        self.forget_others()
         for copy in self.copies:
-            copy.load(lambda body: self.read(body, today))
+            copy.load(lambda body: self.read(body, today)[1])
         self._combine(today)
+
+    def forget_others(self) -> None:
+        """Delete the kept copies of calendars that are not among ``copies``."""
+        mine = {copy.stem.name for copy in self.copies}
+        try:
+            paths = list(self.folder.iterdir())
+        except OSError:  # No folder yet (or none readable): nothing kept.
+            return
+        for path in paths:
+            if _COPY_FILE.fullmatch(path.name) and path.stem not in mine:
+                path.unlink(missing_ok=True)
+                logger.info("A kept copy of a calendar no longer configured was deleted.")
 
     def _combine(self, today: dt.date) -> None:
         intervals = (interval for copy in self.copies for interval in copy.intervals)
         self._busy = BusyTimes(tuple(intervals))
         self._expanded_on = today
+        self.wide = [(copy, wide) for copy in self.copies for wide in wide_series(copy.intervals)]
 
     def expand(self, today: dt.date) -> None:
         """Expand every good copy again over the window from ``today`` (a new day); a copy
@@ -257,18 +353,24 @@ class BusyFeed:
     async def _fetch(
         self, client: httpx.AsyncClient, copy: FeedCopy, now: dt.datetime, today: dt.date
     ) -> bool:
-        """One conditional GET of ``copy``; True when a new calendar was taken."""
+        """One conditional GET (or pull) of ``copy`` within ``deadline``; True when a new
+        calendar was taken."""
         copy.due_at = now + self.refresh_every
+        seconds = self.deadline.total_seconds()
         try:
-            if copy.pull is None:
-                answer = await _get(client, copy)
-            else:
-                answer = await _pulled(copy.pull, today)
+            async with asyncio.timeout(seconds):
+                if copy.pull is None:
+                    answer = await _get(client, copy)
+                else:
+                    answer = await _pulled(copy.pull, today)
             expanded = None
             if answer is not None:
                 expanded = await asyncio.to_thread(self.read, answer.body, today)
         except Exception as error:
-            copy.problem = str(error) if isinstance(error, FetchFailed) else "not a calendar"
+            if isinstance(error, TimeoutError):
+                copy.problem = f"no whole answer within {seconds:g} s"
+            else:
+                copy.problem = str(error) if isinstance(error, FetchFailed) else "not a calendar"
             if copy.failing_since is None:
                 copy.failing_since = copy.good_at or now
                 logger.warning(
@@ -282,7 +384,7 @@ class BusyFeed:
             copy.calendar, copy.intervals = expanded
             copy.etag, copy.last_modified = answer.etag, answer.last_modified
         try:
-            await asyncio.to_thread(copy.save, answer.body if answer else None)
+            await asyncio.to_thread(copy.save)
         except OSError as error:
             logger.warning("%s cannot be kept on disk (%s): a restart loses it.", copy.name, error)
         return expanded is not None
@@ -295,17 +397,43 @@ class BusyFeed:
             if copy.failing_since is not None and now - copy.failing_since >= self.alert_after
         ]
 
+    def stale(self, now: dt.datetime) -> list[FeedCopy]:
+        """The copies that still block what they blocked but no fetch has confirmed for
+        ``stale_after`` or longer."""
+        return [
+            copy
+            for copy in self.copies
+            if copy.good_at is not None and now - copy.good_at >= self.stale_after
+        ]
+
+    async def watch_in_background(self, alert: Alert) -> None:
+        """The monitor's round: start ``watch`` in a task of its own unless the last one
+        is still running, and return at once (a slow calendar server never holds up the
+        purge, the alerts or the other watchers; each fetch has its ``deadline``)."""
+        if self.running is None or self.running.done():
+            self.running = asyncio.get_running_loop().create_task(
+                self._watch_logged(alert), name="owner-calendars"
+            )
+
+    async def _watch_logged(self, alert: Alert) -> None:
+        try:
+            await self.watch(alert)
+        except Exception:
+            logger.exception("The owner's calendars could not be watched this round.")
+
     async def watch(self, alert: Alert, now: dt.datetime | None = None) -> None:
-        """The monitor's round: refresh what is due, then tell the owner, once per host,
-        when calendars have failed too long and when they are fetched again."""
+        """One round: refresh what is due, then tell the owner, once per host, when
+        calendars have failed too long and when they are fetched again, and of each new
+        series blocking too much."""
         now = now or dt.datetime.now(dt.UTC)
         await self.refresh(now)
+        await self._tell_failing(alert, now)
+        await self._tell_wide(alert)
+
+    async def _tell_failing(self, alert: Alert, now: dt.datetime) -> None:
         marker = self.folder / ALERTED
         if failing := self.failing(now):
-            try:
-                self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-                os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-            except FileExistsError:
+            if not _marked(marker):
                 return
             names = ", ".join(f"{copy.name}: {copy.problem}" for copy in failing)
             hours = max(1, round(self.alert_after.total_seconds() / 3600))
@@ -323,6 +451,35 @@ class BusyFeed:
                 return
             logger.warning("The owner's calendars are fetched again.")
             await alert(ALERTS.busy_feed_recovered)
+
+    async def _tell_wide(self, alert: Alert) -> None:
+        """Ask the owner, once per series and host, about each series blocking too much."""
+        for copy, wide in self.wide:
+            try:
+                if not _marked(self.folder / f"{WIDE_ALERTED}{wide.series}"):
+                    continue
+            except OSError as error:
+                logger.warning("The marker of series %s cannot be kept (%s).", wide.series, error)
+                continue
+            first = wide.first.astimezone(ZoneInfo(AGENCY_TIME_ZONE))
+            logger.warning(
+                "Series %s of %s blocks %s consultation slots of working days within four "
+                "weeks, more than a whole week of them (from %s): the owner is asked about it.",
+                wide.series,
+                copy.name,
+                wide.slots,
+                first.date().isoformat(),
+            )
+            await alert(
+                render(
+                    ALERTS.busy_series_wide,
+                    calendar=copy.name,
+                    series=wide.series,
+                    slots=wide.slots,
+                    date=date_es(first.date().isoformat()),
+                    time=f"{first:%H:%M}",
+                )
+            )
 
 
 @dataclass(frozen=True)
@@ -358,7 +515,7 @@ async def _get(client: httpx.AsyncClient, copy: FeedCopy) -> FeedAnswer | None:
 async def _pulled(pull: busy_caldav.Pull, today: dt.date) -> FeedAnswer:
     """A pulled calendar's events of the booking window (always new: no conditions)."""
     try:
-        body = await asyncio.to_thread(pull, *booking_window(today))
+        body = await pull(*booking_window(today))
     except busy_caldav.Unreachable as error:
         raise FetchFailed(str(error)) from None
     return FeedAnswer(body, "", "")
@@ -369,7 +526,8 @@ def _today() -> dt.date:
 
 
 def from_settings(settings: Settings) -> BusyFeed:
-    """The feed of these settings, its kept copies loaded (no calendar: nothing busy)."""
+    """The feed of these settings, its kept copies loaded (no calendar: nothing busy, and
+    the copies of calendars once configured deleted)."""
     booking = settings.booking
     caldav_url = booking.busy_caldav_url.get_secret_value().strip()
     account = busy_caldav.CalDavAccount(
@@ -382,12 +540,17 @@ def from_settings(settings: Settings) -> BusyFeed:
         rules=BusyRules(
             all_day_blocks=booking.busy_all_day_blocks,
             buffer=dt.timedelta(minutes=booking.buffer_minutes),
+            owner=owner_addresses(booking.owner_emails or settings.agency.email),
+            tentative_blocks=booking.busy_tentative,
         ),
         refresh_every=dt.timedelta(minutes=booking.busy_refresh_minutes),
         alert_after=dt.timedelta(minutes=booking.busy_alert_minutes),
+        stale_after=dt.timedelta(hours=booking.busy_stale_hours),
     )
     if feed.copies:
         feed.load()
+    else:
+        feed.forget_others()
     return feed
 
 

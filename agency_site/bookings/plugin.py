@@ -14,11 +14,13 @@ A booking is a lead of the ``booking`` form (``LeadKind.BOOKING``) plus its row 
 - ``watchers``: the owner told of bookings unanswered after a working day; the bookings
   left pending ``BOOKING_PENDING_EXPIRY_DAYS`` working days expire (every
   ``EXPIRY_EVERY``, one worker: the ``booking_expiry`` row), their visitors told; the
-  owner's calendars fetched when due (``busy_feed.BusyFeed.watch``, every worker);
+  owner's calendars fetched when due (``busy_feed.BusyFeed.watch_in_background``, every
+  worker, in a task of its own that the round does not wait for);
   e-mails of a visitor's move not accepted at once are sent again (``tell_moves``); the
   visitors' reminders before their meetings (``reminders.ReminderWatch``, every worker);
   the owner's morning digest (``digest.py``, one worker a day: the ``booking_digest`` row);
-- ``health``: the owner's calendars failing for ``BOOKING_BUSY_ALERT_MINUTES``, on
+- ``health``: the owner's calendars failing for ``BOOKING_BUSY_ALERT_MINUTES``, and those
+  whose last copy is older than ``BOOKING_BUSY_STALE_HOURS`` (``calendar_stale``), on
   ``/_site/leads/health`` (by number and host, never the address);
 - ``lead_notes``: each booking's slot, state and attendance in ``leads list`` / ``export``;
 - ``webhook_data``: the booking in its lead's ``lead.created`` webhook; each change of state
@@ -205,8 +207,8 @@ class BookingsPlugin(LeadPlugin):
             partial(self.expire_when_due, monitor),
             partial(self.tell_moves_when_due, monitor),
         ]
-        if self.owner_calendars is not None:
-            watchers.append(partial(self.owner_calendars.watch, monitor.alert))
+        if self.owner_calendars is not None:  # Started in a task of its own: never waited for.
+            watchers.append(partial(self.owner_calendars.watch_in_background, monitor.alert))
         if self.reminders is not None:
             watchers.append(self.reminders.watch)
         if self.digest_hour is not None:
@@ -288,13 +290,15 @@ class BookingsPlugin(LeadPlugin):
         return await digest.send_when_due(monitor.store, desk, self.calendar, self.digest_hour, now)
 
     def health(self, now: dt.datetime) -> dict[str, Any]:
-        """The owner's calendars failing for ``BOOKING_BUSY_ALERT_MINUTES`` or longer (by
-        number and host, never the secret address), and since when."""
-        failing = self.owner_calendars.failing(now) if self.owner_calendars else []
-        if not failing:
+        """The owner's calendars failing for ``BOOKING_BUSY_ALERT_MINUTES`` or longer, and
+        those whose last copy is older than ``BOOKING_BUSY_STALE_HOURS`` (``calendar_stale``:
+        still blocking with it), by number and host (never the secret address)."""
+        feed = self.owner_calendars
+        if feed is None:
             return {}
-        return {
-            "owner_calendars_failing": [
+        notes: dict[str, Any] = {}
+        if failing := feed.failing(now):
+            notes["owner_calendars_failing"] = [
                 {
                     "calendar": copy.name,
                     "problem": copy.problem,
@@ -302,7 +306,15 @@ class BookingsPlugin(LeadPlugin):
                 }
                 for copy in failing
             ]
-        }
+        if stale := feed.stale(now):
+            notes["calendar_stale"] = [
+                {
+                    "calendar": copy.name,
+                    "fetched_at": copy.good_at.isoformat() if copy.good_at else None,
+                }
+                for copy in stale
+            ]
+        return notes
 
     # --- The listing ---------------------------------------------------------------------
 

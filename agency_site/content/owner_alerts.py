@@ -38,6 +38,10 @@ class OwnerAlerts(Content):
     # {calendars} names each (its number and host, never the secret address) and why.
     busy_feed_failing: Template("calendars", "hours")
     busy_feed_recovered: Template()
+    # One series of the owner's calendar blocks more consultation slots of working days
+    # within four weeks than a whole week holds: {calendar} its number and host, {series}
+    # the digest of its UID (never its title), {slots} how many, {date} {time} its first.
+    busy_series_wide: Template("calendar", "series", "slots", "date", "time")
     # A webhook endpoint paused (LEADS_WEBHOOK_URLS, issue 32): {number} its place in the
     # list (never the URL, which may carry a token); {hours} failing, {error} its last answer.
     webhook_gone: Template("number")

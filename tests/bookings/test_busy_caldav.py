@@ -4,6 +4,7 @@ started on loopback with a throwaway storage folder and a login, the month of
 back through the feed as the site reads it: the same busy times as the iCal file, the
 login passed, a failure kept as the last good copy."""
 
+import asyncio
 import datetime as dt
 import shutil
 import socket
@@ -149,6 +150,10 @@ def test_the_caldav_calendar_gives_the_busy_times_of_its_ical_file(
     expected = ics_busy(rules)
     for day in MONTH:
         assert feed.busy().busy_slots(day) == expected.busy_slots(day), day
+    # Each occurrence keeps its series (for the series blocking too much), as in the file.
+    _, from_file = BusyFeed((), Path("."), rules).read((FEEDS / "month.ics").read_bytes(), TODAY)
+    assert {i.series for i in copy.intervals} == {i.series for i in from_file}
+    assert len({i.series for i in copy.intervals}) < len(copy.intervals)
     assert sum(len(feed.busy().busy_slots(day)) for day in MONTH) >= 17
     assert copy.name == "calendar 1 (127.0.0.1)"
 
@@ -200,10 +205,25 @@ def test_the_settings_add_the_caldav_calendar_to_the_feed(monkeypatch, tmp_path)
 def test_the_window_asked_is_the_booking_window(tmp_path: Path) -> None:
     asked = []
 
-    def pull(start: dt.datetime, end: dt.datetime) -> bytes:
+    async def pull(start: dt.datetime, end: dt.datetime) -> bytes:
         asked.append((start, end))
         return b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//ES\r\nEND:VCALENDAR\r\n"
 
     feed = BusyFeed((), tmp_path, pulled=(("https://x.test/c/", pull),))
-    run(feed.refresh(NOW))
-    assert asked == [booking_window(TODAY)]
+    assert run(feed.refresh(NOW)) is True
+    assert asked == [booking_window(TODAY)] and feed.copies[0].failing_since is None
+
+
+def test_a_pull_that_never_ends_fails_at_the_deadline(tmp_path: Path) -> None:
+    """The whole pull is under the feed's deadline (the asynchronous client is cancelled
+    where it waits): a CalDAV server that never finishes is a failure, not a stall."""
+
+    async def pull(start: dt.datetime, end: dt.datetime) -> bytes:
+        await asyncio.sleep(3600)
+        return b""
+
+    feed = BusyFeed(
+        (), tmp_path, pulled=(("https://x.test/c/", pull),), deadline=dt.timedelta(seconds=0.5)
+    )
+    assert run(asyncio.wait_for(feed.refresh(NOW), timeout=30)) is False
+    assert feed.copies[0].problem == "no whole answer within 0.5 s"

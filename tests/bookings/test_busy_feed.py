@@ -1,9 +1,17 @@
-"""The owner's calendars fetched over real HTTP (pytest-httpserver): the conditional GET
-(ETag / Last-Modified, 304), the last good copy kept on disk and through a restart, a feed
-that fails never blocking anything, the owner alerted once after a while and when it is back."""
+"""The owner's calendars fetched over real HTTP (pytest-httpserver, and a trickling server of
+our own): the conditional GET (ETag / Last-Modified, 304), the last good copy kept on disk
+(its busy intervals only) and through a restart, a feed that fails never blocking anything,
+the owner alerted once after a while and when it is back, a stale copy shown on the health
+page, a series taking too much told once, a slow server never holding up the monitor."""
 
+import asyncio
 import datetime as dt
+import hashlib
+import json
 import logging
+import socketserver
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,7 +19,7 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from agency_site.bookings.busy_feed import ALERTED, BusyFeed, feed_urls
-from agency_site.bookings.busy_times import NOTHING_BUSY
+from agency_site.bookings.busy_times import NOTHING_BUSY, BusyRules, owner_addresses
 from agency_site.content.owner_alerts import ALERTS
 from tests.run_async import run
 
@@ -66,7 +74,7 @@ def test_the_first_fetch_takes_the_calendar_and_keeps_it(httpserver, tmp_path) -
     assert run(feed.refresh(NOW)) is True
     assert feed.busy().blocks(TUESDAY, "10:00") and not feed.busy().blocks(TUESDAY, "11:00")
     files = sorted(path.name for path in tmp_path.iterdir())
-    assert len(files) == 2 and {Path(f).suffix for f in files} == {".ics", ".json"}
+    assert len(files) == 1 and Path(files[0]).suffix == ".json"  # Its busy intervals only.
     assert all("private" not in f and "example" not in f for f in files)  # Secret address.
     assert all((tmp_path / f).stat().st_mode & 0o077 == 0 for f in files)
 
@@ -109,10 +117,13 @@ def test_a_restart_keeps_the_last_good_copy_without_fetching(httpserver, tmp_pat
     restarted = new_feed(httpserver, tmp_path)
     restarted.load(today=NOW.date())
     assert restarted.busy().blocks(TUESDAY, "10:00")
-    # And its next GET is conditional on what the kept copy came with.
+    assert restarted.copies[0].good_at == NOW  # When it was last fetched, kept too.
+    # Only the intervals were kept: its next GET takes the whole calendar again, once.
     requests = serve(httpserver)
-    assert run(restarted.refresh(NOW)) is False
-    assert requests[0].headers.get("If-None-Match") == ETAG
+    assert run(restarted.refresh(NOW)) is True
+    assert requests[0].headers.get("If-None-Match") is None
+    assert run(restarted.refresh(NOW + restarted.refresh_every)) is False
+    assert requests[1].headers.get("If-None-Match") == ETAG
 
 
 @pytest.mark.parametrize(
@@ -216,7 +227,13 @@ def test_the_monitor_s_round_fetches_the_owner_s_calendars(httpserver, tmp_path)
     monitor = SimpleNamespace(alert=Alerts())
     watchers = bookings.watchers(monitor)
     assert len(watchers) == len(BookingsPlugin().watchers(monitor)) + 1
-    run(watchers[-1]())  # At the real time: the window starts today.
+
+    async def round_and_fetch() -> None:
+        await watchers[-1]()  # Returns at once: the fetch runs in a task of its own...
+        assert feed.running is not None
+        await feed.running  # ...done here (at the real time: the window starts today).
+
+    run(round_and_fetch())
     today = dt.date.today()
     tuesday = today + dt.timedelta(days=7 + (1 - today.weekday()) % 7)
     assert len(requests) == 1 and bookings.busy().blocks(tuesday, "10:00")
@@ -295,3 +312,303 @@ def test_the_settings_place_the_copies_beside_the_spool_and_set_the_rules(
     assert feed.rules.all_day_blocks and feed.rules.buffer == dt.timedelta(minutes=15)
     assert feed.refresh_every == dt.timedelta(minutes=5)
     assert "calendar.test" not in repr(load_settings().booking)  # A secret.
+
+
+# --- Only the busy intervals on disk (issue 43) -------------------------------------------
+
+PRIVATE = b"""BEGIN:VCALENDAR
+VERSION:2.0
+PRODID:-//Google Inc//Google Calendar 70.9054//EN
+X-WR-TIMEZONE:Europe/Madrid
+BEGIN:VEVENT
+UID:consulta-medica@google.com
+DTSTAMP:20260220T090000Z
+SUMMARY:Consulta cardiologia Dr. Puig
+DESCRIPTION:Llevar el informe de la prueba de esfuerzo
+LOCATION:Hospital de Santa Maria\\, Lleida
+DTSTART;TZID=Europe/Madrid:20260310T100000
+DTEND;TZID=Europe/Madrid:20260310T110000
+ORGANIZER;CN=Hola:mailto:hola@impulsodigital.es
+ATTENDEE;CN=Cliente Secreto;PARTSTAT=ACCEPTED:mailto:cliente.secreto@example.com
+END:VEVENT
+END:VCALENDAR
+"""
+OWNER_RULES = BusyRules(owner=owner_addresses("hola@impulsodigital.es"))
+# What must never be written down: the event's words and its people.
+SECRETS = (b"cardiologia", b"Puig", b"esfuerzo", b"Santa Maria", b"cliente.secreto", b"Secreto")
+
+
+def kept_bytes(folder: Path) -> bytes:
+    return b"".join(path.read_bytes() for path in folder.rglob("*") if path.is_file())
+
+
+def test_only_the_busy_intervals_are_kept_on_disk(httpserver, tmp_path) -> None:
+    serve(httpserver, PRIVATE)
+    feed = new_feed(httpserver, tmp_path, rules=OWNER_RULES)
+    assert run(feed.refresh(NOW)) is True
+    assert feed.busy().blocks(TUESDAY, "10:00")
+    kept = kept_bytes(tmp_path)
+    assert not [secret for secret in SECRETS if secret in kept]
+    (path,) = tmp_path.iterdir()
+    data = json.loads(path.read_text())
+    assert set(data) == {"version", "good_at", "intervals"}
+    ((start, end, series),) = data["intervals"]
+    assert (start, end) == ("2026-03-10T10:00:00+01:00", "2026-03-10T11:00:00+01:00")
+    assert series == hashlib.sha256(b"consulta-medica@google.com").hexdigest()[:12]
+
+
+def old_copy(folder: Path, url: str, body: bytes) -> Path:
+    """A copy as the site kept it before: the whole calendar and its GET's data."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = folder / hashlib.sha256(url.encode()).hexdigest()[:24]
+    stem.with_suffix(".ics").write_bytes(body)
+    meta = {"etag": ETAG, "last_modified": LAST_MODIFIED, "good_at": NOW.isoformat()}
+    stem.with_suffix(".json").write_text(json.dumps(meta))
+    return stem
+
+
+def test_a_kept_copy_of_the_older_kind_becomes_intervals_on_first_read(
+    httpserver, tmp_path
+) -> None:
+    stem = old_copy(tmp_path, httpserver.url_for(PATH), PRIVATE)
+    feed = new_feed(httpserver, tmp_path, rules=OWNER_RULES)
+    feed.load(today=NOW.date())
+    assert feed.busy().blocks(TUESDAY, "10:00") and feed.copies[0].good_at == NOW
+    assert not stem.with_suffix(".ics").exists()
+    assert json.loads(stem.with_suffix(".json").read_text())["version"] == 2
+    assert not [secret for secret in SECRETS if secret in kept_bytes(tmp_path)]
+    again = new_feed(httpserver, tmp_path, rules=OWNER_RULES)  # The next worker, or start.
+    again.load(today=NOW.date())
+    assert again.busy() == feed.busy()
+
+
+@pytest.mark.parametrize(
+    ("body", "meta"),
+    [
+        (b"<!doctype html><title>Sign in</title>", None),  # No calendar was kept.
+        (WEEKLY, "{not json"),  # Its data cut short.
+        (None, json.dumps({"version": 2, "good_at": None, "intervals": [["x", "y", "z"]]})),
+    ],
+    ids=["not-a-calendar", "damaged-data", "damaged-intervals"],
+)
+def test_a_kept_copy_that_cannot_be_read_is_dropped_and_fetched_again(
+    httpserver, tmp_path, caplog, body, meta
+) -> None:
+    stem = old_copy(tmp_path, httpserver.url_for(PATH), body or WEEKLY)
+    if body is None:
+        stem.with_suffix(".ics").unlink()
+    if meta is not None:
+        stem.with_suffix(".json").write_text(meta)
+    feed = new_feed(httpserver, tmp_path)
+    feed.load(today=NOW.date())  # No crash...
+    assert feed.busy().intervals == () and "cannot be used" in caplog.text
+    assert list(tmp_path.iterdir()) == []  # ...and nothing of it left.
+    serve(httpserver)
+    assert run(feed.refresh(NOW)) is True and feed.busy().blocks(TUESDAY, "10:00")
+
+
+def test_the_copies_of_calendars_no_longer_configured_are_deleted(httpserver, tmp_path) -> None:
+    gone = old_copy(tmp_path, "https://calendar.test/removed.ics", WEEKLY)
+    (tmp_path / ALERTED).touch()
+    feed = new_feed(httpserver, tmp_path)
+    feed.load(today=NOW.date())
+    assert not gone.with_suffix(".ics").exists() and not gone.with_suffix(".json").exists()
+    assert (tmp_path / ALERTED).exists()  # Markers stay.
+
+
+# --- A stale copy: still blocking, shown on the health page (issue 43) --------------------
+
+
+def test_a_stale_copy_keeps_blocking_and_is_shown_as_calendar_stale(
+    httpserver, tmp_path, db_url
+) -> None:
+    """After BOOKING_BUSY_STALE_HOURS without a good fetch the copy still blocks (hiding an
+    hour that has freed is safer than offering one the owner is busy for) and the health
+    page says so, even after a restart, until a fetch succeeds."""
+    from agency_site.bookings.plugin import BookingsPlugin
+
+    endless = WEEKLY.replace(b";UNTIL=20260428T090000Z", b"")
+    serve(httpserver, endless)
+    options = {"alert_after": dt.timedelta(hours=2), "stale_after": dt.timedelta(hours=24)}
+    feed = new_feed(httpserver, tmp_path, **options)
+    now = dt.datetime.now(dt.UTC)
+    today = dt.date.today()
+    tuesday = today + dt.timedelta(days=7 + (1 - today.weekday()) % 7)
+    run(feed.refresh(now - dt.timedelta(hours=30)))
+    fail(httpserver, 503)
+    run(feed.refresh(now - dt.timedelta(hours=1)))
+    bookings = BookingsPlugin(busy=feed.busy, owner_calendars=feed)
+    notes = bookings.health(now)
+    assert notes["calendar_stale"] == [
+        {
+            "calendar": "calendar 1 (localhost)",
+            "fetched_at": (now - dt.timedelta(hours=30)).isoformat(),
+        }
+    ]
+    assert notes["owner_calendars_failing"][0]["problem"] == "HTTP 503"
+    assert bookings.busy().blocks(tuesday, "10:00")  # Still blocking.
+    restarted = new_feed(httpserver, tmp_path, **options)
+    restarted.load()
+    assert BookingsPlugin(owner_calendars=restarted).health(now)["calendar_stale"]
+    assert restarted.busy().blocks(tuesday, "10:00")
+    serve(httpserver, endless)
+    run(feed.refresh(now))
+    assert bookings.health(now) == {}  # Fetched again: nothing to say.
+    assert "calendar_stale" not in BookingsPlugin(owner_calendars=feed).health(
+        now + dt.timedelta(hours=23)
+    )
+
+
+# --- A series that takes too much: the owner asked once (issue 43) ------------------------
+
+FLOOD = b"""BEGIN:VCALENDAR
+VERSION:2.0
+PRODID:-//Google Inc//Google Calendar 70.9054//EN
+BEGIN:VEVENT
+UID:flood-0001@spam.example
+DTSTAMP:20260220T090000Z
+SUMMARY:Oferta irresistible para Hola
+DTSTART;TZID=Europe/Madrid:20260302T080000
+DTEND;TZID=Europe/Madrid:20260302T200000
+RRULE:FREQ=DAILY
+ORGANIZER:mailto:hola@impulsodigital.es
+END:VEVENT
+BEGIN:VEVENT
+UID:weekly@agencia.test
+DTSTAMP:20260220T090000Z
+SUMMARY:Reunion semanal
+DTSTART;TZID=Europe/Madrid:20260303T090000
+DTEND;TZID=Europe/Madrid:20260303T130000
+RRULE:FREQ=WEEKLY
+END:VEVENT
+END:VCALENDAR
+"""
+
+
+def test_a_series_blocking_too_much_is_told_to_the_owner_once(httpserver, tmp_path, caplog) -> None:
+    """Told by digest and first slot, never by its title; once per series and host."""
+    serve(httpserver, FLOOD)
+    feed = new_feed(httpserver, tmp_path, rules=OWNER_RULES)
+    alerts = Alerts()
+    run(feed.watch(alerts, NOW))
+    digest = hashlib.sha256(b"flood-0001@spam.example").hexdigest()[:12]
+    (told,) = alerts
+    assert digest in told and "calendar 1 (localhost)" in told and "09:00" in told
+    assert "lunes, 2 de marzo de 2026" in told
+    assert "Oferta" not in told and "irresistible" not in told
+    ours = [r for r in caplog.records if r.name.startswith("agency_site")]
+    assert [digest in r.getMessage() for r in ours] == [True]
+    assert not any("Oferta" in r.getMessage() or "flood-0001" in r.getMessage() for r in ours)
+    run(feed.watch(alerts, NOW + feed.refresh_every))  # Later rounds...
+    other = new_feed(httpserver, tmp_path, rules=OWNER_RULES)  # ...another worker of the host.
+    run(other.watch(alerts, NOW + 2 * feed.refresh_every))
+    assert len(alerts) == 1
+    assert {path.name for path in tmp_path.iterdir() if path.name.startswith(".wide-")} == {
+        f".wide-{digest}"
+    }
+
+
+# --- A trickling server never holds up the monitor (issue 43) -----------------------------
+
+
+class Trickle(socketserver.ThreadingTCPServer):
+    """A calendar server on loopback that answers 200 and then one byte a second, for as
+    long as it is left running; ``sent``: the bytes of body it sent."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.sent = 0
+        self.hung_up = threading.Event()
+        super().__init__(("127.0.0.1", 0), TrickleHandler)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/calendar.ics"
+
+
+class TrickleHandler(socketserver.StreamRequestHandler):
+    def handle(self) -> None:
+        server: Trickle = self.server  # type: ignore[assignment]
+        while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+            pass
+        head = b"HTTP/1.1 200 OK\r\nContent-Type: text/calendar\r\nContent-Length: 100000\r\n\r\n"
+        try:
+            self.wfile.write(head)
+            while not server.stop.is_set():
+                self.wfile.write(b"B")
+                self.wfile.flush()
+                server.sent += 1
+                server.stop.wait(1)
+        except OSError:  # The client gave up: what the deadline is for.
+            server.hung_up.set()
+
+
+@pytest.fixture
+def trickle() -> Iterator[Trickle]:
+    server = Trickle()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.stop.set()
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+
+
+def test_a_trickling_calendar_server_never_holds_up_the_monitor(
+    trickle: Trickle, tmp_path, db_url
+) -> None:
+    """A real server sending a byte a second: the monitor's rounds (the purge, the alerts,
+    every other watcher) all complete while the fetch is still trickling; the fetch ends at
+    its deadline as a failure, its last good copy kept."""
+    from agency_site.bookings.plugin import BookingsPlugin
+    from agency_site.leads.monitor import Monitor
+    from agency_site.leads.plugins import LeadPlugin, Plugins
+    from agency_site.leads.store import LeadStore
+    from tests.lead_store import make_delivery, new_engine
+
+    events: list[str] = []
+
+    class Recorder(LeadPlugin):
+        """A plugin whose watcher runs after the bookings' in each round."""
+
+        def watchers(self, monitor):
+            async def record() -> None:
+                events.append("other watcher")
+
+            return [record]
+
+    feed = BusyFeed(urls=(trickle.url,), folder=tmp_path, deadline=dt.timedelta(seconds=3))
+    engine = new_engine(db_url)
+    plugins = Plugins((BookingsPlugin(busy=feed.busy, owner_calendars=feed), Recorder()))
+    store = LeadStore(engine, plugins)
+    monitor = Monitor(
+        delivery=make_delivery(store, None),
+        webhook_url="",
+        canary_every=dt.timedelta(minutes=15),
+        retention_months=12,
+        site_url="https://www.agencia.test",
+    )
+
+    async def rounds() -> None:
+        for _ in range(3):
+            await asyncio.wait_for(monitor.tick(), timeout=30)  # Generous: never the fetch.
+            events.append("round done")
+        assert feed.running is not None
+        await asyncio.wait_for(asyncio.shield(feed.running), timeout=60)
+        events.append("fetch ended")
+
+    try:
+        run(rounds())
+    finally:
+        engine.dispose()
+    assert events == ["other watcher", "round done"] * 3 + ["fetch ended"]
+    (copy,) = feed.copies
+    assert copy.problem == "no whole answer within 3 s" and copy.failing_since is not None
+    assert trickle.sent >= 1 and not trickle.stop.is_set()  # It was still trickling.
+    assert trickle.hung_up.wait(10)  # We hung up on it.
