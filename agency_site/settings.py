@@ -406,6 +406,9 @@ class BookingSettings(BaseSettings):
     # A calendar not fetched this long still blocks with its last copy, shown as
     # calendar_stale on the health page.
     busy_stale_hours: PositiveFloat = 24.0
+    # The form is told the owner's busy slots of the next this many days only; further
+    # ahead a booking for one is refused with the nearest free ones. 0: never told.
+    busy_shown_days: NonNegativeInt = 60
     # The visitor's manage link moves the booking to another free slot until this many
     # hours before it; inside them the page offers the phone and WhatsApp instead.
     change_notice_hours: NonNegativeFloat = 24.0

@@ -57,6 +57,9 @@ class BookingDesk:
     agency_link_days: int
     daily_limit: int = 0
     busy: BusySource = nothing_busy  # The owner's busy times (``BOOKING_BUSY_ICS_URLS``).
+    # The free slots' answer tells the owner's busy slots of this many days ahead only
+    # (``BOOKING_BUSY_SHOWN_DAYS``; None: of every day the form takes).
+    busy_shown_days: int | None = None
     # When the visitor may move their booking.
     moves: slots.MoveRules = field(default_factory=slots.MoveRules)
 

@@ -17,9 +17,10 @@
 - ``GET /_site/bookings/calendar?t=<token>``: the confirmed appointment as ``text/calendar``
   (its ``SEQUENCE`` one more per move, the same UID).
 - ``GET /_site/bookings/free-slots?date=YYYY-MM-DD``: ``{"date", "free": [...], "taken":
-  [...], "full"}``: the day's slots open and not held, those held or the owner's calendar
-  is busy for, and whether the day reached its limit. The form hides the taken ones (its
-  own calendar copy judges the rest).
+  [...], "full"}``: the day's slots open and not held, those open ones held or the owner's
+  calendar is busy for (busy ones within ``BOOKING_BUSY_SHOWN_DAYS`` only), and whether the
+  day reached its limit; a date the form does not take (past, over a year ahead) is a
+  400. The form hides the taken ones (its own calendar copy judges the rest).
 
 An expired, tampered or replayed link, a booking that no longer exists or has passed,
 gets a clear page (4xx), never an error. A link whose key is not its booking's (made for
@@ -42,6 +43,7 @@ from starlette.routing import Route
 
 from agency_site import locale, paths
 from agency_site.bookings import mails, slots
+from agency_site.bookings.busy_times import NOTHING_BUSY
 from agency_site.bookings.calendar_file import ics
 from agency_site.bookings.desk import ATTENDANCE, BookingDesk
 from agency_site.bookings.links import LinkAction, LinkProblem, VerifiedLink
@@ -426,27 +428,41 @@ async def _calendar_file(desk: BookingDesk, request: Request) -> Response:
 
 
 async def _free_slots(desk: BookingDesk, request: Request) -> Response:
-    """A day's free and taken slots, for the form."""
+    """A day's free and taken slots, for the form: of the days the form takes only (today
+    to a year ahead, ``leads/validation.py``'s rule: any other date is a 400 at once, no
+    database read), of their open slots only (a closed day, an hour already passed: nothing
+    said), the owner's busy ones mixed with the held ones and only within
+    ``desk.busy_shown_days``: a visitor learns no more of the owner's calendar than the
+    form needs to hide the coming weeks' busy hours. Further ahead a busy slot is offered
+    and refused when booked, with the nearest free ones."""
+    no_store = {"Cache-Control": "no-store"}
     try:
         date = dt.date.fromisoformat(request.query_params.get("date", "")[:10])
     except ValueError:
-        return JSONResponse({"error": "date"}, status_code=400)
+        return JSONResponse({"error": "date"}, status_code=400, headers=no_store)
+    now = agency_now()
+    today = now.date()
+    if not today <= date <= one_year_after(today):
+        return JSONResponse({"error": "date"}, status_code=400, headers=no_store)
+    shown = desk.busy_shown_days
+    told = shown is None or date < today + dt.timedelta(days=shown)
     found = await asyncio.to_thread(
         slots.availability,
         desk.engine,
         date,
-        agency_now(),
+        now,
         desk.calendar,
         desk.daily_limit,
-        desk.busy(),
+        desk.busy() if told else NOTHING_BUSY,
     )
+    open_slots = desk.calendar.open_slots(date, now)
     answer = {
         "date": date.isoformat(),
         "free": list(found.free),
-        "taken": list(found.taken),
-        "full": found.full,
+        "taken": [slot for slot in found.taken if slot in open_slots],
+        "full": found.full and bool(open_slots),
     }
-    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
+    return JSONResponse(answer, headers=no_store)
 
 
 Handler = Callable[[BookingDesk, Request], Awaitable[Response]]

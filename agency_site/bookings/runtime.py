@@ -57,6 +57,7 @@ def desk() -> BookingDesk:
         agency_link_days=settings.booking.link_days,
         daily_limit=settings.booking.daily_limit,
         busy=busy_feed.shared().busy,
+        busy_shown_days=settings.booking.busy_shown_days,
         moves=move_rules(settings),
     )
 

@@ -2,6 +2,7 @@
 once; expired, tampered and replayed links get clear pages; the calendar file; free slots."""
 
 import base64
+import dataclasses
 import datetime as dt
 import hashlib
 import hmac
@@ -9,12 +10,13 @@ import hmac
 import httpx
 import pytest
 import sqlalchemy as sa
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from itsdangerous import URLSafeTimedSerializer
 
 from agency_site import paths
 from agency_site.bookings import slots
+from agency_site.bookings.busy_times import BusyTimes, Interval, slot_start
 from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.links import LinkAction, LinkSigner, VerifiedLink
 from agency_site.bookings.models import Booking, BookingStatus
@@ -23,7 +25,8 @@ from agency_site.content.bookings import COPY
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.plugins import Hold
 from agency_site.leads.store import LeadStore
-from agency_site.working_calendar import WorkingCalendar
+from agency_site.rules import TIME_SLOTS
+from agency_site.working_calendar import WorkingCalendar, agency_now
 from tests.bookings.test_bookings import SECRET, book
 from tests.lead_store import BOOKING_FIELDS, LEASE
 from tests.run_async import run
@@ -159,6 +162,94 @@ def test_the_free_slots_of_a_day(client, store) -> None:
     assert "09:00" not in answer["free"] and "10:00" in answer["free"]
     assert answer["taken"] == ["09:00"]
     assert client.get(paths.FREE_SLOTS + "?date=mañana").status_code == 400
+
+
+# --- The free slots tell no more of the owner's calendar than the form needs (issue 43) ---
+
+# The owner busy at every hour, from a year ago to two years ahead.
+ALWAYS_BUSY = BusyTimes(
+    (
+        Interval(
+            slot_start(dt.date.today() - dt.timedelta(days=400), "00:00"),
+            slot_start(dt.date.today() + dt.timedelta(days=800), "00:00"),
+        ),
+    )
+)
+SHOWN_DAYS = 60  # BOOKING_BUSY_SHOWN_DAYS's default.
+
+
+def busy_client(store: LeadStore, shown_days: int | None = SHOWN_DAYS) -> Client:
+    """The booking endpoints with the owner always busy (``shown_days``: None, the busy
+    slots of every day are told)."""
+    desk = dataclasses.replace(desk_for(store, 14), busy=lambda: ALWAYS_BUSY)
+    if shown_days is not None:
+        desk = dataclasses.replace(desk, busy_shown_days=shown_days)
+    return Client(create_app(lambda: desk))
+
+
+def free_slots(client: Client, day: dt.date) -> httpx.Response:
+    return client.get(paths.FREE_SLOTS + f"?date={day.isoformat()}")
+
+
+def test_the_free_slots_answer_only_the_days_the_form_takes(store: LeadStore) -> None:
+    """Today to a year ahead (``leads/validation.py``): any other date is refused at once,
+    no database read (a bot walking the calendar gets nothing but 400s)."""
+    from agency_site.leads.validation import one_year_after
+
+    client = busy_client(store, shown_days=None)
+    today = agency_now().date()
+    for day in (today - dt.timedelta(days=1), one_year_after(today) + dt.timedelta(days=1)):
+        answer = free_slots(client, day)
+        assert answer.status_code == 400 and answer.json() == {"error": "date"}
+    assert free_slots(client, today).status_code == 200
+    assert free_slots(client, one_year_after(today)).status_code == 200
+
+
+def test_a_closed_day_tells_nothing_of_the_owner_s_calendar(store: LeadStore) -> None:
+    """A weekend day, when no consultation can be booked: no busy slot named."""
+    client = busy_client(store, shown_days=None)
+    saturday = WorkingCalendar().next_working_day(FUTURE)
+    saturday += dt.timedelta(days=(5 - saturday.weekday()) % 7)
+    answer = free_slots(client, saturday).json()
+    assert answer == {"date": saturday.isoformat(), "free": [], "taken": [], "full": False}
+
+
+def test_the_owner_s_busy_slots_are_told_for_the_coming_weeks_only(store: LeadStore) -> None:
+    """Within BOOKING_BUSY_SHOWN_DAYS the busy slots are hidden with the held ones; further
+    ahead only the held ones are (a busy one is refused when booked, with the nearest free
+    ones): the owner's calendar cannot be read a year ahead."""
+    client = busy_client(store)
+    near = WorkingCalendar().next_working_day(agency_now().date() + dt.timedelta(days=20))
+    far = WorkingCalendar().next_working_day(agency_now().date() + dt.timedelta(days=200))
+    book(store, far, "12:00")
+    answer = free_slots(client, near).json()
+    assert answer["free"] == [] and answer["taken"] == list(TIME_SLOTS)
+    answer = free_slots(client, far).json()
+    assert answer["taken"] == ["12:00"]
+    assert answer["free"] == [slot for slot in TIME_SLOTS if slot != "12:00"]
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=60)
+@given(offset=st.integers(-400, 800))
+def test_no_date_reveals_a_busy_slot_beyond_what_the_form_needs(
+    store: LeadStore, offset: int
+) -> None:
+    """For any date: a 400 outside the form's dates; inside, busy slots named only within
+    the shown days and only among the day's open slots."""
+    from agency_site.leads.validation import one_year_after
+
+    client = busy_client(store)
+    now = agency_now()
+    day = now.date() + dt.timedelta(days=offset)
+    answer = free_slots(client, day)
+    if not now.date() <= day <= one_year_after(now.date()):
+        assert answer.status_code == 400
+        return
+    taken = answer.json()["taken"]
+    open_slots = WorkingCalendar().open_slots(day, now)
+    assert set(taken) <= set(open_slots)
+    if offset >= SHOWN_DAYS:
+        assert taken == []
 
 
 # --- A link opens its own booking, never the next one with the same id -------------------
