@@ -273,6 +273,8 @@ class BusyFeed:
     wide: list[tuple[FeedCopy, WideSeries]] = field(init=False, default_factory=list)
     # The round started by ``watch_in_background`` (None: none yet).
     running: asyncio.Task[None] | None = field(init=False, default=None, repr=False)
+    # The series whose marker this process made or found (not looked for again).
+    _told: set[str] = field(init=False, default_factory=set, repr=False)
     _busy: BusyTimes = field(init=False, default=NOTHING_BUSY)
     _expanded_on: dt.date | None = field(init=False, default=None)
 
@@ -455,11 +457,15 @@ class BusyFeed:
     async def _tell_wide(self, alert: Alert) -> None:
         """Ask the owner, once per series and host, about each series blocking too much."""
         for copy, wide in self.wide:
+            if wide.series in self._told:
+                continue
             try:
-                if not _marked(self.folder / f"{WIDE_ALERTED}{wide.series}"):
-                    continue
+                first_time = _marked(self.folder / f"{WIDE_ALERTED}{wide.series}")
             except OSError as error:
                 logger.warning("The marker of series %s cannot be kept (%s).", wide.series, error)
+                continue
+            self._told.add(wide.series)
+            if not first_time:
                 continue
             first = wide.first.astimezone(ZoneInfo(AGENCY_TIME_ZONE))
             logger.warning(
