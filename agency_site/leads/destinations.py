@@ -27,9 +27,14 @@ A CRM's create is not idempotent: a try whose answer was lost and is retried may
 second record there (rare; the e-mail's same risk), and Pipedrive's lead refused after its
 person was made makes a second person when retried.
 
-The chat text is the owner's, in Spanish (``content/es/owner-alerts.yaml``: ``chat_*``).
+The chat text is the owner's, in Spanish (``content/es/owner-alerts.yaml``: ``chat_*``),
+and carries the visitor's words as text, never as markup: escaped for Slack's mrkdwn
+(``slack_text``: ``&``, ``<``, ``>``, so ``<!channel>`` or ``<https://…|a label>`` is
+shown, not run), sent with no ``parse_mode`` to Telegram (plain text, link previews
+off), as HTML for Odoo's ``description`` (``odoo_html``).
 """
 
+import html
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -45,7 +50,7 @@ from agency_site.leads import source as lead_source
 from agency_site.leads import webhook_payload
 from agency_site.leads.models import utcnow
 
-TEXT_MAX = 3500  # Under Telegram's 4096 and Slack's 40 000 characters.
+TEXT_MAX = 3500  # Under Telegram's 4096 and Slack's 40 000 characters (escaped: 17 500).
 REMOTE_ID_MAX = 200
 
 
@@ -93,6 +98,19 @@ def _bounded(value: Any) -> str | None:
 def _post_json(url: str, value: dict[str, Any]) -> Outgoing:
     content = json.dumps(value, ensure_ascii=False).encode()
     return Outgoing(url, content, {"content-type": "application/json"})
+
+
+def slack_text(text: str) -> str:
+    """``text`` for a Slack-compatible ``{"text": …}``, shown as written: Slack's own
+    escaping of ``&``, ``<`` and ``>``, so no mention (``<!channel>``), link
+    (``<https://…|label>``) or other control sequence is read from it."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def odoo_html(text: str) -> str:
+    """``text`` as an HTML field (Odoo's ``description``): each line escaped, the lines
+    joined by ``<br>``, the only tag."""
+    return "<br>".join(html.escape(line) for line in text.split("\n"))
 
 
 @dataclass(frozen=True)
@@ -183,7 +201,7 @@ class SlackText:
     ) -> Outgoing | None:
         if not _chat_takes(payload):
             return None
-        return _post_json(self.url, {"text": chat_text(payload)})
+        return _post_json(self.url, {"text": slack_text(chat_text(payload))})
 
     def remote_id(self, response: httpx.Response) -> str | None:
         return None  # Slack answers "ok".
@@ -205,8 +223,13 @@ class Telegram:
         if not _chat_takes(payload):
             return None
         url = f"{self.api.rstrip('/')}/bot{self.token}/sendMessage"
-        text = chat_text(payload)
-        return _post_json(url, {"chat_id": self.chat_id, "text": text})
+        # No parse_mode: plain text, nothing in it is markup. No preview of a visitor's link.
+        message = {
+            "chat_id": self.chat_id,
+            "text": chat_text(payload),
+            "link_preview_options": {"is_disabled": True},
+        }
+        return _post_json(url, message)
 
     def remote_id(self, response: httpx.Response) -> str | None:
         answer = _json(response)
@@ -235,7 +258,7 @@ class Odoo:
             "contact_name": str(fields.get("name") or ""),
             "email_from": str(fields.get("email") or ""),
             "phone": str(fields.get("phone") or ""),
-            "description": chat_text(payload),
+            "description": odoo_html(chat_text(payload)),
         }
         outgoing = _post_json(f"{self.base}/json/2/crm.lead/create", {"vals_list": [lead]})
         headers = outgoing.headers | {"authorization": f"bearer {self.key}"}

@@ -2,12 +2,25 @@
 HTTP API: a Slack-compatible incoming webhook and the Telegram Bot API; a chat needs no
 webhook secret, a Standard Webhooks endpoint does."""
 
+import html
+import json
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pytest_httpserver import HTTPServer
 
-from agency_site.leads.destinations import SlackText, StandardWebhook, Telegram, destination
+from agency_site.forms.kinds import LeadKind
+from agency_site.leads.destinations import (
+    SlackText,
+    StandardWebhook,
+    Telegram,
+    chat_text,
+    destination,
+)
 from agency_site.leads.store import LeadStore
 from agency_site.leads.webhooks import WebhookChannel
+from tests.lead_store import LEASE
 from tests.leads.test_webhooks import AT_ONCE, SECRET, lead, receiver, rows, send
 
 __all__ = ["receiver"]  # The receiver fixture, used by name.
@@ -259,3 +272,90 @@ def test_pipedrive_failing_after_the_person_is_retried_and_a_booking_s_change_sk
     )
     with pytest.raises(ValueError):
         destination("pipedrive://agencia.pipedrive.com")
+
+
+# --- The visitor's words are text, never markup (issue 43, item 8) ---------------------
+
+MARKUP = st.sampled_from(
+    [
+        "<!channel>",
+        "<!here|here>",
+        "<https://evil.example|Ver la reserva>",
+        "<http://x.example>",
+        "<@U024BE7LH>",
+        "<b>negrita</b>",
+        "<script>alert(1)</script>",
+        "&amp;",
+        "&lt;!channel&gt;",
+        "<br>",
+        "\n",
+    ]
+)
+VISITOR_TEXT = st.lists(st.one_of(st.text(max_size=20), MARKUP), max_size=8).map("".join)
+
+
+def visitor_payload(name: str, message: str) -> dict:
+    from agency_site.leads import webhook_payload
+    from agency_site.leads.models import Lead, utcnow
+
+    fields = {"name": name, "email": "ana@example.com", "message": message}
+    lead = Lead(id=7, kind="contact", fields=fields, created_at=utcnow(), language="es")
+    return webhook_payload.body("lead.created", utcnow(), lead)
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=VISITOR_TEXT, message=VISITOR_TEXT)
+def test_a_slack_compatible_chat_gets_the_visitor_s_words_escaped_never_as_mrkdwn(
+    name: str, message: str
+) -> None:
+    payload = visitor_payload(name, message)
+    outgoing = SlackText("https://hooks.slack.example/x").request(payload, "msg", ())
+    assert outgoing is not None
+    text = json.loads(outgoing.content)["text"]
+    # No mention, link or other control sequence: Slack reads them only between < and >.
+    assert "<" not in text and ">" not in text
+    unescaped = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    assert unescaped == chat_text(payload)
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=VISITOR_TEXT, message=VISITOR_TEXT)
+def test_odoo_gets_the_visitor_s_words_as_escaped_html_lines(name: str, message: str) -> None:
+    payload = visitor_payload(name, message)
+    outgoing = destination("odoo://key@crm.example/db").request(payload, "msg", ())
+    assert outgoing is not None
+    [vals] = json.loads(outgoing.content)["vals_list"]
+    lines = vals["description"].split("<br>")  # The one tag, the site's own.
+    assert not any("<" in line or ">" in line for line in lines)
+    assert "\n".join(html.unescape(line) for line in lines) == chat_text(payload)
+
+
+@settings(max_examples=100, deadline=None)
+@given(name=VISITOR_TEXT, message=VISITOR_TEXT)
+def test_telegram_gets_the_visitor_s_words_as_plain_text_without_link_previews(
+    name: str, message: str
+) -> None:
+    payload = visitor_payload(name, message)
+    outgoing = Telegram(TOKEN, "1").request(payload, "msg", ())
+    assert outgoing is not None
+    sent = json.loads(outgoing.content)
+    assert "parse_mode" not in sent  # Plain text: nothing in it is read as markup.
+    assert sent["text"] == chat_text(payload)
+    assert sent["link_preview_options"] == {"is_disabled": True}
+
+
+def test_a_mention_and_a_disguised_link_reach_slack_as_text(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    receiver.expect_request("/services/T/B/x").respond_with_data("ok")
+    hooks = chat(store, "slack+" + receiver.url_for("/services/T/B/x"))
+    store.add(
+        LeadKind.HERO,
+        {"name": "<!channel>", "email": "a@example.com", "message": "<https://evil.example|Ver>"},
+        claim_token=None,
+        lease=LEASE,
+    )
+    assert send(hooks) == 1
+    text = receiver.log[0][0].get_json()["text"]
+    assert "name: &lt;!channel&gt;" in text
+    assert "message: &lt;https://evil.example|Ver&gt;" in text
