@@ -50,6 +50,9 @@ class OwnerAlerts(Content):
     # The monthly report e-mail (agency_site/report/mail.py) still unsent hours after it was
     # due: {month} (2026-11), {status_url} the health page.
     report_unsent: Template("month", "status_url")
+    # The retention purge deleted leads whose copies stay where the site cannot delete them
+    # (a chat's messages, HubSpot): {places} each with its ids; {months} the retention.
+    purge_by_hand: Template("months", "places")
 
 
 ALERTS = Localized(lambda: load("owner-alerts.yaml", OwnerAlerts))

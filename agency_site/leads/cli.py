@@ -305,14 +305,22 @@ def _export(delivery: Delivery, status: str | None, output: str | None, ops: "Op
 def _purge(delivery: Delivery, ops: "Options") -> int:
     cutoff = retention_cutoff(ops.retention_months)
     when = cutoff.strftime("%Y-%m-%d %H:%M UTC")
-    deleted = delivery.store.purge(cutoff)
+    purged = delivery.store.purge(cutoff)
     lines = Spool(ops.spool_dir).purge(cutoff)
     print(
-        f"{deleted} lead(s) deleted: people whose last lead arrived before {when} "
+        f"{purged.deleted} lead(s) deleted: people whose last lead arrived before {when} "
         f"(retention: {ops.retention_months} months); {lines} line(s) of this host's "
         "spool folder received before then.",
         file=ops.out,
     )
+    if purged.erasures:
+        endpoints = len({erasure.endpoint for erasure in purged.erasures})
+        print(
+            f"lead.erased queued for {endpoints} webhook endpoint(s) their messages reached.",
+            file=ops.out,
+        )
+    if ops.webhooks is not None and (places := ops.webhooks.by_hand(purged.erasures)):
+        print(f"Delete by hand (they cannot be told): {'; '.join(places)}.", file=ops.out)
     return 0
 
 
@@ -343,12 +351,20 @@ def _spooled(ops: "Options", email: str) -> list[Lead]:
     return found
 
 
-def _elsewhere(leads: Sequence[Lead], ops: "Options") -> str | None:
+def _elsewhere(leads: Sequence[Lead], ops: "Options", erasing: bool | None = None) -> str | None:
     """Where else these leads' data went by webhook (a receiver, a chat, a CRM), with the
-    ids it answered, for the operator to erase there too: ``find`` and ``erase`` say it."""
+    ids it answered, for the operator to erase there too: ``find`` says every place,
+    ``erase`` those the ``lead.erased`` message cannot clear (``erasing`` False)."""
     ids = [lead.id for lead in leads if lead.id is not None]
-    places = ops.webhooks.elsewhere(ids) if ops.webhooks is not None and ids else []
+    places = ops.webhooks.elsewhere(ids, erasing) if ops.webhooks is not None and ids else []
     return f"Also erase in: {'; '.join(places)}." if places else None
+
+
+def _erased_there(leads: Sequence[Lead], ops: "Options") -> str | None:
+    """Where the ``lead.erased`` message clears these leads' copies (``erase``)."""
+    ids = [lead.id for lead in leads if lead.id is not None]
+    places = ops.webhooks.elsewhere(ids, True) if ops.webhooks is not None and ids else []
+    return f"Erased there by a lead.erased message: {'; '.join(places)}." if places else None
 
 
 def _find(delivery: Delivery, email: str, form: str, output: str | None, ops: "Options") -> int:
@@ -377,8 +393,9 @@ def _erase(delivery: Delivery, email: str, yes: bool, ops: "Options") -> int:
     print(f"{len(leads)} lead(s) of {email}: {ids or '-'}.", file=ops.out)
     if spooled:
         print(f"{len(spooled)} line(s) in this host's spool folder.", file=ops.out)
-    if places := _elsewhere(leads, ops):
-        print(places, file=ops.out)
+    for places in (_elsewhere(leads, ops, erasing=False), _erased_there(leads, ops)):
+        if places:
+            print(places, file=ops.out)
     if not yes and not _confirm("Delete them for good?", ops):
         print("Nothing deleted.", file=ops.out)
         return 1

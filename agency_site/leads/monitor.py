@@ -11,8 +11,11 @@
   ``LEADS_CANARY_INTERVAL_SECONDS``; when EmailJS accepts it, every held lead is queued
   again and the normal retry loop delivers each once, one per second.
 - **Purge**: once a day (the ``purge`` row) the leads past the retention period are
-  deleted (see ``LeadStore.purge``), and the leads taken for spam older than
-  ``LEADS_SPAM_KEEP_DAYS``; deleting is idempotent anyway.
+  deleted (see ``LeadStore.purge``): the webhook endpoints their messages reached get a
+  ``lead.erased`` (a CRM deletes its record), and what stays where nothing can delete
+  it (a chat's messages, HubSpot) is logged with ids only and sent to the owner, to
+  delete by hand. Then the leads taken for spam older than ``LEADS_SPAM_KEEP_DAYS``;
+  deleting is idempotent anyway.
 - **Plugins' watchers**: after its own rounds, each tick runs the plugins' watchers
   (``LeadPlugin.watchers``: the bookings' unanswered alert and expiry).
 - **Late leads**: once when a queued lead has waited longer than
@@ -47,6 +50,7 @@ from agency_site.leads.loop import forever
 from agency_site.leads.models import utcnow
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadSummary
+from agency_site.leads.webhooks import WebhookChannel
 from agency_site.paths import LEADS_HEALTH
 
 logger = logging.getLogger(__name__)
@@ -135,32 +139,59 @@ class Monitor:
     spool_alert_after: dt.timedelta = dt.timedelta(minutes=5)
     # Days a lead taken for spam is kept for the owner to release it.
     spam_keep_days: int = 7
+    # The webhooks (where the purged leads' copies went, to list what stays by hand).
+    webhooks: WebhookChannel | None = None
 
     @property
     def store(self):
         return self.delivery.store
 
     def purge(self) -> int:
-        """Delete the leads past the retention period now; how many."""
-        deleted = self.store.purge(retention_cutoff(self.retention_months))
-        if deleted:
+        """Delete the leads past the retention period now; how many (``purge_and_tell``
+        also tells the owner what to delete by hand)."""
+        return self._purge()[0]
+
+    def _purge(self) -> tuple[int, list[str]]:
+        """``purge``, and where the purged leads' copies stay for the agency to delete by
+        hand (``WebhookChannel.by_hand``: ids only), logged."""
+        purged = self.store.purge(retention_cutoff(self.retention_months))
+        if purged.deleted:
             logger.info(
                 "%s lead(s) deleted: retention of %s months after the person's last contact.",
-                deleted,
+                purged.deleted,
                 self.retention_months,
             )
+        by_hand = self.webhooks.by_hand(purged.erasures) if self.webhooks is not None else []
+        if purged.erasures:
+            logger.info(
+                "lead.erased queued for the %s webhook endpoint(s) the purged leads reached.",
+                len({erasure.endpoint for erasure in purged.erasures}),
+            )
+        if by_hand:
+            logger.warning("Purged leads' copies to delete by hand: %s.", "; ".join(by_hand))
         spam = self.store.purge_spam(utcnow() - dt.timedelta(days=self.spam_keep_days))
         if spam:
             logger.info(
                 "%s lead(s) taken for spam deleted after %s days.", spam, self.spam_keep_days
             )
-        return deleted + spam
+        return purged.deleted + spam, by_hand
+
+    async def purge_and_tell(self) -> int:
+        """``purge``; the owner told what stays at destinations that cannot delete it."""
+        deleted, by_hand = await asyncio.to_thread(self._purge)
+        if by_hand:
+            await self.alert(
+                render(
+                    ALERTS.purge_by_hand, months=self.retention_months, places="; ".join(by_hand)
+                )
+            )
+        return deleted
 
     async def tick(self) -> None:
         """One round: the daily purge if due, the held-leads alert and canary, the late
         leads' alerts, then the plugins' watchers."""
         if await asyncio.to_thread(self.store.claim_job, PURGE, PURGE_EVERY):
-            await asyncio.to_thread(self.purge)
+            await self.purge_and_tell()
         await self.watch_held()
         await self.watch_late()
         for watcher in self.store.plugins.watchers(self):

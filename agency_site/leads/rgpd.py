@@ -3,9 +3,13 @@
 A person is an e-mail address, whatever its case or script (``email_key``, stored once
 in ``email_norm``). Each delete runs in one transaction with the plugins' ``forget``
 (a booking's row and slot go with its lead) and the person's auto-reply allowances.
+Erasure and the retention purge alike queue, in that transaction and before the delete,
+a ``lead.erased`` message for every webhook endpoint the leads' messages reached
+(``webhook_queue.queue_erasure``): the copies at the CRMs and chats follow the lead.
 """
 
 import datetime as dt
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 import sqlalchemy.orm
@@ -15,11 +19,22 @@ from agency_site.leads import allowance, webhook_queue
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, email_digest, email_key, mailbox_digest
 from agency_site.leads.plugins import Plugins
+from agency_site.leads.webhook_payload import RETENTION
+from agency_site.leads.webhook_queue import ERASURE_CHUNK, Erasure
 
 
 def _email_is(email: str) -> sa.ColumnElement[bool]:
     """Leads of this address, whatever its case or script (``email_key``, stored once)."""
     return Lead.email_norm == email_key(email)
+
+
+@dataclass(frozen=True)
+class Purged:
+    """What a retention purge did: how many leads it deleted, and the ``lead.erased``
+    messages it queued for the endpoints their messages had reached."""
+
+    deleted: int
+    erasures: tuple[Erasure, ...] = ()
 
 
 class Rights:
@@ -69,12 +84,15 @@ class Rights:
             webhook_queue.forget(connection)
         return deleted
 
-    def purge(self, cutoff: dt.datetime) -> int:
+    def purge(self, cutoff: dt.datetime) -> Purged:
         """Delete the leads of every person whose last lead was received before ``cutoff``.
 
         A person is an e-mail address (case-insensitive); all their leads go together,
         once the newest of them (``created_at``) is older than ``cutoff``. Leads being
-        sent right now wait for the next purge.
+        sent right now wait for the next purge. As ``erase_email`` does, each webhook
+        endpoint their messages reached gets a ``lead.erased`` message (``retention``)
+        in the same transaction, before the delete; the ``lead.erased`` messages done
+        before ``cutoff`` go.
         """
         newer = sa.orm.aliased(Lead)
         same_person_recently = (
@@ -87,17 +105,27 @@ class Rights:
             Lead.status != LeadStatus.SENDING,
             ~same_person_recently,
         )
+        deleted, erasures = 0, []
         with self.engine.begin() as connection:
-            deleted = connection.execute(sa.delete(Lead).where(condition)).rowcount
+            ids = list(
+                connection.execute(sa.select(Lead.id).where(condition).order_by(Lead.id)).scalars()
+            )
+            for start in range(0, len(ids), ERASURE_CHUNK):
+                chunk = ids[start : start + ERASURE_CHUNK]
+                erasures += webhook_queue.queue_erasure(connection, chunk, RETENTION)
+                deleted += connection.execute(
+                    sa.delete(Lead).where(col(Lead.id).in_(chunk), condition)
+                ).rowcount
             self.plugins.forget(connection)
             webhook_queue.forget(connection)
+            webhook_queue.prune_erasures(connection, cutoff)
             allowance.prune(connection)
-            return deleted
+        return Purged(deleted, tuple(erasures))
 
     def purge_spam(self, cutoff: dt.datetime) -> int:
         """Delete the leads taken for spam received before ``cutoff``; how many."""
         condition = sa.and_(Lead.status == LeadStatus.SPAM, col(Lead.created_at) < cutoff)
-        with self.engine.begin() as connection:
+        with self.engine.begin() as connection:  # Never sent: no webhook to tell.
             deleted = connection.execute(sa.delete(Lead).where(condition)).rowcount
             self.plugins.forget(connection)
             webhook_queue.forget(connection)

@@ -105,7 +105,12 @@ def build_delivery(settings: Settings, store: LeadStore) -> Delivery:
     )
 
 
-def build_monitor(settings: Settings, delivery: Delivery, spool: Spool | None = None) -> Monitor:
+def build_monitor(
+    settings: Settings,
+    delivery: Delivery,
+    spool: Spool | None = None,
+    channel: WebhookChannel | None = None,
+) -> Monitor:
     """Alerts, canary and retention of these settings."""
     return Monitor(
         delivery=delivery,
@@ -117,6 +122,7 @@ def build_monitor(settings: Settings, delivery: Delivery, spool: Spool | None = 
         spool=spool,
         spool_alert_after=dt.timedelta(seconds=settings.leads.spool_alert_seconds),
         spam_keep_days=settings.leads.spam_keep_days,
+        webhooks=channel,
     )
 
 
@@ -133,16 +139,20 @@ def build_webhooks(settings: Settings, store: LeadStore, alert=None) -> WebhookC
     )
 
 
+async def _alert(text: str) -> bool:
+    return await monitor().alert(text)
+
+
 @lru_cache(maxsize=1)
 def webhooks() -> WebhookChannel:
     """The webhook channel of this process, on the intake's store; alerts as the monitor."""
-    return build_webhooks(get_settings(), intake().store, monitor().alert)
+    return build_webhooks(get_settings(), intake().store, _alert)
 
 
 @lru_cache(maxsize=1)
 def monitor() -> Monitor:
-    """The monitor of this process, on the intake's store, delivery and spool."""
-    return build_monitor(get_settings(), intake().delivery, intake().spool)
+    """The monitor of this process, on the intake's store, delivery, spool and webhooks."""
+    return build_monitor(get_settings(), intake().delivery, intake().spool, webhooks())
 
 
 def write_folders(settings: Settings) -> dict[str, Path]:

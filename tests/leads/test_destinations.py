@@ -215,10 +215,22 @@ def test_leads_find_and_erase_list_where_else_the_person_s_data_went(
     assert command("find", "--email", "nadie@example.com")[1:] == ("[]\n", "")
 
     code, out, _ = command("erase", "--email", "ana@example.com", "--yes")
-    assert code == 0 and places in out
-    # Only the lead.erased messages are left, which the chat and the CRM skip.
+    # The chat's message is the agency's to delete; the CRM's record the site deletes.
+    assert code == 0 and "Also erase in: endpoint 2, Telegram chat: 55.\n" in out
+    assert "Erased there by a lead.erased message: endpoint 1, Odoo: crm.lead 123.\n" in out
+    # Only the lead.erased messages are left: the chat skips its own, Odoo deletes the record.
     assert {row.event for row in rows(store) if row.lead_id == 0} == {"lead.erased"}
-    assert send(hooks) == 2 and len(receiver.log) == 4
+    receiver.expect_request("/json/2/crm.lead/search").respond_with_json([123])
+    receiver.expect_request("/json/2/crm.lead/unlink").respond_with_json(True)
+    assert send(hooks) == 2
+    assert [request.path for request, _ in receiver.log[4:]] == [
+        "/json/2/crm.lead/search",
+        "/json/2/crm.lead/unlink",
+    ]
+    assert receiver.log[5][0].get_json() == {"ids": [123]}
+    erased = [row for row in rows(store) if row.lead_id == 0]
+    assert sorted(row.status for row in erased) == ["sent", "skipped"]
+    assert all("remote_ids" not in row.data for row in erased)  # Done: no id kept.
 
 
 def test_pipedrive_gets_a_person_then_a_lead_linked_to_it_and_the_lead_s_id_is_kept(
@@ -243,7 +255,7 @@ def test_pipedrive_gets_a_person_then_a_lead_linked_to_it_and_the_lead_s_id_is_k
         "email": [{"value": "ana@example.com", "primary": True}],
     }
     assert new_lead.get_json() == {"title": "contact: Anna", "person_id": 41}
-    assert rows(store)[0].remote_id == "lead adf21080-0e10-11eb"
+    assert rows(store)[0].remote_id == "lead adf21080-0e10-11eb person 41"
 
 
 def test_pipedrive_failing_after_the_person_is_retried_and_a_booking_s_change_skipped(
