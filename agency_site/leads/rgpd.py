@@ -6,9 +6,15 @@ in ``email_norm``). Each delete runs in one transaction with the plugins' ``forg
 Erasure and the retention purge alike queue, in that transaction and before the delete,
 a ``lead.erased`` message for every webhook endpoint the leads' messages reached
 (``webhook_queue.queue_erasure``): the copies at the CRMs and chats follow the lead.
+
+A lead taken for spam is purged ``LEADS_SPAM_KEEP_DAYS`` after the owner was **shown**
+it (``spam_listed_at``: the daily spam digest delivered, the desk's spam page opened,
+``leads spam``), never before: one never shown stays until the general retention
+purge, and is counted by ``unlisted_spam_count`` for the health page and the alerts.
 """
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -17,10 +23,14 @@ from sqlmodel import Session, col, select
 
 from agency_site.leads import allowance, webhook_queue
 from agency_site.leads.kinds import LeadStatus
-from agency_site.leads.models import Lead, email_digest, email_key, mailbox_digest
+from agency_site.leads.models import Lead, email_digest, email_key, mailbox_digest, utcnow
 from agency_site.leads.plugins import Plugins
 from agency_site.leads.webhook_payload import RETENTION
 from agency_site.leads.webhook_queue import ERASURE_CHUNK, Erasure
+
+# A spam lead not shown to the owner this long after it arrived: the daily digest is not
+# getting through (a day, and a day of retries).
+SPAM_LISTING_LATE = dt.timedelta(days=2)
 
 
 def _email_is(email: str) -> sa.ColumnElement[bool]:
@@ -35,6 +45,27 @@ class Purged:
 
     deleted: int
     erasures: tuple[Erasure, ...] = ()
+
+
+def _unlisted_spam() -> sa.ColumnElement[bool]:
+    return sa.and_(Lead.status == LeadStatus.SPAM, col(Lead.spam_listed_at).is_(None))
+
+
+def mark_spam_listed(engine: sa.Engine, lead_ids: Sequence[int], now: dt.datetime) -> int:
+    """Record that the owner was shown these leads taken for spam at ``now`` (the digest
+    delivered, the desk's spam page opened): their ``LEADS_SPAM_KEEP_DAYS`` start. A lead
+    already shown keeps its first time; one no longer spam is left alone. How many."""
+    ids = list(dict.fromkeys(lead_ids))
+    marked = 0
+    with engine.begin() as connection:
+        for start in range(0, len(ids), ERASURE_CHUNK):
+            chunk = ids[start : start + ERASURE_CHUNK]
+            marked += connection.execute(
+                sa.update(Lead)
+                .where(col(Lead.id).in_(chunk), _unlisted_spam())
+                .values(spam_listed_at=now)
+            ).rowcount
+    return marked
 
 
 class Rights:
@@ -123,10 +154,33 @@ class Rights:
         return Purged(deleted, tuple(erasures))
 
     def purge_spam(self, cutoff: dt.datetime) -> int:
-        """Delete the leads taken for spam received before ``cutoff``; how many."""
-        condition = sa.and_(Lead.status == LeadStatus.SPAM, col(Lead.created_at) < cutoff)
+        """Delete the leads taken for spam that the owner was shown before ``cutoff``
+        (``spam_listed_at``); one never shown stays (until the retention purge). How many."""
+        condition = sa.and_(
+            Lead.status == LeadStatus.SPAM,
+            col(Lead.spam_listed_at).is_not(None),
+            col(Lead.spam_listed_at) < cutoff,
+        )
         with self.engine.begin() as connection:  # Never sent: no webhook to tell.
             deleted = connection.execute(sa.delete(Lead).where(condition)).rowcount
             self.plugins.forget(connection)
             webhook_queue.forget(connection)
             return deleted
+
+    def unlisted_spam(self, limit: int) -> list[Lead]:
+        """The leads taken for spam the owner was never shown, oldest first (at most
+        ``limit``): what the next spam digest lists."""
+        query = select(Lead).where(_unlisted_spam()).order_by(col(Lead.id)).limit(limit)
+        with Session(self.engine, expire_on_commit=False) as session:
+            return list(session.exec(query).all())
+
+    def unlisted_spam_count(
+        self, older_than: dt.timedelta = SPAM_LISTING_LATE, now: dt.datetime | None = None
+    ) -> int:
+        """How many leads taken for spam arrived more than ``older_than`` ago and were
+        never shown to the owner (the digest not getting through): kept, not purged, and a
+        problem for the health page and the owner's alert."""
+        late = col(Lead.created_at) < (now or utcnow()) - older_than
+        query = select(sa.func.count()).select_from(Lead).where(_unlisted_spam(), late)
+        with Session(self.engine) as session:
+            return session.exec(query).one()

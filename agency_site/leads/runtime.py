@@ -41,7 +41,7 @@ from agency_site.leads.spam_token import FormTokens, token_secrets
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
 from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
-from agency_site.paths import LEADS_HEALTH
+from agency_site.paths import DESK_SPAM, LEADS_HEALTH
 from agency_site.settings import EmailJSSettings, Settings, get_settings
 
 logger = logging.getLogger(__name__)
@@ -105,13 +105,19 @@ def build_delivery(settings: Settings, store: LeadStore) -> Delivery:
     )
 
 
+def desk_spam_url(settings: Settings) -> str:
+    """The desk's spam page, absolute: on the backend's public URL (``REFLEX_API_URL``,
+    the backend's port on localhost when unset), as the report's link is."""
+    return settings.reflex.api_url.rstrip("/") + DESK_SPAM
+
+
 def build_monitor(
     settings: Settings,
     delivery: Delivery,
     spool: Spool | None = None,
     channel: WebhookChannel | None = None,
 ) -> Monitor:
-    """Alerts, canary and retention of these settings."""
+    """Alerts, canary, retention and the spam digest of these settings."""
     return Monitor(
         delivery=delivery,
         webhook_url=settings.leads.alert_webhook_url.get_secret_value(),
@@ -122,6 +128,8 @@ def build_monitor(
         spool=spool,
         spool_alert_after=dt.timedelta(seconds=settings.leads.spool_alert_seconds),
         spam_keep_days=settings.leads.spam_keep_days,
+        desk_url=desk_spam_url(settings),
+        agency_template=settings.emailjs.template_id(settings.emailjs.AGENCY_TEMPLATE),
         webhooks=channel,
     )
 
