@@ -54,6 +54,30 @@ class OwnerAlerts(Content):
     # The monthly report e-mail (agency_site/report/mail.py) still unsent hours after it was
     # due: {month} (2026-11), {status_url} the health page.
     report_unsent: Template("month", "status_url")
+    # The daily spam digest (leads/monitor.py): the leads taken for spam not shown yet, no
+    # name nor address (as every alert). {count} leads, {days} LEADS_SPAM_KEEP_DAYS, {until}
+    # the day they are deleted unless released, {desk_url} the desk's spam page, {leads} a
+    # spam_digest_line each (and spam_digest_more for the rest), one per line.
+    spam_digest: Template("count", "days", "until", "desk_url", "leads")
+    # {lead_id} its number, {kind} the form, {reason} a spam_reasons word, {received} when.
+    spam_digest_line: Template("lead_id", "kind", "reason", "received")
+    # The leads past the first lines: {count}, {reasons} ("12 campo oculto rellenado, 3 …").
+    spam_digest_more: Template("count", "reasons")
+    # Why a lead was taken for spam, in the owner's words: spam_reason_<a SpamReason value>.
+    spam_reason_honeypot: Template()
+    spam_reason_no_token: Template()
+    spam_reason_too_fast: Template()
+    spam_reason_token_expired: Template()
+    spam_reason_bad_token: Template()
+    spam_reason_disposable: Template()
+    spam_reason_no_mx: Template()
+    # Spam not shown to the owner {hours} h after it arrived (the digest not delivered):
+    # kept until shown, {months} at most; {count} leads, {desk_url} the spam page.
+    spam_unlisted: Template("count", "hours", "months", "desk_url")
+    spam_unlisted_recovered: Template()
+    # The retention purge deleted leads whose copies stay where the site cannot delete them
+    # (a chat's messages, HubSpot): {places} each with its ids; {months} the retention.
+    purge_by_hand: Template("months", "places")
 
 
 ALERTS = Localized(lambda: load("owner-alerts.yaml", OwnerAlerts))

@@ -7,7 +7,8 @@ access and erasure (each erasure is also written to the erasure log, which
 ``deploy restore`` re-applies after putting a backup back; ``find``, ``erase`` and ``purge``
 also cover this host's spool folder); ``spool`` shows the leads waiting on this host's
 disk for the database, and the lines the drain set aside; ``spam`` lists the leads taken
-for spam, each with its reason (kept ``LEADS_SPAM_KEEP_DAYS``), ``not-spam`` sends one. The
+for spam, each with its reason, and counts as showing them to the owner (each is deleted
+``LEADS_SPAM_KEEP_DAYS`` after it was first shown), ``not-spam`` sends one. The
 plugins add their own commands (``LeadPlugin.commands``: the bookings' ``confirm``,
 ``decline`` and ``cancel``, which answer a booking as its e-mail's buttons do). It
 uses the same environment as the site (``REFLEX_DB_URL``,
@@ -22,6 +23,7 @@ folder (``LEADS_EXPORT_DIR``), never into it: ``reflex export`` packs that folde
 import argparse
 import asyncio
 import csv
+import datetime as dt
 import json
 import os
 import socket
@@ -40,6 +42,7 @@ from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.monitor import retention_cutoff
 from agency_site.leads.plugins import Plugins
+from agency_site.leads.rgpd import mark_spam_listed
 from agency_site.leads.spam import quarantine_note
 from agency_site.leads.spool import QUARANTINE, SUFFIX, TORN, Spool, SpooledLead
 from agency_site.leads.webhooks import WebhookChannel
@@ -108,7 +111,9 @@ def _parser(plugins: Plugins | None = None) -> argparse.ArgumentParser:
         "spool", help="the leads waiting on this host's disk for the database (LEADS_SPOOL_DIR)"
     )
     commands.add_parser(
-        "spam", help="the leads taken for spam and why (hidden field filled, no form token...)"
+        "spam",
+        help="the leads taken for spam and why (hidden field filled, no form token...); "
+        "each is deleted LEADS_SPAM_KEEP_DAYS after it was first shown",
     )
     not_spam = commands.add_parser(
         "not-spam", help="send a lead taken for spam to the agency (`spam` lists them)"
@@ -156,7 +161,7 @@ def _list(delivery: Delivery, status: str | None, out: TextIO) -> int:
         line += f"  ({lead_source.describe(lead.source)} · {lead.language})"
         if lead.status == LeadStatus.SPAM:
             challenged = get_settings().leads.spam_challenge
-            line += f"  [{quarantine_note(lead.spam_reason, challenged)}]"
+            line += f"  [{quarantine_note(lead.spam_reason, challenged)}{_spam_due(lead)}]"
         if note := notes.get(lead.id or 0):
             line += f"  [{note}]"
         if hook := hooks.get(lead.id or 0):
@@ -165,10 +170,21 @@ def _list(delivery: Delivery, status: str | None, out: TextIO) -> int:
     return 0
 
 
+def _spam_due(lead: Lead) -> str:
+    """When a lead taken for spam goes: ``LEADS_SPAM_KEEP_DAYS`` after it was first shown."""
+    if lead.spam_listed_at is None:
+        return ", not shown yet: kept until shown"
+    gone = lead.spam_listed_at + dt.timedelta(days=get_settings().leads.spam_keep_days)
+    return f", deleted after {_when(gone)}"
+
+
 def _spam_list(delivery: Delivery, out: TextIO) -> int:
     if not delivery.store.count(LeadStatus.SPAM):
         print("No lead taken for spam.", file=out)
         return 0
+    # Shown to the operator now: each one's keep days start (a second listing keeps them).
+    shown = [lead.id for lead in delivery.store.all(LeadStatus.SPAM) if lead.id is not None]
+    mark_spam_listed(delivery.store.engine, shown, utcnow())
     _list(delivery, LeadStatus.SPAM, out)
     print("Send one to the agency with `not-spam ID`.", file=out)
     return 0
@@ -305,14 +321,22 @@ def _export(delivery: Delivery, status: str | None, output: str | None, ops: "Op
 def _purge(delivery: Delivery, ops: "Options") -> int:
     cutoff = retention_cutoff(ops.retention_months)
     when = cutoff.strftime("%Y-%m-%d %H:%M UTC")
-    deleted = delivery.store.purge(cutoff)
+    purged = delivery.store.purge(cutoff)
     lines = Spool(ops.spool_dir).purge(cutoff)
     print(
-        f"{deleted} lead(s) deleted: people whose last lead arrived before {when} "
+        f"{purged.deleted} lead(s) deleted: people whose last lead arrived before {when} "
         f"(retention: {ops.retention_months} months); {lines} line(s) of this host's "
         "spool folder received before then.",
         file=ops.out,
     )
+    if purged.erasures:
+        endpoints = len({erasure.endpoint for erasure in purged.erasures})
+        print(
+            f"lead.erased queued for {endpoints} webhook endpoint(s) their messages reached.",
+            file=ops.out,
+        )
+    if ops.webhooks is not None and (places := ops.webhooks.by_hand(purged.erasures)):
+        print(f"Delete by hand (they cannot be told): {'; '.join(places)}.", file=ops.out)
     return 0
 
 
@@ -343,12 +367,20 @@ def _spooled(ops: "Options", email: str) -> list[Lead]:
     return found
 
 
-def _elsewhere(leads: Sequence[Lead], ops: "Options") -> str | None:
+def _elsewhere(leads: Sequence[Lead], ops: "Options", erasing: bool | None = None) -> str | None:
     """Where else these leads' data went by webhook (a receiver, a chat, a CRM), with the
-    ids it answered, for the operator to erase there too: ``find`` and ``erase`` say it."""
+    ids it answered, for the operator to erase there too: ``find`` says every place,
+    ``erase`` those the ``lead.erased`` message cannot clear (``erasing`` False)."""
     ids = [lead.id for lead in leads if lead.id is not None]
-    places = ops.webhooks.elsewhere(ids) if ops.webhooks is not None and ids else []
+    places = ops.webhooks.elsewhere(ids, erasing) if ops.webhooks is not None and ids else []
     return f"Also erase in: {'; '.join(places)}." if places else None
+
+
+def _erased_there(leads: Sequence[Lead], ops: "Options") -> str | None:
+    """Where the ``lead.erased`` message clears these leads' copies (``erase``)."""
+    ids = [lead.id for lead in leads if lead.id is not None]
+    places = ops.webhooks.elsewhere(ids, True) if ops.webhooks is not None and ids else []
+    return f"Erased there by a lead.erased message: {'; '.join(places)}." if places else None
 
 
 def _find(delivery: Delivery, email: str, form: str, output: str | None, ops: "Options") -> int:
@@ -377,8 +409,9 @@ def _erase(delivery: Delivery, email: str, yes: bool, ops: "Options") -> int:
     print(f"{len(leads)} lead(s) of {email}: {ids or '-'}.", file=ops.out)
     if spooled:
         print(f"{len(spooled)} line(s) in this host's spool folder.", file=ops.out)
-    if places := _elsewhere(leads, ops):
-        print(places, file=ops.out)
+    for places in (_elsewhere(leads, ops, erasing=False), _erased_there(leads, ops)):
+        if places:
+            print(places, file=ops.out)
     if not yes and not _confirm("Delete them for good?", ops):
         print("Nothing deleted.", file=ops.out)
         return 1

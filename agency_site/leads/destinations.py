@@ -21,15 +21,27 @@ interface, on the same queue, claims and retries (``webhooks.py``).
 
 A CRM takes ``lead.created`` only (``request`` answers None for a booking's change: the
 message is ``skipped``, not sent); a chat takes the leads and their bookings' changes.
-``lead.erased`` goes to Standard Webhooks endpoints only: it names no one a person could
-act on in a chat, and a CRM's record is the owner's to delete (``leads erase`` lists it).
+``lead.erased`` (a person's erasure, the retention purge) carries the ids each endpoint
+answered (``remote_ids``): a Standard Webhooks receiver gets it signed; Odoo deletes the
+records (``crm.lead/search`` for those still there, then ``unlink``); Pipedrive deletes
+each lead and, when the lead was still there, the person made with it (a lead already
+gone was converted or deleted by the agency: what it became is theirs). ``erases``
+says which do; the others (the chats, HubSpot: its form API has no delete) skip it, and
+what they keep is listed for the agency to delete by hand (``leads erase``, the purge's
+alert). A record already gone (404) counts as deleted.
 A CRM's create is not idempotent: a try whose answer was lost and is retried may make a
 second record there (rare; the e-mail's same risk), and Pipedrive's lead refused after its
 person was made makes a second person when retried.
 
-The chat text is the owner's, in Spanish (``content/es/owner-alerts.yaml``: ``chat_*``).
+The chat text is the owner's, in Spanish (``content/es/owner-alerts.yaml``: ``chat_*``),
+and carries the visitor's words as text, never as markup: escaped for Slack's mrkdwn
+(``slack_text``: ``&``, ``<``, ``>``, so ``<!channel>`` or ``<https://…|a label>`` is
+shown, not run), sent with no ``parse_mode`` to Telegram (plain text, link previews
+off), as HTML for Odoo's ``description`` (``odoo_html``).
 """
 
+import dataclasses
+import html
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -45,19 +57,28 @@ from agency_site.leads import source as lead_source
 from agency_site.leads import webhook_payload
 from agency_site.leads.models import utcnow
 
-TEXT_MAX = 3500  # Under Telegram's 4096 and Slack's 40 000 characters.
+TEXT_MAX = 3500  # Under Telegram's 4096 and Slack's 40 000 characters (escaped: 17 500).
 REMOTE_ID_MAX = 200
+ABSENT = (404, 410)  # A delete's answer when the record is gone already: done.
 
 
 @dataclass(frozen=True)
 class Outgoing:
-    """One HTTP POST of a message; ``follow``: the request a 2xx answer to it leads to (a
-    CRM's record linked to the one just made), the last answer being the message's."""
+    """One HTTP request of a message (a POST unless ``method`` says otherwise); ``follow``:
+    the request a 2xx answer to it leads to (a CRM's record linked to the one just made,
+    the next record to delete), None for none, the last answer being the message's.
+    ``absent_ok``: a delete, for which 404 or 410 (the record is gone) is as good as 2xx."""
 
     url: str
     content: bytes
     headers: dict[str, str]
-    follow: Callable[[httpx.Response], "Outgoing"] | None = None
+    follow: Callable[[httpx.Response], "Outgoing | None"] | None = None
+    method: str = "POST"
+    absent_ok: bool = False
+
+    def took(self, response: httpx.Response) -> bool:
+        """Whether ``response`` is this request done."""
+        return response.is_success or (self.absent_ok and response.status_code in ABSENT)
 
 
 class UnexpectedAnswer(httpx.HTTPError):
@@ -69,6 +90,9 @@ class Destination(Protocol):
 
     signed: bool  # Needs LEADS_WEBHOOK_SECRET (nothing is sent without it).
     label: str  # What it is, for the operator ("Odoo", "Telegram chat").
+    # Whether ``lead.erased`` removes what it holds (told, or its record deleted); if not,
+    # the agency deletes it by hand (the ids listed by ``leads erase`` and the purge).
+    erases: bool
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
@@ -95,6 +119,28 @@ def _post_json(url: str, value: dict[str, Any]) -> Outgoing:
     return Outgoing(url, content, {"content-type": "application/json"})
 
 
+def _erased_remote_ids(payload: dict[str, Any], prefix: str) -> list[str]:
+    """Of a ``lead.erased`` body, the remote ids that start with ``prefix``, without it
+    (``crm.lead 123`` -> ``123``); none for any other message."""
+    if payload["type"] != webhook_payload.LEAD_ERASED:
+        return []
+    found = payload["data"].get(webhook_payload.REMOTE_IDS) or []
+    return [value.removeprefix(prefix) for value in found if value.startswith(prefix)]
+
+
+def slack_text(text: str) -> str:
+    """``text`` for a Slack-compatible ``{"text": …}``, shown as written: Slack's own
+    escaping of ``&``, ``<`` and ``>``, so no mention (``<!channel>``), link
+    (``<https://…|label>``) or other control sequence is read from it."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def odoo_html(text: str) -> str:
+    """``text`` as an HTML field (Odoo's ``description``): each line escaped, the lines
+    joined by ``<br>``, the only tag."""
+    return "<br>".join(html.escape(line) for line in text.split("\n"))
+
+
 @dataclass(frozen=True)
 class StandardWebhook:
     """The JSON body, signed per Standard Webhooks."""
@@ -102,6 +148,7 @@ class StandardWebhook:
     url: str
     signed: bool = True
     label: str = "webhook"
+    erases: bool = True  # The receiver is told (``lead.erased``, signed).
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
@@ -177,13 +224,14 @@ class SlackText:
     url: str
     signed: bool = False
     label: str = "Slack-compatible chat"
+    erases: bool = False  # An incoming webhook cannot delete its messages.
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
     ) -> Outgoing | None:
         if not _chat_takes(payload):
             return None
-        return _post_json(self.url, {"text": chat_text(payload)})
+        return _post_json(self.url, {"text": slack_text(chat_text(payload))})
 
     def remote_id(self, response: httpx.Response) -> str | None:
         return None  # Slack answers "ok".
@@ -198,6 +246,7 @@ class Telegram:
     api: str = "https://api.telegram.org"
     signed: bool = False
     label: str = "Telegram chat"
+    erases: bool = False  # A bot may delete its messages for 48 hours only.
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
@@ -205,8 +254,13 @@ class Telegram:
         if not _chat_takes(payload):
             return None
         url = f"{self.api.rstrip('/')}/bot{self.token}/sendMessage"
-        text = chat_text(payload)
-        return _post_json(url, {"chat_id": self.chat_id, "text": text})
+        # No parse_mode: plain text, nothing in it is markup. No preview of a visitor's link.
+        message = {
+            "chat_id": self.chat_id,
+            "text": chat_text(payload),
+            "link_preview_options": {"is_disabled": True},
+        }
+        return _post_json(url, message)
 
     def remote_id(self, response: httpx.Response) -> str | None:
         answer = _json(response)
@@ -223,10 +277,21 @@ class Odoo:
     database: str = ""
     signed: bool = False
     label: str = "Odoo"
+    erases: bool = True  # Its crm.lead records are deleted.
+
+    def _call(self, method: str, value: dict[str, Any]) -> Outgoing:
+        """A JSON-2 call of ``crm.lead``'s ``method`` with this key and database."""
+        outgoing = _post_json(f"{self.base}/json/2/crm.lead/{method}", value)
+        headers = outgoing.headers | {"authorization": f"bearer {self.key}"}
+        if self.database:
+            headers["x-odoo-database"] = self.database
+        return Outgoing(outgoing.url, outgoing.content, headers)
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
     ) -> Outgoing | None:
+        if payload["type"] == webhook_payload.LEAD_ERASED:
+            return self._erase(payload)
         if (record := _crm_record(payload)) is None:
             return None
         fields, _, title = record
@@ -235,13 +300,26 @@ class Odoo:
             "contact_name": str(fields.get("name") or ""),
             "email_from": str(fields.get("email") or ""),
             "phone": str(fields.get("phone") or ""),
-            "description": chat_text(payload),
+            "description": odoo_html(chat_text(payload)),
         }
-        outgoing = _post_json(f"{self.base}/json/2/crm.lead/create", {"vals_list": [lead]})
-        headers = outgoing.headers | {"authorization": f"bearer {self.key}"}
-        if self.database:
-            headers["x-odoo-database"] = self.database
-        return Outgoing(outgoing.url, outgoing.content, headers)
+        return self._call("create", {"vals_list": [lead]})
+
+    def _erase(self, payload: dict[str, Any]) -> Outgoing | None:
+        """Delete the records of a ``lead.erased``: those of them still there (archived
+        ones too), then ``unlink``; None when it names none."""
+        ids = [int(found) for found in _erased_remote_ids(payload, "crm.lead ") if found.isdigit()]
+        if not ids:
+            return None
+
+        def unlink(answer: httpx.Response) -> Outgoing | None:
+            there = _json(answer)
+            if not isinstance(there, list):
+                raise UnexpectedAnswer("Odoo answered no list of records")
+            found = [record for record in there if isinstance(record, int) and record in ids]
+            return self._call("unlink", {"ids": found}) if found else None
+
+        search = {"domain": [["id", "in", ids]], "context": {"active_test": False}}
+        return dataclasses.replace(self._call("search", search), follow=unlink)
 
     def remote_id(self, response: httpx.Response) -> str | None:
         answer = _json(response)  # The new records' ids: [123].
@@ -258,6 +336,7 @@ class HubSpot:
     api: str = "https://api.hsforms.com"
     signed: bool = False
     label: str = "HubSpot"
+    erases: bool = False  # The forms API has no delete (no key): the agency deletes it.
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
@@ -295,13 +374,41 @@ class Pipedrive:
     base: str  # https://<company>.pipedrive.com
     signed: bool = False
     label: str = "Pipedrive"
+    erases: bool = True  # Its leads are deleted, and the persons made with them.
 
     def _url(self, resource: str) -> str:
         return f"{self.base}/api/v1/{resource}?{urlencode({'api_token': self.token})}"
 
+    def _delete(self, resource: str) -> Outgoing:
+        return Outgoing(self._url(resource), b"", {}, method="DELETE", absent_ok=True)
+
+    def _erase(self, records: list[tuple[str, str | None]]) -> Outgoing | None:
+        """Delete each lead, then its person when the lead was still there (a lead gone
+        already was converted into a deal or deleted by the agency: its person is
+        theirs now); None when there is none."""
+        if not records:
+            return None
+        (lead, person), rest = records[0], records[1:]
+
+        def after_lead(answer: httpx.Response) -> Outgoing | None:
+            if person is None or answer.status_code in ABSENT:
+                return self._erase(rest)
+            return dataclasses.replace(
+                self._delete(f"persons/{person}"), follow=lambda _: self._erase(rest)
+            )
+
+        return dataclasses.replace(self._delete(f"leads/{lead}"), follow=after_lead)
+
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
     ) -> Outgoing | None:
+        if payload["type"] == webhook_payload.LEAD_ERASED:
+            records = []
+            for found in _erased_remote_ids(payload, "lead "):
+                lead, _, person = found.partition(" person ")
+                if lead and "/" not in lead and (not person or person.isdigit()):
+                    records.append((lead, person or None))
+            return self._erase(records)
         if (record := _crm_record(payload)) is None:
             return None
         fields, name, title = record
@@ -322,10 +429,17 @@ class Pipedrive:
         return Outgoing(first.url, first.content, first.headers, follow=the_lead)
 
     def remote_id(self, response: httpx.Response) -> str | None:
-        answer = _json(response)  # {"success": true, "data": {"id": "<uuid>", ...}}
+        """``lead <uuid> person <id>``: the lead, and the person made for it (both
+        deleted by ``lead.erased``)."""
+        answer = _json(response)  # {"success": true, "data": {"id": "<uuid>", "person_id": 41}}
         found = answer.get("data") if isinstance(answer, dict) else None
         lead_id = _bounded(found.get("id")) if isinstance(found, dict) else None
-        return f"lead {lead_id}" if lead_id else None
+        if not lead_id or " " in lead_id:
+            return None
+        person = found.get("person_id") if isinstance(found, dict) else None
+        if isinstance(person, int) and not isinstance(person, bool):
+            return f"lead {lead_id} person {person}"
+        return f"lead {lead_id}"
 
 
 def destination(url: str) -> Destination:

@@ -110,6 +110,10 @@ class Lead(SQLModel, table=True):
     # Why it was taken for spam (a ``SpamReason``); kept when the owner releases it, so
     # the checks' false alarms can be counted.
     spam_reason: str | None = Field(default=None, max_length=20)
+    # When the owner was first shown it while taken for spam (the daily spam digest
+    # delivered, the desk's spam page, ``leads spam``): purged LEADS_SPAM_KEEP_DAYS after
+    # that, never before (``rgpd.py``). None: not shown yet.
+    spam_listed_at: dt.datetime | None = None
 
 
 class LeadAutoreply(SQLModel, table=True):
@@ -129,8 +133,8 @@ class LeadMonitor(SQLModel, table=True):
     """Shared state of the owner's side, one row per job, so every worker and host agrees.
 
     ``held_alert``: ``state`` is ``ok`` or ``held``, the last state the owner was told.
-    ``canary`` and ``purge``: ``due_at`` is when a worker may next run the job; it is
-    claimed with a conditional UPDATE, so one worker runs it at a time.
+    ``canary``, ``purge`` and ``spam_digest``: ``due_at`` is when a worker may next run
+    the job; it is claimed with a conditional UPDATE, so one worker runs it at a time.
     """
 
     __tablename__ = "lead_monitor"

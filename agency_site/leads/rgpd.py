@@ -3,9 +3,19 @@
 A person is an e-mail address, whatever its case or script (``email_key``, stored once
 in ``email_norm``). Each delete runs in one transaction with the plugins' ``forget``
 (a booking's row and slot go with its lead) and the person's auto-reply allowances.
+Erasure and the retention purge alike queue, in that transaction and before the delete,
+a ``lead.erased`` message for every webhook endpoint the leads' messages reached
+(``webhook_queue.queue_erasure``): the copies at the CRMs and chats follow the lead.
+
+A lead taken for spam is purged ``LEADS_SPAM_KEEP_DAYS`` after the owner was **shown**
+it (``spam_listed_at``: the daily spam digest delivered, the desk's spam page opened,
+``leads spam``), never before: one never shown stays until the general retention
+purge, and is counted by ``unlisted_spam_count`` for the health page and the alerts.
 """
 
 import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 import sqlalchemy.orm
@@ -13,13 +23,49 @@ from sqlmodel import Session, col, select
 
 from agency_site.leads import allowance, webhook_queue
 from agency_site.leads.kinds import LeadStatus
-from agency_site.leads.models import Lead, email_digest, email_key, mailbox_digest
+from agency_site.leads.models import Lead, email_digest, email_key, mailbox_digest, utcnow
 from agency_site.leads.plugins import Plugins
+from agency_site.leads.webhook_payload import RETENTION
+from agency_site.leads.webhook_queue import ERASURE_CHUNK, Erasure
+
+# A spam lead not shown to the owner this long after it arrived: the daily digest is not
+# getting through (a day, and a day of retries).
+SPAM_LISTING_LATE = dt.timedelta(days=2)
 
 
 def _email_is(email: str) -> sa.ColumnElement[bool]:
     """Leads of this address, whatever its case or script (``email_key``, stored once)."""
     return Lead.email_norm == email_key(email)
+
+
+@dataclass(frozen=True)
+class Purged:
+    """What a retention purge did: how many leads it deleted, and the ``lead.erased``
+    messages it queued for the endpoints their messages had reached."""
+
+    deleted: int
+    erasures: tuple[Erasure, ...] = ()
+
+
+def _unlisted_spam() -> sa.ColumnElement[bool]:
+    return sa.and_(Lead.status == LeadStatus.SPAM, col(Lead.spam_listed_at).is_(None))
+
+
+def mark_spam_listed(engine: sa.Engine, lead_ids: Sequence[int], now: dt.datetime) -> int:
+    """Record that the owner was shown these leads taken for spam at ``now`` (the digest
+    delivered, the desk's spam page opened): their ``LEADS_SPAM_KEEP_DAYS`` start. A lead
+    already shown keeps its first time; one no longer spam is left alone. How many."""
+    ids = list(dict.fromkeys(lead_ids))
+    marked = 0
+    with engine.begin() as connection:
+        for start in range(0, len(ids), ERASURE_CHUNK):
+            chunk = ids[start : start + ERASURE_CHUNK]
+            marked += connection.execute(
+                sa.update(Lead)
+                .where(col(Lead.id).in_(chunk), _unlisted_spam())
+                .values(spam_listed_at=now)
+            ).rowcount
+    return marked
 
 
 class Rights:
@@ -69,12 +115,15 @@ class Rights:
             webhook_queue.forget(connection)
         return deleted
 
-    def purge(self, cutoff: dt.datetime) -> int:
+    def purge(self, cutoff: dt.datetime) -> Purged:
         """Delete the leads of every person whose last lead was received before ``cutoff``.
 
         A person is an e-mail address (case-insensitive); all their leads go together,
         once the newest of them (``created_at``) is older than ``cutoff``. Leads being
-        sent right now wait for the next purge.
+        sent right now wait for the next purge. As ``erase_email`` does, each webhook
+        endpoint their messages reached gets a ``lead.erased`` message (``retention``)
+        in the same transaction, before the delete; the ``lead.erased`` messages done
+        before ``cutoff`` go.
         """
         newer = sa.orm.aliased(Lead)
         same_person_recently = (
@@ -87,18 +136,51 @@ class Rights:
             Lead.status != LeadStatus.SENDING,
             ~same_person_recently,
         )
+        deleted, erasures = 0, []
         with self.engine.begin() as connection:
-            deleted = connection.execute(sa.delete(Lead).where(condition)).rowcount
+            ids = list(
+                connection.execute(sa.select(Lead.id).where(condition).order_by(Lead.id)).scalars()
+            )
+            for start in range(0, len(ids), ERASURE_CHUNK):
+                chunk = ids[start : start + ERASURE_CHUNK]
+                erasures += webhook_queue.queue_erasure(connection, chunk, RETENTION)
+                deleted += connection.execute(
+                    sa.delete(Lead).where(col(Lead.id).in_(chunk), condition)
+                ).rowcount
             self.plugins.forget(connection)
             webhook_queue.forget(connection)
+            webhook_queue.prune_erasures(connection, cutoff)
             allowance.prune(connection)
-            return deleted
+        return Purged(deleted, tuple(erasures))
 
     def purge_spam(self, cutoff: dt.datetime) -> int:
-        """Delete the leads taken for spam received before ``cutoff``; how many."""
-        condition = sa.and_(Lead.status == LeadStatus.SPAM, col(Lead.created_at) < cutoff)
-        with self.engine.begin() as connection:
+        """Delete the leads taken for spam that the owner was shown before ``cutoff``
+        (``spam_listed_at``); one never shown stays (until the retention purge). How many."""
+        condition = sa.and_(
+            Lead.status == LeadStatus.SPAM,
+            col(Lead.spam_listed_at).is_not(None),
+            col(Lead.spam_listed_at) < cutoff,
+        )
+        with self.engine.begin() as connection:  # Never sent: no webhook to tell.
             deleted = connection.execute(sa.delete(Lead).where(condition)).rowcount
             self.plugins.forget(connection)
             webhook_queue.forget(connection)
             return deleted
+
+    def unlisted_spam(self, limit: int) -> list[Lead]:
+        """The leads taken for spam the owner was never shown, oldest first (at most
+        ``limit``): what the next spam digest lists."""
+        query = select(Lead).where(_unlisted_spam()).order_by(col(Lead.id)).limit(limit)
+        with Session(self.engine, expire_on_commit=False) as session:
+            return list(session.exec(query).all())
+
+    def unlisted_spam_count(
+        self, older_than: dt.timedelta = SPAM_LISTING_LATE, now: dt.datetime | None = None
+    ) -> int:
+        """How many leads taken for spam arrived more than ``older_than`` ago and were
+        never shown to the owner (the digest not getting through): kept, not purged, and a
+        problem for the health page and the owner's alert."""
+        late = col(Lead.created_at) < (now or utcnow()) - older_than
+        query = select(sa.func.count()).select_from(Lead).where(_unlisted_spam(), late)
+        with Session(self.engine) as session:
+            return session.exec(query).one()

@@ -41,7 +41,7 @@ from agency_site.leads.spam_token import FormTokens, token_secrets
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
 from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
-from agency_site.paths import LEADS_HEALTH
+from agency_site.paths import DESK_SPAM, LEADS_HEALTH
 from agency_site.settings import EmailJSSettings, Settings, get_settings
 
 logger = logging.getLogger(__name__)
@@ -105,8 +105,19 @@ def build_delivery(settings: Settings, store: LeadStore) -> Delivery:
     )
 
 
-def build_monitor(settings: Settings, delivery: Delivery, spool: Spool | None = None) -> Monitor:
-    """Alerts, canary and retention of these settings."""
+def desk_spam_url(settings: Settings) -> str:
+    """The desk's spam page, absolute: on the backend's public URL (``REFLEX_API_URL``,
+    the backend's port on localhost when unset), as the report's link is."""
+    return settings.reflex.api_url.rstrip("/") + DESK_SPAM
+
+
+def build_monitor(
+    settings: Settings,
+    delivery: Delivery,
+    spool: Spool | None = None,
+    channel: WebhookChannel | None = None,
+) -> Monitor:
+    """Alerts, canary, retention and the spam digest of these settings."""
     return Monitor(
         delivery=delivery,
         webhook_url=settings.leads.alert_webhook_url.get_secret_value(),
@@ -117,6 +128,9 @@ def build_monitor(settings: Settings, delivery: Delivery, spool: Spool | None = 
         spool=spool,
         spool_alert_after=dt.timedelta(seconds=settings.leads.spool_alert_seconds),
         spam_keep_days=settings.leads.spam_keep_days,
+        desk_url=desk_spam_url(settings),
+        agency_template=settings.emailjs.template_id(settings.emailjs.AGENCY_TEMPLATE),
+        webhooks=channel,
     )
 
 
@@ -133,16 +147,20 @@ def build_webhooks(settings: Settings, store: LeadStore, alert=None) -> WebhookC
     )
 
 
+async def _alert(text: str) -> bool:
+    return await monitor().alert(text)
+
+
 @lru_cache(maxsize=1)
 def webhooks() -> WebhookChannel:
     """The webhook channel of this process, on the intake's store; alerts as the monitor."""
-    return build_webhooks(get_settings(), intake().store, monitor().alert)
+    return build_webhooks(get_settings(), intake().store, _alert)
 
 
 @lru_cache(maxsize=1)
 def monitor() -> Monitor:
-    """The monitor of this process, on the intake's store, delivery and spool."""
-    return build_monitor(get_settings(), intake().delivery, intake().spool)
+    """The monitor of this process, on the intake's store, delivery, spool and webhooks."""
+    return build_monitor(get_settings(), intake().delivery, intake().spool, webhooks())
 
 
 def write_folders(settings: Settings) -> dict[str, Path]:

@@ -16,12 +16,15 @@ field changes meaning or goes away (a new optional field keeps the version):
 ``source`` is ``source.py``'s (null when the browser told nothing); ``booking`` is what
 the plugins add (``LeadPlugin.webhook_data``; absent for a lead that is not a booking).
 
-``lead.erased`` (``leads erase``) carries no personal data, only what lets a receiver
-find and delete what it keeps of the person: the leads' ids and the ``webhook-id`` of each
-message about them, and when they were erased:
+``lead.erased`` (a person erased by ``leads erase``, or leads past the retention period
+deleted by the purge) carries no personal data, only what lets a receiver find and delete
+what it keeps of them: the ids of the leads whose messages reached that receiver, the
+``webhook-id`` of each of those messages, the ids the receiver answered for them (a CRM's
+record), why and when they were erased:
 
     {"type": "lead.erased", "version": 1, "timestamp": "2026-12-02T10:00:00Z",
      "data": {"lead_ids": [42, 57], "webhook_ids": ["msg_<key>_lead_created", ...],
+              "remote_ids": ["crm.lead 123"], "reason": "request",
               "erased_at": "2026-12-02T10:00:00Z"}}
 """
 
@@ -43,8 +46,11 @@ BOOKING_EVENTS = (
     "booking.cancelled",
     "booking.rescheduled",
 )
-# A person's leads erased (``leads erase``): to Standard Webhooks endpoints only.
+# Leads erased (``leads erase``: ``request``; the retention purge: ``retention``): to
+# every endpoint one of their messages reached; a CRM deletes its record, a chat skips it.
 LEAD_ERASED = "lead.erased"
+REQUEST, RETENTION = "request", "retention"
+REMOTE_IDS = "remote_ids"  # Kept in the message until it is done (``settled``).
 EVENTS = (LEAD_CREATED, *BOOKING_EVENTS, LEAD_ERASED)
 SCHEMA = Path(__file__).resolve().parents[2] / "docs" / "lead-webhook.schema.json"
 
@@ -73,14 +79,31 @@ def body(
 
 
 def erasure(
-    lead_ids: Sequence[int], webhook_ids: Sequence[str], erased_at: dt.datetime
+    lead_ids: Sequence[int],
+    webhook_ids: Sequence[str],
+    erased_at: dt.datetime,
+    remote_ids: Sequence[str] = (),
+    reason: str = REQUEST,
 ) -> dict[str, Any]:
-    """The ``data`` of a ``lead.erased`` message: ids and a time, nothing personal."""
-    return {
-        "lead_ids": sorted(lead_ids),
+    """The ``data`` of a ``lead.erased`` message: ids, why and a time, nothing personal;
+    ``remote_ids``: what the endpoint answered for those messages (a CRM's record ids)."""
+    data: dict[str, Any] = {
+        "lead_ids": sorted(set(lead_ids)),
         "webhook_ids": list(dict.fromkeys(webhook_ids)),
+        "reason": reason,
         "erased_at": moment(erased_at),
     }
+    if remote_ids:
+        data[REMOTE_IDS] = list(dict.fromkeys(remote_ids))
+    return data
+
+
+def settled(data: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A ``lead.erased`` message's ``data`` once it is done (sent or skipped): without the
+    remote ids, kept only until then."""
+    if not data or REMOTE_IDS not in data:
+        return data
+    return {name: value for name, value in data.items() if name != REMOTE_IDS}
 
 
 def erased_body(occurred_at: dt.datetime, data: dict[str, Any]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ import datetime as dt
 import hashlib
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -141,28 +142,77 @@ def forget(connection: sa.Connection) -> None:
 LEASE = Lease(LeadWebhook.__table__, QUEUED, SENDING)
 
 
-def queue_erasure(connection: sa.Connection, lead_ids: Sequence[int]) -> int:
+@dataclass(frozen=True)
+class Erasure:
+    """A ``lead.erased`` message queued for one endpoint: its ``webhook-id`` and its
+    ``data`` (``webhook_payload.erasure``: the leads that reached it, their messages'
+    ids, the ids it answered)."""
+
+    endpoint: str
+    message_id: str
+    data: dict[str, Any]
+
+
+ERASURE_CHUNK = 500  # Leads per ``lead.erased`` message (and per IN list).
+
+
+def queue_erasure(
+    connection: sa.Connection, lead_ids: Sequence[int], reason: str = webhook_payload.REQUEST
+) -> list[Erasure]:
     """In the transaction erasing ``lead_ids``, before their delete: a ``lead.erased``
-    message for each endpoint that may have received one of theirs (tried at least once,
-    or being sent), its body's data fixed now (``webhook_payload.erasure``). Their rows are
-    locked first, so a message claimed meanwhile is either counted here or never sent.
-    The destinations that are not Standard Webhooks skip it. How many."""
-    if not lead_ids:
-        return 0
+    message for each endpoint one of their messages may have reached (tried at least
+    once, or being sent), its data fixed now: the leads and messages that reached that
+    endpoint and the ids it answered (a CRM's record ids, kept here once the leads'
+    own messages are gone, until this one is done). Their rows are locked first, so a
+    message claimed meanwhile is either counted here or never sent. A chat skips it, a
+    CRM deletes its records. ``reason``: ``request`` (``leads erase``) or ``retention``
+    (the purge). The messages queued."""
+    queued: list[Erasure] = []
+    ids = list(dict.fromkeys(lead_ids))
+    for start in range(0, len(ids), ERASURE_CHUNK):
+        queued += _queue_erasure(connection, ids[start : start + ERASURE_CHUNK], reason)
+    return queued
+
+
+def _queue_erasure(
+    connection: sa.Connection, lead_ids: Sequence[int], reason: str
+) -> list[Erasure]:
     table = LeadWebhook.__table__
     rows = connection.execute(
-        sa.select(table.c.endpoint, table.c.message_id, table.c.status, table.c.attempts)
+        sa.select(
+            table.c.endpoint,
+            table.c.lead_id,
+            table.c.message_id,
+            table.c.status,
+            table.c.attempts,
+            table.c.remote_id,
+        )
         .where(table.c.lead_id.in_(lead_ids), table.c.event != webhook_payload.LEAD_ERASED)
         .order_by(table.c.id)
         .with_for_update()
     ).all()
-    reached = [row for row in rows if row.status != QUEUED or row.attempts > 0]
+    reached: dict[str, list[Any]] = {}
+    for row in rows:
+        if row.status != QUEUED or row.attempts > 0:
+            reached.setdefault(row.endpoint, []).append(row)
     if not reached:
-        return 0
+        return []
     now = utcnow()
-    data = webhook_payload.erasure(lead_ids, [row.message_id for row in reached], now)
     msg_id = f"msg_{uuid.uuid4().hex}_lead_erased"
-    endpoints = dict.fromkeys(row.endpoint for row in reached)
+    queued = [
+        Erasure(
+            endpoint,
+            msg_id,
+            webhook_payload.erasure(
+                [row.lead_id for row in each],
+                [row.message_id for row in each],
+                now,
+                [row.remote_id for row in each if row.remote_id],
+                reason,
+            ),
+        )
+        for endpoint, each in reached.items()
+    ]
     connection.execute(
         sa.insert(table),
         [
@@ -170,17 +220,29 @@ def queue_erasure(connection: sa.Connection, lead_ids: Sequence[int]) -> int:
                 "lead_id": ERASURE_LEAD_ID,
                 "event": webhook_payload.LEAD_ERASED,
                 "message_id": msg_id,
-                "endpoint": endpoint,
-                "data": data,
+                "endpoint": erasure.endpoint,
+                "data": erasure.data,
                 "created_at": now,
                 "status": QUEUED,
                 "attempts": 0,
                 "next_attempt_at": now,
             }
-            for endpoint in endpoints
+            for erasure in queued
         ],
     )
-    return len(endpoints)
+    return queued
+
+
+def prune_erasures(connection: sa.Connection, before: dt.datetime) -> int:
+    """Delete the ``lead.erased`` messages done (sent or skipped) and queued before
+    ``before`` (the retention purge's cutoff): their work is over; how many."""
+    return connection.execute(
+        sa.delete(LeadWebhook).where(
+            LeadWebhook.event == webhook_payload.LEAD_ERASED,
+            col(LeadWebhook.status).in_(DONE),
+            col(LeadWebhook.created_at) < before,
+        )
+    ).rowcount
 
 
 def update(engine: sa.Engine, condition: sa.ColumnElement[bool], **values: Any) -> int:

@@ -6,7 +6,8 @@ endpoints (``LEADS_WEBHOOK_URLS``), a second channel beside the e-mail, independ
   writes one ``lead_webhooks`` row per endpoint in the caller's transaction: the one
   storing the lead (``LeadStore.add_lead``, event ``lead.created``) or the one changing
   its booking (the bookings plugin, ``booking.*``). A lead stored is its webhooks queued;
-  a person erased, a ``lead.erased`` queued (``queue_erasure``, in ``leads erase``'s).
+  a person erased or a lead purged, a ``lead.erased`` queued (``queue_erasure``, in the
+  transaction of ``leads erase`` or of the retention purge) for each endpoint reached.
 - **Claimed** like a lead's e-mail (``lease.py``): ``UPDATE … WHERE <still claimable>``
   and a rowcount check, so one worker sends each message; a worker dying with a claim
   leaves it due again when the lease ends.
@@ -23,7 +24,8 @@ endpoints (``LEADS_WEBHOOK_URLS``), a second channel beside the e-mail, independ
 - **Destinations** (``destinations.py``): by its URL's scheme, an endpoint is a Standard
   Webhooks receiver (``https://``, signed), a Slack-compatible chat (``slack+https://``),
   the owner's Telegram chat (``telegram://``), an Odoo, HubSpot or Pipedrive CRM, each on
-  this same machinery.
+  this same machinery. ``lead.erased`` deletes the records where the destination can
+  (Odoo, Pipedrive); what the others keep is listed for the agency (``by_hand``).
 - **Independent**: the webhook round has its own loop, HTTP client and short timeout;
   neither channel ever waits for the other. One endpoint's failure ends its own round only.
 """
@@ -49,6 +51,7 @@ from agency_site.leads.lease import new_claim_token
 from agency_site.leads.loop import forever
 from agency_site.leads.models import Lead, LeadWebhook, LeadWebhookEndpoint, utcnow
 from agency_site.leads.plugins import Plugins
+from agency_site.leads.webhook_payload import REMOTE_IDS
 from agency_site.leads.webhook_queue import (
     ACTIVE,
     DONE,
@@ -57,6 +60,7 @@ from agency_site.leads.webhook_queue import (
     QUEUED,
     SENT,
     SKIPPED,
+    Erasure,
     active_endpoints,
     claim_one,
     delete,
@@ -215,26 +219,59 @@ class WebhookChannel:
             problem = f"{paused} endpoint(s) paused: run `python -m agency_site.leads retry`"
         return WebhookSummary(self.enabled, problem, waiting, paused)
 
-    def elsewhere(self, lead_ids: Sequence[int]) -> list[str]:
-        """Where these leads' data went besides the table (``leads erase``): each endpoint
-        a message of theirs was sent to, with the ids it answered (``endpoint 2, Odoo:
-        crm.lead 123``)."""
+    def _place(self, endpoint: str) -> tuple[str, bool]:
+        """How the operator knows an endpoint (``endpoint 2, Odoo``), and whether
+        ``lead.erased`` clears what it holds (``Destination.erases``)."""
+        target = self.by_key.get(endpoint)
+        if target is None:
+            return "a former endpoint", False
+        return f"endpoint {list(self.by_key).index(endpoint) + 1}, {target.label}", target.erases
+
+    def _reached(self, lead_ids: Sequence[int]) -> dict[str, list[str]]:
+        """Each endpoint a message of these leads was sent to, with the ids it answered."""
         query = select(LeadWebhook.endpoint, LeadWebhook.remote_id).where(
             col(LeadWebhook.lead_id).in_(lead_ids), LeadWebhook.status == SENT
         )
         with Session(self.engine) as session:
             found = session.exec(query.order_by(col(LeadWebhook.id))).all()
-        numbers = {key: number for number, key in enumerate(self.by_key, start=1)}
-        places: dict[str, list[str]] = {}
+        reached: dict[str, list[str]] = {}
         for endpoint, remote in found:
-            target = self.by_key.get(endpoint)
-            name = (
-                f"endpoint {numbers[endpoint]}, {target.label}" if target else "a former endpoint"
-            )
-            places.setdefault(name, [])
-            if remote and remote not in places[name]:
-                places[name].append(remote)
-        return [f"{name}: {', '.join(ids)}" if ids else name for name, ids in places.items()]
+            reached.setdefault(endpoint, [])
+            if remote and remote not in reached[endpoint]:
+                reached[endpoint].append(remote)
+        return reached
+
+    def elsewhere(self, lead_ids: Sequence[int], erasing: bool | None = None) -> list[str]:
+        """Where these leads' data went besides the table (``leads find``, ``erase``): each
+        endpoint a message of theirs was sent to, with the ids it answered (``endpoint
+        2, Odoo: crm.lead 123``). ``erasing``: only those ``lead.erased`` clears (True)
+        or only those the agency must clear by hand (False)."""
+        places = []
+        for endpoint, ids in self._reached(lead_ids).items():
+            name, erases = self._place(endpoint)
+            if erasing is None or erases == erasing:
+                places.append(f"{name}: {', '.join(ids)}" if ids else name)
+        return places
+
+    def by_hand(self, erasures: Sequence[Erasure]) -> list[str]:
+        """Of the ``lead.erased`` messages just queued (the retention purge's), what stays
+        at destinations that cannot delete it (a chat's messages, HubSpot's contact), for
+        the agency to delete by hand, with ids only: ``endpoint 2, Telegram chat: 55, 56
+        (leads 42, 57)``. A chat's message names its lead's number, which finds it."""
+        places: dict[str, tuple[list[str], list[int]]] = {}
+        for erasure in erasures:
+            name, erases = self._place(erasure.endpoint)
+            if erases:
+                continue
+            remote, leads = places.setdefault(name, ([], []))
+            remote += [found for found in erasure.data.get(REMOTE_IDS, []) if found not in remote]
+            leads += [lead for lead in erasure.data["lead_ids"] if lead not in leads]
+        return [
+            f"{name}: {', '.join(remote)} (leads {', '.join(map(str, leads))})"
+            if remote
+            else f"{name}: leads {', '.join(map(str, leads))}"
+            for name, (remote, leads) in places.items()
+        ]
 
     def _client(self) -> httpx.AsyncClient:
         if self.client is None:
@@ -300,20 +337,23 @@ class WebhookChannel:
             await asyncio.to_thread(delete, self.engine, webhook.id)
             return True
         outgoing = target.request(payload, webhook.message_id, self.signed_by)
+        # A lead.erased done keeps no remote id (its records are deleted, or listed).
+        erased = webhook.event == webhook_payload.LEAD_ERASED
+        settled = {"data": webhook_payload.settled(webhook.data)} if erased else {}
         if outgoing is None:
             await asyncio.to_thread(
-                finish, self.engine, webhook.id, token, status=SKIPPED, last_error=None
+                finish, self.engine, webhook.id, token, status=SKIPPED, last_error=None, **settled
             )
             return True
         try:
-            response = await self._post(outgoing)
+            response, took = await self._post(outgoing)
         except httpx.HTTPError as error:
             why = f"{type(error).__name__}: no answer within {self.policy.timeout_s:g} s"
             if not isinstance(error, httpx.TimeoutException):
                 why = f"{type(error).__name__}: {error}"[:300]
             await self._failed(webhook, token, why)
             return False
-        if response.is_success:
+        if took:
             await asyncio.to_thread(
                 finish,
                 self.engine,
@@ -322,7 +362,8 @@ class WebhookChannel:
                 status=SENT,
                 sent_at=utcnow(),
                 last_error=None,
-                remote_id=target.remote_id(response),
+                remote_id=None if erased or not response.is_success else target.remote_id(response),
+                **settled,
             )
             await asyncio.to_thread(
                 update_endpoint,
@@ -340,16 +381,18 @@ class WebhookChannel:
         await self._failed(webhook, token, why, gone=response.status_code == 410)
         return False
 
-    async def _post(self, outgoing: Outgoing) -> httpx.Response:
-        """POST ``outgoing``, then each request its 2xx answer leads to (``follow``): the
-        last answer is the message's."""
+    async def _post(self, outgoing: Outgoing) -> tuple[httpx.Response, bool]:
+        """Send ``outgoing``, then each request its answer leads to (``follow``) while each
+        is done (``Outgoing.took``): the last answer, and whether the message is done."""
         while True:
-            response = await self._client().post(
-                outgoing.url, content=outgoing.content, headers=outgoing.headers
+            response = await self._client().request(
+                outgoing.method, outgoing.url, content=outgoing.content, headers=outgoing.headers
             )
-            if not response.is_success or outgoing.follow is None:
-                return response
-            outgoing = outgoing.follow(response)
+            took = outgoing.took(response)
+            following = outgoing.follow(response) if took and outgoing.follow else None
+            if following is None:
+                return response, took
+            outgoing = following
 
     async def _failed(self, webhook: LeadWebhook, token: str, why: str, gone: bool = False):
         """Queue the message again on the schedule; pause its endpoint when it is gone or has

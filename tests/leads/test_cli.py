@@ -254,11 +254,16 @@ def test_spam_lists_the_leads_taken_for_spam_and_not_spam_sends_one(
         LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, spam=SpamReason.TOO_FAST
     )
     store.add(LeadKind.HERO, {"email": "real@example.com"}, claim_token=None, lease=LEASE)
+    assert "not shown yet: kept until shown]" in command(store, None, "list", "--status", "spam")[1]
     code, out = command(store, None, "spam")
     assert code == 0 and "autofill@example.com" in out and "real@example.com" not in out
-    # Why it was taken for spam; its proof of work (LEADS_SPAM_CHALLENGE, on) never came.
-    assert "[spam: too_fast, challenged, not solved]" in out
+    # Why it was taken for spam; its proof of work (LEADS_SPAM_CHALLENGE, on) never came;
+    # shown now, so deleted LEADS_SPAM_KEEP_DAYS (7) from now unless released.
+    shown = store.get(spam).spam_listed_at
+    gone = (shown.replace(tzinfo=dt.UTC) + dt.timedelta(days=7)).strftime("%Y-%m-%d %H:%M:%S")
+    assert f"[spam: too_fast, challenged, not solved, deleted after {gone} UTC]" in out
     assert command(store, None, "list", "--status", "spam")[1].count("\n") == 2  # Header + 1.
+    assert store.get(spam).spam_listed_at == shown  # Shown again: its first time kept.
 
     code, out = command(store, None, "not-spam", str(spam))
     assert code == 0 and f"Lead {spam} is queued" in out

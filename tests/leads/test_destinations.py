@@ -2,12 +2,25 @@
 HTTP API: a Slack-compatible incoming webhook and the Telegram Bot API; a chat needs no
 webhook secret, a Standard Webhooks endpoint does."""
 
+import html
+import json
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pytest_httpserver import HTTPServer
 
-from agency_site.leads.destinations import SlackText, StandardWebhook, Telegram, destination
+from agency_site.forms.kinds import LeadKind
+from agency_site.leads.destinations import (
+    SlackText,
+    StandardWebhook,
+    Telegram,
+    chat_text,
+    destination,
+)
 from agency_site.leads.store import LeadStore
 from agency_site.leads.webhooks import WebhookChannel
+from tests.lead_store import LEASE
 from tests.leads.test_webhooks import AT_ONCE, SECRET, lead, receiver, rows, send
 
 __all__ = ["receiver"]  # The receiver fixture, used by name.
@@ -202,10 +215,22 @@ def test_leads_find_and_erase_list_where_else_the_person_s_data_went(
     assert command("find", "--email", "nadie@example.com")[1:] == ("[]\n", "")
 
     code, out, _ = command("erase", "--email", "ana@example.com", "--yes")
-    assert code == 0 and places in out
-    # Only the lead.erased messages are left, which the chat and the CRM skip.
+    # The chat's message is the agency's to delete; the CRM's record the site deletes.
+    assert code == 0 and "Also erase in: endpoint 2, Telegram chat: 55.\n" in out
+    assert "Erased there by a lead.erased message: endpoint 1, Odoo: crm.lead 123.\n" in out
+    # Only the lead.erased messages are left: the chat skips its own, Odoo deletes the record.
     assert {row.event for row in rows(store) if row.lead_id == 0} == {"lead.erased"}
-    assert send(hooks) == 2 and len(receiver.log) == 4
+    receiver.expect_request("/json/2/crm.lead/search").respond_with_json([123])
+    receiver.expect_request("/json/2/crm.lead/unlink").respond_with_json(True)
+    assert send(hooks) == 2
+    assert [request.path for request, _ in receiver.log[4:]] == [
+        "/json/2/crm.lead/search",
+        "/json/2/crm.lead/unlink",
+    ]
+    assert receiver.log[5][0].get_json() == {"ids": [123]}
+    erased = [row for row in rows(store) if row.lead_id == 0]
+    assert sorted(row.status for row in erased) == ["sent", "skipped"]
+    assert all("remote_ids" not in row.data for row in erased)  # Done: no id kept.
 
 
 def test_pipedrive_gets_a_person_then_a_lead_linked_to_it_and_the_lead_s_id_is_kept(
@@ -230,7 +255,7 @@ def test_pipedrive_gets_a_person_then_a_lead_linked_to_it_and_the_lead_s_id_is_k
         "email": [{"value": "ana@example.com", "primary": True}],
     }
     assert new_lead.get_json() == {"title": "contact: Anna", "person_id": 41}
-    assert rows(store)[0].remote_id == "lead adf21080-0e10-11eb"
+    assert rows(store)[0].remote_id == "lead adf21080-0e10-11eb person 41"
 
 
 def test_pipedrive_failing_after_the_person_is_retried_and_a_booking_s_change_skipped(
@@ -259,3 +284,90 @@ def test_pipedrive_failing_after_the_person_is_retried_and_a_booking_s_change_sk
     )
     with pytest.raises(ValueError):
         destination("pipedrive://agencia.pipedrive.com")
+
+
+# --- The visitor's words are text, never markup (issue 43, item 8) ---------------------
+
+MARKUP = st.sampled_from(
+    [
+        "<!channel>",
+        "<!here|here>",
+        "<https://evil.example|Ver la reserva>",
+        "<http://x.example>",
+        "<@U024BE7LH>",
+        "<b>negrita</b>",
+        "<script>alert(1)</script>",
+        "&amp;",
+        "&lt;!channel&gt;",
+        "<br>",
+        "\n",
+    ]
+)
+VISITOR_TEXT = st.lists(st.one_of(st.text(max_size=20), MARKUP), max_size=8).map("".join)
+
+
+def visitor_payload(name: str, message: str) -> dict:
+    from agency_site.leads import webhook_payload
+    from agency_site.leads.models import Lead, utcnow
+
+    fields = {"name": name, "email": "ana@example.com", "message": message}
+    lead = Lead(id=7, kind="contact", fields=fields, created_at=utcnow(), language="es")
+    return webhook_payload.body("lead.created", utcnow(), lead)
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=VISITOR_TEXT, message=VISITOR_TEXT)
+def test_a_slack_compatible_chat_gets_the_visitor_s_words_escaped_never_as_mrkdwn(
+    name: str, message: str
+) -> None:
+    payload = visitor_payload(name, message)
+    outgoing = SlackText("https://hooks.slack.example/x").request(payload, "msg", ())
+    assert outgoing is not None
+    text = json.loads(outgoing.content)["text"]
+    # No mention, link or other control sequence: Slack reads them only between < and >.
+    assert "<" not in text and ">" not in text
+    unescaped = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    assert unescaped == chat_text(payload)
+
+
+@settings(max_examples=200, deadline=None)
+@given(name=VISITOR_TEXT, message=VISITOR_TEXT)
+def test_odoo_gets_the_visitor_s_words_as_escaped_html_lines(name: str, message: str) -> None:
+    payload = visitor_payload(name, message)
+    outgoing = destination("odoo://key@crm.example/db").request(payload, "msg", ())
+    assert outgoing is not None
+    [vals] = json.loads(outgoing.content)["vals_list"]
+    lines = vals["description"].split("<br>")  # The one tag, the site's own.
+    assert not any("<" in line or ">" in line for line in lines)
+    assert "\n".join(html.unescape(line) for line in lines) == chat_text(payload)
+
+
+@settings(max_examples=100, deadline=None)
+@given(name=VISITOR_TEXT, message=VISITOR_TEXT)
+def test_telegram_gets_the_visitor_s_words_as_plain_text_without_link_previews(
+    name: str, message: str
+) -> None:
+    payload = visitor_payload(name, message)
+    outgoing = Telegram(TOKEN, "1").request(payload, "msg", ())
+    assert outgoing is not None
+    sent = json.loads(outgoing.content)
+    assert "parse_mode" not in sent  # Plain text: nothing in it is read as markup.
+    assert sent["text"] == chat_text(payload)
+    assert sent["link_preview_options"] == {"is_disabled": True}
+
+
+def test_a_mention_and_a_disguised_link_reach_slack_as_text(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    receiver.expect_request("/services/T/B/x").respond_with_data("ok")
+    hooks = chat(store, "slack+" + receiver.url_for("/services/T/B/x"))
+    store.add(
+        LeadKind.HERO,
+        {"name": "<!channel>", "email": "a@example.com", "message": "<https://evil.example|Ver>"},
+        claim_token=None,
+        lease=LEASE,
+    )
+    assert send(hooks) == 1
+    text = receiver.log[0][0].get_json()["text"]
+    assert "name: &lt;!channel&gt;" in text
+    assert "message: &lt;https://evil.example|Ver&gt;" in text

@@ -344,28 +344,33 @@ def test_a_booking_unanswered_after_a_working_day_alerts_the_owner_once(
     assert f"n.º {lead_id}: 2026-12-14 10:00" in alert and "confirm ID" in alert
 
 
-def test_spam_is_deleted_after_its_keep_days_by_the_daily_purge(store: LeadStore, emailjs) -> None:
-    old = store.add(
-        LeadKind.HERO,
-        {"email": "a@example.com"},
-        claim_token=None,
-        lease=LEASE,
-        spam=SpamReason.HONEYPOT,
-    )
-    recent = store.add(
-        LeadKind.HERO,
-        {"email": "b@example.com"},
-        claim_token=None,
-        lease=LEASE,
-        spam=SpamReason.HONEYPOT,
+def test_spam_is_deleted_its_keep_days_after_it_was_shown_and_never_unseen(
+    store: LeadStore, emailjs
+) -> None:
+    from agency_site.leads.rgpd import mark_spam_listed
+
+    def spam(email: str, days: int) -> int:
+        lead_id = store.add(
+            LeadKind.HERO, {"email": email}, claim_token=None, lease=LEASE, spam=SpamReason.HONEYPOT
+        )
+        aged(store, lead_id, days)
+        return lead_id
+
+    shown_long_ago, shown_lately, never_shown = (
+        spam("a@example.com", 20),
+        spam("b@example.com", 20),
+        spam("d@example.com", 30),
     )
     kept = store.add(LeadKind.HERO, {"email": "c@example.com"}, claim_token=None, lease=LEASE)
-    aged(store, old, 8)
-    aged(store, recent, 6)
-    aged(store, kept, 8)  # A real lead: kept for the retention period.
-    run(make_monitor(store, emailjs).tick())
-    assert store.get(old) is None
-    assert store.get(recent) is not None and store.get(kept) is not None
+    aged(store, kept, 30)  # A real lead: kept for the retention period.
+    now = dt.datetime.now(dt.UTC)
+    mark_spam_listed(store.engine, [shown_long_ago], now - dt.timedelta(days=8))
+    mark_spam_listed(store.engine, [shown_lately], now - dt.timedelta(days=6))
+    make_monitor(store, emailjs).purge()
+    assert store.get(shown_long_ago) is None
+    assert store.get(shown_lately) is not None and store.get(kept) is not None
+    # Thirty days old, but the owner never saw it: kept (until the retention purge).
+    assert store.get(never_shown) is not None
 
 
 def test_an_unanswered_booking_expires_and_its_visitor_is_told_once_in_their_language(

@@ -118,4 +118,4 @@ def test_an_erasure_body_with_a_lead_s_data_is_refused_by_the_schema() -> None:
 
 def test_nothing_to_announce_for_no_lead(store: LeadStore) -> None:
     with store.engine.begin() as connection:
-        assert webhook_queue.queue_erasure(connection, []) == 0
+        assert webhook_queue.queue_erasure(connection, []) == []
