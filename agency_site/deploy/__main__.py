@@ -222,7 +222,8 @@ def restore_leads(
     ask: Callable[[], str] | None = None,
 ) -> int:
     """Put ``backup`` back into the store's database, migrate it, then re-apply the erasure
-    log (``leads erase``): a person erased after the backup was taken stays erased."""
+    log (``leads erase``): a person erased after the backup was taken stays erased, and
+    what they sent after their erasure stays too."""
     from agency_site.leads import erasures, migrations
 
     if not backup.is_file():
@@ -239,7 +240,7 @@ def restore_leads(
     store.engine.dispose()
     backups.restore(url, backup)
     migrations.upgrade(store.engine)
-    logged = erasures.digests(erasure_log)
+    logged = erasures.erased_at(erasure_log)
     deleted = store.erase_digests(logged)
     print(
         f"Restored {backup.name}; the erasure log ({len(logged)} address(es), "
