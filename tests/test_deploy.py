@@ -3,11 +3,14 @@
 import datetime as dt
 import http.server
 import json
+import os
 import shutil
 import sqlite3
 import subprocess
+import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import httpx
@@ -25,6 +28,8 @@ from agency_site.security_headers import (
 )
 from agency_site.settings import get_settings, load_settings
 from scripts import local_servers
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -646,3 +651,38 @@ def test_the_access_log_is_rotated_daily_and_deleted_after_30_days(settings) -> 
     for line in ("daily", "rotate 30", "maxage 30", "delaycompress", "copytruncate"):
         assert f"    {line}" in rotation
     assert "roll_keep_for 720h" in caddy.caddyfile(topology)  # Caddy's own roll, by size.
+
+
+def test_two_releases_never_run_at_once(tmp_path, monkeypatch) -> None:
+    """A release (or rollback) beside another one is refused before it does anything."""
+    recorder = _Recorder(tmp_path, monkeypatch)
+    first = release.release(recorder.target)
+    with release.one_at_a_time(recorder.target):  # Another release, running.
+        for step in (release.release, release.rollback):
+            with pytest.raises(release.ReleaseError, match="Another release or rollback"):
+                step(recorder.target)
+    assert release.releases(recorder.target) == [first] and recorder.exports == 1
+    assert release.current(recorder.target) == first
+    second = release.release(recorder.target)  # Once it has ended: released as always.
+    assert release.current(recorder.target) == second
+
+
+def test_the_release_migrates_under_the_backends_migration_lock(tmp_path) -> None:
+    """The release's migration is the backends' locked upgrade: beside a migration that
+    holds the lock (a backend starting), it waits for it instead of running alongside."""
+    from agency_site.deploy.__main__ import migrate_command
+    from agency_site.leads import migrations
+
+    url = f"sqlite:///{tmp_path / 'site.db'}"
+    engine = sa.create_engine(url)
+    env = {**os.environ, "REFLEX_DB_URL": url, "LEADS_SPOOL_DIR": str(tmp_path / "spool")}
+    command = migrate_command(sys.executable)
+    assert command[1:] == ["-m", "agency_site.deploy", "migrate"]
+    with migrations._exclusive(engine):
+        running = subprocess.Popen(command, env=env, cwd=ROOT)
+        time.sleep(3)
+        assert running.poll() is None  # Waits for the lock.
+    assert running.wait(timeout=120) == 0
+    with engine.connect() as connection:
+        assert "leads" in sa.inspect(connection).get_table_names()
+    engine.dispose()
