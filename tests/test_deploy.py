@@ -441,8 +441,13 @@ def test_an_answer_never_takes_a_backend_out_and_clients_are_bounded(settings) -
     topology = from_settings(settings)
     server, caddyfile = nginx.server_block(topology), caddy.caddyfile(topology)
     assert "http_503" not in server and "http_502" not in server
-    # /_event, the exact paths, /_site/ and the booking links' /_site/bookings/.
-    assert server.count("proxy_next_upstream error timeout;") == 1 + len(BACKEND_EXACT_PATHS) + 2
+    # /_event, the exact paths, /_site/, the token and health GETs and the booking links'.
+    assert server.count("proxy_next_upstream error timeout;") == 1 + len(BACKEND_EXACT_PATHS) + 4
+    # The token and health GETs have their own tighter zone (Caddy's build has none).
+    for path in nginx.PUBLIC_GETS:
+        block = server.split(f"location = {path} {{")[1].split("}")[0]
+        assert "limit_req zone=agency_site_get burst=10 nodelay;" in block, path
+    assert "zone=agency_site_get:10m rate=60r/m;" in server
     assert (
         "limit_conn_zone $binary_remote_addr" in server and "limit_conn agency_site_conn" in server
     )

@@ -32,18 +32,23 @@ from agency_site.deploy.topology import (
     HASHED_PREFIX,
     MANIFEST_TYPE,
     MAX_FAILS,
+    PUBLIC_GET_BURST,
+    PUBLIC_GETS_PER_MINUTE,
     SHORT_CACHE,
     WEBSOCKET_READ_TIMEOUT_S,
     Topology,
     quoted,
 )
 from agency_site.locale import DEFAULT_LOCALE, LOCALES, not_found_file
-from agency_site.paths import booking_link
+from agency_site.paths import FORM_TOKEN, LEADS_HEALTH, booking_link
 from agency_site.seo.urls import MANIFEST_PATH
 
 UPSTREAM = "agency_site_backend"
 CONNECTION_ZONE = "agency_site_conn"
 REQUEST_ZONE = "agency_site_req"
+PUBLIC_GET_ZONE = "agency_site_get"
+# GETs anyone may send that reach the backend's store and folders: their own zone.
+PUBLIC_GETS = (FORM_TOKEN, LEADS_HEALTH)
 LOG_FORMAT = "agency_site"
 # The booking links' pages, calendar file and free slots: "/_site/bookings/".
 BOOKING_PREFIX = booking_link("")
@@ -120,7 +125,9 @@ def _headers(
     return "\n".join(indent + line for line in lines)
 
 
-def _proxy(topology: Topology, *, websocket: bool = False, private: bool = False) -> str:
+def _proxy(
+    topology: Topology, *, websocket: bool = False, private: bool = False, public_get: bool = False
+) -> str:
     # The backend sends the asset set too: keep one copy, ours. Its document headers (its
     # own pages' whole CSP) pass, but a booking link's Referrer-Policy is ours.
     names = [name for name, _ in topology.asset_headers]
@@ -138,6 +145,7 @@ def _proxy(topology: Topology, *, websocket: bool = False, private: bool = False
         # and never marks the backend down (max_fails counts these same events).
         "proxy_next_upstream error timeout;",
         f"limit_req zone={REQUEST_ZONE} burst={BACKEND_REQUEST_BURST} nodelay;",
+        *([f"limit_req zone={PUBLIC_GET_ZONE} burst={PUBLIC_GET_BURST} nodelay;"] * public_get),
         # Room for the backend's headers (its pages' CSP, cookies of the socket's polling).
         "proxy_buffer_size 16k;",
         "proxy_buffers 8 16k;",
@@ -231,6 +239,11 @@ def server_block(topology: Topology) -> str:
         f"    {location} {{\n{backend_headers}\n{_proxy(topology)}\n    }}"
         for location in backend_locations
     )
+    # The token and health GETs: their own tighter limit too.
+    proxied += "".join(
+        f"\n    location = {path} {{\n{backend_headers}\n{_proxy(topology, public_get=True)}\n    }}"
+        for path in PUBLIC_GETS
+    )
     # The booking links: their own Referrer-Policy.
     proxied += (
         f"\n    location {BOOKING_PREFIX} {{\n"
@@ -261,6 +274,7 @@ upstream {UPSTREAM} {{
 # Per visitor address: open connections, and requests per second to the backends.
 limit_conn_zone $binary_remote_addr zone={CONNECTION_ZONE}:10m;
 limit_req_zone $binary_remote_addr zone={REQUEST_ZONE}:10m rate={BACKEND_REQUESTS_PER_S}r/s;
+limit_req_zone $binary_remote_addr zone={PUBLIC_GET_ZONE}:10m rate={PUBLIC_GETS_PER_MINUTE}r/m;
 
 map $http_upgrade $connection_upgrade {{
     default upgrade;
