@@ -17,7 +17,7 @@ export REFLEX_CHECK_LATEST_VERSION ?= false
 unexport PYTHONDONTWRITEBYTECODE
 
 .DEFAULT_GOAL := help
-.PHONY: help setup setup-dev lock lock-check run prod export leads test test-tools test-unit test-e2e test-stack stack stack-down lint format bench loadtest spam-bots clean
+.PHONY: help setup setup-dev lock lock-check lock-pip-check run prod export leads test test-tools test-unit test-e2e test-stack stack stack-down lint format bench loadtest spam-bots clean
 INSTALL_LOCKED = $(BIN)/python scripts/install_locked.py
 
 ## help: this list: every target, what it does and about how long it takes on 2 cores
@@ -49,6 +49,11 @@ lock: setup-dev
 ## lock-check: fail when a requirements*.txt no longer matches its .in (CI runs it) [<1 min]
 lock-check: setup-dev
 	$(BIN)/python scripts/lock.py check
+
+## lock-pip-check: install the site's locks with the oldest pip the docs support (Debian 12's
+##       venv: pip 23.2.1) into a fresh venv of the system's python3 (CI runs it) [2 min]
+lock-pip-check: setup-dev
+	$(BIN)/python scripts/lock.py pip-check $(PYTHON)
 
 ## run: set up, migrate the leads database and run the site in development mode
 ##      (http://localhost:3000, backend on :8000) [first start 2-4 min, then seconds]

@@ -4,6 +4,8 @@ same `pip freeze` afterwards), most of CI's setup step.
 
 uv itself comes from requirements-dev.txt, pinned and hash-checked, installed by pip. If it
 cannot be had, pip installs the lock file as before: the result is the same, only slower.
+Any pip from 23.2 (Debian 12's venv) does: each pin keeps its extras (scripts/lock.py),
+which an older pip than 24.1 needs with ``--require-hashes``.
 
     python scripts/install_locked.py requirements.txt
 """

@@ -11,6 +11,10 @@ Each lock keeps the versions already pinned (the ``.txt`` it rewrites, and the l
 as a constraint, so the three agree); ``update --upgrade`` (or ``--upgrade-package NAME``,
 any option of ``uv pip compile``) moves them to the newest allowed.
 
+The locks install with uv and with the pip a deployer has (``OLDEST_PIP``, Debian 12's
+venv; ``python scripts/lock.py pip-check`` installs ``requirements-postgres.txt`` with it
+into a fresh venv: CI's step): each pin keeps its extras.
+
 ``python scripts/lock.py check`` (``make lock-check``, CI) compiles the same into a temporary
 folder and fails when a committed lock differs: a ``.in`` edited without ``make lock``.
 """
@@ -24,6 +28,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON_VERSION = "3.11"  # The oldest Python the site supports (pyproject.toml's target).
+# The oldest pip the docs support: Debian 12's venv (Ubuntu 24.04's has 24.0), hash-pinned.
+OLDEST_PIP = (
+    "pip==23.2.1 --hash=sha256:7ccf472345f20d35bdc9d1841ff5f313260c2c33fe417f48c30ac46cccabf5be\n"
+)
 # (source, lock, the lock it must agree with): in order, each constrained by the one before.
 LOCKS = (
     ("requirements.in", "requirements.txt", None),
@@ -53,6 +61,10 @@ def compile_locks(folder: Path, extra: list[str]) -> None:
             "--python-version",
             PYTHON_VERSION,
             "--generate-hashes",
+            # Each package's extras stay on its pin (granian[reload]==...): pip before 24.1
+            # (Debian 12's venv has 23.x) refuses, with --require-hashes, a requirement with
+            # extras that no pin names, such as reflex's granian[reload]>=...
+            "--no-strip-extras",
             "--custom-compile-command",
             "make lock",
             source,
@@ -104,13 +116,42 @@ def check() -> int:
     return 0
 
 
+def pip_check(python: str = "python3") -> int:
+    """0 when the site's locks install, hashes required, with ``OLDEST_PIP`` in a fresh venv
+    of ``python`` (the system's: what docs/deploy.md's deployer has), as the docs say:
+    ``pip install -r requirements.txt``, then the server's ``requirements-postgres.txt``."""
+    with tempfile.TemporaryDirectory(prefix="agency-oldpip-") as tmp:
+        venv = Path(tmp) / "v"
+        subprocess.run([python, "-m", "venv", str(venv)], check=True)
+        pip = [str(venv / "bin" / "python"), "-m", "pip", "--disable-pip-version-check"]
+        (Path(tmp) / "pip.txt").write_text(OLDEST_PIP)
+        subprocess.run([*pip, "install", "--quiet", "--require-hashes", "-r", "pip.txt"],
+                       cwd=tmp, check=True)  # fmt: skip
+        version = subprocess.run([*pip, "--version"], capture_output=True, text=True, check=True)
+        print(version.stdout.strip(), flush=True)
+        for lock in ("requirements.txt", "requirements-postgres.txt"):
+            done = subprocess.run([*pip, "install", "--quiet", "--require-hashes", "-r", lock],
+                                  cwd=ROOT)  # fmt: skip
+            if done.returncode:
+                print(f"{lock} does not install with {version.stdout.split()[1]}.", file=sys.stderr)
+                return 1
+            print(f"{lock}: installed with pip {version.stdout.split()[1]}, hashes checked.")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["update"]:
         update(argv[1:])
         return 0
     if argv == ["check"]:
         return check()
-    print("usage: python scripts/lock.py update [uv pip compile options] | check", file=sys.stderr)
+    if argv[:1] == ["pip-check"]:
+        return pip_check(*argv[1:2])
+    print(
+        "usage: python scripts/lock.py update [uv pip compile options] | check | "
+        "pip-check [python]",
+        file=sys.stderr,
+    )
     return 2
 
 

@@ -34,12 +34,22 @@ it reinstalls the locked requirements). In order it:
    (``CADDY_ENVIRONMENT``) in a drop-in, ``/etc/systemd/system/caddy.service.d/``, and
    restarts Caddy when it runs and the drop-in changed.
 
+Root never follows a link in a folder another user owns: the access log (in the web
+server's folder) and the links' secret (in the site user's) are opened with
+``O_NOFOLLOW``, checked to be regular files of the expected owner with no other hard
+link, and changed through the open descriptor (``fchown``/``fchmod``); a link, another
+kind of file or another owner stops the script with the path and the reason
+(``open_unfollowed``). Otherwise a compromised web server or site user could plant
+``access.log -> /etc/shadow`` and turn the next routine run into root.
+
 ``DEPLOY_*`` variables of the environment change the paths and the user, as in ``.env``.
 ``--root PREFIX`` puts every system path (not the clone) under PREFIX: the tests run this
 file as root into a temporary folder with a throwaway user.
 """
 
 import argparse
+import contextlib
+import errno
 import os
 import pwd
 import secrets
@@ -130,13 +140,68 @@ def ensure_user(name: str, home: Path) -> pwd.struct_passwd:
     return pwd.getpwnam(name)
 
 
+def _refuse(path: Path, why: str) -> SystemExit:
+    return SystemExit(
+        f"prepare_host: {path} {why}. Root does not follow it: remove it (and find out who "
+        "made it), then run this again."
+    )
+
+
+def open_unfollowed(
+    path: Path, flags: int, owners: set[int], *, mode: int = 0o600, dir_fd: int | None = None
+) -> int:
+    """A descriptor of ``path`` (its last part read in ``dir_fd`` when given), never through
+    a link: a regular file (``O_DIRECTORY``: a folder) owned by one of ``owners``, with no
+    other hard link. Anything else raises ``SystemExit`` naming it."""
+    flags |= os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC  # NONBLOCK: a FIFO never waits.
+    try:
+        fd = os.open(path.name if dir_fd is not None else path, flags, mode, dir_fd=dir_fd)
+    except OSError as error:
+        if error.errno in (errno.ELOOP, errno.ENOTDIR) or path.is_symlink():
+            raise _refuse(path, "is a symbolic link") from None
+        raise
+    info = os.fstat(fd)
+    folder = bool(flags & os.O_DIRECTORY)
+    problem = (
+        ("is not a folder" if folder else "is not a regular file")
+        if not (stat.S_ISDIR if folder else stat.S_ISREG)(info.st_mode)
+        else f"belongs to uid {info.st_uid}, not to {sorted(owners)}"
+        if info.st_uid not in owners
+        else "has other hard links"
+        if not folder and info.st_nlink != 1
+        else ""
+    )
+    if problem:
+        os.close(fd)
+        raise _refuse(path, problem)
+    return fd
+
+
+def _made_folder(path: Path, mode: int, owners: set[int]) -> int:
+    """A descriptor of the folder ``path``, made if missing (a link is refused)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        path.mkdir(mode=mode)
+    return open_unfollowed(path, os.O_RDONLY | os.O_DIRECTORY, owners)
+
+
 def ensure_folder(path: Path, mode: int, owner: pwd.struct_passwd | None) -> None:
-    """``path`` exists with ``mode`` and the owner (root when None)."""
-    path.mkdir(parents=True, exist_ok=True)
+    """``path`` exists with ``mode`` and the owner (root when None); never through a link."""
     uid, gid = (owner.pw_uid, owner.pw_gid) if owner else (0, 0)
-    os.chown(path, uid, gid)
-    path.chmod(mode)
+    fd = _made_folder(path, mode, {0, uid})
+    try:
+        os.fchown(fd, uid, gid)
+        os.fchmod(fd, mode)
+    finally:
+        os.close(fd)
     _say(f"{path} {oct(mode)[2:]} {owner.pw_name if owner else 'root'}")
+
+
+def _uid_of(name: str) -> tuple[int, ...]:
+    try:
+        return (pwd.getpwnam(name).pw_uid,)
+    except KeyError:
+        return ()
 
 
 def ensure_access_log(path: Path, server: str, reader: pwd.struct_passwd) -> None:
@@ -149,12 +214,20 @@ def ensure_access_log(path: Path, server: str, reader: pwd.struct_passwd) -> Non
     except KeyError:  # Caddy not installed (--no-apt): root until it is.
         writer = None
     uid = writer.pw_uid if writer else 0
-    path.parent.mkdir(parents=True, exist_ok=True)
-    os.chown(path.parent, uid, reader.pw_gid)
-    path.parent.chmod(0o750)
-    path.touch(exist_ok=True)
-    os.chown(path, uid, reader.pw_gid)
-    path.chmod(0o640)
+    # The folder and the file are the writer's: a web server could have put a link there.
+    owners = {0, uid, *_uid_of("caddy")}
+    folder = _made_folder(path.parent, 0o750, owners)
+    try:
+        os.fchown(folder, uid, reader.pw_gid)
+        os.fchmod(folder, 0o750)
+        log = open_unfollowed(path, os.O_RDONLY | os.O_CREAT, owners, mode=0o640, dir_fd=folder)
+        try:
+            os.fchown(log, uid, reader.pw_gid)
+            os.fchmod(log, 0o640)
+        finally:
+            os.close(log)
+    finally:
+        os.close(folder)
     _say(f"{path} 640 {writer.pw_name if writer else 'root'}:{reader.pw_name}")
 
 
@@ -185,10 +258,16 @@ LINK_SECRET_FILE = "booking-link-secret"
 def link_secret(data: Path) -> str:
     """The links' secret for ``.env``: the one the backends keep in ``data`` (so the links
     already mailed keep working), else a new one."""
-    try:
-        kept = (data / LINK_SECRET_FILE).read_text(encoding="utf-8").strip()
-    except OSError:
+    path = data / LINK_SECRET_FILE
+    try:  # The data folder is the site user's: never through a link it put there.
+        fd = open_unfollowed(path, os.O_RDONLY, {0, os.stat(data).st_uid})
+    except FileNotFoundError:
         kept = ""
+    else:
+        try:
+            kept = os.read(fd, 4096).decode("utf-8", "replace").strip()
+        finally:
+            os.close(fd)
     return kept if len(kept) >= 32 and "," not in kept else secrets.token_urlsafe(32)
 
 

@@ -3,13 +3,15 @@
 import datetime as dt
 import http.server
 import json
+import os
 import shutil
 import sqlite3
 import subprocess
+import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
-from urllib.parse import unquote
 
 import httpx
 import pytest
@@ -26,6 +28,8 @@ from agency_site.security_headers import (
 )
 from agency_site.settings import get_settings, load_settings
 from scripts import local_servers
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -437,8 +441,13 @@ def test_an_answer_never_takes_a_backend_out_and_clients_are_bounded(settings) -
     topology = from_settings(settings)
     server, caddyfile = nginx.server_block(topology), caddy.caddyfile(topology)
     assert "http_503" not in server and "http_502" not in server
-    # /_event, the exact paths, /_site/ and the booking links' /_site/bookings/.
-    assert server.count("proxy_next_upstream error timeout;") == 1 + len(BACKEND_EXACT_PATHS) + 2
+    # /_event, the exact paths, /_site/, the token and health GETs and the booking links'.
+    assert server.count("proxy_next_upstream error timeout;") == 1 + len(BACKEND_EXACT_PATHS) + 4
+    # The token and health GETs have their own tighter zone (Caddy's build has none).
+    for path in nginx.PUBLIC_GETS:
+        block = server.split(f"location = {path} {{")[1].split("}")[0]
+        assert "limit_req zone=agency_site_get burst=10 nodelay;" in block, path
+    assert "zone=agency_site_get:10m rate=60r/m;" in server
     assert (
         "limit_conn_zone $binary_remote_addr" in server and "limit_conn agency_site_conn" in server
     )
@@ -489,10 +498,93 @@ class _Backend(http.server.BaseHTTPRequestHandler):
         pass
 
 
+# What a visitor's request may carry that the access log must never keep: addresses in
+# headers (a CDN's or a proxy's), other headers, identifiers in the query (ad click ids,
+# a mailer's subscriber id, the socket's token) and in the Referer.
+REVEALING_HEADERS = {
+    "CF-Connecting-IP": "203.0.113.77",
+    "True-Client-IP": "198.51.100.23",
+    "X-Forwarded-For": "192.0.2.99, 203.0.113.78",
+    "X-Real-IP": "198.51.100.24",
+    "Forwarded": "for=198.51.100.25",
+    "Accept-Language": "es-ES,ca;q=0.9",
+    "X-Tracking-Id": "visitor-HEADER-77",
+    "Cookie": "session=COOKIE-VALUE-1",
+}
+IDENTIFIERS = {
+    "gclid": "GCLID-AAA111",
+    "fbclid": "FBCLID-BBB222",
+    "mc_eid": "MCEID-CCC333",
+    "_hsenc": "HSENC-DDD444",
+    "token": "SOCKET-TOKEN-EEE555",
+    "t": "SECRET-booking-token-123",
+}
+CAMPAIGN = "utm_source=news&utm_medium=email&utm_campaign=otono"
+
+
+def visit_revealing_everything(url: str, own_url: str) -> dict[str, str]:
+    """The requests of a visitor who carries every identifier the log must drop; what each
+    request's logged URI must be."""
+    query = "&".join(f"{key}={value}" for key, value in IDENTIFIERS.items())
+    agent = "Mozilla/5.0 (iPhone) Test"
+    external = f"https://x.example/inbox/MSG-PATH-ID-9?{query}"
+    headers = {**REVEALING_HEADERS, "User-Agent": agent, "Referer": external}
+    expected = {}
+    with httpx.Client(base_url=url, headers=headers) as client:
+        answer = client.get(f"/about?{query}&{CAMPAIGN}&fbclid=again&utm_term=seo")
+        assert answer.status_code == 200
+        expected["/about"] = f"/about?{CAMPAIGN}&utm_term=seo"
+        # A booking link (its own page's URL as the Referer) and the report link.
+        own = {"Referer": f"{own_url}/_site/bookings/decline?{query}"}
+        for path in ("/_site/bookings/cancel", "/_site/report/2026-11"):
+            client.get(f"{path}?{query}", headers=own)
+            expected[path] = path
+        # The socket's polling transport, its token in the query.
+        client.get(f"/_event/?EIO=4&transport=polling&{query}")
+        expected["/_event/"] = "/_event/"
+    return expected
+
+
+def assert_log_keeps_only_the_policy(
+    logs: str, expected_uris: dict[str, str], recent: str | None = None
+) -> list[dict]:
+    """Nothing of ``REVEALING_HEADERS`` and ``IDENTIFIERS`` anywhere in ``logs``: no full
+    address, header (name or value) or identifier, only the kept fields; the lines of
+    ``recent`` (the visit's, by default all) carry ``expected_uris``; those lines."""
+    lowered = logs.lower()
+    assert '"remote_port"' not in logs
+    for name, value in REVEALING_HEADERS.items():
+        assert f'"{name.lower()}"' not in lowered, name  # As a logged header's key.
+        for part in value.replace(",", " ").replace("=", " ").replace(";", " ").split():
+            if len(part) > 3:
+                assert part.lower() not in lowered, (name, part)
+    for key, value in IDENTIFIERS.items():
+        assert value.lower() not in lowered, key
+    assert "msg-path-id" not in lowered and "inbox" not in lowered  # The Referer's path.
+    lines = [json.loads(line) for line in logs.splitlines()]
+    visit = [json.loads(line) for line in (logs if recent is None else recent).splitlines()]
+    by_path = {line["request"]["uri"].split("?")[0]: line for line in visit}
+    for path, uri in expected_uris.items():
+        assert by_path[path]["request"]["uri"] == uri, path
+    for line in lines:
+        # The visitor's full address nowhere (a local site's own Referer may name its host).
+        written = json.dumps({**line, access_log.FIELD: ""})
+        assert "127.0.0.1" not in written, written
+        assert "headers" not in line["request"] and "resp_headers" not in line
+        assert line["request"]["remote_ip"] == "127.0.0.0"
+        assert line["request"].get("client_ip", "127.0.0.0") == "127.0.0.0"  # Caddy >= 2.7
+    return visit
+
+
 @pytest.mark.parametrize("run_server", [_run_caddy, _run_nginx], ids=["caddy", "nginx"])
-def test_a_booking_link_s_token_is_neither_logged_nor_sent_as_referer(
+def test_the_access_log_keeps_only_what_the_policy_says(
     run_server, served_root, monkeypatch
 ) -> None:
+    """Every address masked, of the headers only the Referer (its origin, or its path on
+    the site) and the User-Agent, of the URI its path and utm_* keys; the owner's report
+    reads the result. And a booking link's URL is never sent as a Referer."""
+    from agency_site.report.log_lines import parse
+
     port, backend_port = local_servers.free_port(), local_servers.free_port()
     monkeypatch.setenv("REFLEX_DEPLOY_URL", f"http://localhost:{port}")
     monkeypatch.setenv("DEPLOY_BACKENDS", f"127.0.0.1:{backend_port}")
@@ -501,40 +593,29 @@ def test_a_booking_link_s_token_is_neither_logged_nor_sent_as_referer(
     backend = http.server.ThreadingHTTPServer(("127.0.0.1", backend_port), _Backend)
     threading.Thread(target=backend.serve_forever, daemon=True).start()
     process = run_server(topology, served_root)
-    token = "SECRET-booking-token-123"
     try:
         local_servers.wait_for_port(port)
         url = f"http://127.0.0.1:{port}"
         for path in ("/_site/bookings/cancel", "/_site/bookings/calendar"):
-            referer = {"Referer": f"{url}/_site/bookings/decline?t={token}"}
-            answer = httpx.get(f"{url}{path}?t={token}", headers=referer)
-            assert answer.status_code == 200
+            answer = httpx.get(f"{url}{path}?t=x")
             assert answer.headers.get_list("referrer-policy") == ["no-referrer"]
-        # The owner's report link (its own no-referrer comes from the backend).
-        assert httpx.get(f"{url}/_site/report/2026-11?t={token}").status_code == 200
         other = httpx.get(url + "/_site/forms/contact")  # Other pages keep the site's policy.
         assert other.headers.get_list("referrer-policy") == ["strict-origin-when-cross-origin"]
-        page = {"User-Agent": "Mozilla/5.0 (iPhone) Test", "Referer": "https://x.example/a?q=1"}
-        assert httpx.get(url + "/about?utm_source=news", headers=page).status_code == 200
+        expected = visit_revealing_everything(url, f"http://localhost:{port}")
     finally:
         local_servers.stop_pid(process.pid)
         backend.shutdown()
     logs = "".join(path.read_text() for path in served_root.rglob("access.log"))
-    assert token not in logs
-    # JSON lines of one shape for both servers (agency_site/deploy/access_log.py), the
-    # address shortened to its /24, every Referer's query hidden.
-    lines = [json.loads(line) for line in logs.splitlines()]
-    requests = {unquote(line["request"]["uri"]): line for line in lines}
-    # Caddy replaces the token (t=[hidden]), nginx the whole query of a booking link.
-    assert {"/_site/bookings/cancel?t=[hidden]", "/_site/bookings/cancel?[hidden]"} & set(requests)
-    about = requests["/about?utm_source=news"]
-    assert about["status"] == 200 and about["request"]["method"] == "GET"
-    assert about["request"]["remote_ip"] == "127.0.0.0"
-    assert about["request"]["headers"]["User-Agent"] == ["Mozilla/5.0 (iPhone) Test"]
-    assert about["request"]["headers"]["Referer"] == ["https://x.example/a?[hidden]"]
-    assert about["resp_headers"]["Content-Type"][0].startswith("text/html")
-    assert all(line["request"]["remote_ip"] == "127.0.0.0" for line in lines)
-    assert '"remote_ip":"127.0.0.1"' not in logs and "remote_port" not in logs
+    lines = assert_log_keeps_only_the_policy(logs, expected)
+    hits = {hit.path: hit for hit in map(parse, map(json.dumps, lines)) if hit}
+    about = hits["/about"]
+    assert about.referrer == "https://x.example"
+    assert about.user_agent == "Mozilla/5.0 (iPhone) Test"
+    assert about.query == f"{CAMPAIGN}&utm_term=seo" and about.status == 200
+    # A page of the site as the Referer: its path, without its query.
+    assert hits["/_site/bookings/cancel"].referrer == (
+        f"http://localhost:{port}/_site/bookings/decline"
+    )
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
@@ -575,3 +656,38 @@ def test_the_access_log_is_rotated_daily_and_deleted_after_30_days(settings) -> 
     for line in ("daily", "rotate 30", "maxage 30", "delaycompress", "copytruncate"):
         assert f"    {line}" in rotation
     assert "roll_keep_for 720h" in caddy.caddyfile(topology)  # Caddy's own roll, by size.
+
+
+def test_two_releases_never_run_at_once(tmp_path, monkeypatch) -> None:
+    """A release (or rollback) beside another one is refused before it does anything."""
+    recorder = _Recorder(tmp_path, monkeypatch)
+    first = release.release(recorder.target)
+    with release.one_at_a_time(recorder.target):  # Another release, running.
+        for step in (release.release, release.rollback):
+            with pytest.raises(release.ReleaseError, match="Another release or rollback"):
+                step(recorder.target)
+    assert release.releases(recorder.target) == [first] and recorder.exports == 1
+    assert release.current(recorder.target) == first
+    second = release.release(recorder.target)  # Once it has ended: released as always.
+    assert release.current(recorder.target) == second
+
+
+def test_the_release_migrates_under_the_backends_migration_lock(tmp_path) -> None:
+    """The release's migration is the backends' locked upgrade: beside a migration that
+    holds the lock (a backend starting), it waits for it instead of running alongside."""
+    from agency_site.deploy.__main__ import migrate_command
+    from agency_site.leads import migrations
+
+    url = f"sqlite:///{tmp_path / 'site.db'}"
+    engine = sa.create_engine(url)
+    env = {**os.environ, "REFLEX_DB_URL": url, "LEADS_SPOOL_DIR": str(tmp_path / "spool")}
+    command = migrate_command(sys.executable)
+    assert command[1:] == ["-m", "agency_site.deploy", "migrate"]
+    with migrations._exclusive(engine):
+        running = subprocess.Popen(command, env=env, cwd=ROOT)
+        time.sleep(3)
+        assert running.poll() is None  # Waits for the lock.
+    assert running.wait(timeout=120) == 0
+    with engine.connect() as connection:
+        assert "leads" in sa.inspect(connection).get_table_names()
+    engine.dispose()

@@ -70,3 +70,17 @@ def test_the_installer_leaves_nothing_in_the_venv_that_others_may_write(tmp_path
     close_lock_file(tmp_path)
     assert lock.stat().st_mode & 0o777 == 0o644
     close_lock_file(tmp_path / "no-venv-here")  # Nothing to do: no error.
+
+
+def test_every_pin_keeps_the_extras_its_dependents_ask_for() -> None:
+    """pip before 24.1 (Debian 12's venv: 23.2) refuses, hashes required, a requirement
+    with extras that no pin names (reflex asks for granian[reload]); uv accepts either.
+    `make lock-pip-check` (CI) installs the locks with that pip."""
+    for lock in ("requirements.txt", "requirements-postgres.txt", "requirements-dev.txt"):
+        extras = {
+            match[1].lower(): match[2]
+            for match in map(PIN.match, (ROOT / lock).read_text().splitlines())
+            if match
+        }
+        assert extras["granian"] == "[reload]", lock
+        assert extras["reflex"] == "[db]", lock

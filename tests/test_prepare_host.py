@@ -486,3 +486,65 @@ def test_the_defaults_are_the_sites() -> None:
     defaults = DeploySettings.model_fields
     for key, value in prepare_host.DEFAULTS.items():
         assert defaults[key].default == value, key
+
+
+def _root_only(tmp_path: Path) -> Path:
+    """A file only root reads: what a planted link points at."""
+    if os.geteuid() != 0:
+        unavailable("plants links in folders of other users: needs root (CI runs as root)")
+    target = tmp_path / "root-only"
+    target.write_text("ROOT-ONLY-" + "s" * 40 + "\n")
+    target.chmod(0o600)
+    return target
+
+
+@pytest.mark.parametrize("planted", ["symlink", "hardlink", "fifo"])
+def test_the_access_log_is_never_followed_into_another_file(tmp_path: Path, planted) -> None:
+    """The web server owns the log's folder: a link (or a FIFO) it put there as access.log
+    is refused, and what it points at keeps its owner and mode."""
+    target = _root_only(tmp_path)
+    writer = pwd.getpwnam("caddy" if shutil.which("caddy") else "nobody")
+    reader = pwd.getpwnam("nobody")
+    folder = tmp_path / "log"
+    folder.mkdir(mode=0o750)
+    os.chown(folder, writer.pw_uid, reader.pw_gid)
+    log = folder / "access.log"
+    if planted == "symlink":
+        log.symlink_to(target)
+    elif planted == "hardlink":
+        os.link(target, log)
+    else:
+        os.mkfifo(log)
+    with pytest.raises(SystemExit, match=r"access\.log (is a symbolic link|has other hard links|is not a regular file)"):  # fmt: skip
+        prepare_host.ensure_access_log(log, "caddy", reader)
+    assert (target.stat().st_uid, stat.S_IMODE(target.stat().st_mode)) == (0, 0o600)
+    # A plain file, or none, is made the writer's and the reader group's, 0640.
+    log.unlink()
+    prepare_host.ensure_access_log(log, "caddy", reader)
+    prepare_host.ensure_access_log(log, "caddy", reader)  # A second run changes nothing.
+    info = log.lstat()
+    assert stat.S_ISREG(info.st_mode) and stat.S_IMODE(info.st_mode) == 0o640
+    assert (info.st_gid, stat.S_IMODE(folder.stat().st_mode)) == (reader.pw_gid, 0o750)
+
+
+def test_the_links_secret_is_never_read_through_a_link(tmp_path: Path) -> None:
+    """The site's user owns the data folder: a booking-link-secret it made a link to a file
+    of root's would copy that file into .env (which the user reads)."""
+    target = _root_only(tmp_path)
+    user = pwd.getpwnam("nobody")
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    os.chown(data, user.pw_uid, user.pw_gid)
+    planted = data / prepare_host.LINK_SECRET_FILE
+    planted.symlink_to(target)
+    with pytest.raises(SystemExit, match="booking-link-secret is a symbolic link"):
+        prepare_host.link_secret(data)
+    planted.unlink()
+    os.link(target, planted)  # A hard link to it: refused as well.
+    with pytest.raises(SystemExit, match=r"booking-link-secret (belongs to uid 0|has other)"):
+        prepare_host.link_secret(data)
+    planted.unlink()
+    kept = "k" * 43
+    planted.write_text(kept)
+    os.chown(planted, user.pw_uid, user.pw_gid)
+    assert prepare_host.link_secret(data) == kept  # The user's own file: read.

@@ -4,6 +4,7 @@ where they may, and accepted by ``systemd-analyze verify`` (Debian's systemd).""
 import io
 import os
 import shutil
+import sqlite3
 import subprocess
 from pathlib import Path, PurePosixPath
 from unittest import mock
@@ -37,10 +38,20 @@ ROOT = Path(__file__).resolve().parents[1]
 HARDENING = (
     "NoNewPrivileges=yes",
     "ProtectSystem=strict",
+    "ProtectHome=yes",
     "PrivateTmp=yes",
     "UMask=0077",
+    "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6",
+    "SystemCallFilter=@system-service",
+    "CapabilityBoundingSet=",
+    "ProtectKernelLogs=yes",
+    "LockPersonality=yes",
+    "MemoryDenyWriteExecute=yes",
     f"LimitNOFILE={systemd.OPEN_FILES}",
 )
+SERVICES = (systemd.BACKEND_UNIT, systemd.BACKUP_SERVICE, systemd.REPORT_SERVICE)
+# `systemd-analyze security`'s exposure of each service: 7.0 ("MEDIUM") before issue 43.
+EXPOSURE_MAX = 2.0
 
 
 def topology(app_dir: str = "/srv/agency_site/app", user: str = "agency") -> Topology:
@@ -232,3 +243,151 @@ def test_a_postgresql_host_keeps_its_database() -> None:
 def test_prepare_host_writes_the_units_write_paths() -> None:
     for data_dir in ("/var/lib/agency_site", "/data/agency"):
         assert prepare_host.write_paths(data_dir) == systemd.write_paths(data_dir)
+
+
+def test_systemd_analyze_security_scores_every_service_low(tmp_path: Path) -> None:
+    """The exposure `systemd-analyze security` gives each service, read from its file."""
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        unavailable("systemd-analyze is not installed (Debian: `sudo apt-get install systemd`)")
+    files = units()
+    files["agency-backend@8001.service"] = files.pop(systemd.BACKEND_UNIT)
+    for name, text in files.items():
+        if not name.endswith(".service"):
+            continue
+        (tmp_path / name).write_text(text)
+        result = subprocess.run(
+            [analyze, "security", "--offline=yes", "--no-pager", str(tmp_path / name)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        score = float(result.stdout.split("Overall exposure level for")[1].split(":")[1].split()[0])
+        print(f"{name}: exposure {score}")
+        assert score <= EXPOSURE_MAX, (name, result.stdout[-3000:])
+
+
+def test_the_report_reads_the_log_through_the_site_user_s_group_only() -> None:
+    """No SupplementaryGroups (Debian's adm reads every log of the machine): the log is the
+    site user's group's (scripts/prepare_host.py ensure_access_log)."""
+    for name, text in units().items():
+        assert "SupplementaryGroups" not in text, name
+
+
+# Runs a command as systemd would under a unit's SystemCallFilter= (EPERM for the rest),
+# RestrictAddressFamilies= and MemoryDenyWriteExecute=: libseccomp through ctypes,
+# prctl(PR_SET_NO_NEW_PRIVS) and prctl(PR_SET_MDWE). argv: group, families, mdwe, command.
+CONFINE = r"""
+import ctypes, ctypes.util, os, subprocess, sys
+group, families, mdwe, command = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+text = subprocess.run(["systemd-analyze", "syscall-filter"], capture_output=True, text=True,
+                      check=True).stdout
+table, current = {}, None
+for line in text.splitlines():
+    item = line.strip()
+    if item and not item.startswith("#"):
+        if line.startswith("@"):
+            current = table.setdefault(item, [])
+        elif current is not None:
+            current.append(item)
+def expand(name, seen):
+    calls = set()
+    for item in table.get(name, []):
+        if item.startswith("@"):
+            if item not in seen:
+                seen.add(item)
+                calls |= expand(item, seen)
+        else:
+            calls.add(item)
+    return calls
+lib = ctypes.CDLL(ctypes.util.find_library("seccomp"))
+lib.seccomp_init.restype = ctypes.c_void_p
+lib.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
+class Arg(ctypes.Structure):
+    _fields_ = [("arg", ctypes.c_uint), ("op", ctypes.c_int), ("a", ctypes.c_uint64),
+                ("b", ctypes.c_uint64)]
+plain = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int,
+                         ctypes.c_uint)(("seccomp_rule_add", lib))
+with_arg = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int,
+                            ctypes.c_uint, Arg)(("seccomp_rule_add", lib))
+ALLOW, EPERM = 0x7FFF0000, 0x00050001
+context = ctypes.c_void_p(lib.seccomp_init(ctypes.c_uint32(EPERM)))
+socket = lib.seccomp_syscall_resolve_name(b"socket")
+for name in sorted(expand(group, set())):
+    number = lib.seccomp_syscall_resolve_name(name.encode())
+    if number >= 0 and number != socket:
+        assert plain(context, ALLOW, number, 0) == 0, name
+for family in map(int, families.split(",")):
+    assert with_arg(context, ALLOW, socket, 1, Arg(0, 4, family, 0)) == 0  # SCMP_CMP_EQ
+libc = ctypes.CDLL(None, use_errno=True)
+assert libc.prctl(38, 1, 0, 0, 0) == 0  # PR_SET_NO_NEW_PRIVS
+if mdwe == "yes":
+    assert libc.prctl(65, 1, 0, 0, 0) == 0, "PR_SET_MDWE: Linux 6.3 or later"
+assert lib.seccomp_load(context) == 0
+os.execvp(command[0], command)
+"""
+FAMILIES = {"AF_UNIX": 1, "AF_INET": 2, "AF_INET6": 10}
+
+
+def test_a_backend_serves_inside_the_units_system_calls_and_memory_rules(tmp_path) -> None:
+    """The backend unit's SystemCallFilter, RestrictAddressFamilies and
+    MemoryDenyWriteExecute, applied as systemd applies them: granian, uvloop, SQLite, the
+    forms and Reflex's websocket all work inside them."""
+    import asyncio
+
+    import aiohttp
+    import httpx
+
+    from scripts import local_servers
+
+    kernel = tuple(int(part) for part in os.uname().release.split("-")[0].split(".")[:2])
+    if shutil.which("systemd-analyze") is None or kernel < (6, 3):
+        unavailable("needs systemd-analyze and Linux 6.3+ (PR_SET_MDWE)")
+    lines = dict(
+        line.split("=", 1) for line in units()[systemd.BACKEND_UNIT].splitlines() if "=" in line
+    )
+    families = ",".join(str(FAMILIES[name]) for name in lines["RestrictAddressFamilies"].split())
+    port = local_servers.free_port()
+    url = f"http://localhost:{port}"
+    env = {**os.environ, "GRANIAN_WORKERS": "1", "REFLEX_DEPLOY_URL": url, "REFLEX_API_URL": url,
+           "REFLEX_DB_URL": f"sqlite:///{tmp_path}/reflex.db", "REFLEX_REDIS_URL": "",
+           "LEADS_SPOOL_DIR": str(tmp_path / "spool"),
+           "LEADS_ERASURE_LOG": str(tmp_path / "erasures.log")}  # fmt: skip
+    command = ["/usr/bin/python3", "-c", CONFINE, lines["SystemCallFilter"], families,
+               lines["MemoryDenyWriteExecute"], str(ROOT / ".venv" / "bin" / "reflex"), "run",
+               "--env", "prod", "--backend-only", "--backend-port", str(port)]  # fmt: skip
+    log = (tmp_path / "backend.log").open("w")
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
+    try:
+        local_servers.wait_for_port(port, timeout=120)
+        base = f"http://127.0.0.1:{port}"
+        assert httpx.get(base + "/ping", timeout=10).text == '"pong"'
+        fields = {"email": "ana@example.com", "name": "Ana", "message": "hola"}
+        sent = httpx.post(base + "/_site/forms/contact", data=fields, headers={"Origin": url},
+                          timeout=30)  # fmt: skip
+        assert sent.status_code < 500, sent.text[:500]  # The site's own answer.
+        health = httpx.get(base + "/_site/leads/health", timeout=30)
+        assert health.json()["status"] == "ok", health.text[:500]  # The database answers.
+        with sqlite3.connect(tmp_path / "reflex.db") as database:  # Migrated inside them.
+            assert database.execute("SELECT count(*) FROM leads").fetchone()[0] >= 0
+
+        async def socket() -> str:
+            async with (
+                aiohttp.ClientSession() as session,
+                session.ws_connect(
+                    f"ws://127.0.0.1:{port}/_event/",
+                    params={"EIO": "4", "transport": "websocket"},
+                    headers={"Origin": url},
+                ) as ws,  # fmt: skip
+            ):
+                assert (await ws.receive_str(timeout=10)).startswith("0")
+                await ws.send_str("40")
+                return await ws.receive_str(timeout=10)
+
+        assert asyncio.run(socket()).startswith("40")
+    finally:
+        local_servers.stop_pid(process.pid)
+        log.close()
+    assert "Traceback" not in (tmp_path / "backend.log").read_text()

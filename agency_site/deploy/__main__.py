@@ -1,5 +1,6 @@
-"""``python -m agency_site.deploy render|release|backup|restore``: deploy files, releases,
-backups and putting one back."""
+"""``python -m agency_site.deploy render|release|migrate|backup|restore``: deploy files,
+releases, the leads database's migration (under the backends' lock), backups and putting
+one back."""
 
 import argparse
 import os
@@ -82,6 +83,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     restore.add_argument("backup", type=Path, help="a leads-*.sqlite3 or leads-*.dump file")
     restore.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    commands.add_parser(
+        "migrate",
+        help="migrate the leads database (REFLEX_DB_URL) under the backends' migration lock",
+    )
     host = commands.add_parser(
         "static-host",
         help="make an unpacked frontend.zip ready for a static host (docs/deploy.md)",
@@ -185,8 +190,10 @@ def production_target(args: argparse.Namespace) -> releases.Target:
         server=args.server,
         public_url=args.public_url or settings.site_url,
         reload=lambda: releases.run(shlex.split(reload_command), "reloading the web server"),
+        # The backends' own migration, under the lock every migrating process takes (a
+        # PostgreSQL advisory lock, a file lock beside a SQLite database): never two at once.
         migrate=lambda: releases.run(
-            _as_site_user([python, "-m", "reflex", "db", "migrate"]), "migration", cwd=app_dir
+            _as_site_user(migrate_command(python)), "migration", cwd=app_dir
         ),
         backends=settings.deploy.backend_addresses,
         restart_backend=restart,
@@ -195,6 +202,11 @@ def production_target(args: argparse.Namespace) -> releases.Target:
         browser=args.browser,
         units_dir=args.units_dir,
     )
+
+
+def migrate_command(python: str) -> list[str]:
+    """The release's migration: this module's ``migrate``, the backends' locked upgrade."""
+    return [python, "-m", "agency_site.deploy", "migrate"]
 
 
 def run_release(target: releases.Target, rollback: bool) -> int:
@@ -222,7 +234,8 @@ def restore_leads(
     ask: Callable[[], str] | None = None,
 ) -> int:
     """Put ``backup`` back into the store's database, migrate it, then re-apply the erasure
-    log (``leads erase``): a person erased after the backup was taken stays erased."""
+    log (``leads erase``): a person erased after the backup was taken stays erased, and
+    what they sent after their erasure stays too."""
     from agency_site.leads import erasures, migrations
 
     if not backup.is_file():
@@ -239,7 +252,7 @@ def restore_leads(
     store.engine.dispose()
     backups.restore(url, backup)
     migrations.upgrade(store.engine)
-    logged = erasures.digests(erasure_log)
+    logged = erasures.erased_at(erasure_log)
     deleted = store.erase_digests(logged)
     print(
         f"Restored {backup.name}; the erasure log ({len(logged)} address(es), "
@@ -260,6 +273,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "static-host":
         return static_host(args.host, args.folder)
     settings = get_settings()
+    if args.command == "migrate":
+        from agency_site.leads import migrations
+        from agency_site.leads.runtime import database_engine
+
+        migrations.upgrade(database_engine())
+        return 0
     if args.command == "restore":
         from agency_site.leads import plugins
         from agency_site.leads.runtime import database_engine

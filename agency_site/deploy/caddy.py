@@ -6,8 +6,9 @@ TLS certificate by itself. Validate with ``caddy validate --config Caddyfile``.
 
 The booking links (``/_site/bookings/…?t=<token>``) answer with
 ``Referrer-Policy: no-referrer``, so a browser sends their URL (the token) nowhere; the
-access log (``_access_log``: JSON, agency_site/deploy/access_log.py) writes their token,
-and any Referer's query, as ``[hidden]``.
+access log (``_access_log``: JSON, agency_site/deploy/access_log.py) keeps a URI's path
+and ``utm_*`` keys only, and of the headers a Referer's origin (or own path) and the
+User-Agent.
 """
 
 from agency_site import locale
@@ -52,33 +53,63 @@ def _header(headers: tuple[tuple[str, str], ...], indent: str, matcher: str = ""
     return "\n".join(indent + line for line in [*lines, "}"])
 
 
+def _kept_headers(topology: Topology) -> str:
+    """A ``map`` into the placeholder Caddy's access log writes as ``user_id``, from the
+    Referer and the User-Agent joined by a tab (a header value of Go's server holds no
+    other control character): the kept Referer (the site's own path or another site's
+    origin), a space, the User-Agent's first ``AGENT_MAX`` characters. Each mapping's
+    output is made of its regular expression's groups only, so nothing else of either
+    header can pass (access_log.py). The expressions are backquoted: raw for Caddy."""
+    own, other = access_log.referer_patterns(topology)
+    agent = rf"\t([^\t]{{0,{access_log.AGENT_MAX}}})[^\t]*$"
+    mappings = (
+        (f"(?i){own}{agent}", "$1 $2"),
+        (f"(?i){other}{agent}", "$1 $2"),
+        (f"^[^\\t]*{agent}", " $1"),  # Any other Referer: the User-Agent alone.
+    )
+    lines = [f"\t\t`~{pattern}` {quoted(output)}" for pattern, output in mappings]
+    source = "{http.request.header.Referer}\t{http.request.header.User-Agent}"
+    return "\n".join(
+        [
+            "\t# The log's Referer and User-Agent (agency_site/deploy/access_log.py).",
+            f"\tmap {quoted(source)} {{http.auth.user.id}} {{",
+            *lines,
+            '\t\tdefault ""',
+            "\t}",
+        ]
+    )
+
+
 def _access_log(topology: Topology) -> str:
-    """The site's JSON access log: the address shortened (``ip_mask``), no port, no cookie
-    and no address a visitor's headers name,
-        a booking link's token and every Referer's query hidden. logrotate rotates it daily;
-        Caddy's own roll (by size, 100 MB) deletes what it rolls after the same 30 days."""
-    hidden = access_log.HIDDEN
-    return f"""\tlog {{
+    """The site's JSON access log (agency_site/deploy/access_log.py): the address shortened
+    (``ip_mask``) in both fields that hold one, no port, no header but the Referer and
+    User-Agent of ``_kept_headers``, the URI's path and ``utm_*`` keys. logrotate rotates
+    it daily; Caddy's own roll (by size, 100 MB) deletes what it rolls after the same
+    30 days."""
+    pattern, replacement = access_log.uri_filter()
+    masks = "".join(
+        f"""\t\t\t\trequest>{field} ip_mask {{
+\t\t\t\t\tipv4 {access_log.IPV4_BITS}
+\t\t\t\t\tipv6 {access_log.IPV6_BITS}
+\t\t\t\t}}
+"""
+        # client_ip: Caddy 2.7 and later (the address after trusted proxies).
+        for field in ("remote_ip", "client_ip")
+    )
+    return f"""{_kept_headers(topology)}
+\tlog {{
 \t\toutput file {topology.access_log} {{
 \t\t\troll_keep_for {access_log.KEEP_DAYS * 24}h
 \t\t}}
 \t\tformat filter {{
 \t\t\twrap json
 \t\t\tfields {{
-\t\t\t\trequest>remote_ip ip_mask {{
-\t\t\t\t\tipv4 {access_log.IPV4_BITS}
-\t\t\t\t\tipv6 {access_log.IPV6_BITS}
-\t\t\t\t}}
-\t\t\t\trequest>remote_port delete
-\t\t\t\trequest>uri query {{
-\t\t\t\t\treplace t {hidden}
-\t\t\t\t}}
-\t\t\t\trequest>headers>Referer regexp "\\?.*" "?{hidden}"
-\t\t\t\trequest>headers>Cookie delete
-\t\t\t\trequest>headers>Authorization delete
-\t\t\t\trequest>headers>X-Forwarded-For delete
-\t\t\t\trequest>headers>Forwarded delete
-\t\t\t\trequest>headers>X-Real-Ip delete
+{masks}\t\t\t\trequest>remote_port delete
+\t\t\t\trequest>uri regexp `{pattern}` {quoted(replacement)}
+\t\t\t\trequest>headers delete
+\t\t\t\trequest>host delete
+\t\t\t\tresp_headers delete
+\t\t\t\tuser_id rename {access_log.FIELD}
 \t\t\t}}
 \t\t}}
 \t}}"""

@@ -9,10 +9,10 @@ Check with ``nginx -t``.
 
 The booking links (``/_site/bookings/…?t=<token>``) are the permission to see and change a
 booking, so their token is never written down: the access log uses the ``agency_site``
-format (JSON lines of Caddy's shape, agency_site/deploy/access_log.py, the address
-shortened by ``_MASKED_ADDRESS``), whose URI has the path of those URLs without their
-query (and whose Referer drops any query), and their answers carry
-``Referrer-Policy: no-referrer``, so a browser sends the URL nowhere. nginx's error log
+format (JSON lines of the shape Caddy writes too, agency_site/deploy/access_log.py, the
+address shortened by ``_MASKED_ADDRESS``), whose URI keeps a path and its ``utm_*`` keys
+only, and their answers carry ``Referrer-Policy: no-referrer``, so a browser sends the
+URL nowhere. nginx's error log
 still names the whole request line when the backend cannot be reached (it has no format).
 """
 
@@ -32,23 +32,26 @@ from agency_site.deploy.topology import (
     HASHED_PREFIX,
     MANIFEST_TYPE,
     MAX_FAILS,
+    PUBLIC_GET_BURST,
+    PUBLIC_GETS_PER_MINUTE,
     SHORT_CACHE,
     WEBSOCKET_READ_TIMEOUT_S,
     Topology,
     quoted,
 )
 from agency_site.locale import DEFAULT_LOCALE, LOCALES, not_found_file
-from agency_site.paths import booking_link, report_page
+from agency_site.paths import FORM_TOKEN, LEADS_HEALTH, booking_link
 from agency_site.seo.urls import MANIFEST_PATH
 
 UPSTREAM = "agency_site_backend"
 CONNECTION_ZONE = "agency_site_conn"
 REQUEST_ZONE = "agency_site_req"
+PUBLIC_GET_ZONE = "agency_site_get"
+# GETs anyone may send that reach the backend's store and folders: their own zone.
+PUBLIC_GETS = (FORM_TOKEN, LEADS_HEALTH)
 LOG_FORMAT = "agency_site"
 # The booking links' pages, calendar file and free slots: "/_site/bookings/".
 BOOKING_PREFIX = booking_link("")
-# The owner's report page behind its signed link (agency_site/report/web.py): "/_site/report/".
-REPORT_PREFIX = report_page("")
 # The visitor's address shortened: an IPv4 address's first 24 bits, an IPv6 one's first
 # 48 (written out: its first three groups; any other spelling keeps nothing).
 _MASKED_ADDRESS = r"""map $remote_addr $agency_masked_address {
@@ -122,7 +125,9 @@ def _headers(
     return "\n".join(indent + line for line in lines)
 
 
-def _proxy(topology: Topology, *, websocket: bool = False, private: bool = False) -> str:
+def _proxy(
+    topology: Topology, *, websocket: bool = False, private: bool = False, public_get: bool = False
+) -> str:
     # The backend sends the asset set too: keep one copy, ours. Its document headers (its
     # own pages' whole CSP) pass, but a booking link's Referrer-Policy is ours.
     names = [name for name, _ in topology.asset_headers]
@@ -140,6 +145,7 @@ def _proxy(topology: Topology, *, websocket: bool = False, private: bool = False
         # and never marks the backend down (max_fails counts these same events).
         "proxy_next_upstream error timeout;",
         f"limit_req zone={REQUEST_ZONE} burst={BACKEND_REQUEST_BURST} nodelay;",
+        *([f"limit_req zone={PUBLIC_GET_ZONE} burst={PUBLIC_GET_BURST} nodelay;"] * public_get),
         # Room for the backend's headers (its pages' CSP, cookies of the socket's polling).
         "proxy_buffer_size 16k;",
         "proxy_buffers 8 16k;",
@@ -182,6 +188,43 @@ def _access_log(topology: Topology) -> str:
     return "" if topology.local else f"    access_log {topology.access_log} {LOG_FORMAT};\n"
 
 
+def _log_format(topology: Topology) -> str:
+    """The access log's format (agency_site/deploy/access_log.py) and the maps it reads:
+    the address shortened, the URI's path and ``utm_*`` keys, the Referer's own path or
+    origin and the User-Agent; nothing else of the request."""
+    own, other = access_log.referer_patterns(topology)
+    utm_maps = "\n".join(
+        f'map $arg_{key} $agency_{key} {{\n    "" "";\n    default "&{key}=$arg_{key}";\n}}'
+        for key in access_log.UTM_KEYS
+    )
+    utm = "".join(f"$agency_{key}" for key in access_log.UTM_KEYS)
+    return f"""# The access log (agency_site/deploy/access_log.py): JSON; the address shortened; the
+# URI's path and its utm_* keys, no other query key (a booking or report link's token, ad
+# click ids...); the Referer cut to the site's own path or another site's origin, and the
+# User-Agent; no other header.
+{_MASKED_ADDRESS}
+map $request_uri $agency_path {{
+    "~^(?<agency_request_path>[^?]*)" $agency_request_path;
+}}
+{utm_maps}
+map "{utm}" $agency_utm_query {{
+    "~^&(?<agency_utm>.+)$" "?$agency_utm";
+    default "";
+}}
+map $http_referer $agency_referer {{
+    "~*{own}$" $1;
+    "~*{other}$" $1;
+    default "";
+}}
+map $http_user_agent $agency_user_agent {{
+    "~^(?<agency_agent>.{{0,{access_log.AGENT_MAX}}})" $agency_agent;
+}}
+log_format {LOG_FORMAT} escape=json '{{"ts":$msec,"status":$status,"request":{{'
+    '"remote_ip":"$agency_masked_address","method":"$request_method",'
+    '"uri":"$agency_path$agency_utm_query"}},'
+    '"{access_log.FIELD}":"$agency_referer $agency_user_agent"}}';"""
+
+
 def server_block(topology: Topology) -> str:
     """The upstream, websocket map and server blocks of the site."""
     backends = "\n".join(
@@ -195,6 +238,11 @@ def server_block(topology: Topology) -> str:
     proxied = "\n".join(
         f"    {location} {{\n{backend_headers}\n{_proxy(topology)}\n    }}"
         for location in backend_locations
+    )
+    # The token and health GETs: their own tighter limit too.
+    proxied += "".join(
+        f"\n    location = {path} {{\n{backend_headers}\n{_proxy(topology, public_get=True)}\n    }}"
+        for path in PUBLIC_GETS
     )
     # The booking links: their own Referrer-Policy.
     proxied += (
@@ -226,30 +274,14 @@ upstream {UPSTREAM} {{
 # Per visitor address: open connections, and requests per second to the backends.
 limit_conn_zone $binary_remote_addr zone={CONNECTION_ZONE}:10m;
 limit_req_zone $binary_remote_addr zone={REQUEST_ZONE}:10m rate={BACKEND_REQUESTS_PER_S}r/s;
+limit_req_zone $binary_remote_addr zone={PUBLIC_GET_ZONE}:10m rate={PUBLIC_GETS_PER_MINUTE}r/m;
 
 map $http_upgrade $connection_upgrade {{
     default upgrade;
     "" close;
 }}
 
-# The access log (agency_site/deploy/access_log.py): JSON, the address shortened, without
-# the token of a booking or report link (in the query of its URL) or any Referer's query (a browser
-# that ignores Referrer-Policy sends a booking page's URL).
-{_MASKED_ADDRESS}
-map $request_uri $agency_logged_uri {{
-    "~^{BOOKING_PREFIX}" "$uri?{access_log.HIDDEN}";
-    "~^{REPORT_PREFIX}" "$uri?{access_log.HIDDEN}";
-    default $request_uri;
-}}
-map $http_referer $agency_logged_referer {{
-    "~^(?<agency_referer_page>[^?]*)\\?" "$agency_referer_page?{access_log.HIDDEN}";
-    default $http_referer;
-}}
-log_format {LOG_FORMAT} escape=json '{{"ts":$msec,"status":$status,"request":{{'
-    '"remote_ip":"$agency_masked_address","method":"$request_method",'
-    '"uri":"$agency_logged_uri","headers":{{"Referer":["$agency_logged_referer"],'
-    '"User-Agent":["$http_user_agent"]}}}},'
-    '"resp_headers":{{"Content-Type":["$sent_http_content_type"]}}}}';
+{_log_format(topology)}
 
 # The document headers of the Python server (agency_site/server.py), on HTML answers only.
 {_document_maps(topology)}

@@ -28,8 +28,10 @@ returns to the release before the current one (checked the same way). The last
 switches the site's files, not the Python code (``git checkout`` for that).
 """
 
+import contextlib
 import dataclasses
 import datetime as dt
+import fcntl
 import json
 import os
 import shutil
@@ -37,7 +39,7 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from email.message import Message
 from pathlib import Path
@@ -416,8 +418,33 @@ def prune(target: Target) -> list[Path]:
     return removed
 
 
+@contextlib.contextmanager
+def one_at_a_time(target: Target) -> Iterator[None]:
+    """Hold this host's release lock (``.release.lock`` in the releases folder) for a
+    release or a rollback; another one running already is a ``ReleaseError`` (two at once
+    would switch, reload and restart over each other)."""
+    target.releases.mkdir(parents=True, exist_ok=True)
+    path = target.releases / ".release.lock"
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    with open(descriptor, "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ReleaseError(
+                f"Another release or rollback is running on this host (it holds {path}). "
+                "Nothing was done: run this again once it has ended."
+            ) from None
+        yield
+
+
 def release(target: Target) -> Path:
-    """Export, render, validate, switch, reload, migrate, restart, check; switch back on failure."""
+    """Export, render, validate, switch, reload, migrate, restart, check; switch back on
+    failure. One at a time on a host (``one_at_a_time``)."""
+    with one_at_a_time(target):
+        return _release(target)
+
+
+def _release(target: Target) -> Path:
     started = time.monotonic()
     previous = current(target)
     new = new_release(target)
@@ -459,6 +486,12 @@ def release(target: Target) -> Path:
 
 
 def rollback(target: Target) -> Path:
+    """Back to the release before the live one (``_rollback``), one at a time on a host."""
+    with one_at_a_time(target):
+        return _rollback(target)
+
+
+def _rollback(target: Target) -> Path:
     """Return to the release before the live one (re-rendered, validated, checked)."""
     live = current(target)
     kept = releases(target)

@@ -37,6 +37,10 @@ CONNECTIONS_PER_ADDRESS = 256
 # with a burst for a page that opens its socket, posts a form and polls health at once.
 BACKEND_REQUESTS_PER_S = 10
 BACKEND_REQUEST_BURST = 40
+# The two public GETs a flood would aim at (a form's token, the leads' health): fewer
+# (nginx; Caddy's standard build has no rate limiter: the site's own limit applies).
+PUBLIC_GETS_PER_MINUTE = 60
+PUBLIC_GET_BURST = 10
 # A backend is taken out only after this many connect errors or timeouts in FAIL_WINDOW_S;
 # an answer, whatever its status (a 503 from /_site/leads/health), never counts.
 MAX_FAILS = 3

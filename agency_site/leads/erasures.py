@@ -4,8 +4,10 @@ A restored backup holds the leads of people erased after it was taken. Each eras
 appends one line ``<UTC time> <sha256 of the normalised address>`` to
 ``LEADS_ERASURE_LOG`` (0600, fsynced) — a digest, not the address: the log itself
 keeps no personal data in clear. ``deploy restore`` re-applies every line to the
-restored database (``LeadStore.erase_digests``). Keep the log with the backups'
-off-site copies: it is what makes a restore honour the erasures.
+restored database (``LeadStore.erase_digests``), and the spool's drain to what it stores:
+both delete only the leads an erasure ``covers``, those received before it, never the
+ones the same person sent afterwards. Keep the log with the backups' off-site copies: it
+is what makes a restore honour the erasures.
 """
 
 import datetime as dt
@@ -15,16 +17,28 @@ from pathlib import Path
 from agency_site.leads.models import email_digest, utcnow
 
 
-def record(log: Path, email: str) -> None:
-    """Append the erasure of ``email`` to the log, durably."""
+def record(log: Path, email: str, *, at: dt.datetime | None = None) -> None:
+    """Append the erasure of ``email`` (now, or ``at``) to the log, durably."""
     log.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    line = f"{utcnow().strftime('%Y-%m-%dT%H:%M:%SZ')} {email_digest(email)}\n".encode()
+    moment = (at or utcnow()).astimezone(dt.UTC)
+    line = f"{moment.strftime('%Y-%m-%dT%H:%M:%SZ')} {email_digest(email)}\n".encode()
     fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
     try:
         os.write(fd, line)
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def covers(erased: dt.datetime | None, received: dt.datetime) -> bool:
+    """Whether an erasure logged at ``erased`` (None: no erasure) covers a lead received at
+    ``received``: received before the end of the logged second (the log keeps seconds, so
+    a lead of that same second counts as erased); a naive time is UTC's."""
+    if erased is None:
+        return False
+    if received.tzinfo is None:
+        received = received.replace(tzinfo=dt.UTC)
+    return received < erased + dt.timedelta(seconds=1)
 
 
 def digests(log: Path) -> set[str]:

@@ -14,14 +14,14 @@ purge, and is counted by ``unlisted_spam_count`` for the health page and the ale
 """
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
 import sqlalchemy.orm
 from sqlmodel import Session, col, select
 
-from agency_site.leads import allowance, webhook_queue
+from agency_site.leads import allowance, erasures, webhook_queue
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, email_digest, email_key, mailbox_digest, utcnow
 from agency_site.leads.plugins import Plugins
@@ -93,16 +93,23 @@ class Rights:
             webhook_queue.forget(connection)
             return deleted
 
-    def erase_digests(self, digests: set[str]) -> int:
-        """Delete every lead whose address has one of these ``email_digest``s; how many.
+    def erase_digests(self, erased: Mapping[str, dt.datetime]) -> int:
+        """Delete every lead an erasure of the log covers (``erased``: when each address's
+        ``email_digest`` was last erased): received before it, not the ones the person
+        sent afterwards; how many.
 
         Re-applies the erasure log after a restore: the log keeps digests, not addresses.
         """
-        if not digests:
+        if not erased:
             return 0
         with Session(self.engine) as session:
-            rows = session.exec(select(Lead.id, Lead.email_norm)).all()
-        ids = [lead_id for lead_id, norm in rows if norm and email_digest(norm) in digests]
+            rows = session.exec(select(Lead.id, Lead.email_norm, Lead.created_at)).all()
+        ids = [
+            lead_id
+            for lead_id, norm, received in rows
+            if norm and erasures.covers(erased.get(email_digest(norm)), received)
+        ]
+        digests = set(erased)
         deleted = 0
         with self.engine.begin() as connection:
             for start in range(0, len(ids), 500):

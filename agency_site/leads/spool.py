@@ -384,7 +384,7 @@ class Spool:
                     email = lead.fields.get("email")
                     when = erased.get(email_digest(email)) if isinstance(email, str) else None
                     # The log has the second: a lead of that very second is dropped too.
-                    if when is not None and lead.created_at < when + dt.timedelta(seconds=1):
+                    if erasures.covers(when, lead.created_at):
                         logger.warning("A spooled lead of an erased address was dropped.")
                         continue
                     try:

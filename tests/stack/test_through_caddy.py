@@ -3,6 +3,7 @@
 import asyncio
 import datetime as dt
 import itertools
+import json
 import re
 import time
 from pathlib import Path
@@ -26,7 +27,11 @@ from tests.e2e.helpers import open_page
 from tests.emailjs_fake import sent_payloads
 from tests.run_async import run
 from tests.stack.conftest import Stack
-from tests.test_deploy import assert_header_sets
+from tests.test_deploy import (
+    assert_header_sets,
+    assert_log_keeps_only_the_policy,
+    visit_revealing_everything,
+)
 
 SUBMIT = "button[type=submit]"
 
@@ -219,3 +224,27 @@ def test_caddy_runs_with_a_prepared_hosts_go_runtime_settings(stack: Stack) -> N
 
 def test_a_quiet_websocket_outlives_the_read_timeouts(stack: Stack) -> None:
     assert quiet_websocket_survives(stack.url, stack.url).startswith("40")
+
+
+def visit_and_read_log(url: str, log: Path) -> tuple[dict[str, str], str, str]:
+    """``visit_revealing_everything`` through ``url``; what it expects, the whole log after
+    it and the visit's own lines."""
+    before = log.stat().st_size if log.exists() else 0
+    expected = visit_revealing_everything(url, url.replace("127.0.0.1", "localhost"))
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:  # Each server writes its line after the answer.
+        text = log.read_text()
+        if all(f'"uri":"{uri}' in text[before:] for uri in expected.values()):
+            break
+        time.sleep(0.2)
+    return expected, text, text[before:]
+
+
+def test_the_access_log_keeps_only_what_the_policy_says(stack: Stack) -> None:
+    """A visitor behind a CDN and a proxy, with every identifier in the query and the
+    Referer: nothing of it in Caddy's log (anywhere in the whole file), the address
+    masked, only the path, utm_* keys, Referer's origin and User-Agent."""
+    expected, logs, recent = visit_and_read_log(stack.url, stack.state_dir / "access.log")
+    lines = assert_log_keeps_only_the_policy(logs, expected, recent)
+    about = next(line for line in lines if line["request"]["uri"].startswith("/about"))
+    print(f"\nCaddy's line for the visitor's page view: {json.dumps(about)}")

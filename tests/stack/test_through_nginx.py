@@ -19,7 +19,12 @@ from scripts import local_servers
 from scripts.loadtest.monitor import hold_lead, release_lead
 from tests.stack.conftest import Stack
 from tests.stack.test_rate_limit import NO_SCRIPT_POST
-from tests.stack.test_through_caddy import check_header_sets, quiet_websocket_survives
+from tests.stack.test_through_caddy import (
+    check_header_sets,
+    quiet_websocket_survives,
+    visit_and_read_log,
+)
+from tests.test_deploy import assert_log_keeps_only_the_policy
 
 
 @pytest.fixture(scope="module")
@@ -154,3 +159,10 @@ def test_a_monitor_polling_a_503_never_takes_a_backend_out(nginx_url: str, stack
     )
     assert monitor and set(monitor) == {503}
     assert errors == []
+
+
+def test_the_access_log_keeps_only_what_the_policy_says(nginx_url: str, stack: Stack) -> None:
+    """The same visitor as through Caddy: nothing of it anywhere in nginx's log."""
+    log = Path(stack.state()["nginx_prefix"]) / "access.log"
+    expected, logs, recent = visit_and_read_log(nginx_url, log)
+    assert_log_keeps_only_the_policy(logs, expected, recent)
