@@ -6,6 +6,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import time
 from pathlib import Path, PurePosixPath
 from unittest import mock
 
@@ -364,14 +365,22 @@ def test_a_backend_serves_inside_the_units_system_calls_and_memory_rules(tmp_pat
         local_servers.wait_for_port(port, timeout=120)
         base = f"http://127.0.0.1:{port}"
         assert httpx.get(base + "/ping", timeout=10).text == '"pong"'
+        # The port opens before the worker's start-up migration ends (a post then is
+        # spooled, not lost): the health page says when the database answers.
+        for _ in range(60):
+            health = httpx.get(base + "/_site/leads/health", timeout=30)
+            if health.json()["status"] == "ok":
+                break
+            time.sleep(0.5)
+        assert health.json()["status"] == "ok", health.text[:500]  # The database answers.
         fields = {"email": "ana@example.com", "name": "Ana", "message": "hola"}
         sent = httpx.post(base + "/_site/forms/contact", data=fields, headers={"Origin": url},
                           timeout=30)  # fmt: skip
-        assert sent.status_code < 500, sent.text[:500]  # The site's own answer.
-        health = httpx.get(base + "/_site/leads/health", timeout=30)
-        assert health.json()["status"] == "ok", health.text[:500]  # The database answers.
-        with sqlite3.connect(tmp_path / "reflex.db") as database:  # Migrated inside them.
-            assert database.execute("SELECT count(*) FROM leads").fetchone()[0] >= 0
+        # A script's token-less post: stored in quarantine and asked for a proof of work
+        # (202; 303 once stored as clean). Either way the lead is in the table below.
+        assert sent.status_code in (202, 303), sent.text[:500]
+        with sqlite3.connect(tmp_path / "reflex.db") as database:  # Migrated and written.
+            assert database.execute("SELECT count(*) FROM leads").fetchone()[0] == 1
 
         async def socket() -> str:
             async with (
