@@ -43,7 +43,7 @@ PAGE_SIZE = 50
 SEARCHED = ("name", "email", "phone", "message")
 QUERY_MAX = 100
 MONTHS_OFFERED = 24
-_ICU = '"und-x-icu"'
+_ICU = "und-x-icu"
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 
@@ -152,26 +152,30 @@ def _escaped(text: str) -> str:
 
 
 def _lower(engine: sa.Engine, connection: sa.Connection, value: sa.ColumnElement[str]):
-    """``value`` lower-cased as ``fold`` does, in this database."""
+    """``value`` folded as ``fold`` does, in this database."""
     if engine.dialect.name == "sqlite":
         return sa.func.desk_fold(value)
-    if _icu(connection):
+    icu, utf8 = _postgres_features(connection)
+    if utf8:  # normalize() needs a UTF-8 database (PostgreSQL 13+).
+        value = sa.func.normalize(value, sa.literal_column("NFC"))
+    if icu:
         return sa.func.lower(sa.collate(value, _ICU))
     return sa.func.lower(value)  # Without ICU: the database's own locale.
 
 
-_ICU_FOUND: dict[str, bool] = {}
+_FEATURES: dict[str, tuple[bool, bool]] = {}
 
 
-def _icu(connection: sa.Connection) -> bool:
-    """Whether this PostgreSQL has ICU's root collation (Debian's does)."""
+def _postgres_features(connection: sa.Connection) -> tuple[bool, bool]:
+    """Whether this PostgreSQL has ICU's root collation (Debian's does) and is UTF-8."""
     key = connection.engine.url.render_as_string()
-    if key not in _ICU_FOUND:
-        found = connection.execute(
+    if key not in _FEATURES:
+        icu = connection.execute(
             sa.text("SELECT count(*) FROM pg_collation WHERE collname = 'und-x-icu'")
         ).scalar()
-        _ICU_FOUND[key] = bool(found)
-    return _ICU_FOUND[key]
+        encoding = connection.execute(sa.text("SHOW server_encoding")).scalar()
+        _FEATURES[key] = (bool(icu), str(encoding).upper() in ("UTF8", "UTF-8"))
+    return _FEATURES[key]
 
 
 def _prepared(connection: sa.Connection) -> None:

@@ -13,6 +13,7 @@ For a new screen's tests (docs/desk.md "A new screen"):
 """
 
 import datetime as dt
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -20,7 +21,10 @@ import pytest
 import sqlalchemy as sa
 from limits.aio.storage import MemoryStorage
 from starlette.responses import HTMLResponse
-from starlette.testclient import TestClient
+
+with warnings.catch_warnings():  # Starlette's note that httpx2 is its future client.
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 from agency_site import paths
 from agency_site.desk import people, sign_in
