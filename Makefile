@@ -56,9 +56,12 @@ lock-pip-check: setup-dev
 	$(BIN)/python scripts/lock.py pip-check $(PYTHON)
 
 ## run: set up, migrate the leads database and run the site in development mode
-##      (http://localhost:3000, backend on :8000) [first start 2-4 min, then seconds]
+##      (http://localhost:3000, backend on :8000; the owner's desk at
+##      http://localhost:8000/_site/desk: docs/desk.md) [first start 2-4 min, then seconds]
 run: setup
 	$(BIN)/reflex db migrate
+	@echo "The owner's desk (a person's first passkey: $(VENV)/bin/python -m agency_site.desk invite ana@example.com):"
+	@$(BIN)/python -m agency_site.desk url
 	$(BIN)/reflex run
 
 ## prod: set up, migrate and run the production build on one port (http://localhost:3000)

@@ -5,6 +5,7 @@ import reflex as rx
 
 from agency_site import event_guard, routes
 from agency_site.client_errors import client_errors_api
+from agency_site.desk.runtime import desk_api
 from agency_site.leads.runtime import lifespan as leads_lifespan
 from agency_site.reflex_ext.backend_origin import accept_own_origin
 from agency_site.reflex_ext.connection_overlay import drop_connection_overlay
@@ -23,8 +24,9 @@ app = rx.App(
     head_components=site_head(),
     toaster=None,
     # Our /_site/ endpoints (forms without JavaScript, leads health, readers' error
-    # reports) first, then the middleware around everything (headers).
-    api_transformer=[site_api(), client_errors_api(), SiteMiddleware],
+    # reports), the owner's desk in front of them (its own paths only: agency_site/desk/),
+    # then the middleware around everything (headers).
+    api_transformer=[site_api(), client_errors_api(), desk_api(), SiteMiddleware],
 )
 # No connection pulser or 'Cannot connect to server' overlay: the pages are static
 # and stay readable and navigable while the backend is away; the forms say so

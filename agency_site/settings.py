@@ -214,8 +214,11 @@ class LeadsSettings(BaseSettings):
     extra_origins: str = ""
     # The features plugged into the lead core, as dotted module paths (comma-separated),
     # each imported at start-up for its ``plugin(settings)`` (``agency_site/leads/plugins.py``):
-    # the bookings, and the owner's monthly report e-mail (``agency_site/report/mail_plugin.py``).
-    plugins: str = "agency_site.bookings.plugin,agency_site.report.mail_plugin"
+    # the bookings, the owner's monthly report e-mail (``agency_site/report/mail_plugin.py``)
+    # and the desk's daily purge of its audit log and ended sign-ins (``agency_site/desk/plugin.py``).
+    plugins: str = (
+        "agency_site.bookings.plugin,agency_site.report.mail_plugin,agency_site.desk.plugin"
+    )
 
     @property
     def extra_origin_list(self) -> tuple[str, ...]:
@@ -519,6 +522,50 @@ class ReportSettings(BaseSettings):
     link_days: PositiveInt = 60
 
 
+class DeskSettings(BaseSettings):
+    """The owner's desk (``DESK_*``, ``agency_site/desk/``, docs/desk.md): where it answers,
+    how long a sign-in lasts, how long its audit log is kept."""
+
+    model_config = _section("DESK_")
+
+    # The host name (and port, if not the scheme's) the desk answers on, e.g.
+    # desk.example.es; any other host gets the not-found page. Unset: the backend's own
+    # origin (REFLEX_API_URL's). A passkey needs a domain name, never an IP address.
+    host: str = ""
+    # A session ends after this many minutes without a request, and this many hours after
+    # its sign-in whatever happens (a new sign-in with the passkey then).
+    idle_minutes: PositiveInt = 30
+    max_hours: PositiveInt = 12
+    # Sign-in and enrolment requests per visitor address in any window of this many seconds.
+    sign_in_attempts: PositiveInt = 20
+    sign_in_window_seconds: PositiveInt = 600
+    # Months a line of the desk's audit log is kept (both privacy policies print it).
+    audit_months: PositiveInt = 24
+
+    @field_validator("host")
+    @classmethod
+    def _a_host(cls, value: str) -> str:
+        value = value.strip().lower().rstrip("/")
+        if not value:
+            return value
+        name = urlsplit(f"//{value}").hostname
+        if name is None or "/" in value or "@" in value or _is_ip_address(name):
+            msg = (
+                "DESK_HOST is a domain name with an optional port (desk.example.es), not "
+                f"{value!r}: a passkey is bound to a domain name, never to an IP address."
+            )
+            raise ValueError(msg)
+        return value
+
+
+def _is_ip_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
 def local_url(port_variable: str, default_port: int) -> str:
     """Reflex's own URL when none is configured: localhost on the port it runs on."""
     port = os.environ.get(port_variable, "").strip() or default_port
@@ -588,6 +635,7 @@ class Settings(BaseModel):
     deploy: DeploySettings
     granian: GranianSettings = Field(default_factory=GranianSettings)
     report: ReportSettings = Field(default_factory=ReportSettings)
+    desk: DeskSettings = Field(default_factory=DeskSettings)
 
     @model_validator(mode="after")
     def _workers_need_redis(self) -> "Settings":
@@ -650,6 +698,7 @@ def load_settings() -> Settings:
         deploy=DeploySettings(),
         granian=GranianSettings(),
         report=ReportSettings(),
+        desk=DeskSettings(),
     )
 
 

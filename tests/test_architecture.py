@@ -9,6 +9,8 @@ is written (module level, inside a function, under ``TYPE_CHECKING``). Bottom to
     leads        the core: store, intake, delivery, spool, monitor, cli
     bookings     plugs into leads
     deploy       (and the UI: state, components, pages, routes, above forms/leads/bookings)
+    desk         the owner's pages the backend renders: above leads, bookings, report and the
+                 web, below the app (only agency_site.py mounts it), beside the UI (never it)
     site_api, agency_site.py, server                     the top
 """
 
@@ -152,6 +154,20 @@ def test_forms_imports_nothing_of_the_core_or_the_ui() -> None:
 def test_nothing_under_leads_imports_bookings() -> None:
     """The core names no feature: bookings plug in through ``leads/plugins.py``."""
     assert ("leads", "bookings") not in GRAPH, _where(GRAPH, [("leads", "bookings")])
+
+
+# The Reflex UI, which the frontend's build compiles: the desk is none of it, nor imported by it.
+UI = {"state", "components", "pages", "routes"}
+
+
+def test_only_the_app_mounts_the_desk_and_the_desk_uses_no_ui() -> None:
+    """The desk (``agency_site/desk/``) sits below the app only: ``agency_site.py`` mounts it,
+    nothing else imports it (the lead core reaches its daily round through ``LEADS_PLUGINS``),
+    and it imports nothing of the Reflex UI, so not a byte of it reaches a page's build."""
+    importers = sorted(source for source, target in GRAPH if target == "desk")
+    assert importers == ["agency_site"], _where(GRAPH, [(s, "desk") for s in importers])
+    wrong = [("desk", target) for source, target in GRAPH if source == "desk" and target in UI]
+    assert not wrong, _where(GRAPH, wrong)
 
 
 def test_the_reader_sees_every_kind_of_import(tmp_path: Path) -> None:

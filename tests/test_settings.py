@@ -105,6 +105,23 @@ def test_a_dot_env_in_the_site_folder_configures_the_reflex_config(tmp_path) -> 
     ]
 
 
+def test_desk_host_is_a_domain_name_never_an_ip_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A passkey is bound to a domain name (WebAuthn): DESK_HOST names one, port optional."""
+    from agency_site.settings import DeskSettings
+
+    for value, kept in (
+        ("Desk.Example.es", "desk.example.es"),
+        ("desk.test:8443", "desk.test:8443"),
+        ("", ""),
+    ):
+        monkeypatch.setenv("DESK_HOST", value)
+        assert DeskSettings(_env_file=None).host == kept
+    for wrong in ("127.0.0.1", "[::1]:8000", "https://desk.example.es/x", "a@desk.es"):
+        monkeypatch.setenv("DESK_HOST", wrong)
+        with pytest.raises(ValidationError, match="DESK_HOST"):
+            DeskSettings(_env_file=None)
+
+
 def test_several_workers_without_redis_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("REFLEX_REDIS_URL", raising=False)
     monkeypatch.setenv("GRANIAN_WORKERS", "4")
@@ -215,7 +232,7 @@ import rxconfig
 loaded, config = s.get_settings(), rxconfig.config
 out = {}
 for section in (loaded.reflex, loaded.agency, loaded.emailjs, loaded.leads, loaded.booking,
-                loaded.deploy, loaded.granian, loaded.report):
+                loaded.deploy, loaded.granian, loaded.report, loaded.desk):
     prefix = type(section).model_config["env_prefix"]
     for name in type(section).model_fields:
         value = getattr(section, name)

@@ -29,6 +29,8 @@ def site_values() -> dict[str, str]:
         "leads.retention_months": str(settings.leads.retention_months),
         "backups.kept_days": str(settings.deploy.backup_keep),
         "leads.spam_keep_days": str(settings.leads.spam_keep_days),
+        # The desk's audit log (DESK_AUDIT_MONTHS), purged by its daily round.
+        "desk.audit_months": str(settings.desk.audit_months),
         "booking.pending_expiry_days": str(settings.booking.pending_expiry_days),
         "paths.home": paths.HOME,
         "paths.about": paths.ABOUT,

@@ -1,0 +1,13 @@
+"""The owner's desk: the agency's private pages under ``paths.DESK``, signed in with a passkey
+(docs/desk.md; why pages the backend renders: docs/architecture.md).
+
+- ``web.py``: the app and its guard (host, origin, session, headers), what a screen's handler
+  uses (``signed_in``, ``render``, ``record``, ``requires_fresh_passkey``), ``DeskMount``;
+- ``sign_in.py``: sign-in, enrolment through an invite, confirmation, sign-out;
+- ``passkeys.py`` (WebAuthn ceremonies, py_webauthn), ``people.py`` (people, invites,
+  passkeys), ``sessions.py``, ``audit.py`` (the audit log), ``tokens.py``, ``models.py``;
+- the screens, listed in ``app.py``: ``inbox.py``, ``log.py``, ``access.py``; their
+  templates in ``templates/`` (the desk's words), ``static/desk.css`` and ``static/desk.js``;
+- ``runtime.py`` (mounted by ``agency_site.py``), ``plugin.py`` (its daily purge, through
+  ``LEADS_PLUGINS``), ``__main__.py`` (``python -m agency_site.desk invite|url``).
+"""

@@ -1,0 +1,42 @@
+"""The desk of this backend process, from the settings: mounted in front of the backend by
+``agency_site.py`` (``api_transformer``), on the intake's database."""
+
+from collections.abc import Callable
+from functools import cache
+
+from starlette.types import ASGIApp
+
+from agency_site.desk.app import SCREENS, routes
+from agency_site.desk.config import desk_config
+from agency_site.desk.sign_in import PUBLIC, SignInLimiter
+from agency_site.desk.web import Desk, DeskMount, create_app
+
+
+def desk_api() -> Callable[[ASGIApp], ASGIApp]:
+    """The transform that puts the desk in front of the backend's other routes."""
+    from agency_site.leads.ratelimit import storage_for
+    from agency_site.leads.runtime import intake
+    from agency_site.reflex_ext.internals import get_config
+    from agency_site.report.web import not_found_page
+    from agency_site.settings import get_settings
+
+    settings, config = get_settings(), get_config()
+    redis_url = settings.reflex.redis_url
+
+    @cache
+    def limiter() -> SignInLimiter:
+        storage = storage_for(redis_url.get_secret_value() if redis_url else None)
+        return SignInLimiter(
+            storage, settings.desk.sign_in_attempts, settings.desk.sign_in_window_seconds
+        )
+
+    desk = Desk(
+        config=desk_config(settings, config.api_url),
+        engine=lambda: intake().store.engine,
+        limiter=limiter,
+        site_url=settings.site_url,
+        trusted_hops=config.trusted_proxy_hops,
+        public=PUBLIC,
+    )
+    app = create_app(desk, routes(SCREENS), lambda: not_found_page(settings.site_url))
+    return lambda backend: DeskMount(app, backend)
