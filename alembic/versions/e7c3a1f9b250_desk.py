@@ -4,7 +4,7 @@ the inbox reads the leads through (``created_at``, ``id``); the ``lead_monitor``
 desk's daily purge (``desk_purge``).
 
 Revision ID: e7c3a1f9b250
-Revises: b8d2f4a6c913
+Revises: e7c3a1f5d924
 Create Date: 2026-11-28 19:00:00.000000
 
 """
@@ -18,7 +18,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = "e7c3a1f9b250"
-down_revision: str | Sequence[str] | None = "b8d2f4a6c913"
+down_revision: str | Sequence[str] | None = "e7c3a1f5d924"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
