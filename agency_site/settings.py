@@ -215,9 +215,9 @@ class LeadsSettings(BaseSettings):
     # The features plugged into the lead core, as dotted module paths (comma-separated),
     # each imported at start-up for its ``plugin(settings)`` (``agency_site/leads/plugins.py``):
     # the bookings, the owner's monthly report e-mail (``agency_site/report/mail_plugin.py``)
-    # and the desk's daily purge of its audit log and ended sign-ins (``agency_site/desk/plugin.py``).
+    # and the desk's daily purge of its audit log and ended sign-ins (``agency_site/desk/purge_plugin.py``).
     plugins: str = (
-        "agency_site.bookings.plugin,agency_site.report.mail_plugin,agency_site.desk.plugin"
+        "agency_site.bookings.plugin,agency_site.report.mail_plugin,agency_site.desk.purge_plugin"
     )
 
     @property

@@ -19,7 +19,7 @@ from typing import TextIO
 from email_validator import EmailNotValidError, validate_email
 
 from agency_site.desk import audit, people
-from agency_site.desk.audit import Action
+from agency_site.desk.audit import AuditAction
 from agency_site.desk.config import INVITE_VALID, desk_config
 from agency_site.desk.sign_in import ENROLL
 from agency_site.settings import get_settings
@@ -72,7 +72,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     name = " ".join(args.name.split())[:120] if args.name else None
     person, created = people.ensure_person(engine, args.email, name, now)
     token, _ = people.issue_invite(engine, person.id, now)
-    audit.record(engine, None, Action.INVITED, subject_id=person.id, at=now)
+    audit.record(engine, None, AuditAction.INVITED, subject_id=person.id, at=now)
     hours = int(INVITE_VALID.total_seconds() // 3600)
     state = "new person" if created else "existing person"
     print(f"Invite for {person.email} ({state}), valid {hours} h, once:", file=out)

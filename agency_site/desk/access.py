@@ -14,10 +14,8 @@ from starlette.routing import Route
 
 from agency_site import paths
 from agency_site.desk import people, sessions
-from agency_site.desk.audit import Action
-from agency_site.desk.passkeys import Refused
-from agency_site.desk.sign_in import signed_out
-from agency_site.desk.web import (
+from agency_site.desk.audit import AuditAction
+from agency_site.desk.guard import (
     desk_of,
     is_fresh,
     json_body,
@@ -27,6 +25,8 @@ from agency_site.desk.web import (
     requires_fresh_passkey,
     signed_in,
 )
+from agency_site.desk.passkeys import PasskeyRefused
+from agency_site.desk.sign_in import signed_out
 
 ACCESS = f"{paths.DESK}/access"
 # What the page says after a change (``?done=``): words in access.html.
@@ -65,7 +65,7 @@ async def add(request: Request) -> Response:
         await asyncio.to_thread(
             desk.ceremonies.add, person.person_id, credential, data.get("label"), desk.clock()
         )
-    except Refused as refused:
+    except PasskeyRefused as refused:
         return refusal(refused.code)
     return JSONResponse({"next": f"{ACCESS}?done=added"})
 
@@ -78,7 +78,7 @@ async def remove(request: Request) -> Response:
         people.remove_passkey, desk.engine(), person.person_id, passkey_id
     )
     if removal is people.Removal.REMOVED:
-        await record(request, Action.PASSKEY_REMOVED, subject_id=person.person_id)
+        await record(request, AuditAction.PASSKEY_REMOVED, subject_id=person.person_id)
         return RedirectResponse(f"{ACCESS}?done=removed", status_code=303)
     if removal is people.Removal.LAST:
         return RedirectResponse(f"{ACCESS}?done=last", status_code=303)
@@ -88,7 +88,7 @@ async def remove(request: Request) -> Response:
 async def sign_out_everywhere(request: Request) -> Response:
     desk, person = desk_of(request), signed_in(request)
     await asyncio.to_thread(sessions.end_all, desk.engine(), person.person_id)
-    await record(request, Action.SIGNED_OUT_EVERYWHERE)
+    await record(request, AuditAction.SIGNED_OUT_EVERYWHERE)
     return signed_out(request)
 
 

@@ -7,7 +7,7 @@ address a request is about), never a copy of personal data, and is deleted
 ``DESK_AUDIT_MONTHS`` (24) after it was written, by the daily round (``plugin.py``), as
 both privacy policies say. The "Registro" screen (``log.py``) shows it, newest first.
 
-A new kind of line is a member of ``Action`` and its Spanish words in
+A new kind of line is a member of ``AuditAction`` and its Spanish words in
 ``templates/_words.html`` (``ACTIONS``); ``tests/desk/test_audit.py`` checks every member
 has them.
 """
@@ -23,7 +23,7 @@ from agency_site.desk.models import DeskAudit
 from agency_site.leads.monitor import months_before
 
 
-class Action(StrEnum):
+class AuditAction(StrEnum):
     """What a line of the log records."""
 
     INVITED = "invited"  # The operator printed an invite (subject: the person).
@@ -41,7 +41,7 @@ class Action(StrEnum):
 def record(
     bind: sa.Engine | sa.Connection,
     person_id: int | None,
-    action: Action,
+    action: AuditAction,
     *,
     lead_id: int | None = None,
     request_id: int | None = None,
@@ -55,7 +55,7 @@ def record(
     statement = sa.insert(DeskAudit).values(
         at=at or dt.datetime.now(dt.UTC),
         person_id=person_id,
-        action=str(Action(action)),
+        action=str(AuditAction(action)),
         lead_id=lead_id,
         request_id=request_id,
         subject_id=subject_id,

@@ -33,7 +33,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from agency_site import paths
-from agency_site.desk.web import AGENCY_ZONE, desk_of, query_string, render
+from agency_site.desk.guard import AGENCY_ZONE, desk_of, query_string, render
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead
@@ -92,7 +92,7 @@ def _month(value: str | None) -> str | None:
 
 
 @dataclass(frozen=True)
-class Cursor:
+class InboxCursor:
     """Where a page starts: a lead's arrival and id (``<microseconds>_<id>`` in the URL)."""
 
     created_at: dt.datetime
@@ -103,7 +103,7 @@ class Cursor:
         return f"{micros}_{self.lead_id}"
 
     @classmethod
-    def parse(cls, value: str | None) -> "Cursor | None":
+    def parse(cls, value: str | None) -> "InboxCursor | None":
         micros, _, lead_id = (value or "").partition("_")
         if not (micros.isdigit() and lead_id.isdigit()) or len(value or "") > 40:
             return None
@@ -230,8 +230,8 @@ class Row:
     created_at: dt.datetime
 
     @property
-    def cursor(self) -> Cursor:
-        return Cursor(self.created_at, self.id)
+    def cursor(self) -> InboxCursor:
+        return InboxCursor(self.created_at, self.id)
 
 
 def _text(fields: Mapping[str, Any], name: str) -> str:
@@ -262,8 +262,8 @@ class InboxPage:
     """One page of the inbox, and the cursors of the pages beside it (None: none)."""
 
     rows: list[Row]
-    older: Cursor | None
-    newer: Cursor | None
+    older: InboxCursor | None
+    newer: InboxCursor | None
 
 
 _COLUMNS = (
@@ -282,15 +282,15 @@ def search(
     engine: sa.Engine,
     filters: Filters,
     *,
-    before: Cursor | None = None,
-    after: Cursor | None = None,
+    before: InboxCursor | None = None,
+    after: InboxCursor | None = None,
     size: int = PAGE_SIZE,
 ) -> InboxPage:
     """The page of leads matching ``filters``: the newest, or those older than ``before``,
     or newer than ``after``; newest first."""
     key = sa.tuple_(col(Lead.created_at), col(Lead.id))
 
-    def at(cursor: Cursor) -> Any:
+    def at(cursor: InboxCursor) -> Any:
         moment = sa.literal(cursor.created_at, Lead.__table__.c.created_at.type)
         return sa.tuple_(moment, sa.literal(cursor.lead_id))
 
@@ -325,8 +325,8 @@ def recent_months(today: dt.date, count: int = MONTHS_OFFERED) -> list[str]:
 async def inbox_page(request: Request) -> Response:
     desk = desk_of(request)
     filters = Filters.from_query(request.query_params)
-    before = Cursor.parse(request.query_params.get("before"))
-    after = Cursor.parse(request.query_params.get("after"))
+    before = InboxCursor.parse(request.query_params.get("before"))
+    after = InboxCursor.parse(request.query_params.get("after"))
     page = await asyncio.to_thread(
         search, desk.engine(), filters, before=before, after=None if before else after
     )

@@ -9,7 +9,7 @@ from starlette.routing import Route
 
 from agency_site import paths
 from agency_site.desk import audit, people
-from agency_site.desk.web import desk_of, render
+from agency_site.desk.guard import desk_of, render
 
 LOG = f"{paths.DESK}/log"
 PAGE_SIZE = 50

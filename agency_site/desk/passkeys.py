@@ -12,7 +12,7 @@ fingerprint or face), the signature and, on sign-in, that the signature counter 
 (a counter going back is a cloned authenticator or a replay: refused and logged).
 
 Sign-in asks for no address: the passkeys are discoverable, so the browser offers the
-person's own, and the credential's id names it. Every refusal is a ``Refused`` with a short
+person's own, and the credential's id names it. Every refusal is a ``PasskeyRefused`` with a short
 code the browser code shows the words of (``templates/_words.html``).
 """
 
@@ -44,7 +44,7 @@ from webauthn.helpers.structs import (
 )
 
 from agency_site.desk import audit, people, tokens
-from agency_site.desk.audit import Action
+from agency_site.desk.audit import AuditAction
 from agency_site.desk.config import CHALLENGE_VALID, DeskConfig
 from agency_site.desk.models import LABEL_MAX, DeskChallenge, DeskPasskey, DeskPerson
 
@@ -63,7 +63,7 @@ class Purpose(StrEnum):
     ADD = "add"  # Another passkey of the signed-in person.
 
 
-class Refused(Exception):
+class PasskeyRefused(Exception):
     """A ceremony refused; ``code`` names why for the person (``_words.html``)."""
 
     def __init__(self, code: str) -> None:
@@ -86,7 +86,7 @@ def _challenge_of(credential: Mapping[str, Any]) -> bytes:
         client_data = base64url_to_bytes(response["clientDataJSON"])
         return parse_client_data_json(client_data).challenge
     except (KeyError, TypeError, ValueError, WebAuthnException):
-        raise Refused("passkey") from None
+        raise PasskeyRefused("passkey") from None
 
 
 def _label(text: Any) -> str:
@@ -141,7 +141,7 @@ class Ceremonies:
         return challenge
 
     def _take(self, challenge: bytes, purpose: Purpose, now: dt.datetime) -> DeskChallenge:
-        """The challenge's row, deleted (used once); ``Refused`` if it is not one of ours
+        """The challenge's row, deleted (used once); ``PasskeyRefused`` if it is not one of ours
         for ``purpose``, was used, or expired."""
         where = sa.and_(
             DeskChallenge.digest == tokens.digest(challenge),
@@ -150,13 +150,13 @@ class Ceremonies:
         with self.engine.begin() as connection:
             row = connection.execute(sa.select(DeskChallenge).where(where)).first()
             if row is None:
-                raise Refused("challenge")
+                raise PasskeyRefused("challenge")
             taken = connection.execute(sa.delete(DeskChallenge).where(DeskChallenge.id == row.id))
             found = DeskChallenge.model_validate(row._mapping)
         expires = found.expires_at
         expires = expires if expires.tzinfo else expires.replace(tzinfo=dt.UTC)
         if taken.rowcount != 1 or expires <= now:
-            raise Refused("challenge")
+            raise PasskeyRefused("challenge")
         return found
 
     # --- Options ---------------------------------------------------------------------------
@@ -194,12 +194,12 @@ class Ceremonies:
     # --- Enrolment through an invite -------------------------------------------------------
 
     def enroll_options(self, token: str, now: dt.datetime) -> str:
-        """The creation options of an invite's first passkey (JSON); ``Refused("invite")``
+        """The creation options of an invite's first passkey (JSON); ``PasskeyRefused("invite")``
         when the invite is unknown, used or expired."""
         invite = people.open_invite(self.engine, token, now)
         person = invite and people.get_person(self.engine, invite.person_id)
         if invite is None or person is None:
-            raise Refused("invite")
+            raise PasskeyRefused("invite")
         challenge = self._issue(Purpose.ENROLL, now, person.id, invite.id)
         return self._creation_options(
             person, challenge, people.passkeys_of(self.engine, invite.person_id)
@@ -213,13 +213,13 @@ class Ceremonies:
         taken = self._take(_challenge_of(credential), Purpose.ENROLL, now)
         invite = people.open_invite(self.engine, token, now)
         if invite is None or invite.id != taken.invite_id:
-            raise Refused("invite")
+            raise PasskeyRefused("invite")
         new = self._verified_creation(credential, taken, label)
         with self.engine.begin() as connection:
             if not people.use_invite(connection, invite.id, now):
-                raise Refused("invite")
+                raise PasskeyRefused("invite")
             people.add_passkey(connection, invite.person_id, new, now)
-            audit.record(connection, invite.person_id, Action.ENROLLED, at=now)
+            audit.record(connection, invite.person_id, AuditAction.ENROLLED, at=now)
         return invite.person_id
 
     # --- Another passkey of a signed-in person ---------------------------------------------
@@ -228,7 +228,7 @@ class Ceremonies:
         """The creation options of another passkey of ``person_id`` (JSON)."""
         person = people.get_person(self.engine, person_id)
         if person is None:
-            raise Refused("passkey")
+            raise PasskeyRefused("passkey")
         challenge = self._issue(Purpose.ADD, now, person_id)
         return self._creation_options(person, challenge, people.passkeys_of(self.engine, person_id))
 
@@ -238,11 +238,13 @@ class Ceremonies:
         """Verify and store another passkey of ``person_id``; its id."""
         taken = self._take(_challenge_of(credential), Purpose.ADD, now)
         if taken.person_id != person_id:
-            raise Refused("challenge")
+            raise PasskeyRefused("challenge")
         new = self._verified_creation(credential, taken, label)
         with self.engine.begin() as connection:
             passkey_id = people.add_passkey(connection, person_id, new, now)
-            audit.record(connection, person_id, Action.PASSKEY_ADDED, subject_id=person_id, at=now)
+            audit.record(
+                connection, person_id, AuditAction.PASSKEY_ADDED, subject_id=person_id, at=now
+            )
         return passkey_id
 
     def _verified_creation(
@@ -259,10 +261,10 @@ class Ceremonies:
             )
         except WebAuthnException as error:
             logger.warning("Desk: a new passkey was refused (%s).", str(error)[:160])
-            raise Refused("passkey") from None
+            raise PasskeyRefused("passkey") from None
         credential_id = bytes_to_base64url(verified.credential_id)
         if people.passkey_by_credential(self.engine, credential_id) is not None:
-            raise Refused("passkey")
+            raise PasskeyRefused("passkey")
         return people.NewPasskey(
             credential_id=credential_id,
             public_key=verified.credential_public_key,
@@ -292,7 +294,7 @@ class Ceremonies:
         """Verify the signed-in person's confirmation: one of their own passkeys."""
         taken = self._take(_challenge_of(credential), Purpose.CONFIRM, now)
         if taken.person_id != person_id:
-            raise Refused("challenge")
+            raise PasskeyRefused("challenge")
         return self._verified_assertion(credential, person_id, now)
 
     def _verified_assertion(
@@ -305,12 +307,12 @@ class Ceremonies:
             else None
         )
         if passkey is None or passkey.id is None or (person_id and passkey.person_id != person_id):
-            raise Refused("unknown_passkey")
+            raise PasskeyRefused("unknown_passkey")
         person = people.get_person(self.engine, passkey.person_id)
         response = credential.get("response")
         handle = response.get("userHandle") if isinstance(response, Mapping) else None
         if person is None or (handle and handle != person.user_handle):
-            raise Refused("unknown_passkey")
+            raise PasskeyRefused("unknown_passkey")
         try:
             verified = verify_authentication_response(
                 credential=dict(credential),
@@ -331,24 +333,24 @@ class Ceremonies:
                     passkey.person_id,
                 )
                 audit.record(
-                    self.engine, None, Action.PASSKEY_REPLAYED, subject_id=passkey.person_id
+                    self.engine, None, AuditAction.PASSKEY_REPLAYED, subject_id=passkey.person_id
                 )
-                raise Refused("replay") from None
+                raise PasskeyRefused("replay") from None
             logger.warning("Desk: a passkey's answer was refused (%s).", message[:160])
-            raise Refused("passkey") from None
+            raise PasskeyRefused("passkey") from None
         if not people.record_use(
             self.engine, passkey.id, passkey.sign_count, verified.new_sign_count, now
         ):
-            raise Refused("replay")
+            raise PasskeyRefused("replay")
         return Proved(person_id=passkey.person_id, passkey_id=passkey.id)
 
 
 def parse_json(body: bytes) -> dict[str, Any]:
-    """A ceremony request's JSON object; ``Refused("passkey")`` for anything else."""
+    """A ceremony request's JSON object; ``PasskeyRefused("passkey")`` for anything else."""
     try:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
-        raise Refused("passkey") from None
+        raise PasskeyRefused("passkey") from None
     if not isinstance(data, dict):
-        raise Refused("passkey")
+        raise PasskeyRefused("passkey")
     return data

@@ -8,8 +8,8 @@ from starlette.types import ASGIApp
 
 from agency_site.desk.app import SCREENS, routes
 from agency_site.desk.config import desk_config
+from agency_site.desk.guard import Desk, DeskMount, create_app
 from agency_site.desk.sign_in import PUBLIC, SignInLimiter
-from agency_site.desk.web import Desk, DeskMount, create_app
 
 
 def desk_api() -> Callable[[ASGIApp], ASGIApp]:

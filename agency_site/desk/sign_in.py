@@ -27,9 +27,8 @@ from starlette.routing import Route
 
 from agency_site import paths
 from agency_site.desk import sessions
-from agency_site.desk.audit import Action
-from agency_site.desk.passkeys import Refused
-from agency_site.desk.web import (
+from agency_site.desk.audit import AuditAction
+from agency_site.desk.guard import (
     NEXT_PARAM,
     client_ip,
     desk_of,
@@ -40,6 +39,7 @@ from agency_site.desk.web import (
     safe_next,
     signed_in,
 )
+from agency_site.desk.passkeys import PasskeyRefused
 from agency_site.leads.ratelimit import RateLimiter
 
 logger = logging.getLogger(__name__)
@@ -123,10 +123,10 @@ async def sign_in(request: Request) -> Response:
     now = desk.clock()
     try:
         proved = await asyncio.to_thread(desk.ceremonies.sign_in, credential, now)
-    except Refused as refused:
+    except PasskeyRefused as refused:
         return refusal(refused.code)
     response = await asyncio.to_thread(_signed_in, request, proved.person_id, data.get("next"))
-    await record(request, Action.SIGNED_IN, person_id=proved.person_id)
+    await record(request, AuditAction.SIGNED_IN, person_id=proved.person_id)
     return response
 
 
@@ -147,7 +147,7 @@ async def enroll_options(request: Request) -> Response:
     desk = desk_of(request)
     try:
         options = await asyncio.to_thread(desk.ceremonies.enroll_options, token, desk.clock())
-    except Refused as refused:
+    except PasskeyRefused as refused:
         return refusal(refused.code)
     return _options(options)
 
@@ -164,7 +164,7 @@ async def enroll(request: Request) -> Response:
         person_id = await asyncio.to_thread(
             desk.ceremonies.enroll, token, credential, data.get("label"), desk.clock()
         )
-    except Refused as refused:
+    except PasskeyRefused as refused:
         return refusal(refused.code)
     return await asyncio.to_thread(_signed_in, request, person_id, paths.DESK)
 
@@ -193,10 +193,10 @@ async def confirm(request: Request) -> Response:
     now = desk.clock()
     try:
         await asyncio.to_thread(desk.ceremonies.confirm, person.person_id, credential, now)
-    except Refused as refused:
+    except PasskeyRefused as refused:
         return refusal(refused.code)
     await asyncio.to_thread(sessions.mark_fresh, desk.engine(), person.session_id, now)
-    await record(request, Action.CONFIRMED)
+    await record(request, AuditAction.CONFIRMED)
     return JSONResponse({"next": safe_next(data.get("next"))})
 
 
@@ -220,7 +220,7 @@ def signed_out(request: Request) -> Response:
 async def sign_out(request: Request) -> Response:
     desk, person = desk_of(request), signed_in(request)
     await asyncio.to_thread(sessions.end, desk.engine(), person.session_id)
-    await record(request, Action.SIGNED_OUT)
+    await record(request, AuditAction.SIGNED_OUT)
     return signed_out(request)
 
 

@@ -30,8 +30,8 @@ from agency_site import paths
 from agency_site.desk import people, sign_in
 from agency_site.desk.app import SCREENS, routes
 from agency_site.desk.config import DeskConfig
+from agency_site.desk.guard import Desk, create_app
 from agency_site.desk.sign_in import PUBLIC, SignInLimiter
-from agency_site.desk.web import Desk, create_app
 from tests.desk.authenticator import Authenticator
 from tests.lead_store import new_engine
 

@@ -9,10 +9,10 @@ import sqlalchemy as sa
 
 from agency_site.content.legal import PRIVACY
 from agency_site.desk import audit, sign_in
-from agency_site.desk.audit import Action
+from agency_site.desk.audit import AuditAction
 from agency_site.desk.log import LOG
 from agency_site.desk.models import DeskAudit, DeskChallenge, DeskInvite, DeskSession
-from agency_site.desk.plugin import DeskPlugin, plugin
+from agency_site.desk.purge_plugin import DeskPlugin, plugin
 from agency_site.leads import plugins
 from agency_site.leads.store import LeadStore
 from agency_site.settings import get_settings
@@ -37,7 +37,7 @@ def test_each_step_of_a_persons_access_is_one_line(desk_site: DeskSite) -> None:
 
 
 def test_a_line_keeps_ids_and_digests_never_personal_data(desk_site: DeskSite) -> None:
-    audit.record(desk_site.engine, 7, Action.CONFIRMED, lead_id=42, digest="ab" * 32)
+    audit.record(desk_site.engine, 7, AuditAction.CONFIRMED, lead_id=42, digest="ab" * 32)
     columns = set(DeskAudit.__table__.columns.keys())
     assert columns == {
         "id", "at", "person_id", "action", "lead_id", "request_id", "subject_id", "digest"
@@ -50,7 +50,7 @@ def test_a_line_written_with_a_connection_commits_with_its_transaction(
 ) -> None:
     try:
         with desk_site.engine.begin() as connection:
-            audit.record(connection, 1, Action.CONFIRMED, lead_id=1)
+            audit.record(connection, 1, AuditAction.CONFIRMED, lead_id=1)
             raise RuntimeError("the action failed")
     except RuntimeError:
         pass
@@ -61,8 +61,8 @@ def test_registro_shows_the_log_newest_first_with_who_and_which_lead(
     desk_site: DeskSite,
 ) -> None:
     browser = desk_site.signed_in("ana@example.com")
-    audit.record(desk_site.engine, None, Action.INVITED, subject_id=1)
-    audit.record(desk_site.engine, 1, Action.CONFIRMED, lead_id=42)
+    audit.record(desk_site.engine, None, AuditAction.INVITED, subject_id=1)
+    audit.record(desk_site.engine, 1, AuditAction.CONFIRMED, lead_id=42)
     page = browser.get(LOG).text
     assert page.index("solicitud n.º 42") < page.index("creó una invitación")
     assert "ana@example.com" in page and "El servidor" in page
@@ -73,7 +73,7 @@ def test_registro_pages_through_a_long_log(desk_site: DeskSite) -> None:
     browser = desk_site.signed_in()
     with desk_site.engine.begin() as connection:
         for n in range(120):
-            audit.record(connection, 1, Action.CONFIRMED, lead_id=n)
+            audit.record(connection, 1, AuditAction.CONFIRMED, lead_id=n)
     first = browser.get(LOG).text
     assert "solicitud n.º 119" in first and "solicitud n.º 70<" in first
     assert "solicitud n.º 69<" not in first
@@ -84,7 +84,7 @@ def test_registro_pages_through_a_long_log(desk_site: DeskSite) -> None:
 
 def _aged(site: DeskSite, months: float) -> None:
     at = dt.datetime.now(dt.UTC) - dt.timedelta(days=30.44 * months)
-    audit.record(site.engine, 1, Action.SIGNED_IN, at=at)
+    audit.record(site.engine, 1, AuditAction.SIGNED_IN, at=at)
 
 
 def test_the_daily_round_purges_lines_past_their_months_once_a_day(desk_site: DeskSite) -> None:
@@ -107,7 +107,7 @@ def test_the_daily_round_deletes_ended_sessions_stale_challenges_and_old_invites
 ) -> None:
     desk_site.signed_in()
     desk_site.stranger().post(sign_in.SIGN_IN_OPTIONS, json={})
-    from agency_site.desk.plugin import purge
+    from agency_site.desk.purge_plugin import purge
 
     now = desk_site.clock() + dt.timedelta(days=3)
     done = purge(desk_site.engine, now, 24, dt.timedelta(minutes=30), dt.timedelta(hours=12))

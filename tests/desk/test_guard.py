@@ -12,7 +12,7 @@ from starlette.routing import Route
 
 from agency_site import paths
 from agency_site.desk import sign_in, static
-from agency_site.desk.web import POLICY, SAFE_METHODS
+from agency_site.desk.guard import POLICY, SAFE_METHODS
 from tests.desk.conftest import ORIGIN, DeskSite, make_desk_site
 
 

@@ -13,7 +13,15 @@ from hypothesis import strategies as st
 
 from agency_site import paths
 from agency_site.desk import inbox
-from agency_site.desk.inbox import SEARCHED, STATUSES, Cursor, Filters, Shown, fold, month_bounds
+from agency_site.desk.inbox import (
+    SEARCHED,
+    STATUSES,
+    Filters,
+    InboxCursor,
+    Shown,
+    fold,
+    month_bounds,
+)
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead
@@ -179,10 +187,10 @@ def test_a_page_is_read_through_the_arrival_index(engine: sa.Engine) -> None:
         explain = "EXPLAIN " if engine.dialect.name == "postgresql" else "EXPLAIN QUERY PLAN "
         for filters, before, arrival in (
             (Filters(), None, True),
-            (Filters(), Cursor(BASE + dt.timedelta(days=200), 10), True),
+            (Filters(), InboxCursor(BASE + dt.timedelta(days=200), 10), True),
             (Filters(month="2026-03"), None, True),
-            (Filters(month="2026-03"), Cursor(BASE + dt.timedelta(days=80), 10), True),
-            (Filters(form=LeadKind.QUOTE, status=Shown.DELIVERED), Cursor(BASE, 10), False),
+            (Filters(month="2026-03"), InboxCursor(BASE + dt.timedelta(days=80), 10), True),
+            (Filters(form=LeadKind.QUOTE, status=Shown.DELIVERED), InboxCursor(BASE, 10), False),
         ):
             inbox._prepared(connection)
             query = (
@@ -240,9 +248,9 @@ def test_the_inbox_page_shows_each_lead_with_its_words(desk_site: DeskSite) -> N
 
 def test_a_cursor_survives_its_trip_through_the_url() -> None:
     moment = dt.datetime(2026, 3, 29, 1, 59, 59, 999_999, tzinfo=dt.UTC)
-    assert Cursor.parse(str(Cursor(moment, 42))) == Cursor(moment, 42)
+    assert InboxCursor.parse(str(InboxCursor(moment, 42))) == InboxCursor(moment, 42)
     for junk in ("", "x", "1_", "_1", "-5_2", "1" * 50 + "_1", None):
-        assert Cursor.parse(junk) is None
+        assert InboxCursor.parse(junk) is None
 
 
 def test_a_month_is_the_agencys_month() -> None:

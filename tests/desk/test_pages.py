@@ -10,8 +10,8 @@ import jinja2
 
 from agency_site import paths
 from agency_site.desk import inbox, static
-from agency_site.desk.audit import Action
-from agency_site.desk.web import TEMPLATES
+from agency_site.desk.audit import AuditAction
+from agency_site.desk.guard import TEMPLATES
 from agency_site.forms.kinds import LeadKind
 from agency_site.reflex_ext.js import node_check
 from agency_site.routes import ROUTES
@@ -29,13 +29,13 @@ def test_every_form_status_and_action_has_its_words() -> None:
     words = _words()
     assert set(words.KINDS) == {str(kind) for kind in LeadKind}
     assert set(words.STATUS) == set(words.STATUS_HELP) == {str(s) for s in inbox.Shown}
-    assert set(words.ACTIONS) == {str(action) for action in Action}
+    assert set(words.ACTIONS) == {str(action) for action in AuditAction}
     assert len(words.MONTHS) == 12
 
 
 def test_every_refusal_the_server_or_the_script_names_has_its_message() -> None:
     code = "\n".join(path.read_text() for path in DESK.glob("*.py"))
-    named = set(re.findall(r'(?:Refused|refusal)\("([a-z_]+)"', code))
+    named = set(re.findall(r'(?:PasskeyRefused|refusal)\("([a-z_]+)"', code))
     script = (static.FOLDER / "desk.js").read_text()
     named |= set(re.findall(r'(?:failure|say)\(form?,? ?"([a-z_]+)"\)', script))
     named |= set(re.findall(r'failure\("([a-z_]+)"\)', script))

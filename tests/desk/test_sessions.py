@@ -7,8 +7,8 @@ import sqlalchemy as sa
 from agency_site import paths
 from agency_site.desk import sign_in
 from agency_site.desk.access import ACCESS
+from agency_site.desk.guard import NEXT_PARAM
 from agency_site.desk.models import DeskSession
-from agency_site.desk.web import NEXT_PARAM
 from tests.desk.conftest import DeskSite, make_desk_site
 
 SIGN_OUT_EVERYWHERE = f"{ACCESS}/sign-out-everywhere"

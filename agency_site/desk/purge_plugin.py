@@ -26,7 +26,7 @@ PURGE_EVERY = dt.timedelta(days=1)
 
 
 @dataclass(frozen=True)
-class Purged:
+class DeskPurged:
     """What one round deleted."""
 
     audit: int
@@ -41,7 +41,7 @@ def purge(
     audit_months: int,
     idle: dt.timedelta,
     max_age: dt.timedelta,
-) -> Purged:
+) -> DeskPurged:
     """Delete what the desk keeps no longer (module doc); how many of each."""
     lines = audit.purge(engine, audit_months, now)
     ended = sessions.purge(engine, now, idle, max_age)
@@ -56,7 +56,7 @@ def purge(
         logger.info(
             "%s line(s) of the desk's audit log deleted after %s months.", lines, audit_months
         )
-    return Purged(lines, ended, challenges, invites)
+    return DeskPurged(lines, ended, challenges, invites)
 
 
 @dataclass
@@ -70,7 +70,7 @@ class DeskPlugin(LeadPlugin):
     def watchers(self, monitor: Monitor) -> list[Watcher]:
         return [partial(self.purge_when_due, monitor)]
 
-    async def purge_when_due(self, monitor: Monitor) -> Purged | None:
+    async def purge_when_due(self, monitor: Monitor) -> DeskPurged | None:
         """The daily round, if due and this worker claimed it."""
         store = monitor.store
         if not await asyncio.to_thread(store.claim_job, PURGE_JOB, PURGE_EVERY):

@@ -20,7 +20,7 @@ front of the backend (``agency_site.py``'s ``api_transformer``): a request under
 
 A screen's handler reads the signed-in person with ``signed_in(request)``, draws a template
 with ``render(request, "name.html", ...)``, writes the audit log with ``record(request,
-Action.X, lead_id=...)``, and is wrapped in ``requires_fresh_passkey`` when it exports or
+AuditAction.X, lead_id=...)``, and is wrapped in ``requires_fresh_passkey`` when it exports or
 erases (the person proves it with the passkey again within ``config.FRESH``).
 """
 
@@ -46,7 +46,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agency_site import paths
 from agency_site.desk import audit, sessions, static
-from agency_site.desk.audit import Action
+from agency_site.desk.audit import AuditAction
 from agency_site.desk.config import FRESH, DeskConfig
 from agency_site.desk.passkeys import Ceremonies
 from agency_site.desk.sessions import SignedIn
@@ -139,7 +139,7 @@ def client_ip(request: Request) -> str:
 
 
 async def record(
-    request: Request, action: Action, *, person_id: int | None = None, **ids: Any
+    request: Request, action: AuditAction, *, person_id: int | None = None, **ids: Any
 ) -> None:
     """One line of the audit log by the signed-in person (or ``person_id``, who just signed
     in), ``audit.record``'s ids: ``lead_id``, ``request_id``, ``subject_id``, ``digest``."""
