@@ -22,6 +22,7 @@ import logging
 from collections.abc import AsyncIterator
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 from starlette.applications import Starlette
@@ -31,7 +32,7 @@ from agency_site.emailjs import EmailJSClient, ssl_context
 from agency_site.forms.declarations import form_templates
 from agency_site.leads import database, migrations, plugins
 from agency_site.leads.delivery import Delivery, RetryPolicy
-from agency_site.leads.health import leads_api, unwritable
+from agency_site.leads.health import LeadsHealth, leads_api, unwritable
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.loop import Round, forever
@@ -226,9 +227,10 @@ def report_emailjs(emailjs: EmailJSSettings) -> None:
         )
 
 
-def health_api() -> Starlette:
-    """``/_site/leads/health`` of this process (mounted by ``agency_site.site_api``)."""
-    return leads_api(
+@lru_cache(maxsize=1)
+def leads_health() -> LeadsHealth:
+    """The leads' health of this process: checked at most every ``CHECK_EVERY_S`` seconds."""
+    return LeadsHealth(
         store=lambda: intake().store,
         configured=lambda: intake().delivery.configured,
         max_age=lambda: dt.timedelta(seconds=get_settings().leads.health_max_queued_age_seconds),
@@ -236,6 +238,24 @@ def health_api() -> Starlette:
         emailjs=lambda: get_settings().emailjs,
         webhooks=lambda: webhooks().summary() if webhooks().enabled else None,
     )
+
+
+def health_api() -> Starlette:
+    """``/_site/leads/health`` of this process (mounted by ``agency_site.site_api``): the
+    status to anyone, the details with ``LEADS_HEALTH_TOKEN``."""
+    return leads_api(
+        leads_health(), token=lambda: get_settings().leads.health_token.get_secret_value()
+    )
+
+
+def health_details(now: dt.datetime | None = None) -> dict[str, Any]:
+    """The details of the leads' health for the owner's desk (``agency_site/desk/`` calls
+    it to show them): the status and what ``health.health_report`` says (leads waiting,
+    held, rejected, the last delivery, folders and settings to fix, the webhooks, the
+    plugins' notes: the owner's calendars failing), with ``checked_at``. From this worker's
+    last check when it is fresh (``CHECK_EVERY_S``), else a new one at ``now``. Blocking:
+    call it in a thread (``await asyncio.to_thread(health_details)``)."""
+    return leads_health().details(now)
 
 
 @lru_cache(maxsize=1)
