@@ -19,6 +19,7 @@ def as_data(booking: Booking) -> dict[str, Any]:
         "date": booking.date.isoformat(),
         "time": booking.time,
         "slot_lost": booking.slot_lost,
+        "slot_lost_reason": booking.slot_lost_reason,
         "moved_from": booking.moved_from,
         "attendance": booking.attendance,
     }

@@ -6,6 +6,7 @@ from functools import lru_cache
 from starlette.applications import Starlette
 
 from agency_site.bookings import busy_feed
+from agency_site.bookings.caps import pending_caps
 from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.link_secret import link_secrets
 from agency_site.bookings.links import LinkSigner
@@ -58,6 +59,7 @@ def desk() -> BookingDesk:
         daily_limit=settings.booking.daily_limit,
         busy=busy_feed.shared().busy,
         moves=move_rules(settings),
+        caps=pending_caps(settings),
     )
 
 

@@ -7,6 +7,16 @@ count could be reset at will. An IPv6 address counts for its /64, the block one
 subscriber gets. With ``REFLEX_REDIS_URL`` the counts live in Redis and every
 backend worker and host shares them; otherwise in this process's memory.
 
+A submission past the limit is asked for a proof of work (``spam_challenge.py``); one
+that carries it solved still counts, and passes only while the address has sent fewer
+than ``per_ip`` solved ones past the limit in the window (``hit_solved``): a person who
+was limited gets through after one challenge, a script that solves them (a CPU-second
+each) gets at most twice the limit, never an unlimited number.
+
+``network_of`` tells the network an address belongs to as the booking caps count it (an
+IPv4 /24, an IPv6 /48: a site's whole allocation), which a spooled booking carries instead
+of the address.
+
 Checking never blocks the event loop (the async API of ``limits``), and when Redis
 cannot be reached the submission is let through with an ERROR in the log: losing
 a lead costs more than letting a few extra through.
@@ -53,8 +63,24 @@ def address_key(client_ip: str) -> str:
     return str(address)
 
 
+def network_of(client_ip: str) -> str | None:
+    """The network of ``client_ip`` as the booking caps count it: its /24 (an IPv4-mapped
+    IPv6 address counts as IPv4), or its IPv6 /48 (what one site or subscriber may be
+    given, so a /64 of its own per request makes no new network); None when it is no
+    address. Never the address itself."""
+    try:
+        address = ipaddress.ip_address(client_ip.strip())
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    prefix = 24 if address.version == 4 else 48
+    return str(ipaddress.ip_network(f"{address}/{prefix}", strict=False))
+
+
 class RateLimiter:
-    """Allows ``per_ip`` submissions per address in any ``window_s`` seconds (moving window)."""
+    """Allows ``per_ip`` submissions per address in any ``window_s`` seconds (moving window),
+    and past them ``per_ip`` more that carry a solved proof of work (``hit_solved``)."""
 
     def __init__(self, storage: Storage, per_ip: int, window_s: int) -> None:
         self.storage = storage
@@ -63,8 +89,16 @@ class RateLimiter:
 
     async def hit(self, client_ip: str) -> bool:
         """Count one submission from ``client_ip``; whether it is within the limit."""
+        return await self._hit("submit", client_ip)
+
+    async def hit_solved(self, client_ip: str) -> bool:
+        """Count one submission from ``client_ip`` past the limit that carries a solved proof
+        of work; whether the address is still within its ceiling of those."""
+        return await self._hit("solved", client_ip)
+
+    async def _hit(self, what: str, client_ip: str) -> bool:
         try:
-            return await self._limiter.hit(self.item, "submit", address_key(client_ip))
+            return await self._limiter.hit(self.item, what, address_key(client_ip))
         except Exception as error:  # Redis down or slow: let the lead through.
             logger.error(
                 "The rate limit could not be checked (%s); the submission goes on.",

@@ -8,7 +8,10 @@ honest "received": it is on disk, fsynced, before the answer leaves.
   append-only with mode 0600 in a 0700 folder. Each append takes the file's ``flock``,
   writes one whole line (after a newline if a killed writer left a torn one) and
   ``fsync``\\ s it (and the folder, so a new file's name survives a power cut too).
-- **Each lead carries its idempotency key** (the page's, or one made by the server).
+- **Each lead carries its idempotency key** (the page's, or one made by the server), and
+  the network of the request that sent it (``ratelimit.network_of``: its /24 or IPv6 /48,
+  never the address), so the drain claims a booking's slot within the caps per network
+  as the intake would have (``plugins.Hold``).
 - **The drain** (every backend worker, ``drain_forever`` in ``runtime.py``) takes each
   non-empty file's lock without waiting, inserts its leads with their keys, then
   empties and removes the file under the same lock. The key is unique in the table, so
@@ -93,6 +96,9 @@ class SpooledLead:
     language: str = DEFAULT_LOCALE
     # Why it is suspected (its honeypot filled...): drained as spam, never sent.
     spam: SpamReason | None = None
+    # The network of the request that sent it (``ratelimit.network_of``); None: not known
+    # (no address, or a line written before lines carried it).
+    network: str | None = None
 
     def line(self) -> bytes:
         record = {
@@ -105,6 +111,7 @@ class SpooledLead:
             "source": self.source,
             "language": self.language,
             **({"spam": str(self.spam)} if self.spam else {}),
+            **({"network": self.network} if self.network else {}),
         }
         return json.dumps(record, ensure_ascii=False).encode() + b"\n"
 
@@ -120,6 +127,7 @@ class SpooledLead:
             source=record.get("source"),
             language=parse_language(record.get("language")),
             spam=_spam_reason(record.get("spam")),
+            network=record["network"] if isinstance(record.get("network"), str) else None,
         )
 
 
