@@ -1,7 +1,9 @@
 """A booking's changes of state as webhook events (``booking.requested``, ``confirmed``,
-``declined``, ``cancelled``, ``rescheduled``): queued by ``leads.webhooks.queue_event`` in
-the transaction that changes the booking, so an event is sent exactly when its change is
-stored. Each body carries the booking as it is right after the change (``as_data``)."""
+``declined``, ``cancelled``, ``rescheduled``, ``expired`` (left unanswered,
+``slots.expire_pending``), and after the meeting ``attended`` or ``no_show``
+(``slots.mark_attendance``)): queued by ``leads.webhooks.queue_event`` in the transaction
+that changes the booking, so an event is sent exactly when its change is stored. Each body
+carries the booking as it is right after the change (``as_data``)."""
 
 from typing import Any
 

@@ -350,8 +350,11 @@ class MoveRules:
     reconfirm: bool = False
 
     def refusal(self, booking: Booking, now: dt.datetime) -> MoveRefused | None:
-        """Why ``booking`` cannot be moved at ``now`` (aware), or None when it can."""
-        if slot_start(booking.date, booking.time) - now < self.notice:
+        """Why ``booking`` cannot be moved at ``now`` (aware), or None when it can.
+
+        The notice is counted in real hours (UTC instants): across a change of the clocks
+        the wall clock's hours are one more or one less."""
+        if until(slot_start(booking.date, booking.time), now) < self.notice:
             return MoveRefused.TOO_LATE
         if booking.reschedules >= self.max_moves:
             return MoveRefused.TOO_MANY
@@ -361,6 +364,13 @@ class MoveRules:
 def slot_start(date: dt.date, time: str) -> dt.datetime:
     """When the slot ``date`` ``time`` starts (aware, the agency's wall clock)."""
     return dt.datetime.combine(date, dt.time.fromisoformat(time), ZoneInfo(AGENCY_TIME_ZONE))
+
+
+def until(moment: dt.datetime, now: dt.datetime) -> dt.timedelta:
+    """The real time from ``now`` to ``moment`` (both aware). Python subtracts two times of
+    one time zone on their wall clocks; through UTC the hour a clock change adds or takes
+    away counts as it passes."""
+    return moment.astimezone(dt.UTC) - now.astimezone(dt.UTC)
 
 
 class Moved(enum.StrEnum):
@@ -570,7 +580,8 @@ def expire_pending(
     engine: sa.Engine, now: dt.datetime, calendar: WorkingCalendar, working_days: int
 ) -> list[int]:
     """Expire the bookings still pending ``working_days`` working days after they were
-    requested (their slot is free again); the lead ids of those this call expired."""
+    requested (their slot is free again); the lead ids of those this call expired. Each
+    one's ``booking.expired`` webhook is queued in the transaction that expires it."""
     if working_days <= 0:
         return []
     with Session(engine) as session:
@@ -598,6 +609,8 @@ def expire_pending(
                     network=None,
                 )
             ).rowcount
+            if changed:
+                events.queue(session, lead_id, "booking.expired")
             session.commit()
         if changed:
             expired.append(lead_id)
@@ -635,14 +648,15 @@ def mark_attendance(
 ) -> tuple[Decision, Booking | None]:
     """Record ``outcome`` for booking ``lead_id``, once: only a confirmed booking whose
     meeting has started by ``now`` and is not marked yet (else ``NOT_ALLOWED``, nothing
-    changes and the link is not spent). The link is spent in the same transaction."""
+    changes and the link is not spent). The link is spent, and the ``booking.attended`` or
+    ``booking.no_show`` webhook queued, in the same transaction."""
     with Session(engine, expire_on_commit=False) as session:
         booking = session.get(Booking, lead_id)
         if booking is None:
             return Decision.UNKNOWN, None
         if not spend_link(session, link_digest):
             return Decision.REPLAYED, session.get(Booking, lead_id)
-        if slot_start(booking.date, booking.time) > now:
+        if until(slot_start(booking.date, booking.time), now) > dt.timedelta(0):
             session.rollback()
             return Decision.NOT_ALLOWED, session.get(Booking, lead_id)
         changed = session.execute(
@@ -657,6 +671,7 @@ def mark_attendance(
         if not changed:
             session.rollback()
             return Decision.NOT_ALLOWED, session.get(Booking, lead_id)
+        events.queue(session, lead_id, f"booking.{outcome}")
         session.commit()
         session.refresh(booking)
         return Decision.DONE, booking

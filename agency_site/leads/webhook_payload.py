@@ -42,6 +42,9 @@ BOOKING_EVENTS = (
     "booking.declined",
     "booking.cancelled",
     "booking.rescheduled",
+    "booking.expired",
+    "booking.attended",
+    "booking.no_show",
 )
 # A person's leads erased (``leads erase``): to Standard Webhooks endpoints only.
 LEAD_ERASED = "lead.erased"
