@@ -28,6 +28,7 @@ import re
 import time
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from enum import StrEnum
 from functools import partial
 from typing import Any
@@ -287,9 +288,32 @@ class LeadIntake:
             ):
                 stored.set()  # Its correction, suspect too: the one lead stays quarantined.
                 return Submission(Result.SENT if self.delivery.configured else Result.QUEUED)
-            return await self._spam(kind, checked.fields, key, source, language, stored, reason)
+            line = SpooledLead(
+                key, kind, checked.fields, utcnow(), None, source, language, reason, network, proof
+            )
+            return await self._spam(line, stored)
         if solved:
-            released = await self._release(kind, key, network, correcting, checked.fields, language)
+            try:
+                released = await self._release(
+                    kind, key, network, correcting, checked.fields, language
+                )
+            except Exception as error:
+                if failure(error) is Failure.CONTENT:
+                    return self._content_refused(kind, refused_column(error))
+                # The database did not answer: the drain releases it (``store_spooled``).
+                line = SpooledLead(
+                    key,
+                    kind,
+                    checked.fields,
+                    utcnow(),
+                    None,
+                    source,
+                    language,
+                    None,
+                    network,
+                    proof,
+                )
+                return await self._spool(line, stored)
             if released is not None:
                 if released.result in (Result.SENT, Result.QUEUED):
                     stored.set()
@@ -309,16 +333,14 @@ class LeadIntake:
             sent = duplicate.status == LeadStatus.SENT
             return Submission(Result.SENT if sent else Result.QUEUED)
         except ContentRefused as refused:
-            names = BY_KIND[kind].names
-            name = _FIELD_OF_COLUMN.get(refused.column, refused.column)
-            return Submission(
-                Result.INVALID, {name if name in names else names[0]: FORMS.notices.not_stored}
-            )
+            return self._content_refused(kind, refused.column)
         except Exception:
-            spooled = SpooledLead(
+            line = SpooledLead(
                 key, kind, checked.fields, utcnow(), autoreply_day, source, language, None, network
             )
-            return await self._spool(spooled, stored)
+            # A proof for another submission whose lead could not be looked up: the drain
+            # releases that lead with this one's fields if it is still in quarantine.
+            return await self._spool(replace(line, solves=proof), stored)
         stored.set()
         lead_id = lead.id
 
@@ -326,6 +348,16 @@ class LeadIntake:
             logger.warning("Lead %s (%s) stored; delivery is not configured.", lead_id, kind)
             return Submission(Result.QUEUED)
         return await self._first_send(lead, token)
+
+    @staticmethod
+    def _content_refused(kind: LeadKind, column: str) -> Submission:
+        """The answer to a lead the database refused for the value of ``column``: the
+        notice next to its field (the form's first when none holds it)."""
+        names = BY_KIND[kind].names
+        name = _FIELD_OF_COLUMN.get(column, column)
+        return Submission(
+            Result.INVALID, {name if name in names else names[0]: FORMS.notices.not_stored}
+        )
 
     async def _first_send(self, lead: Lead, token: str) -> Submission:
         """Send ``lead``, stored (or released) and claimed with ``token``, right away; the
@@ -445,29 +477,22 @@ class LeadIntake:
         )
         return Submission(Result.QUEUED)
 
-    async def _spam(
-        self,
-        kind: LeadKind,
-        fields: dict[str, Any],
-        key: str,
-        source: dict[str, str] | None,
-        language: str,
-        stored: asyncio.Event,
-        reason: SpamReason,
-    ) -> Submission:
-        """A valid lead suspected for ``reason`` (its honeypot filled: a bot, or a
+    async def _spam(self, line: SpooledLead, stored: asyncio.Event) -> Submission:
+        """A valid lead suspected for ``line.spam`` (its honeypot filled: a bot, or a
         browser's autofill...): stored as ``SPAM`` (never sent, holding no slot) for the
         owner to release, and answered as a real submission is. A database that does not
-        take it: spooled like any lead."""
+        take it: spooled like any lead (``line``)."""
+        kind, key, reason = line.kind, line.key, line.spam
+        assert reason is not None
         insert = partial(
             self.store.add_lead,
             kind,
-            fields,
+            line.fields,
             claim_token=None,
             lease=self.delivery.policy.lease,
             idempotency_key=key,
-            source=source,
-            language=language,
+            source=line.source,
+            language=line.language,
             spam=reason,
         )
         try:
@@ -477,10 +502,9 @@ class LeadIntake:
                 sent = duplicate.status == LeadStatus.SENT
                 return Submission(Result.SENT if sent else Result.QUEUED)
         except Exception:
-            spooled = SpooledLead(key, kind, fields, utcnow(), None, source, language, spam=reason)
             # Answered as any lead spooled in an outage: no challenge, which could release
             # nothing before the drain (the owner's `leads not-spam` can, after it).
-            return await self._spool(spooled, stored)
+            return await self._spool(line, stored)
         else:
             stored.set()
             logger.info("A %s submission stored as spam (%s): %s.", kind, lead.id, reason)
@@ -667,7 +691,14 @@ class LeadIntake:
             return None
 
     def store_spooled(self, lead: SpooledLead) -> bool:
-        """Insert one drained lead, queued for the retry loop; False if it was already stored."""
+        """Insert one drained lead, queued for the retry loop; False if it was already stored.
+
+        A lead that carried a solved proof of work (``lead.solves``) releases the lead of
+        the submission it solves, if that is still in quarantine for a soft reason, as the
+        intake would have (``_release_solved``), instead of being stored again.
+        """
+        if lead.solves is not None and (released := self._release_solved(lead)) is not None:
+            return released
         try:
             self.store.add_lead(
                 lead.kind,
@@ -690,6 +721,34 @@ class LeadIntake:
         except DuplicateSubmission:
             return False
         return True
+
+    def _release_solved(self, lead: SpooledLead) -> bool | None:
+        """The drain of a submission that carried a solved proof for ``lead.solves``: that
+        key's lead, in quarantine for a soft reason and of the same form, is released
+        (holding what it can, the caps counted with the line's network: the visitor was
+        told "received"), corrected with this one's fields and key when they differ, or,
+        when this one is suspect for a hard reason, kept in quarantine with them. Whether
+        a lead was released now; None when there is no such lead (stored as it says)."""
+        assert lead.solves is not None
+        found = self.store.by_key(lead.solves)
+        reason = SpamReason(found.spam_reason) if found and found.spam_reason else None
+        if found is None or found.id is None or found.status != LeadStatus.SPAM:
+            return None
+        if found.kind != lead.kind or reason is None or not reason.soft:
+            return None
+        if lead.spam is not None and not lead.spam.soft:
+            self.store.requarantine(found.id, lead.fields, lead.key, lead.language, lead.spam)
+            return False
+        corrected = (
+            {}
+            if lead.solves == lead.key
+            else {"fields": lead.fields, "idempotency_key": lead.key, "language": lead.language}
+        )
+        hold = Hold(strict=False, network=lead.network)
+        try:
+            return bool(self.store.release_spam(found.id, hold=hold, **corrected))
+        except DuplicateSubmission:
+            return False
 
     def drain_spool(self) -> int:
         """Move every spooled lead into the database (exactly once); how many were new.

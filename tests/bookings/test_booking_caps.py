@@ -318,6 +318,55 @@ def test_a_quick_visitor_on_a_busy_hour_is_offered_other_hours_then_released_onc
     assert "11:00" in str(mail["template_params"])
 
 
+@pytest.mark.parametrize("token", ["too_fast", "none"])
+def test_a_solved_or_corrected_resend_while_the_database_is_down_is_drained_into_its_lead(
+    store: LeadStore, tmp_path: Path, token: str
+) -> None:
+    """The database stops answering as the widget sends its proof (or the visitor's other
+    hour): told "received" (spooled, never refused), and the drain releases the one lead in
+    quarantine with what the visitor finally sent, its slot within the rules."""
+    clock = Clock()
+    intake = screened(store, clock, spool=Spool(tmp_path / "spool", "w1"))
+    up, down = store.engine, down_engine(store.engine.dialect.name, tmp_path)
+
+    def challenged(time_: str) -> tuple[dict, str]:
+        form = booking_form(time=time_, email=f"{time_[:2]}@example.com")
+        form[IDEMPOTENCY_FIELD] = key()
+        if token == "too_fast":
+            form[FORM_TOKEN_FIELD] = intake.screen.tokens.issue()
+            clock.now += 1
+        answer = submit(intake, LeadKind.BOOKING, form)
+        assert answer.result is Result.CHALLENGE
+        clock.now += 30
+        return form, solve(answer.challenge)
+
+    solved_form, solved_proof = challenged("09:00")  # Solved as the database goes down.
+    busy_form, busy_proof = challenged("10:00")  # Refused (busy), corrected as it goes down.
+    day = dt.date.fromisoformat(busy_form["date"])
+    bookings_of(store).busy = lambda: busy_at(day, "10:00")
+    refused = submit(intake, LeadKind.BOOKING, busy_form | {CHALLENGE_FIELD: busy_proof})
+    assert refused.result is Result.INVALID
+    corrected = busy_form | {"time": "11:00", IDEMPOTENCY_FIELD: key(), CHALLENGE_FIELD: busy_proof}
+
+    store.engine = down
+    assert submit(
+        intake, LeadKind.BOOKING, solved_form | {CHALLENGE_FIELD: solved_proof}
+    ).result is (Result.QUEUED)
+    assert submit(intake, LeadKind.BOOKING, corrected).result is Result.QUEUED
+    store.engine = up
+    assert intake.drain_spool() == 2
+    leads = {lead.fields["email"]: lead for lead in store.all()}
+    assert len(leads) == 2  # One lead each, never two.
+    assert {email: lead.status for email, lead in leads.items()} == {
+        "09@example.com": LeadStatus.QUEUED,
+        "10@example.com": LeadStatus.QUEUED,
+    }
+    moved = leads["10@example.com"]
+    assert (moved.fields["time"], moved.idempotency_key) == ("11:00", corrected[IDEMPOTENCY_FIELD])
+    assert sorted(booking.time for booking in held(store)) == ["09:00", "11:00"]
+    down.dispose()
+
+
 def test_a_proof_stands_for_its_own_quarantined_lead_only(store: LeadStore) -> None:
     """Once its lead left quarantine, an old proof passes nothing: not the rate limit, not
     a missing token."""
