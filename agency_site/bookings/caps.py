@@ -18,21 +18,18 @@ path can skip them and no count is read before the write it decides:
 
 A mailbox is ``leads.models.mailbox_digest`` of the address (as the auto-reply allowance
 compares them: Gmail's dots and any ``+tag`` make no new one), stored on the booking
-(``bookings.mailbox``). A network is the claiming request's /24, or IPv6 /48
-(``leads.ratelimit.network_of``), kept as a keyed digest (``network_digest``) while the
+(``bookings.mailbox``). A network is the claiming request's /24, or IPv6 /48, as the
+keyed digest the core makes of it (``leads.ratelimit.network_digest``), kept while the
 booking is pending.
 """
 
 import enum
-import hashlib
-import hmac
 import logging
 from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from agency_site.bookings.link_secret import link_secrets
 from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.settings import Settings
 
@@ -49,19 +46,12 @@ class PendingCaps:
 
     per_email: int = 0
     per_network: int = 0
-    # Keys the network digests (``BOOKING_LINK_SECRET``): without it a /24 digest could
-    # be reversed by trying all of them.
-    network_key: str = ""
 
 
 def pending_caps(settings: Settings) -> PendingCaps:
-    """The caps of these settings, their network digests keyed by the first link secret."""
-    booking, secrets = settings.booking, link_secrets(settings)
-    return PendingCaps(
-        per_email=booking.max_pending_per_email,
-        per_network=booking.max_pending_per_network,
-        network_key=secrets[0] if secrets else "",
-    )
+    """The caps of these settings."""
+    booking = settings.booking
+    return PendingCaps(booking.max_pending_per_email, booking.max_pending_per_network)
 
 
 NO_CAPS = PendingCaps()
@@ -72,14 +62,6 @@ class TooManyPending(enum.StrEnum):
 
     EMAIL = "email"
     NETWORK = "network"
-
-
-def network_digest(network: str | None, key: str = "") -> str | None:
-    """A keyed digest of a network (``leads.ratelimit.network_of``: ``203.0.113.0/24``,
-    ``2001:db8:1::/48``), never the network itself; None when there is none."""
-    if not network:
-        return None
-    return hmac.new(key.encode(), f"booking-network:{network}".encode(), hashlib.sha256).hexdigest()
 
 
 def _lock(session: Session, space: int, digest: str) -> None:
@@ -124,7 +106,7 @@ def over(
 ) -> TooManyPending | None:
     """In the claiming transaction, after its write (the lead's row, or the moved booking,
     ``exclude``: not counted): which cap one more pending booking of ``mailbox`` from
-    ``network`` (a ``network_digest``) would pass, or None. Locks them first (``lock``)."""
+    ``network`` (a ``ratelimit.network_digest``) would pass, or None. Locks them first (``lock``)."""
     lock(session, caps, mailbox, network)
     counted = (
         (TooManyPending.EMAIL, caps.per_email, Booking.mailbox, mailbox),

@@ -84,7 +84,7 @@ class Booking(SQLModel, table=True):
     # it must claim the slot first; the agency's e-mail says so.
     slot_lost: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
     slot_lost_reason: str | None = Field(default=None, max_length=20)
-    # A keyed digest of the claiming request's network (``caps.network_digest``), to cap the
+    # A keyed digest of the claiming request's network (``ratelimit.network_digest``), to cap the
     # pending bookings per network; kept only while the booking is pending.
     network: str | None = Field(default=None, max_length=64)
     # The digest of the visitor's mailbox (``leads.models.mailbox_digest``: Gmail's dots

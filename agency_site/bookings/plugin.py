@@ -46,7 +46,6 @@ from agency_site.bookings.busy_times import BusySource, nothing_busy
 from agency_site.bookings.caps import (
     PendingCaps,
     TooManyPending,
-    network_digest,
     over,
     pending_caps,
 )
@@ -165,7 +164,7 @@ class BookingsPlugin(LeadPlugin):
         date, time = dt.date.fromisoformat(str(lead.fields["date"])), str(lead.fields["time"])
         email = lead.fields.get("email")
         mailbox = mailbox_digest(email) if isinstance(email, str) else None
-        network = network_digest(hold.network, self.caps.network_key)
+        network = hold.network  # The claiming request's, a digest the core made.
         lost: SlotLost | None = None
         try:
             too_many = over(session, self.caps, mailbox, network) if hold.caps else None

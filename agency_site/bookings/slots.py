@@ -77,7 +77,7 @@ def claim(
 
     Raises ``SlotTaken`` (the unique index refused it) or ``DayFull``; the caller rolls
     back, so neither the booking nor its lead is stored. ``network``: the claiming
-    request's ``caps.network_digest``, kept while the booking is pending; ``mailbox``: the
+    request's ``ratelimit.network_digest``, kept while the booking is pending; ``mailbox``: the
     visitor's ``mailbox_digest`` (both counted by ``caps.over``).
     """
     if day_full(session, date, daily_limit):

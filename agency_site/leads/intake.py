@@ -52,7 +52,7 @@ from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.plugins import Hold, Refused
-from agency_site.leads.ratelimit import RateLimiter, network_of
+from agency_site.leads.ratelimit import RateLimiter, network_digest
 from agency_site.leads.spam import SpamScreen
 from agency_site.leads.spam_challenge import Challenges
 from agency_site.leads.spool import Spool, SpooledLead, Unstorable, new_key, valid_key
@@ -174,6 +174,7 @@ class LeadIntake:
         deadline_s: float = 30.0,
         spool: Spool | None = None,
         screen: SpamScreen | None = None,
+        network_key: str = "",
     ) -> None:
         self.store = store
         self.delivery = delivery
@@ -181,6 +182,8 @@ class LeadIntake:
         self.deadline_s = deadline_s
         self.spool = spool  # None: a lead the database does not take is not stored.
         self.screen = screen  # None: the honeypot is the only spam check.
+        # Keys the digests of the visitors' networks (the booking caps): the site's secret.
+        self.network_key = network_key
         self._down_until = 0.0  # time.monotonic() until which the database counts as down.
 
     async def submit(
@@ -252,7 +255,7 @@ class LeadIntake:
                 checked.refused,
             )
         key = idempotency_key if valid_key(idempotency_key) else new_key()
-        network = network_of(client_ip)
+        network = network_digest(client_ip, self.network_key)
         # A proof of work this submission was asked for, solved (spam_challenge.py): it
         # passes the soft spam reasons, and the rate limit up to its ceiling. One solved for
         # an earlier version of it still in quarantine (the visitor changed it after its

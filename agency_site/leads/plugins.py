@@ -78,8 +78,9 @@ class Hold:
 
     # False: what cannot be held is not an error (a drained lead, the owner's release).
     strict: bool = True
-    # The network of the request that claims (``ratelimit.network_of``: a /24 or an IPv6
-    # /48, never the address; the solving request's for a release); None when not known.
+    # The network of the request that claims, as a keyed digest (``ratelimit.network_digest``
+    # of its /24 or IPv6 /48, never the address; the solving request's for a release); None
+    # when not known.
     network: str | None = None
     # False: the owner decided, the visitors' caps (pending bookings per mailbox and per
     # network) do not apply; every other rule does.

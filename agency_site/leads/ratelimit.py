@@ -14,14 +14,17 @@ was limited gets through after one challenge, a script that solves them (a CPU-s
 each) gets at most twice the limit, never an unlimited number.
 
 ``network_of`` tells the network an address belongs to as the booking caps count it (an
-IPv4 /24, an IPv6 /48: a site's whole allocation), which a spooled booking carries instead
-of the address.
+IPv4 /24, an IPv6 /48: a site's whole allocation), and ``network_digest`` is what is kept
+of it: a keyed digest, never the address nor the network (a plugin's ``Hold``, a spooled
+line, a pending booking).
 
 Checking never blocks the event loop (the async API of ``limits``), and when Redis
 cannot be reached the submission is let through with an ERROR in the log: losing
 a lead costs more than letting a few extra through.
 """
 
+import hashlib
+import hmac
 import ipaddress
 import logging
 
@@ -76,6 +79,17 @@ def network_of(client_ip: str) -> str | None:
         address = address.ipv4_mapped
     prefix = 24 if address.version == 4 else 48
     return str(ipaddress.ip_network(f"{address}/{prefix}", strict=False))
+
+
+def network_digest(client_ip: str, key: str = "") -> str | None:
+    """A keyed digest of the network of ``client_ip`` (``network_of``), never the address
+    nor the network; None when it is no address. ``key``: the site's secret (without it a
+    /24's digest could be reversed by trying all of them). The text digested is the one
+    the bookings digested before the core made the digests, so those still compare."""
+    network = network_of(client_ip)
+    if network is None:
+        return None
+    return hmac.new(key.encode(), f"booking-network:{network}".encode(), hashlib.sha256).hexdigest()
 
 
 class RateLimiter:

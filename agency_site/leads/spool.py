@@ -9,9 +9,9 @@ honest "received": it is on disk, fsynced, before the answer leaves.
   writes one whole line (after a newline if a killed writer left a torn one) and
   ``fsync``\\ s it (and the folder, so a new file's name survives a power cut too).
 - **Each lead carries its idempotency key** (the page's, or one made by the server), and
-  the network of the request that sent it (``ratelimit.network_of``: its /24 or IPv6 /48,
-  never the address), so the drain claims a booking's slot within the caps per network
-  as the intake would have (``plugins.Hold``), and, when it carried a solved proof of work,
+  the network of the request that sent it as a keyed digest (``ratelimit.network_digest``:
+  never the address nor the network), so the drain claims a booking's slot within the
+  caps per network as the intake would have (``plugins.Hold``), and, when it carried a solved proof of work,
   the key of the submission it solves, whose lead in quarantine the drain releases
   (``intake.store_spooled``).
 - **The drain** (every backend worker, ``drain_forever`` in ``runtime.py``) takes each
@@ -98,8 +98,8 @@ class SpooledLead:
     language: str = DEFAULT_LOCALE
     # Why it is suspected (its honeypot filled...): drained as spam, never sent.
     spam: SpamReason | None = None
-    # The network of the request that sent it (``ratelimit.network_of``); None: not known
-    # (no address, or a line written before lines carried it).
+    # The network of the request that sent it (``ratelimit.network_digest``); None: not
+    # known (no address, or a line written before lines carried it).
     network: str | None = None
     # It carried a solved proof of work for the submission of this key (its own, or the
     # one it corrects): the drain releases that submission's lead from quarantine with it.

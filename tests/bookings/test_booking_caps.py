@@ -31,7 +31,7 @@ from agency_site.leads.intake import LeadIntake
 from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.models import mailbox_digest
 from agency_site.leads.plugins import Hold
-from agency_site.leads.ratelimit import RateLimiter
+from agency_site.leads.ratelimit import RateLimiter, network_digest
 from agency_site.leads.spam import SpamScreen
 from agency_site.leads.spool import Spool, SpooledLead
 from agency_site.leads.store import LeadStore
@@ -50,7 +50,7 @@ IP = "203.0.113.7"
 
 
 def capped(store: LeadStore, per_email: int = 2, per_network: int = 6) -> None:
-    bookings_of(store).caps = PendingCaps(per_email, per_network, "k" * 32)
+    bookings_of(store).caps = PendingCaps(per_email, per_network)
 
 
 def screened(
@@ -163,7 +163,7 @@ def race(db_url: str, forms: list[tuple[dict, str]], per_email: int, per_network
     start = threading.Barrier(len(forms))
 
     def request(engine, form: dict, ip: str) -> None:
-        store = plugged(engine, caps=PendingCaps(per_email, per_network, "k" * 32))
+        store = plugged(engine, caps=PendingCaps(per_email, per_network))
         limiter = RateLimiter(MemoryStorage(), per_ip=100, window_s=600)
         intake = LeadIntake(store, make_delivery(store, None), limiter, 30.0)
         start.wait()
@@ -232,7 +232,9 @@ def test_a_drained_booking_over_a_cap_holds_no_slot_and_says_why(
     )
     assert up.drain_spool() == 3
     assert len(store.all()) == 3 and len(held(store)) == 2
-    assert {line.network for line in lines} == {"203.0.113.0/24"}  # Never the address.
+    # The network's digest, never the address nor the network itself.
+    assert {line.network for line in lines} == {network_digest(IP)}
+    assert not any(b"203.0.113" in line.line() for line in lines)
     with Session(store.engine) as session:
         [lost] = session.exec(select(Booking).where(col(Booking.slot_lost)))
     assert (lost.active_slot, lost.slot_lost_reason) == (None, "email_cap")
@@ -250,7 +252,11 @@ def test_a_spooled_booking_is_drained_with_the_network_of_its_request(
         fields = {k: fields[k] for k in ("name", "email", "phone", "date", "time", "message")}
         spool.append(
             SpooledLead(
-                key(), LeadKind.BOOKING, fields, dt.datetime.now(dt.UTC), network="2001:db8:5::/48"
+                key(),
+                LeadKind.BOOKING,
+                fields,
+                dt.datetime.now(dt.UTC),
+                network=network_digest("2001:db8:5:1::1"),
             )
         )
     intake = LeadIntake(
@@ -472,7 +478,7 @@ def test_the_migration_gives_every_booking_its_mailbox_so_the_old_ones_count(tmp
             f"VALUES (1, '{day}', '09:00', 'pending', '{day}T09:00', '2026-11-20 10:00:00')"
         )
     migrations.upgrade(engine)
-    store = plugged(engine, caps=PendingCaps(1, 0, "k" * 32))
+    store = plugged(engine, caps=PendingCaps(1, 0))
     [old] = held(store)
     assert old.mailbox == mailbox_digest("ana@gmail.com") and old.slot_lost_reason is None
     refused = submit(
@@ -484,3 +490,19 @@ def test_the_migration_gives_every_booking_its_mailbox_so_the_old_ones_count(tmp
         columns = {c["name"] for c in sa.inspect(connection).get_columns("bookings")}
     assert "mailbox" not in columns and "slot_lost_reason" not in columns and "network" in columns
     engine.dispose()
+
+
+def test_the_network_digests_are_keyed_by_the_site_s_secret_shared_by_every_host(
+    tmp_path: Path,
+) -> None:
+    """BOOKING_LINK_SECRET's newest keys them (every host compares the same digests, and the
+    digests the bookings kept before the core made them still compare); without it, this
+    host's kept secret; a /24 is never digested unkeyed."""
+    from agency_site.leads.runtime import network_key
+    from tests.bookings.test_link_secret import settings_with
+
+    shared = settings_with(tmp_path, "n" * 43 + ",o" + "o" * 42)
+    assert network_key(shared) == "n" * 43
+    kept = network_key(settings_with(tmp_path / "host"))
+    assert len(kept) >= 32 and kept == network_key(settings_with(tmp_path / "host"))
+    assert network_digest(IP, kept) != network_digest(IP)

@@ -15,12 +15,12 @@ from sqlmodel import Session
 
 from agency_site.bookings import slots
 from agency_site.bookings.calendar_file import Appointment, google_link, ics, outlook_link
-from agency_site.bookings.caps import PendingCaps, network_digest
+from agency_site.bookings.caps import PendingCaps
 from agency_site.bookings.links import LinkAction, LinkProblem, LinkSigner
 from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.plugins import Hold, Refused
-from agency_site.leads.ratelimit import network_of
+from agency_site.leads.ratelimit import network_digest
 from agency_site.leads.store import LeadStore
 from agency_site.working_calendar import WorkingCalendar
 from tests.lead_store import BOOKING_FIELDS, LEASE, bookings_of, new_engine, plugged
@@ -474,7 +474,7 @@ def capped_intake(store: LeadStore, per_email: int = 2, per_network: int = 6):
     from tests.leads.test_intake import make_intake
 
     intake = make_intake(store, None, per_ip=100)
-    bookings_of(store).caps = PendingCaps(per_email, per_network, "k" * 32)
+    bookings_of(store).caps = PendingCaps(per_email, per_network)
     return intake
 
 
@@ -543,7 +543,7 @@ def test_a_network_holds_at_most_six_pending_bookings(store: LeadStore) -> None:
 
 def digest(address: str, key: str = "k") -> str | None:
     """The network digest a booking from ``address`` keeps."""
-    return network_digest(network_of(address), key)
+    return network_digest(address, key)
 
 
 @given(st.ip_addresses(v=4), st.integers(0, 255), st.ip_addresses(v=6), st.integers(0, 2**80 - 1))

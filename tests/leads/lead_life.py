@@ -127,7 +127,7 @@ CHECKS = (
     "owner",  # The owner's release says what it did: slot held, slot gone (why), not spam.
 )
 # The pending caps (BOOKING_MAX_PENDING_PER_EMAIL, _PER_NETWORK) as the site's defaults.
-CAPS = PendingCaps(per_email=2, per_network=6, network_key="k" * 32)
+CAPS = PendingCaps(per_email=2, per_network=6)
 # Where visitors send from: two of one IPv4 /24, two of one IPv6 /48 (other /64s), others.
 ADDRESSES_IP = (
     "203.0.113.7",
