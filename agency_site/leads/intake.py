@@ -291,10 +291,8 @@ class LeadIntake:
             ):
                 stored.set()  # Its correction, suspect too: the one lead stays quarantined.
                 return Submission(Result.SENT if self.delivery.configured else Result.QUEUED)
-            line = SpooledLead(
-                key, kind, checked.fields, utcnow(), None, source, language, reason, network, proof
-            )
-            return await self._spam(line, stored)
+            line = SpooledLead(key, kind, checked.fields, utcnow(), None, source, language, reason)
+            return await self._spam(replace(line, network=network, solves=proof), stored)
         if solved:
             try:
                 released = await self._release(
@@ -304,19 +302,8 @@ class LeadIntake:
                 if failure(error) is Failure.CONTENT:
                     return self._content_refused(kind, refused_column(error))
                 # The database did not answer: the drain releases it (``store_spooled``).
-                line = SpooledLead(
-                    key,
-                    kind,
-                    checked.fields,
-                    utcnow(),
-                    None,
-                    source,
-                    language,
-                    None,
-                    network,
-                    proof,
-                )
-                return await self._spool(line, stored)
+                line = SpooledLead(key, kind, checked.fields, utcnow(), None, source, language)
+                return await self._spool(replace(line, network=network, solves=proof), stored)
             if released is not None:
                 if released.result in (Result.SENT, Result.QUEUED):
                     stored.set()
@@ -338,12 +325,10 @@ class LeadIntake:
         except ContentRefused as refused:
             return self._content_refused(kind, refused.column)
         except Exception:
-            line = SpooledLead(
-                key, kind, checked.fields, utcnow(), autoreply_day, source, language, None, network
-            )
+            line = SpooledLead(key, kind, checked.fields, utcnow(), autoreply_day, source, language)
             # A proof for another submission whose lead could not be looked up: the drain
             # releases that lead with this one's fields if it is still in quarantine.
-            return await self._spool(replace(line, solves=proof), stored)
+            return await self._spool(replace(line, network=network, solves=proof), stored)
         stored.set()
         lead_id = lead.id
 
