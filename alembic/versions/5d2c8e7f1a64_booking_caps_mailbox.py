@@ -10,7 +10,7 @@ upgrade. The reason of a booking stored without its slot before stays NULL (the 
 e-mail then says what it said before: taken or busy while the database was down).
 
 Revision ID: 5d2c8e7f1a64
-Revises: b8d2f4a6c913
+Revises: e7c3a1f9b250
 Create Date: 2026-11-28 19:00:00.000000
 
 """
@@ -25,7 +25,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = "5d2c8e7f1a64"
-down_revision: str | Sequence[str] | None = "b8d2f4a6c913"
+down_revision: str | Sequence[str] | None = "e7c3a1f9b250"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
