@@ -1,0 +1,71 @@
+"""The desk's page of a lead and its spam review (issue 44): ``lead_attempts`` (each
+recorded delivery attempt of a lead's e-mail: when, how it ended, the provider's short
+answer), ``booking_history`` (each change of a booking) and ``leads.spam_confirmed_at``
+(the owner's "Es spam").
+
+Every new table's rows belong to a lead (a foreign key to ``leads.id``, cascading on
+PostgreSQL; SQLite's are deleted by the erasure's and purge's own ``forget``). Existing
+leads get no attempts (their count stays in ``leads.attempts``) and existing bookings no
+history: the desk says what it knows from their columns.
+
+Revision ID: f3b9d2c7e481
+Revises: e7c3a1f9b250
+Create Date: 2026-11-28 21:00:00.000000
+
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from sqlmodel.sql.sqltypes import AutoString, UTCDateTime
+
+from alembic import op
+
+# revision identifiers, used by Alembic.
+revision: str = "f3b9d2c7e481"
+down_revision: str | Sequence[str] | None = "e7c3a1f9b250"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def _lead(primary_key: bool = False) -> sa.Column:
+    return sa.Column(
+        "lead_id",
+        sa.Integer,
+        sa.ForeignKey("leads.id", ondelete="CASCADE"),
+        primary_key=primary_key,
+        nullable=False,
+    )
+
+
+def upgrade() -> None:
+    op.create_table(
+        "lead_attempts",
+        sa.Column("id", sa.Integer, primary_key=True),
+        _lead(),
+        sa.Column("at", UTCDateTime(), nullable=False),
+        sa.Column("outcome", AutoString(length=10), nullable=False),
+        sa.Column("answer", AutoString(length=200), nullable=False),
+    )
+    op.create_index("ix_lead_attempts_lead_id", "lead_attempts", ["lead_id"])
+    op.create_table(
+        "booking_history",
+        sa.Column("id", sa.Integer, primary_key=True),
+        _lead(),
+        sa.Column("at", UTCDateTime(), nullable=False),
+        sa.Column("event", AutoString(length=20), nullable=False),
+        sa.Column("date", sa.Date, nullable=False),
+        sa.Column("time", AutoString(length=5), nullable=False),
+        sa.Column("moved_from", AutoString(length=16), nullable=True),
+        sa.Column("slot_lost", sa.Boolean, nullable=False),
+    )
+    op.create_index("ix_booking_history_lead_id", "booking_history", ["lead_id"])
+    with op.batch_alter_table("leads") as batch:
+        batch.add_column(sa.Column("spam_confirmed_at", UTCDateTime(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("leads") as batch:
+        batch.drop_column("spam_confirmed_at")
+    for table in ("booking_history", "lead_attempts"):
+        op.drop_table(table)
