@@ -1,7 +1,9 @@
 """The desk's page of a lead and its spam review (issue 44): ``lead_attempts`` (each
 recorded delivery attempt of a lead's e-mail: when, how it ended, the provider's short
-answer), ``booking_history`` (each change of a booking) and ``leads.spam_confirmed_at``
-(the owner's "Es spam").
+answer), ``booking_history`` (each change of a booking), ``desk_lead_stages`` and
+``desk_lead_notes`` (the agency's pipeline stage of a lead and its private notes),
+``desk_audit.detail`` (an export's filters) and ``leads.spam_confirmed_at`` (the owner's
+"Es spam").
 
 Every new table's rows belong to a lead (a foreign key to ``leads.id``, cascading on
 PostgreSQL; SQLite's are deleted by the erasure's and purge's own ``forget``). Existing
@@ -60,6 +62,24 @@ def upgrade() -> None:
         sa.Column("slot_lost", sa.Boolean, nullable=False),
     )
     op.create_index("ix_booking_history_lead_id", "booking_history", ["lead_id"])
+    op.create_table(
+        "desk_lead_stages",
+        _lead(primary_key=True),
+        sa.Column("stage", AutoString(length=12), nullable=False),
+        sa.Column("changed_at", UTCDateTime(), nullable=False),
+        sa.Column("person_id", sa.Integer, nullable=True),
+    )
+    op.create_table(
+        "desk_lead_notes",
+        sa.Column("id", sa.Integer, primary_key=True),
+        _lead(),
+        sa.Column("person_id", sa.Integer, nullable=True),
+        sa.Column("at", UTCDateTime(), nullable=False),
+        sa.Column("text", AutoString(length=2000), nullable=False),
+    )
+    op.create_index("ix_desk_lead_notes_lead_id", "desk_lead_notes", ["lead_id"])
+    with op.batch_alter_table("desk_audit") as batch:
+        batch.add_column(sa.Column("detail", AutoString(length=200), nullable=True))
     with op.batch_alter_table("leads") as batch:
         batch.add_column(sa.Column("spam_confirmed_at", UTCDateTime(), nullable=True))
 
@@ -67,5 +87,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     with op.batch_alter_table("leads") as batch:
         batch.drop_column("spam_confirmed_at")
-    for table in ("booking_history", "lead_attempts"):
+    with op.batch_alter_table("desk_audit") as batch:
+        batch.drop_column("detail")
+    for table in ("desk_lead_notes", "desk_lead_stages", "booking_history", "lead_attempts"):
         op.drop_table(table)
