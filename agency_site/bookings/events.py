@@ -1,9 +1,11 @@
 """A booking's changes of state as webhook events (``booking.requested``, ``confirmed``,
-``declined``, ``cancelled``, ``rescheduled``): queued by ``leads.webhooks.queue_event`` in
-the transaction that changes the booking, so an event is sent exactly when its change is
-stored. Each body carries the booking as it is right after the change (``as_data``). The
-same change is a row of ``booking_history`` (``BookingChange``), webhooks or not: the
-desk's page of the lead shows the booking's history from it."""
+``declined``, ``cancelled``, ``rescheduled``, ``expired`` (left unanswered,
+``slots.expire_pending``), and after the meeting ``attended`` or ``no_show``
+(``slots.mark_attendance``)): queued by ``leads.webhooks.queue_event`` in the transaction
+that changes the booking, so an event is sent exactly when its change is stored. Each body
+carries the booking as it is right after the change (``as_data``). The same change is a
+row of ``booking_history`` (``BookingChange``), webhooks or not: the desk's page of the
+lead shows the booking's history from it."""
 
 from typing import Any
 
@@ -21,6 +23,7 @@ def as_data(booking: Booking) -> dict[str, Any]:
         "date": booking.date.isoformat(),
         "time": booking.time,
         "slot_lost": booking.slot_lost,
+        "slot_lost_reason": booking.slot_lost_reason,
         "moved_from": booking.moved_from,
         "attendance": booking.attendance,
     }

@@ -253,7 +253,16 @@ def intake() -> LeadIntake:
             addresses=AddressScreen(mx_lookup() if settings.leads.check_mx else None),
             challenges=form_challenges(),
         ),
+        network_key=network_key(settings),
     )
+
+
+def network_key(settings: Settings) -> str:
+    """The key of the visitors' network digests (``ratelimit.network_digest``): the site's
+    secret, BOOKING_LINK_SECRET's newest (shared by every host: the digests compare across
+    them), else this host's kept one; "" when none can be had (the digests unkeyed)."""
+    secrets = token_secrets(settings)
+    return secrets[0] if secrets else ""
 
 
 @lru_cache(maxsize=1)
