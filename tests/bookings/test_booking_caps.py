@@ -35,6 +35,7 @@ from agency_site.leads.ratelimit import RateLimiter, network_digest
 from agency_site.leads.spam import SpamScreen
 from agency_site.leads.spool import Spool, SpooledLead
 from agency_site.leads.store import LeadStore
+from agency_site.working_calendar import WorkingCalendar
 from tests.bookings.test_busy_bookings import busy_at
 from tests.emailjs_fake import accept_sends, make_client, sent_payloads
 from tests.lead_store import BOOKING_FIELDS, LEASE, bookings_of, make_delivery, new_engine, plugged
@@ -265,6 +266,48 @@ def test_a_spooled_booking_is_drained_with_the_network_of_its_request(
     assert intake.drain_spool() == 3
     assert len(held(store)) == 2
     assert [b.slot_lost_reason for b in slots_of(store, day)] == [None, None, "network_cap"]
+
+
+def test_a_booking_holding_no_slot_claims_one_by_moving_only_within_the_caps(
+    store: LeadStore, tmp_path: Path
+) -> None:
+    """A drained booking over its mailbox's cap holds no slot; its visitor's manage page
+    moving it to a free hour would claim one: refused while the mailbox is at its cap, done
+    once one of its pending bookings is answered."""
+    capped(store)
+    spool = Spool(tmp_path / "spool", "w1")
+    day = dt.date.fromisoformat(booking_form()["date"])
+    for time_ in TIMES[:3]:
+        form = booking_form(time=time_)
+        fields = {k: form[k] for k in ("name", "email", "phone", "date", "time", "message")}
+        spool.append(SpooledLead(key(), LeadKind.BOOKING, fields, dt.datetime.now(dt.UTC)))
+    intake = LeadIntake(
+        store, make_delivery(store, None), RateLimiter(MemoryStorage(), 100, 600), 4.0, spool
+    )
+    assert intake.drain_spool() == 3
+    first, _, lost = slots_of(store, day)
+    assert lost.slot_lost_reason == "email_cap"
+    rules = slots.MoveRules(notice=dt.timedelta(0), max_moves=3)
+
+    def move_lost() -> slots.Moved | slots.MoveRefused:
+        moved, _ = slots.move(
+            store.engine,
+            lost.lead_id,
+            day,
+            TIMES[5],
+            version=0,
+            now=dt.datetime.now(dt.UTC),
+            rules=rules,
+            calendar=WorkingCalendar(),
+            pending_caps=bookings_of(store).caps,
+        )
+        return moved
+
+    assert move_lost() is slots.Moved.SLOT_TAKEN
+    assert len(held(store)) == 2
+    slots.decide(store.engine, first.lead_id, BookingStatus.CONFIRMED)
+    assert move_lost() is slots.Moved.DONE
+    assert {b.time for b in held(store)} == {TIMES[1], TIMES[5]}
 
 
 def slots_of(store: LeadStore, day: dt.date) -> list[Booking]:

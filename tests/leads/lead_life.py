@@ -1091,6 +1091,16 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             self.erased.add(who)
             self.operator_looks = True
             self.gone |= keys
+            self.pages_closed()
+
+        def pages_closed(self) -> None:
+            """The pages of challenged submissions whose lead is gone (erased, purged) send
+            nothing more: a widget answers within seconds, long before either (a page that
+            did would be a new submission, of a person erased or not)."""
+            for challenged in self.challenged:
+                lead_gone = challenged.keys & self.gone
+                if lead_gone or person(challenged.data["email"]) in self.erased:
+                    challenged.done = True
 
         @precondition(lambda self: self.up)
         @rule()
@@ -1118,6 +1128,7 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
                         f"lead {lead.id} purged though its person wrote after {cutoff}",
                     )
                     self.gone.add(lead.idempotency_key or "")
+            self.pages_closed()
             for lead in after:
                 old = _aware(lead.created_at) < cutoff and lead.status != LeadStatus.SENDING
                 self.check(
