@@ -1,4 +1,5 @@
-"""The ``bookings`` table (one row per booking lead: its slot and where it stands) and
+"""The ``bookings`` table (one row per booking lead: its slot and where it stands),
+``booking_history`` (each change of a booking, for the desk's page of its lead) and
 ``booking_link_uses`` (the links already used)."""
 
 import datetime as dt
@@ -117,6 +118,29 @@ class Booking(SQLModel, table=True):
     # agency after the meeting, and when.
     attendance: str | None = Field(default=None, max_length=10)
     attendance_at: dt.datetime | None = None
+
+
+class BookingChange(SQLModel, table=True):
+    """One change of a booking, as its webhook event names it (``requested``,
+    ``confirmed``, ``declined``, ``cancelled``, ``rescheduled``, ``expired``,
+    ``attended``, ``no_show``), and the booking right after it: written by
+    ``events.queue`` in the change's own transaction, whether or not any webhook is in
+    use, so the desk shows a booking's whole history (a ``bookings`` row keeps only its
+    last decision and move). Deleted with its lead (``plugin.forget``; the foreign key's
+    cascade on PostgreSQL)."""
+
+    __tablename__ = "booking_history"
+    __table_args__ = (sa.Index("ix_booking_history_lead_id", "lead_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    lead_id: int = Field(foreign_key="leads.id", ondelete="CASCADE")
+    at: dt.datetime = Field(default_factory=utcnow)
+    event: str = Field(max_length=20)
+    date: dt.date
+    time: str = Field(max_length=5)
+    # A move's slot before (``slot_key``); None for any other change.
+    moved_from: str | None = Field(default=None, max_length=16)
+    slot_lost: bool = False
 
 
 class BookingLinkUse(SQLModel, table=True):

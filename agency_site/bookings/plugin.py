@@ -55,7 +55,7 @@ from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.link_secret import link_secrets
 from agency_site.bookings.links import LinkAction, LinkSigner
 from agency_site.bookings.mails import agency_links, agency_params
-from agency_site.bookings.models import Booking, SlotLost
+from agency_site.bookings.models import Booking, BookingChange, SlotLost
 from agency_site.bookings.reminders import ReminderWatch, plan
 from agency_site.content.bookings import COPY as BOOKINGS
 from agency_site.content.owner_alerts import ALERTS
@@ -217,9 +217,12 @@ class BookingsPlugin(LeadPlugin):
         return {"time": render(BOOKINGS.slots.busy if busy else BOOKINGS.slots.taken, slots=words)}
 
     def forget(self, connection: sa.Connection) -> None:
-        """Delete the bookings (freeing their slots) of leads just deleted: PostgreSQL
-        cascades, SQLite does not enforce foreign keys, so both are told."""
+        """Delete the bookings (freeing their slots) and their history of leads just
+        deleted: PostgreSQL cascades, SQLite does not enforce foreign keys, so both are told."""
         connection.execute(sa.delete(Booking).where(col(Booking.lead_id).not_in(select(Lead.id))))
+        connection.execute(
+            sa.delete(BookingChange).where(col(BookingChange.lead_id).not_in(select(Lead.id)))
+        )
 
     def email_params(self, engine: sa.Engine, kind: LeadKind, lead_id: int) -> dict[str, str]:
         return self.agency_email(engine, lead_id) if kind is LeadKind.BOOKING else {}

@@ -6,10 +6,22 @@ from types import ModuleType
 
 from starlette.routing import BaseRoute
 
-from agency_site.desk import access, inbox, log, sign_in, static
+from agency_site.desk import (
+    access,
+    inbox,
+    inbox_export,
+    lead_page,
+    log,
+    pipeline,
+    sign_in,
+    spam_review,
+    static,
+)
 
 # Every screen's module (the navigation's order is base.html's).
 SCREENS: tuple[ModuleType, ...] = (inbox, log, access)
+# A lead's page, its pipeline stage and notes, the spam review, the inbox as CSV.
+SCREENS += (lead_page, pipeline, spam_review, inbox_export)
 
 
 def routes(screens: Sequence[ModuleType] = SCREENS) -> Iterable[BaseRoute]:

@@ -48,6 +48,7 @@ from agency_site import paths
 from agency_site.desk import audit, sessions, static
 from agency_site.desk.audit import AuditAction
 from agency_site.desk.config import FRESH, DeskConfig
+from agency_site.desk.lead_tools import LeadTools
 from agency_site.desk.passkeys import Ceremonies
 from agency_site.desk.sessions import SignedIn
 from agency_site.leads.models import utcnow
@@ -111,6 +112,8 @@ class Desk:
     clock: Callable[[], dt.datetime] = utcnow
     # Paths anyone may open (the sign-in and enrolment pages and their ceremonies).
     public: frozenset[str] = field(default=frozenset())
+    # The lead core's delivery and settings the lead screens use (None: not wired).
+    lead_tools: Callable[[], LeadTools] | None = None
 
     @property
     def ceremonies(self) -> Ceremonies:

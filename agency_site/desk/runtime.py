@@ -9,6 +9,7 @@ from starlette.types import ASGIApp
 from agency_site.desk.app import SCREENS, routes
 from agency_site.desk.config import desk_config
 from agency_site.desk.guard import Desk, DeskMount, create_app
+from agency_site.desk.lead_tools import LeadTools
 from agency_site.desk.sign_in import PUBLIC, SignInLimiter
 
 
@@ -30,6 +31,11 @@ def desk_api() -> Callable[[ASGIApp], ASGIApp]:
             storage, settings.desk.sign_in_attempts, settings.desk.sign_in_window_seconds
         )
 
+    @cache
+    def lead_tools() -> LeadTools:
+        leads = settings.leads
+        return LeadTools(intake().delivery, leads.spam_keep_days, leads.webhook_url_list)
+
     desk = Desk(
         config=desk_config(settings, config.api_url),
         engine=lambda: intake().store.engine,
@@ -37,6 +43,7 @@ def desk_api() -> Callable[[ASGIApp], ASGIApp]:
         site_url=settings.site_url,
         trusted_hops=config.trusted_proxy_hops,
         public=PUBLIC,
+        lead_tools=lead_tools,
     )
     app = create_app(desk, routes(SCREENS), lambda: not_found_page(settings.site_url))
     return lambda backend: DeskMount(app, backend)
