@@ -11,7 +11,7 @@ leads get no attempts (their count stays in ``leads.attempts``) and existing boo
 history: the desk says what it knows from their columns.
 
 Revision ID: f3b9d2c7e481
-Revises: e7c3a1f9b250, 5d2c8e7f1a64
+Revises: 5d2c8e7f1a64
 Create Date: 2026-11-28 21:00:00.000000
 
 """
@@ -28,7 +28,7 @@ revision: str = "f3b9d2c7e481"
 # Also after the booking caps' migration (branch ``slots``, merged here for the owner's
 # release): this one joins the two heads. Once main holds them in one line, this is just
 # the migration after the last of them.
-down_revision: str | Sequence[str] | None = ("e7c3a1f9b250", "5d2c8e7f1a64")
+down_revision: str | Sequence[str] | None = "5d2c8e7f1a64"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
