@@ -344,6 +344,13 @@ class BookingsPlugin(LeadPlugin):
             ]
         return notes
 
+    def health_problem(self, now: dt.datetime) -> str | None:
+        """``calendar_stale`` while a calendar's last copy is older than
+        ``BOOKING_BUSY_STALE_HOURS``: it still blocks what it blocked, and the owner must
+        look (a changed address, a revoked share)."""
+        feed = self.owner_calendars
+        return "calendar_stale" if feed is not None and feed.stale(now) else None
+
     # --- The listing ---------------------------------------------------------------------
 
     def lead_notes(self, engine: sa.Engine, lead_ids: list[int]) -> dict[int, str]:

@@ -5,15 +5,18 @@
 (EmailJS refuses the configuration), ``unwritable`` when a folder the site writes cannot
 be written, ``unconfigured`` when a lead waits for an EmailJS setting that is not set,
 ``delayed`` when the oldest waiting lead is older than
-``LEADS_HEALTH_MAX_QUEUED_AGE_SECONDS``, ``webhooks`` when a webhook cannot be sent, and
-``error`` when the database cannot be read.
+``LEADS_HEALTH_MAX_QUEUED_AGE_SECONDS``, ``webhooks`` when a webhook cannot be sent,
+``spam_unshown`` when leads in quarantine were never shown to the owner days after they
+came (the spam digest does not get through: they are kept, not purged), a feature's word
+(``LeadPlugin.health_problem``: ``calendar_stale`` when an owner's calendar was not fetched
+for ``BOOKING_BUSY_STALE_HOURS``), and ``error`` when the database cannot be read.
 
 **The details are the owner's** (``health_report``): the counts of waiting, held and
 rejected leads, the age of the oldest waiting one and the last delivery, the settings of
 the folders that cannot be written (``unwritable``: never the paths) and of EmailJS left
 unset (``unset_settings``, ``shared_templates``), the webhooks' summary, and the plugins'
 ``notes`` (``LeadPlugin.health``: the owner's calendars that fail, with their host and
-problem), which leave the status as it is: the form works without them. They are shown
+problem), which leave the status as it is but for a plugin's ``health_problem``. They are shown
 on the owner's desk (``LeadsHealth.details``, through ``runtime.health_details``) and here
 to a request carrying ``Authorization: Bearer <LEADS_HEALTH_TOKEN>`` (compared in constant
 time; a wrong one is answered 401; with the setting unset, to no request). No personal
@@ -98,10 +101,14 @@ def health_report(
     emailjs: EmailJSSettings | None = None,
     webhooks: WebhookSummary | None = None,
     notes: Mapping[str, Any] | None = None,
+    unshown_spam: int = 0,
+    problem: str | None = None,
 ) -> tuple[int, dict[str, Any]]:
     """HTTP status and JSON body for this summary (and the settings of unwritable folders;
     ``emailjs``: the EmailJS settings, to name those unset; ``webhooks``: theirs when the
-    site has endpoints, status ``webhooks`` when one cannot send; the plugins' ``notes``)."""
+    site has endpoints, status ``webhooks`` when one cannot send; the plugins' ``notes``;
+    ``unshown_spam``: leads in quarantine the owner was never shown, days after they came,
+    status ``spam_unshown``; ``problem``: a plugin's, ``Plugins.health_problem``)."""
     age = (now - summary.oldest_waiting_at).total_seconds() if summary.oldest_waiting_at else None
     unset = emailjs.missing if emailjs else ()
     if summary.held:
@@ -114,6 +121,10 @@ def health_report(
         status = "delayed"  # Waiting too long: provider down, or delivery not configured.
     elif webhooks is not None and webhooks.problem:
         status = "webhooks"  # Unsigned (no secret) or an endpoint paused: see its problem.
+    elif unshown_spam:
+        status = "spam_unshown"  # The spam digest is not getting through: open the desk.
+    elif problem:
+        status = problem  # A feature's (a calendar not fetched for a day): see the notes.
     else:
         status = "ok"
     body = {
@@ -134,6 +145,8 @@ def health_report(
         body["shared_templates"] = emailjs.shared_templates
     if webhooks is not None:
         body["webhooks"] = webhooks.as_json()
+    if unshown_spam:
+        body["spam_unshown"] = unshown_spam
     if notes:
         body["notes"] = dict(notes)
     return (200 if status == "ok" else 503), body
@@ -192,19 +205,31 @@ class LeadsHealth:
             return last
         return None
 
-    def _notes(self, now: dt.datetime) -> dict[str, Any]:
+    @staticmethod
+    def _notes(store: LeadStore, now: dt.datetime) -> dict[str, Any]:
         """The plugins' notes (none when one fails: the page still answers)."""
         try:
-            return self.store().plugins.health(now)
+            return store.plugins.health(now)
         except Exception:
             logger.exception("A plugin's health notes could not be read.")
             return {}
+
+    @staticmethod
+    def _problem(store: LeadStore, now: dt.datetime) -> str | None:
+        """A plugin's problem for the status (none when one fails: the page still answers)."""
+        try:
+            return store.plugins.health_problem(now)
+        except Exception:
+            logger.exception("A plugin's health problem could not be read.")
+            return None
 
     def _check(self, now: dt.datetime) -> Checked:
         """A new check; its ``at``: when it ended (the next one is ``every_s`` after it)."""
         bad = sorted(unwritable(self.write_folders()))
         try:
-            summary = self.store().summary()
+            store = self.store()
+            summary = store.summary()
+            unshown = store.unlisted_spam_count(now=now)
             hooks = self.webhooks()
         except Exception:
             logger.exception("The leads health check could not read the database.")
@@ -218,7 +243,9 @@ class LeadsHealth:
             bad,
             self.emailjs(),
             hooks,
-            notes=self._notes(now),
+            notes=self._notes(store, now),
+            unshown_spam=unshown,
+            problem=self._problem(store, now),
         )
         return Checked(code, body, self.clock(), utcnow())
 

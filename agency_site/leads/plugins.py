@@ -20,7 +20,8 @@ bookings, ``agency_site.bookings.plugin``) plugs in through a ``LeadPlugin``:
 - ``webhook_data``: what a lead's webhook body adds to its ``data`` (``{"booking": ...}``,
   ``webhook_payload.py``); a plugin queues its own events with ``webhooks.queue_event``.
 - ``health``: what ``/_site/leads/health`` adds under ``notes`` (the owner's calendars
-  that fail); no personal data, no secrets, and it leaves the page's status as it is.
+  that fail); no personal data, no secrets; ``health_problem``: the one word the page's
+  status takes when the owner must act (a calendar not fetched for a day).
 - ``commands``: the operator command's extra subcommands (``confirm``, ``decline``...).
 
 ``Refused.errors`` are the form's field errors, in the visitor's language: the intake
@@ -125,6 +126,12 @@ class LeadPlugin:
         all is well)."""
         return {}
 
+    def health_problem(self, now: dt.datetime) -> str | None:
+        """A problem of this feature the health page's status names at ``now`` (one word,
+        e.g. the bookings' ``calendar_stale``: 503, an uptime monitor tells the owner), or
+        None when it has none. Only what the owner must act on: the forms work meanwhile."""
+        return None
+
     def commands(self, subparsers: "argparse._SubParsersAction[Any]") -> None:
         """Add subcommands to ``python -m agency_site.leads``; each sets its ``Command`` as
         the ``plugin_command`` default (``parser.set_defaults(plugin_command=...)``)."""
@@ -176,6 +183,10 @@ class Plugins:
         for plugin in self.each:
             notes |= plugin.health(now)
         return notes
+
+    def health_problem(self, now: dt.datetime) -> str | None:
+        """The first plugin's problem, in the plugins' order."""
+        return next((p for plugin in self.each if (p := plugin.health_problem(now))), None)
 
     def commands(self, subparsers: "argparse._SubParsersAction[Any]") -> None:
         for plugin in self.each:

@@ -434,6 +434,7 @@ def test_a_stale_copy_keeps_blocking_and_is_shown_as_calendar_stale(
     run(feed.refresh(now - dt.timedelta(hours=1)))
     bookings = BookingsPlugin(busy=feed.busy, owner_calendars=feed)
     notes = bookings.health(now)
+    assert bookings.health_problem(now) == "calendar_stale"  # The page's status says it.
     assert notes["calendar_stale"] == [
         {
             "calendar": "calendar 1 (localhost)",
@@ -449,6 +450,7 @@ def test_a_stale_copy_keeps_blocking_and_is_shown_as_calendar_stale(
     serve(httpserver, endless)
     run(feed.refresh(now))
     assert bookings.health(now) == {}  # Fetched again: nothing to say.
+    assert bookings.health_problem(now) is None
     assert "calendar_stale" not in BookingsPlugin(owner_calendars=feed).health(
         now + dt.timedelta(hours=23)
     )

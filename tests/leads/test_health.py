@@ -23,12 +23,14 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads import database, runtime
 from agency_site.leads.health import CHECK_EVERY_S, LeadsHealth, leads_api, token_matches
+from agency_site.leads.kinds import SpamReason
 from agency_site.leads.plugins import LeadPlugin, Plugins
+from agency_site.leads.rgpd import mark_spam_listed
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
 from agency_site.report.started import StartedCounter
 from agency_site.site_api import create_app
-from tests.lead_store import new_engine
+from tests.lead_store import aged, new_engine
 from tests.leads.health_page import OWNER_TOKEN, get_health
 from tests.leads.test_durable import intake_on
 from tests.run_async import run
@@ -89,7 +91,7 @@ def test_a_thousand_requests_make_one_check_per_interval(db_url: str, tmp_path: 
     app = leads_api(checks)
     with statements(store.engine) as sent:
         assert run(many(app, paths.LEADS_HEALTH, 1000)) == [200] * 1000
-    assert (counting.probes, counting.reads) == (1, 2)  # One check: the summary, the notes.
+    assert (counting.probes, counting.reads) == (1, 1)  # One check, one store.
     one_check = len(sent)
     clock.now += CHECK_EVERY_S - 0.1
     with statements(store.engine) as sent:
@@ -184,6 +186,33 @@ def test_a_wrong_token_is_refused_and_without_the_setting_none_shows_the_details
     assert run(ask()) == {"status": "ok"}
 
 
+class Stale(LeadPlugin):
+    """A feature with a problem the owner must act on (the bookings' stale calendar)."""
+
+    def health_problem(self, now: dt.datetime) -> str | None:
+        return "calendar_stale"
+
+
+def test_spam_never_shown_and_a_feature_s_problem_turn_the_status(store: LeadStore) -> None:
+    """Issue 44: leads in quarantine the owner was never shown days after they came (the
+    spam digest not getting through) are no longer an "ok" page; issue 43: nor is an
+    owner's calendar not fetched for a day (a plugin's ``health_problem``)."""
+    checks = LeadsHealth(lambda: store, lambda: True, lambda: HOUR)
+    assert get_health(checks, token=None).json() == {"status": "ok"}
+    lead = store.add_lead(LeadKind.QUOTE, {"email": "x@example.com"}, claim_token=None,
+                          lease=HOUR, spam=SpamReason.HONEYPOT)  # fmt: skip
+    aged(store, lead.id, days=3)
+    checks = LeadsHealth(lambda: store, lambda: True, lambda: HOUR)
+    public = get_health(checks, token=None)
+    assert (public.status_code, public.json()) == (503, {"status": "spam_unshown"})
+    assert get_health(checks).json()["spam_unshown"] == 1
+    mark_spam_listed(store.engine, [lead.id], dt.datetime.now(dt.UTC))
+    stale = LeadStore(store.engine, Plugins((Stale(),)))
+    checks = LeadsHealth(lambda: stale, lambda: True, lambda: HOUR)
+    public = get_health(checks, token=None)
+    assert (public.status_code, public.json()) == (503, {"status": "calendar_stale"})
+
+
 @given(st.text(max_size=60), st.text(max_size=60))
 def test_the_token_matches_only_itself(sent: str, expected: str) -> None:
     assert token_matches(sent, expected) is (sent == expected)
@@ -201,7 +230,7 @@ def test_the_desk_gets_the_details_from_the_worker_s_last_check(
     assert details["status"] == "ok" and details["delivery_configured"] is False
     assert dt.datetime.fromisoformat(details["checked_at"]).tzinfo is not None
     assert runtime.health_details() == details | {"checked_at": details["checked_at"]}
-    assert counting.reads == 2  # One check for both.
+    assert counting.reads == 1  # One check for both.
 
 
 def test_the_site_s_health_page_takes_its_token_from_the_settings(
