@@ -79,6 +79,7 @@ from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead, LeadWebhook, utcnow
 from agency_site.leads.monitor import Monitor, retention_cutoff
 from agency_site.leads.ratelimit import RateLimiter
+from agency_site.leads.rgpd import mark_spam_listed, spam_purge_after
 from agency_site.leads.spam import SpamScreen
 from agency_site.leads.spam_challenge import Challenges
 from agency_site.leads.spam_token import FormTokens
@@ -883,6 +884,16 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             day, time = self.open_slots(dt.timedelta(days=days))[slot % 3]
             (self.busy.add if busy else self.busy.discard)((day, time))
 
+        @precondition(lambda self: self.up)
+        @rule(share=st.sampled_from([1, 2]))
+        def owner_shown_spam(self, share: int) -> None:
+            """The daily spam digest gets through, or the owner opens the desk's spam page:
+            every quarantined lead (``share`` 1), or every other one (a page of them), is
+            marked shown; their ``LEADS_SPAM_KEEP_DAYS`` start now."""
+            self.step("owner shown spam")
+            quarantined = [lead.id for lead in self.rows() if lead.status == LeadStatus.SPAM]
+            mark_spam_listed(world.engine, quarantined[::share], utcnow())
+
         # --- the database, the provider, the workers ---------------------------------
 
         @precondition(lambda self: self.up)
@@ -925,6 +936,7 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
                     dt.timedelta(hours=5),
                     dt.timedelta(days=1),
                     dt.timedelta(days=3),
+                    dt.timedelta(days=8),  # Past LEADS_SPAM_KEEP_DAYS, within the retention.
                     dt.timedelta(days=400),
                 ]
             )
@@ -1117,15 +1129,23 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             monitor.purge()
             after = self.rows()
             kept = {lead.id for lead in after}
-            spam_cutoff = utcnow() - dt.timedelta(days=monitor.spam_keep_days)
             for lead in before:
                 if lead.id not in kept:
-                    # Spam goes after LEADS_SPAM_KEEP_DAYS, whoever wrote since.
-                    spam = lead.status == LeadStatus.SPAM and _aware(lead.created_at) < spam_cutoff
+                    # Spam goes LEADS_SPAM_KEEP_DAYS after the owner was shown it (the
+                    # digest, the desk), whoever wrote since; never before it was shown.
+                    due = spam_purge_after(lead, monitor.spam_keep_days)
+                    spam = lead.status == LeadStatus.SPAM and due is not None and due <= utcnow()
                     self.check(
                         "purge",
                         spam or newest[lead.email_norm] < cutoff,
                         f"lead {lead.id} purged though its person wrote after {cutoff}",
+                    )
+                    self.check(
+                        "purge",
+                        lead.status != LeadStatus.SPAM
+                        or lead.spam_listed_at is not None
+                        or lead.spam_confirmed_at is not None,
+                        f"quarantined lead {lead.id} purged before the owner was shown it",
                     )
                     self.gone.add(lead.idempotency_key or "")
             self.pages_closed()

@@ -174,6 +174,17 @@ FOUND = {
         m.promises(),
         m.owner_releases(0),
     ),
+    # Issue 44: (m) A quarantined lead (a filled honeypot) a week and a day old, never
+    # shown to the owner: the purge took it after LEADS_SPAM_KEEP_DAYS unseen. Now it waits
+    # to be shown (the digest, the desk); shown, it goes its keep days later.
+    "m_spam_purged_unseen": lambda m: (
+        m.submit(contact(honeypot=True)),
+        m.clock_moves(dt.timedelta(days=8)),
+        m.purge(),
+        m.owner_shown_spam(1),
+        m.clock_moves(dt.timedelta(days=8)),
+        m.purge(),
+    ),
 }
 
 
