@@ -19,6 +19,7 @@ failure says which promise broke. ``LEAD_LIFE_CHECKS`` (comma-separated check na
 while another is still open.
 """
 
+import asyncio
 import contextlib
 import csv
 import datetime as dt
@@ -37,6 +38,7 @@ from functools import partial
 from pathlib import Path
 from unittest import mock
 
+import httpx
 import sqlalchemy as sa
 from hypothesis import currently_in_test_context, event
 from hypothesis import strategies as st
@@ -73,6 +75,7 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
 from agency_site.leads import cli, database, webhook_queue
 from agency_site.leads.delivery import Delivery, RetryPolicy
+from agency_site.leads.health import LeadsHealth, leads_api
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.lease import new_claim_token
@@ -86,6 +89,8 @@ from agency_site.leads.spam_token import FormTokens
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
 from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
+from agency_site.report.started import StartedCounter
+from agency_site.site_api import create_app as site_api_app
 from agency_site.working_calendar import agency_now, default_calendar
 from tests.bookings.test_booking_pages import Client, desk_for
 from tests.bookings.test_bookings import SECRET
@@ -893,6 +898,38 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             self.step("owner shown spam")
             quarantined = [lead.id for lead in self.rows() if lead.status == LeadStatus.SPAM]
             mark_spam_listed(world.engine, quarantined[::share], utcnow())
+
+        @rule(count=st.sampled_from([20, 200]))
+        def flood_of_gets(self, count: int) -> None:
+            """Anyone asks for ``count`` form tokens and health pages, the database up or
+            down: neither writes, neither marks the database down for the visitors' next
+            submission, neither spools anything (issue 43, item 2)."""
+            self.step("flood of token and health GETs" + ("" if self.up else " (down)"))
+            down_until, spooled = self.intake._down_until, self.spooled()
+            counter = StartedCounter(lambda: self.store.engine)
+            forms = site_api_app(
+                lambda: self.intake, api_url=API, site_url=API, allowed_origins=(API,),
+                trusted_hops=0, max_body_bytes=10_000, on_token=counter.seen,
+            )  # fmt: skip
+            health = leads_api(LeadsHealth(lambda: self.store, lambda: True, lambda: LEASE))
+
+            async def flood() -> None:
+                for app, path in (
+                    (forms, paths.FORM_TOKEN + "?form=quote"),
+                    (health, paths.LEADS_HEALTH),
+                ):
+                    transport = httpx.ASGITransport(app=app)
+                    async with httpx.AsyncClient(transport=transport, base_url=API) as client:
+                        await asyncio.gather(
+                            *(client.get(path, headers={"Origin": API}) for _ in range(count))
+                        )
+
+            run(flood())
+            self.check(
+                "quiet GETs",
+                self.intake._down_until == down_until and self.spooled() == spooled,
+                "a flood of token and health GETs marked the database down or spooled",
+            )
 
         # --- the database, the provider, the workers ---------------------------------
 
