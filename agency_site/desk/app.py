@@ -6,10 +6,26 @@ from types import ModuleType
 
 from starlette.routing import BaseRoute
 
-from agency_site.desk import access, inbox, log, sign_in, static
+from agency_site.desk import (
+    access,
+    bookings_view,
+    figures_view,
+    inbox,
+    log,
+    privacy_requests,
+    sign_in,
+    static,
+)
 
 # Every screen's module (the navigation's order is base.html's).
-SCREENS: tuple[ModuleType, ...] = (inbox, log, access)
+SCREENS: tuple[ModuleType, ...] = (
+    inbox,
+    bookings_view,
+    privacy_requests,
+    figures_view,
+    log,
+    access,
+)
 
 
 def routes(screens: Sequence[ModuleType] = SCREENS) -> Iterable[BaseRoute]:

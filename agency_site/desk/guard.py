@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 from zoneinfo import ZoneInfo
 
 import jinja2
@@ -79,6 +79,8 @@ NEXT_PARAM = "next"
 _NEXT_MAX = 500
 # A ceremony's JSON body (a passkey's attestation is a few KB).
 BODY_MAX = 64 * 1024
+# A page's form (a few fields: a booking's answer, a privacy request).
+FORM_MAX = 8 * 1024
 
 
 def _bounded(value: str, limit: int = 80) -> str:
@@ -161,6 +163,16 @@ async def json_body(request: Request) -> dict[str, Any] | None:
     except (UnicodeDecodeError, ValueError):
         return None
     return data if isinstance(data, dict) else None
+
+
+async def form_body(request: Request, limit: int = FORM_MAX) -> dict[str, str]:
+    """A page's form (``application/x-www-form-urlencoded``, bounded in size and time), its
+    last value of each name; empty when it is none, too long or too slow."""
+    try:
+        body = await read_body(request, limit)
+    except SlowBody:
+        return {}
+    return dict(parse_qsl((body or b"").decode("utf-8", errors="replace")))
 
 
 def refusal(code: str, status: int = 400) -> JSONResponse:

@@ -1,8 +1,9 @@
 """The desk plugged into the lead core (``LEADS_PLUGINS``, with the bookings and the report by
 default): one more watcher of the monitor's loop, its daily round (the ``desk_purge`` row of
 ``lead_monitor``, claimed by one worker a day, as the leads' own purge): the audit log's
-lines past ``DESK_AUDIT_MONTHS``, the sessions that ended by themselves, the challenges
-never answered and the invites past their day."""
+lines past ``DESK_AUDIT_MONTHS`` (and the privacy requests closed that long ago), the
+sessions that ended by themselves, the challenges never answered and the invites past
+their day."""
 
 import asyncio
 import datetime as dt
@@ -13,7 +14,7 @@ from functools import partial
 import sqlalchemy as sa
 from sqlmodel import col
 
-from agency_site.desk import audit, sessions
+from agency_site.desk import audit, privacy_requests, sessions
 from agency_site.desk.models import DeskChallenge, DeskInvite
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.plugins import LeadPlugin, Watcher
@@ -33,6 +34,7 @@ class DeskPurged:
     sessions: int
     challenges: int
     invites: int
+    requests: int = 0  # Privacy requests closed more than DESK_AUDIT_MONTHS ago.
 
 
 def purge(
@@ -44,6 +46,7 @@ def purge(
 ) -> DeskPurged:
     """Delete what the desk keeps no longer (module doc); how many of each."""
     lines = audit.purge(engine, audit_months, now)
+    requests = privacy_requests.purge_closed(engine, audit_months, now)
     ended = sessions.purge(engine, now, idle, max_age)
     with engine.begin() as connection:
         challenges = connection.execute(
@@ -56,7 +59,7 @@ def purge(
         logger.info(
             "%s line(s) of the desk's audit log deleted after %s months.", lines, audit_months
         )
-    return DeskPurged(lines, ended, challenges, invites)
+    return DeskPurged(lines, ended, challenges, invites, requests)
 
 
 @dataclass
