@@ -151,7 +151,7 @@ def test_the_week_and_the_month_place_each_booking_beside_the_busy_times(site) -
         first, second = shown[day.isoformat()], shown[other.isoformat()]
         # Each booking on its day, at its slot, with its state and its lead's page.
         assert f'data-booking="{pending}"' in first and "Ana García" in first
-        assert "10:00" in first and "Pendiente de confirmar" in first
+        assert "10:00" in first and ">Pendiente<" in first
         assert f'href="{paths.desk_lead(pending)}"' in first
         assert f'data-booking="{confirmed}"' in second and "Joan Puig" in second
         assert "16:00" in second and "Confirmada" in second
