@@ -228,6 +228,9 @@ class LeadsSettings(BaseSettings):
     # The owner's side (issue 14): alerts, held leads coming back, retention, exports.
     # GET /_site/leads/health answers 503 when a queued lead has waited longer than this.
     health_max_queued_age_seconds: PositiveFloat = 3600.0
+    # The token that shows the health page's details (Authorization: Bearer <token>);
+    # unset: the page shows its status only (the owner's desk shows the details).
+    health_token: SecretStr = SecretStr("")
     # JSON POST {"text": ...} (Slack, Teams, ntfy...) when leads become held and again
     # when they recover; a secret, since such URLs carry their own token.
     alert_webhook_url: SecretStr = SecretStr("")

@@ -28,7 +28,10 @@ The visitor's address is computed like Reflex's ``router.session.client_ip``:
 ``GET /_site/forms/token``: a fresh form token (``leads/spam_token.py``, the time trap),
 which a form's browser code fetches at the first focus in it; the plain form pages here
 carry one written in. A token-less post that a browser says is a person's click with
-no script (``browser_navigation``) is not taken for spam for want of a token.
+no script (``browser_navigation``) is not taken for spam for want of a token. Each
+request a page of the site would make (``honest_token_request``) is told to ``on_token``
+after the answer is sent (the report's forms started, ``report/started.py``: counted in
+memory, once per address, form and day); it writes nothing.
 
 The same endpoint is the page's fallback when the websocket is down (a ``fetch``):
 - **Idempotency**: the page's key for this submission, as the ``Idempotency-Key``
@@ -51,7 +54,7 @@ The same endpoint is the page's fallback when the websocket is down (a ``fetch``
 """
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from html import escape
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -266,6 +269,18 @@ def browser_navigation(headers: Mapping[str, str]) -> bool:
     return headers.get("sec-fetch-mode") == "navigate" and headers.get("sec-fetch-user") == "?1"
 
 
+def honest_token_request(headers: Mapping[str, str], allowed: Iterable[str]) -> bool:
+    """Whether a token request is one a page of the site makes (its browser code's
+    ``fetch``): from one of the site's origins (when it says), and no navigation (an
+    address typed in the bar). Only those count as a form started."""
+    return origin_allowed(headers, allowed) and headers.get("sec-fetch-mode") != "navigate"
+
+
+# Told of a token request a page of the site made: the form it names (``?form=``, as
+# sent: None when none), the visitor's address.
+OnToken = Callable[[str | None, str], Awaitable[object]]
+
+
 def create_app(
     get_intake: Callable[[], LeadIntake],
     *,
@@ -276,12 +291,16 @@ def create_app(
     max_body_bytes: int,
     body_timeout_s: float = BODY_TIMEOUT_S,
     get_tokens: Callable[[], FormTokens | None] = lambda: None,
-    on_token: Callable[[str | None], None] | None = None,
+    on_token: OnToken | None = None,
 ) -> Starlette:
     """The Starlette app of the ``/_site/`` endpoints (mounted before Reflex's own);
     ``get_tokens``: the forms' time trap, None when off; ``on_token``: told of each token
-    the form's browser code asks for (its ``?form=``), after the answer is sent."""
+    request a page of the site makes (``honest_token_request``), after the answer is sent."""
     allowed = tuple(allowed_origins)
+
+    def visitor(request: Request) -> str:
+        peer = request.client.host if request.client else ""
+        return client_address(peer, request.headers.getlist("x-forwarded-for"), trusted_hops)
 
     def fresh_token() -> str:
         tokens = get_tokens()
@@ -313,8 +332,7 @@ def create_app(
         # The body is capped, so parsing it is cheap; the intake refuses too many fields.
         values = dict(parse_qsl(body.decode("utf-8", errors="replace"), keep_blank_values=True))
         key = values.pop(IDEMPOTENCY_FIELD, None) or request.headers.get(IDEMPOTENCY_HEADER)
-        peer = request.client.host if request.client else ""
-        client_ip = client_address(peer, request.headers.getlist("x-forwarded-for"), trusted_hops)
+        client_ip = visitor(request)
         no_script = not _wants_json(request) and browser_navigation(request.headers)
         submission = await get_intake().submit(
             kind, values, client_ip, idempotency_key=key, no_script=no_script
@@ -354,13 +372,15 @@ def create_app(
         return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
     async def get_token(request: Request) -> Response:
-        """A fresh form token, for the form's browser code (``js/form_token.js``)."""
-        form = request.query_params.get(paths.FORM_TOKEN_FORM)
-        counted = on_token and BackgroundTask(on_token, form)
+        """A fresh form token, for the form's browser code (``js/form_http_fallback.js``)."""
+        counted = None
+        if on_token is not None and honest_token_request(request.headers, allowed):
+            form = request.query_params.get(paths.FORM_TOKEN_FORM)
+            counted = BackgroundTask(on_token, form, visitor(request))
         return JSONResponse(
             {"token": fresh_token() or None},
             headers={"Cache-Control": "no-store"},
-            background=counted or None,
+            background=counted,
         )
 
     return Starlette(
@@ -378,11 +398,12 @@ def site_api() -> Starlette:
     from agency_site.leads.runtime import form_tokens, health_api, intake
     from agency_site.reflex_ext.backend_origin import backend_base
     from agency_site.reflex_ext.internals import get_config
-    from agency_site.report.started import count_started, form_of
+    from agency_site.report.started import forms_started
     from agency_site.report.web import report_api
     from agency_site.settings import get_settings
 
     settings, config = get_settings(), get_config()
+    started = forms_started(settings, lambda: intake().store.engine)
     forms = create_app(
         intake,
         api_url=backend_base(),
@@ -391,7 +412,7 @@ def site_api() -> Starlette:
         trusted_hops=config.trusted_proxy_hops,
         max_body_bytes=settings.reflex.socket_max_http_buffer_size,
         get_tokens=form_tokens,
-        on_token=lambda form: count_started(intake().store.engine, form_of(form)),
+        on_token=started.seen,
     )
     return Starlette(
         routes=[*forms.routes, *health_api().routes, *booking_api().routes, *report_api().routes]

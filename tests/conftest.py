@@ -146,6 +146,7 @@ BROWSER_FILE_SECONDS = {
     "test_spam_challenge.py": 27,
     "test_lazy_socket.py": 18,
     "test_layout.py": 15,
+    "test_desk_leads.py": 14,
     "test_lead_safety.py": 14,
     "test_reader_model.py": 11,
 }

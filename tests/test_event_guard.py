@@ -89,3 +89,59 @@ def test_install_drops_crafted_events_with_one_short_log_line(caplog) -> None:
     assert namespace.seen == [good]  # Only the proper event reached the original handler.
     [record] = caplog.records
     assert len(record.getMessage()) < 200 and "\n" not in record.getMessage()
+
+
+# --- The browser's error reports (issue 43, item 9) ----------------------------------------
+
+
+def report(info, stack="") -> dict:
+    return {
+        "name": event_guard.FRONTEND_EXCEPTION,
+        "payload": {"info": info, "component_stack": stack},
+    }
+
+
+def test_an_error_report_event_must_be_two_texts_of_bounded_length() -> None:
+    assert event_problem(report("TypeError: x is null", "at Form"), HANDLERS) == ""
+    assert event_problem(report("x" * event_guard.FRONTEND_REPORT_MAX), HANDLERS) == ""
+    for crafted in (
+        report("x" * (event_guard.FRONTEND_REPORT_MAX + 1)),
+        report("x" * 10_000, "y" * 10_000),
+        report(["a list"]),
+        report("ok", {"a": "dict"}),
+        {"name": event_guard.FRONTEND_EXCEPTION, "payload": {"info": "x", "extra": "y"}},
+        {"name": event_guard.FRONTEND_EXCEPTION, "payload": {}},
+    ):
+        problem = event_problem(crafted, HANDLERS)
+        assert problem and len(problem) < 120, crafted
+
+
+def test_reflex_s_own_error_report_is_logged_as_one_bounded_line(caplog) -> None:
+    """The site's app: Reflex's ``handle_frontend_exception`` with 100 KB of text and
+    newlines (what a crafted event or a runaway error sends) is one WARNING line of at most
+    ``LOGGED_CHARS``. Before: Reflex's default handler logged it whole, at ERROR."""
+    from agency_site.agency_site import app
+    from agency_site.client_errors import LOGGED_CHARS
+    from agency_site.reflex_ext.internals import FrontendEventExceptionState
+
+    assert app.frontend_exception_handler.__name__ == "frontend_exception"
+    handler = FrontendEventExceptionState.handle_frontend_exception.fn
+    with caplog.at_level(logging.WARNING, logger="agency_site.event_guard"):
+        list(handler(object.__new__(FrontendEventExceptionState), "boom\n[red]" * 10_000, ""))
+    [record] = [r for r in caplog.records if r.name == "agency_site.event_guard"]
+    message = record.getMessage()
+    assert "\n" not in message and len(message) <= LOGGED_CHARS + 40
+    assert message.startswith("Browser error (socket): boom\\n")
+
+
+def test_error_reports_are_logged_twenty_a_minute_at_most(caplog) -> None:
+    now = [0.0]
+    log = event_guard.report_logger(per_minute=20, clock=lambda: now[0])
+    with caplog.at_level(logging.WARNING, logger="agency_site.event_guard"):
+        for _ in range(100):
+            log(Exception("again"))
+        now[0] = 61.0
+        log(Exception("a minute later"))
+    messages = [r.getMessage() for r in caplog.records]
+    assert len(messages) == 22 and "the rest are dropped" in messages[20]
+    assert messages[-1].endswith("a minute later")

@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from agency_site import locale
 from agency_site.bookings import slots
 from agency_site.bookings.busy_times import BusySource, nothing_busy
+from agency_site.bookings.caps import PendingCaps
 from agency_site.bookings.links import LinkAction, LinkProblem, LinkSigner, VerifiedLink
 from agency_site.bookings.mails import agency_links, agency_move_message, visitor_mail
 from agency_site.bookings.models import Attendance, Booking, BookingStatus
@@ -62,6 +63,8 @@ class BookingDesk:
     busy_shown_days: int | None = None
     # When the visitor may move their booking.
     moves: slots.MoveRules = field(default_factory=slots.MoveRules)
+    # The pending caps a booking holding no slot meets when its visitor moves it to one.
+    caps: PendingCaps = field(default_factory=PendingCaps)
 
     def max_age_s(self, action: LinkAction) -> float:
         days = self.agency_link_days if action.agency else VISITOR_LINK_DAYS
@@ -130,6 +133,7 @@ class BookingDesk:
                 calendar=self.calendar,
                 daily_limit=self.daily_limit,
                 busy=self.busy(),
+                pending_caps=self.caps,
             )
         )
         if moved is not slots.Moved.DONE or booking is None:

@@ -1,14 +1,18 @@
 """A booking's changes of state as webhook events (``booking.requested``, ``confirmed``,
-``declined``, ``cancelled``, ``rescheduled``): queued by ``leads.webhooks.queue_event`` in
-the transaction that changes the booking, so an event is sent exactly when its change is
-stored. Each body carries the booking as it is right after the change (``as_data``)."""
+``declined``, ``cancelled``, ``rescheduled``, ``expired`` (left unanswered,
+``slots.expire_pending``), and after the meeting ``attended`` or ``no_show``
+(``slots.mark_attendance``)): queued by ``leads.webhooks.queue_event`` in the transaction
+that changes the booking, so an event is sent exactly when its change is stored. Each body
+carries the booking as it is right after the change (``as_data``). The same change is a
+row of ``booking_history`` (``BookingChange``), webhooks or not: the desk's page of the
+lead shows the booking's history from it."""
 
 from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from agency_site.bookings.models import Booking
+from agency_site.bookings.models import Booking, BookingChange
 from agency_site.leads import webhook_queue
 
 
@@ -19,6 +23,7 @@ def as_data(booking: Booking) -> dict[str, Any]:
         "date": booking.date.isoformat(),
         "time": booking.time,
         "slot_lost": booking.slot_lost,
+        "slot_lost_reason": booking.slot_lost_reason,
         "moved_from": booking.moved_from,
         "attendance": booking.attendance,
     }
@@ -34,6 +39,16 @@ def queue(session: Session, lead_id: int, event: str) -> int:
     booking = session.exec(query).first()
     if booking is None:
         return 0
+    session.add(
+        BookingChange(
+            lead_id=lead_id,
+            event=event.removeprefix("booking."),
+            date=booking.date,
+            time=booking.time,
+            moved_from=booking.moved_from if event == "booking.rescheduled" else None,
+            slot_lost=booking.slot_lost,
+        )
+    )
     data = {"booking": as_data(booking)}
     return webhook_queue.queue_event(session, lead_id, event, data, sequence=booking.sequence)
 

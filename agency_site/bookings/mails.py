@@ -180,10 +180,22 @@ def agency_params(
     if booking is None or lead is None or not booking.slot_lost:
         return params | {"slot_note": ""}
     with locale.active(locale.DEFAULT_LOCALE):  # The agency's e-mail: Spanish.
-        note = render(COPY.slot_lost, date_es=date_es(booking.date.isoformat()), time=booking.time)
+        note = slot_lost_note(booking)
         resend_of = lead_id if lead.unconfirmed_sends else None
         message = template_params(LeadKind.BOOKING, lead.fields, "", resend_of=resend_of)
     return params | {"slot_note": note, "message": f"{note}\n\n{message['message']}".rstrip()}
+
+
+def slot_lost_note(booking: Booking) -> str:
+    """What the agency is told of a booking that holds no slot (``slot_lost``), and why,
+    in the active language."""
+    why = getattr(COPY.slot_lost_why, booking.slot_lost_reason or "unknown", None)
+    return render(
+        COPY.slot_lost,
+        date_es=date_es(booking.date.isoformat()),
+        time=booking.time,
+        why=why or COPY.slot_lost_why.unknown,
+    )
 
 
 def starts_at(booking: Booking) -> dt.datetime:

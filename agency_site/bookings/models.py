@@ -1,4 +1,5 @@
-"""The ``bookings`` table (one row per booking lead: its slot and where it stands) and
+"""The ``bookings`` table (one row per booking lead: its slot and where it stands),
+``booking_history`` (each change of a booking, for the desk's page of its lead) and
 ``booking_link_uses`` (the links already used)."""
 
 import datetime as dt
@@ -28,6 +29,17 @@ class BookingStatus(enum.StrEnum):
         return self in (BookingStatus.PENDING, BookingStatus.CONFIRMED)
 
 
+class SlotLost(enum.StrEnum):
+    """Why a booking was stored holding no slot (``slot_lost``): for the agency's e-mail."""
+
+    TAKEN = "taken"  # Another booking held it.
+    BUSY = "busy"  # The owner's calendar was busy then.
+    DAY_FULL = "day_full"  # The day had BOOKING_DAILY_LIMIT bookings.
+    # Its address (mailbox) or network already held the most pending bookings allowed.
+    EMAIL_CAP = "email_cap"
+    NETWORK_CAP = "network_cap"
+
+
 class Attendance(enum.StrEnum):
     """Whether the visitor came to a confirmed meeting (the owner's digest links)."""
 
@@ -54,6 +66,8 @@ class Booking(SQLModel, table=True):
         sa.Index("ux_bookings_active_slot", "active_slot", unique=True),
         sa.Index("ix_bookings_date", "date"),
         sa.Index("ix_bookings_network", "network"),
+        # The pending bookings of one mailbox (``caps.py``), counted in the claim's transaction.
+        sa.Index("ix_bookings_mailbox_state", "mailbox", "state"),
     )
 
     lead_id: int = Field(primary_key=True, foreign_key="leads.id", ondelete="CASCADE")
@@ -65,12 +79,18 @@ class Booking(SQLModel, table=True):
     decided_at: dt.datetime | None = None
     # Set when the owner was alerted that it waits for an answer (once).
     reminded_at: dt.datetime | None = None
-    # Stored without its slot: drained from the spool after the slot (or the day) was
-    # taken. Confirming it must claim the slot first; the agency's e-mail says so.
+    # Stored without its slot: drained from the spool or released from quarantine after
+    # its slot (or the day) was taken or the owner's calendar became busy then, or over a
+    # cap (drained), and why (``SlotLost``; NULL in rows from before reasons). Confirming
+    # it must claim the slot first; the agency's e-mail says so.
     slot_lost: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
-    # A keyed digest of the requester's network (``slots.network_digest``), to cap the
+    slot_lost_reason: str | None = Field(default=None, max_length=20)
+    # A keyed digest of the claiming request's network (``ratelimit.network_digest``), to cap the
     # pending bookings per network; kept only while the booking is pending.
     network: str | None = Field(default=None, max_length=64)
+    # The digest of the visitor's mailbox (``leads.models.mailbox_digest``: Gmail's dots
+    # and any +tag make no new one), to cap the pending bookings per mailbox (``caps.py``).
+    mailbox: str | None = Field(default=None, max_length=64)
     # When the visitor was e-mailed that their unanswered booking expired.
     expiry_told_at: dt.datetime | None = None
     # Random; every link to this booking carries it (``links.py``), so a link made for an
@@ -98,6 +118,29 @@ class Booking(SQLModel, table=True):
     # agency after the meeting, and when.
     attendance: str | None = Field(default=None, max_length=10)
     attendance_at: dt.datetime | None = None
+
+
+class BookingChange(SQLModel, table=True):
+    """One change of a booking, as its webhook event names it (``requested``,
+    ``confirmed``, ``declined``, ``cancelled``, ``rescheduled``, ``expired``,
+    ``attended``, ``no_show``), and the booking right after it: written by
+    ``events.queue`` in the change's own transaction, whether or not any webhook is in
+    use, so the desk shows a booking's whole history (a ``bookings`` row keeps only its
+    last decision and move). Deleted with its lead (``plugin.forget``; the foreign key's
+    cascade on PostgreSQL)."""
+
+    __tablename__ = "booking_history"
+    __table_args__ = (sa.Index("ix_booking_history_lead_id", "lead_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    lead_id: int = Field(foreign_key="leads.id", ondelete="CASCADE")
+    at: dt.datetime = Field(default_factory=utcnow)
+    event: str = Field(max_length=20)
+    date: dt.date
+    time: str = Field(max_length=5)
+    # A move's slot before (``slot_key``); None for any other change.
+    moved_from: str | None = Field(default=None, max_length=16)
+    slot_lost: bool = False
 
 
 class BookingLinkUse(SQLModel, table=True):

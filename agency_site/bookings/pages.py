@@ -82,8 +82,7 @@ def _summary(booking: Booking, lead: Lead) -> str:
     state = getattr(COPY.states, str(booking.state))
     lost = ""
     if booking.slot_lost and booking.state == BookingStatus.PENDING:
-        words = {"date_es": date_es(booking.date.isoformat()), "time": booking.time}
-        lost = f'<p class="box" role="alert">{escape(render(COPY.slot_lost, **words))}</p>'
+        lost = f'<p class="box" role="alert">{escape(mails.slot_lost_note(booking))}</p>'
     return f'<dl class="summary">{items}</dl><p>{escape(state.capitalize())}.</p>{lost}'
 
 

@@ -3,11 +3,13 @@
 A booking is a lead of the ``booking`` form (``LeadKind.BOOKING``) plus its row of
 ``bookings``; every hook leaves the other kinds of lead alone:
 
-- ``check``: the pending bookings' caps per e-mail address and per network
-  (``BOOKING_MAX_PENDING_PER_*``), before the lead is stored;
-- ``hold``: the slot, claimed in the transaction storing the lead: a slot taken or one the
-  owner's calendar is busy for (with the nearest free ones) or a full day refuses the lead;
-  a drained or released booking is stored without its slot (``slot_lost``) instead;
+- ``hold``: the slot, claimed in the transaction that stores the lead or releases it from
+  quarantine, on one decision for every path: the pending bookings' caps per mailbox and
+  per network (``BOOKING_MAX_PENDING_PER_*``, ``caps.py``: counted there, under locks;
+  not for the owner's release), then a slot taken or one the owner's calendar is busy for
+  (with the nearest free ones) or a full day. The intake and the visitor's release
+  (a solved challenge) are refused with the form's field errors; a drained booking, or
+  one the owner released, is stored without its slot (``slot_lost``, and why) instead;
 - ``forget``: the bookings of erased or purged leads are deleted, their slots free;
 - ``email_params``: the agency's e-mail's confirm/decline links and the note of a booking
   holding no slot (``mails.agency_params``);
@@ -43,18 +45,24 @@ from sqlmodel import Session, col, select
 from agency_site import locale
 from agency_site.bookings import busy_feed, digest, events, slots
 from agency_site.bookings.busy_times import BusySource, nothing_busy
+from agency_site.bookings.caps import (
+    PendingCaps,
+    TooManyPending,
+    over,
+    pending_caps,
+)
 from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.link_secret import link_secrets
 from agency_site.bookings.links import LinkAction, LinkSigner
 from agency_site.bookings.mails import agency_links, agency_params
-from agency_site.bookings.models import Booking
+from agency_site.bookings.models import Booking, BookingChange, SlotLost
 from agency_site.bookings.reminders import ReminderWatch, plan
 from agency_site.content.bookings import COPY as BOOKINGS
 from agency_site.content.owner_alerts import ALERTS
 from agency_site.content.template import render
 from agency_site.forms.email import date_es
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.models import Lead, email_key, utcnow
+from agency_site.leads.models import Lead, mailbox_digest, utcnow
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.plugins import Hold, LeadPlugin, Refused, Watcher
 from agency_site.leads.store import LeadStore
@@ -74,6 +82,23 @@ ACTIONS = {
     "confirm": "confirm a booking and e-mail the visitor (with the calendar file)",
     "decline": "decline a booking (its slot is free again) and e-mail the visitor",
     "cancel": "cancel a booking (its slot is free again) and e-mail the visitor",
+}
+
+
+class _OverCap(Exception):
+    """The visitor's mailbox or network holds the most pending bookings allowed."""
+
+    def __init__(self, which: TooManyPending) -> None:
+        super().__init__(which)
+        self.which = which
+        self.lost = SlotLost.EMAIL_CAP if which is TooManyPending.EMAIL else SlotLost.NETWORK_CAP
+
+
+# Why a booking not held strictly is stored without its slot, by what refused it.
+_LOST = {
+    slots.SlotTaken: SlotLost.TAKEN,
+    slots.SlotBusy: SlotLost.BUSY,
+    slots.DayFull: SlotLost.DAY_FULL,
 }
 
 
@@ -105,7 +130,7 @@ class BookingsPlugin(LeadPlugin):
     """The bookings' hooks, with the ``BOOKING_*`` settings (``plugin``)."""
 
     daily_limit: int = 0  # BOOKING_DAILY_LIMIT (0: none).
-    caps: slots.PendingCaps = field(default_factory=slots.PendingCaps, repr=False)
+    caps: PendingCaps = field(default_factory=PendingCaps, repr=False)
     calendar: WorkingCalendar = field(default_factory=default_calendar)
     # Working days a booking may stay pending before it expires (0: never).
     pending_expiry_days: int = 0
@@ -125,58 +150,58 @@ class BookingsPlugin(LeadPlugin):
 
     # --- Storing: the caps, the slot, the erasures ---------------------------------------
 
-    def check(
-        self, engine: sa.Engine, kind: LeadKind, fields: dict[str, Any], client_ip: str, key: str
-    ) -> None:
-        """Refuse a booking whose address or network already holds the most pending
-        bookings allowed."""
-        caps = self.caps
-        if kind is not LeadKind.BOOKING or not (caps.per_email or caps.per_network):
-            return
-        email = fields.get("email")
-        email_norm = email_key(email) if isinstance(email, str) else None
-        network = slots.network_digest(client_ip, caps.network_key)
-        over = slots.over_cap(engine, caps, email_norm, network, key)
-        if over is None:
-            return
-        logger.warning("A booking was refused: its %s holds too many pending bookings.", over)
-        if over is slots.TooManyPending.EMAIL:
-            raise Refused({"email": BOOKINGS.slots.too_many_email})
-        raise Refused({"date": BOOKINGS.slots.too_many_network})
+    def hold(self, session: Session, lead: Lead, hold: Hold) -> str | None:
+        """Hold a booking's slot, in the transaction storing or releasing its lead (written
+        already: on SQLite the write lock is this transaction's before anything is counted).
 
-    def hold(self, session: Session, lead: Lead, hold: Hold) -> None:
-        """Hold a booking's slot; a slot taken or busy or a full day refuses it (unless not
-        ``strict``: then stored holding no slot, ``slot_lost``)."""
+        One decision: its mailbox and network within the caps (unless the owner released
+        it, ``hold.caps``), the slot not busy, not taken, its day not full. A refusal is
+        the form's field errors (``hold.strict``), else the booking is stored holding no
+        slot (``slot_lost``) and the reason is answered (``SlotLost``). The booking keeps
+        the claiming request's network digest and the visitor's mailbox digest.
+        """
         if lead.kind != LeadKind.BOOKING:
-            return
+            return None
         assert lead.id is not None
         date, time = dt.date.fromisoformat(str(lead.fields["date"])), str(lead.fields["time"])
-        network = (
-            slots.network_digest(hold.client_ip, self.caps.network_key)
-            if hold.client_ip is not None
-            else None
-        )
+        email = lead.fields.get("email")
+        mailbox = mailbox_digest(email) if isinstance(email, str) else None
+        network = hold.network  # The claiming request's, a digest the core made.
+        lost: SlotLost | None = None
         try:
+            too_many = over(session, self.caps, mailbox, network) if hold.caps else None
+            if too_many is not None:
+                raise _OverCap(too_many)
             if self.busy().blocks(date, time):
                 raise slots.SlotBusy(slots.slot_key(date, time))
             with session.begin_nested():
-                slots.claim(session, lead.id, date, time, self.daily_limit, network)
-        except (slots.SlotTaken, slots.SlotBusy, slots.DayFull) as refused:
+                slots.claim(session, lead.id, date, time, self.daily_limit, network, mailbox)
+        except (_OverCap, slots.SlotTaken, slots.SlotBusy, slots.DayFull) as refused:
             if hold.strict:
                 with locale.active(lead.language):  # The visitor's words.
                     raise Refused(self._slot_errors(session, date, time, refused)) from None
-            slots.store_without_slot(session, lead.id, date, time, network)
+            lost = _LOST[type(refused)] if not isinstance(refused, _OverCap) else refused.lost
+            slots.store_without_slot(session, lead.id, date, time, lost, network, mailbox)
         events.queue(session, lead.id, "booking.requested")
+        return lost
 
     def _slot_errors(
         self,
         session: Session,
         date: dt.date,
         time: str,
-        refused: slots.SlotTaken | slots.SlotBusy | slots.DayFull,
+        refused: "_OverCap | slots.SlotTaken | slots.SlotBusy | slots.DayFull",
     ) -> dict[str, str]:
-        """The message next to the date (a full day) or the time (a taken or busy slot,
-        with the nearest free ones)."""
+        """The message next to the e-mail (its mailbox is over its cap), the date (its
+        network is, or the day is full) or the time (a taken or busy slot, with the nearest
+        free ones)."""
+        if isinstance(refused, _OverCap):
+            logger.warning(
+                "A booking was refused: its %s holds too many pending bookings.", refused.which
+            )
+            if refused.which is TooManyPending.EMAIL:
+                return {"email": BOOKINGS.slots.too_many_email}
+            return {"date": BOOKINGS.slots.too_many_network}
         if isinstance(refused, slots.DayFull):
             return {"date": BOOKINGS.slots.day_full}
         busy = isinstance(refused, slots.SlotBusy)
@@ -192,9 +217,12 @@ class BookingsPlugin(LeadPlugin):
         return {"time": render(BOOKINGS.slots.busy if busy else BOOKINGS.slots.taken, slots=words)}
 
     def forget(self, connection: sa.Connection) -> None:
-        """Delete the bookings (freeing their slots) of leads just deleted: PostgreSQL
-        cascades, SQLite does not enforce foreign keys, so both are told."""
+        """Delete the bookings (freeing their slots) and their history of leads just
+        deleted: PostgreSQL cascades, SQLite does not enforce foreign keys, so both are told."""
         connection.execute(sa.delete(Booking).where(col(Booking.lead_id).not_in(select(Lead.id))))
+        connection.execute(
+            sa.delete(BookingChange).where(col(BookingChange.lead_id).not_in(select(Lead.id)))
+        )
 
     def email_params(self, engine: sa.Engine, kind: LeadKind, lead_id: int) -> dict[str, str]:
         return self.agency_email(engine, lead_id) if kind is LeadKind.BOOKING else {}
@@ -378,11 +406,7 @@ def plugin(settings: Settings) -> BookingsPlugin:
     feed = busy_feed.shared()
     return BookingsPlugin(
         daily_limit=booking.daily_limit,
-        caps=slots.PendingCaps(
-            per_email=booking.max_pending_per_email,
-            per_network=booking.max_pending_per_network,
-            network_key=secrets[0] if secrets else "",
-        ),
+        caps=pending_caps(settings),
         calendar=default_calendar(),
         pending_expiry_days=booking.pending_expiry_days,
         agency_email=partial(links_and_note, secrets),

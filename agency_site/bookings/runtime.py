@@ -6,6 +6,7 @@ from functools import lru_cache
 from starlette.applications import Starlette
 
 from agency_site.bookings import busy_feed
+from agency_site.bookings.caps import pending_caps
 from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.link_secret import link_secrets
 from agency_site.bookings.links import LinkSigner
@@ -59,6 +60,7 @@ def desk() -> BookingDesk:
         busy=busy_feed.shared().busy,
         busy_shown_days=settings.booking.busy_shown_days,
         moves=move_rules(settings),
+        caps=pending_caps(settings),
     )
 
 

@@ -8,19 +8,18 @@ inserted in the same transaction, so a replayed link changes nothing.
 
 ``BOOKING_DAILY_LIMIT`` is counted under a lock of the day (PostgreSQL's transaction
 advisory lock; SQLite has one writer at a time anyway), so simultaneous requests cannot
-count the same free place. A booking drained from the spool after its slot was taken
-is stored without it (``slot_lost``); confirming it claims the slot, or is refused.
-Pending bookings are capped per e-mail address and per network (``PendingCaps``) and
-expire, freeing their slot, when left unanswered (``expire_pending``).
+count the same free place. A booking drained from the spool, or released from quarantine
+by the owner, after its slot was taken (or over a cap, drained) is stored without it
+(``slot_lost``, with its ``SlotLost`` reason); confirming it claims the slot, or is
+refused. Pending bookings are capped per mailbox and per network (``caps.py``, counted in
+the claiming transaction) and expire, freeing their slot, when left unanswered
+(``expire_pending``).
 The visitor moves their booking (``move``) in one conditional UPDATE too: the old slot
 freed and the new one claimed together, only from the version their page was shown.
 """
 
 import datetime as dt
 import enum
-import hashlib
-import hmac
-import ipaddress
 import logging
 from collections.abc import Iterable
 from contextlib import nullcontext
@@ -30,16 +29,17 @@ from zoneinfo import ZoneInfo
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from agency_site.bookings import events
+from agency_site.bookings import caps, events
 from agency_site.bookings.busy_times import NOTHING_BUSY, BusyTimes
 from agency_site.bookings.models import (
     Attendance,
     Booking,
     BookingLinkUse,
     BookingStatus,
+    SlotLost,
     slot_key,
 )
-from agency_site.leads.models import Lead, utcnow
+from agency_site.leads.models import utcnow
 from agency_site.leads.validation import one_year_after
 from agency_site.rules import AGENCY_TIME_ZONE
 from agency_site.working_calendar import WorkingCalendar
@@ -71,12 +71,14 @@ def claim(
     time: str,
     daily_limit: int,
     network: str | None = None,
+    mailbox: str | None = None,
 ) -> None:
     """Hold ``date`` ``time`` for lead ``lead_id`` in the caller's transaction.
 
     Raises ``SlotTaken`` (the unique index refused it) or ``DayFull``; the caller rolls
-    back, so neither the booking nor its lead is stored. ``network``: the requester's
-    ``network_digest``, kept while the booking is pending.
+    back, so neither the booking nor its lead is stored. ``network``: the claiming
+    request's ``ratelimit.network_digest``, kept while the booking is pending; ``mailbox``: the
+    visitor's ``mailbox_digest`` (both counted by ``caps.over``).
     """
     if day_full(session, date, daily_limit):
         raise DayFull(date.isoformat())
@@ -87,6 +89,7 @@ def claim(
             time=time,
             active_slot=slot_key(date, time),
             network=network,
+            mailbox=mailbox,
         )
     )
     try:
@@ -98,17 +101,33 @@ def claim(
 
 
 def store_without_slot(
-    session: Session, lead_id: int, date: dt.date, time: str, network: str | None = None
+    session: Session,
+    lead_id: int,
+    date: dt.date,
+    time: str,
+    reason: SlotLost,
+    network: str | None = None,
+    mailbox: str | None = None,
 ) -> None:
     """Store the booking of a lead that must not be lost though its slot (or day) is taken,
-    or the owner is busy then: it holds no slot, and is marked so for the agency
-    (``slot_lost``)."""
-    session.add(Booking(lead_id=lead_id, date=date, time=time, slot_lost=True, network=network))
+    the owner is busy then, or its visitor is over a cap: it holds no slot, and is marked so
+    for the agency (``slot_lost``, and why: ``reason``)."""
+    session.add(
+        Booking(
+            lead_id=lead_id,
+            date=date,
+            time=time,
+            slot_lost=True,
+            slot_lost_reason=reason,
+            network=network,
+            mailbox=mailbox,
+        )
+    )
     logger.warning(
-        "Booking lead %s stored WITHOUT its slot (%s, taken or busy meanwhile): the agency "
-        "is told.",
+        "Booking lead %s stored WITHOUT its slot (%s: %s): the agency is told.",
         lead_id,
         slot_key(date, time),
+        reason,
     )
 
 
@@ -335,8 +354,11 @@ class MoveRules:
     reconfirm: bool = False
 
     def refusal(self, booking: Booking, now: dt.datetime) -> MoveRefused | None:
-        """Why ``booking`` cannot be moved at ``now`` (aware), or None when it can."""
-        if slot_start(booking.date, booking.time) - now < self.notice:
+        """Why ``booking`` cannot be moved at ``now`` (aware), or None when it can.
+
+        The notice is counted in real hours (UTC instants): across a change of the clocks
+        the wall clock's hours are one more or one less."""
+        if until(slot_start(booking.date, booking.time), now) < self.notice:
             return MoveRefused.TOO_LATE
         if booking.reschedules >= self.max_moves:
             return MoveRefused.TOO_MANY
@@ -346,6 +368,13 @@ class MoveRules:
 def slot_start(date: dt.date, time: str) -> dt.datetime:
     """When the slot ``date`` ``time`` starts (aware, the agency's wall clock)."""
     return dt.datetime.combine(date, dt.time.fromisoformat(time), ZoneInfo(AGENCY_TIME_ZONE))
+
+
+def until(moment: dt.datetime, now: dt.datetime) -> dt.timedelta:
+    """The real time from ``now`` to ``moment`` (both aware). Python subtracts two times of
+    one time zone on their wall clocks; through UTC the hour a clock change adds or takes
+    away counts as it passes."""
+    return moment.astimezone(dt.UTC) - now.astimezone(dt.UTC)
 
 
 class Moved(enum.StrEnum):
@@ -380,6 +409,7 @@ def move(
     calendar: WorkingCalendar,
     daily_limit: int = 0,
     busy: BusyTimes = NOTHING_BUSY,
+    pending_caps: caps.PendingCaps = caps.NO_CAPS,
     counted: bool = True,
 ) -> tuple[Moved | MoveRefused, Booking | None]:
     """Move booking ``lead_id`` to ``date`` ``time`` in one transaction, if it is still at
@@ -391,8 +421,10 @@ def move(
     wins, the other is ``SLOT_TAKEN``), adds one to ``sequence`` and ``reschedules``,
     and, with ``rules.reconfirm``, makes a confirmed booking pending again. A replayed
     form finds the booking at a later version: ``STALE``, nothing changes. A slot the owner
-    is ``busy`` for is answered as a taken one. Returns the outcome and the booking as it is
-    afterwards.
+    is ``busy`` for is answered as a taken one. A pending booking that holds no slot
+    (``slot_lost``) claims one by moving: within ``pending_caps`` (``caps.over``, in this
+    transaction), else answered as a taken slot. Returns the outcome and the booking as it
+    is afterwards.
     """
     with Session(engine, expire_on_commit=False) as session:
         booking = session.get(Booking, lead_id)
@@ -411,6 +443,10 @@ def move(
             return Moved.NOT_OPEN, booking
         if busy.blocks(date, time):
             return Moved.SLOT_TAKEN, booking
+        # A pending booking holding no slot claims one: its caps are locked before the day.
+        claims = booking.active_slot is None and state is BookingStatus.PENDING
+        if claims:
+            caps.lock(session, pending_caps, booking.mailbox, booking.network)
         # A move within its own day leaves the day's count as it is.
         if date != booking.date and day_full(session, date, daily_limit):
             session.rollback()
@@ -443,6 +479,13 @@ def move(
         if not changed:  # Moved or cancelled meanwhile, by another request.
             session.rollback()
             return Moved.STALE, session.get(Booking, lead_id)
+        # Counted after the write: on SQLite the transaction holds the write lock by now.
+        if claims and caps.over(
+            session, pending_caps, booking.mailbox, booking.network, exclude=lead_id
+        ):
+            session.rollback()
+            logger.warning("Booking %s holds no slot and its visitor is over a cap.", lead_id)
+            return Moved.SLOT_TAKEN, session.get(Booking, lead_id)
         events.queue(session, lead_id, "booking.rescheduled")
         session.commit()
         session.refresh(booking)
@@ -537,76 +580,15 @@ def forget(session: Session, lead_ids: Iterable[int]) -> None:
     session.execute(sa.delete(Booking).where(col(Booking.lead_id).in_(list(lead_ids))))
 
 
-# --- Abuse limits: pending bookings per person and network; unanswered ones expire ----------
-
-
-@dataclass(frozen=True)
-class PendingCaps:
-    """How many pending bookings one e-mail address and one network may hold (0: any)."""
-
-    per_email: int = 0
-    per_network: int = 0
-    # Keys the network digests (``BOOKING_LINK_SECRET``): without it a /24 digest could
-    # be reversed by trying all of them.
-    network_key: str = ""
-
-
-class TooManyPending(enum.StrEnum):
-    """Which cap a booking request would pass."""
-
-    EMAIL = "email"
-    NETWORK = "network"
-
-
-def network_digest(client_ip: str, key: str = "") -> str | None:
-    """A keyed digest of the network of ``client_ip`` (its /24, or /64 for IPv6; an
-    IPv4-mapped address counts as IPv4), never the address; None when it is no address."""
-    try:
-        address = ipaddress.ip_address(client_ip.strip())
-    except ValueError:
-        return None
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    prefix = 24 if address.version == 4 else 64
-    network = ipaddress.ip_network(f"{address}/{prefix}", strict=False)
-    return hmac.new(key.encode(), f"booking-network:{network}".encode(), hashlib.sha256).hexdigest()
-
-
-def over_cap(
-    engine: sa.Engine,
-    caps: PendingCaps,
-    email_norm: str | None,
-    network: str | None,
-    idempotency_key: str = "",
-) -> TooManyPending | None:
-    """Which cap a new pending booking of ``email_norm`` from ``network`` would pass (the
-    booking stored with ``idempotency_key``, the same submission sent again, not counted)."""
-    pending = (
-        select(sa.func.count())
-        .select_from(Booking)
-        .join(Lead, col(Lead.id) == col(Booking.lead_id))
-        .where(
-            Booking.state == BookingStatus.PENDING,
-            sa.or_(col(Lead.idempotency_key).is_(None), Lead.idempotency_key != idempotency_key),
-        )
-    )
-    with Session(engine) as session:
-        if caps.per_email and email_norm:
-            query = pending.where(Lead.email_norm == email_norm)
-            if session.exec(query).one() >= caps.per_email:
-                return TooManyPending.EMAIL
-        if caps.per_network and network:
-            query = pending.where(Booking.network == network)
-            if session.exec(query).one() >= caps.per_network:
-                return TooManyPending.NETWORK
-    return None
+# --- Unanswered bookings expire -----------------------------------------------------------
 
 
 def expire_pending(
     engine: sa.Engine, now: dt.datetime, calendar: WorkingCalendar, working_days: int
 ) -> list[int]:
     """Expire the bookings still pending ``working_days`` working days after they were
-    requested (their slot is free again); the lead ids of those this call expired."""
+    requested (their slot is free again); the lead ids of those this call expired. Each
+    one's ``booking.expired`` webhook is queued in the transaction that expires it."""
     if working_days <= 0:
         return []
     with Session(engine) as session:
@@ -623,8 +605,8 @@ def expire_pending(
     ]
     expired = []
     for lead_id in due:
-        with engine.begin() as connection:
-            changed = connection.execute(
+        with Session(engine) as session:
+            changed = session.execute(
                 sa.update(Booking)
                 .where(col(Booking.lead_id) == lead_id, Booking.state == BookingStatus.PENDING)
                 .values(
@@ -634,6 +616,9 @@ def expire_pending(
                     network=None,
                 )
             ).rowcount
+            if changed:
+                events.queue(session, lead_id, "booking.expired")
+            session.commit()
         if changed:
             expired.append(lead_id)
     return expired
@@ -670,14 +655,15 @@ def mark_attendance(
 ) -> tuple[Decision, Booking | None]:
     """Record ``outcome`` for booking ``lead_id``, once: only a confirmed booking whose
     meeting has started by ``now`` and is not marked yet (else ``NOT_ALLOWED``, nothing
-    changes and the link is not spent). The link is spent in the same transaction."""
+    changes and the link is not spent). The link is spent, and the ``booking.attended`` or
+    ``booking.no_show`` webhook queued, in the same transaction."""
     with Session(engine, expire_on_commit=False) as session:
         booking = session.get(Booking, lead_id)
         if booking is None:
             return Decision.UNKNOWN, None
         if not spend_link(session, link_digest):
             return Decision.REPLAYED, session.get(Booking, lead_id)
-        if slot_start(booking.date, booking.time) > now:
+        if until(slot_start(booking.date, booking.time), now) > dt.timedelta(0):
             session.rollback()
             return Decision.NOT_ALLOWED, session.get(Booking, lead_id)
         changed = session.execute(
@@ -692,6 +678,7 @@ def mark_attendance(
         if not changed:
             session.rollback()
             return Decision.NOT_ALLOWED, session.get(Booking, lead_id)
+        events.queue(session, lead_id, f"booking.{outcome}")
         session.commit()
         session.refresh(booking)
         return Decision.DONE, booking

@@ -144,6 +144,19 @@ class SlotMessages(Content):
     too_many_network: str
 
 
+class SlotLostWords(Content):
+    """Why a booking holds no slot (``bookings.models.SlotLost``), for the agency: the
+    ``{why}`` of ``slot_lost``."""
+
+    # Rows stored before reasons were kept: drained after the slot was taken or busy.
+    unknown: str
+    taken: str
+    busy: str
+    day_full: str
+    email_cap: str  # Its mailbox held BOOKING_MAX_PENDING_PER_EMAIL pending bookings.
+    network_cap: str  # Its network held BOOKING_MAX_PENDING_PER_NETWORK.
+
+
 class BookingsCopy(Content):
     """Everything the booking links, their pages and the visitor's e-mails say."""
 
@@ -171,8 +184,10 @@ class BookingsCopy(Content):
     # The agency's e-mail when a visitor moves their booking; {state}: one of ``states``.
     agency_moved: Template("name", "email", "old_date_es", "old_time", "date_es", "time", "state")
     # The agency's booking e-mail (``slot_note`` and the start of ``message``) and its
-    # confirm page, for a booking stored without its slot ({date_es}, {time}).
-    slot_lost: Template("date_es", "time")
+    # confirm page, for a booking stored without its slot ({date_es}, {time}), and {why}:
+    # one of ``slot_lost_why``.
+    slot_lost: Template("date_es", "time", "why")
+    slot_lost_why: SlotLostWords
     digest: DigestWords
 
 

@@ -19,7 +19,7 @@ from enum import StrEnum
 import sqlalchemy as sa
 from sqlmodel import col
 
-from agency_site.desk.models import DeskAudit
+from agency_site.desk.models import DETAIL_MAX, DeskAudit
 from agency_site.leads.monitor import months_before
 
 
@@ -36,6 +36,13 @@ class AuditAction(StrEnum):
     PASSKEY_REMOVED = "passkey_removed"
     # A passkey's signature counter went backwards (a cloned authenticator?): refused.
     PASSKEY_REPLAYED = "passkey_replayed"
+    LEAD_VIEWED = "lead_viewed"  # Opened a lead's own page.
+    STAGE_CHANGED = "stage_changed"  # Moved a lead in the agency's pipeline.
+    NOTE_ADDED = "note_added"  # Wrote a private note on a lead.
+    SPAM_REVIEWED = "spam_reviewed"  # Opened the spam review (its leads count as shown).
+    SPAM_RELEASED = "spam_released"  # "No es spam": the lead delivered as if just arrived.
+    SPAM_CONFIRMED = "spam_confirmed"  # "Es spam".
+    INBOX_EXPORTED = "inbox_exported"  # The inbox as CSV (detail: its filters).
     # A booking answered from the calendar (lead: the booking's), as its e-mail's links do.
     BOOKING_CONFIRMED = "booking_confirmed"
     BOOKING_DECLINED = "booking_declined"
@@ -61,10 +68,12 @@ def record(
     subject_id: int | None = None,
     digest: str | None = None,
     at: dt.datetime | None = None,
+    detail: str | None = None,
 ) -> None:
     """Write one line: ``person_id`` (None: the operator's command on the server) did
     ``action`` to a lead, a privacy request, a desk person (``subject_id``) or an address
-    (its ``digest``), ``at`` (now). With a ``Connection``, in its transaction."""
+    (its ``digest``), ``at`` (now); ``detail``: what else says what it did, never personal
+    data (an export's filters). With a ``Connection``, in its transaction."""
     statement = sa.insert(DeskAudit).values(
         at=at or dt.datetime.now(dt.UTC),
         person_id=person_id,
@@ -73,6 +82,7 @@ def record(
         request_id=request_id,
         subject_id=subject_id,
         digest=digest,
+        detail=detail[:DETAIL_MAX] if detail else None,
     )
     if isinstance(bind, sa.Connection):
         bind.execute(statement)

@@ -136,8 +136,11 @@ LINKS = {
 
 def booking_desk(request: Request) -> BookingDesk:
     """The booking desk the screen answers through: the signed links' own
-    (``bookings.runtime.desk``, set on the app by ``desk/runtime.py``), or a test's."""
-    return request.app.state.booking_desk()
+    (``bookings.runtime.desk``, ``Desk.booking_desk``: ``desk/runtime.py``), or a test's."""
+    wired = desk_of(request).booking_desk
+    if wired is None:
+        raise RuntimeError("Desk.booking_desk is not wired (desk/runtime.py)")
+    return wired()
 
 
 def today_of(request: Request) -> dt.date:

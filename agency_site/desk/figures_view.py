@@ -35,14 +35,12 @@ HealthSource = Callable[[], Mapping[str, Any] | None]
 
 
 def leads_health_details() -> Mapping[str, Any] | None:
-    """The leads' health details of this process for the "Estado" panel: the function the
-    public health page's change exposes for the desk (``leads.runtime.health_details``,
-    branch ``gets``, issue 43); None until that change is merged (the panel says the
-    details are not available). The one place the desk reads them."""
-    from agency_site.leads import runtime
+    """The leads' health details of this process for the "Estado" panel: what the public
+    health page shows only with ``LEADS_HEALTH_TOKEN`` (``leads.runtime.health_details``,
+    from its worker's last check while fresh). Blocking: a thread's."""
+    from agency_site.leads.runtime import health_details
 
-    health_details = getattr(runtime, "health_details", None)
-    return health_details() if health_details is not None else None
+    return health_details()
 
 
 def parse_month(value: str | None) -> dt.date | None:
@@ -101,9 +99,9 @@ def tables_of(figures: Figures) -> dict[str, list[tuple[Any, ...]]]:
 
 
 def leads_health(request: Request) -> HealthSource:
-    """Where the "Estado" panel reads the details: ``leads_health_details`` (set on the app
-    by ``desk/runtime.py``), or a test's."""
-    return request.app.state.leads_health
+    """Where the "Estado" panel reads the details: ``leads_health_details``
+    (``Desk.leads_health``: ``desk/runtime.py``), a test's, or none when not wired."""
+    return desk_of(request).leads_health or (lambda: None)
 
 
 async def figures_page(request: Request) -> Response:

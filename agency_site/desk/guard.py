@@ -32,7 +32,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 from zoneinfo import ZoneInfo
 
@@ -45,9 +45,11 @@ from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agency_site import paths
+from agency_site.bookings.desk import BookingDesk
 from agency_site.desk import audit, sessions, static
 from agency_site.desk.audit import AuditAction
 from agency_site.desk.config import FRESH, DeskConfig
+from agency_site.desk.lead_tools import LeadTools
 from agency_site.desk.passkeys import Ceremonies
 from agency_site.desk.sessions import SignedIn
 from agency_site.leads.models import utcnow
@@ -55,6 +57,9 @@ from agency_site.leads.ratelimit import RateLimiter
 from agency_site.request_body import SlowBody, read_body
 from agency_site.rules import AGENCY_TIME_ZONE
 from agency_site.site_api import client_address
+
+if TYPE_CHECKING:  # It imports this module.
+    from agency_site.desk.privacy_requests import PrivacyTools
 
 logger = logging.getLogger(__name__)
 
@@ -113,6 +118,14 @@ class Desk:
     clock: Callable[[], dt.datetime] = utcnow
     # Paths anyone may open (the sign-in and enrolment pages and their ceremonies).
     public: frozenset[str] = field(default=frozenset())
+    # The lead core's delivery and settings the lead screens use (None: not wired).
+    lead_tools: Callable[[], LeadTools] | None = None
+    # The signed links' booking desk the bookings calendar answers through, where a
+    # person's data lies for the privacy requests, the leads' health details for the
+    # figures (None: not wired; runtime.py wires the process's own).
+    booking_desk: Callable[[], BookingDesk] | None = None
+    privacy_tools: "Callable[[], PrivacyTools] | None" = None
+    leads_health: Callable[[], Mapping[str, Any] | None] | None = None
 
     @property
     def ceremonies(self) -> Ceremonies:

@@ -3,8 +3,8 @@ looks for: its form, its status as the owner reads it (delivered, waiting, held,
 spam), where it came from (campaign, referring site, landing page), its language, when it
 arrived. Each row opens the lead's own page (``paths.desk_lead``).
 
-Search (``q``) across the name, e-mail, phone and message; filters by form, status and
-month; all kept in the URL (a GET form), so a filtered view can be bookmarked and the back
+Search (``q``) across the name, e-mail, phone and message; filters by form, status,
+month and the agency's pipeline stage (``pipeline.py``, a column too); all kept in the URL (a GET form), so a filtered view can be bookmarked and the back
 button works. One page is ``PAGE_SIZE`` leads read through the ``(created_at, id)`` index
 (``models.LEADS_BY_ARRIVAL``) from a keyset cursor (``before``/``after``): a year of leads
 (30,000) costs what one page costs, never a read of every lead.
@@ -34,6 +34,8 @@ from starlette.routing import Route
 
 from agency_site import paths
 from agency_site.desk.guard import AGENCY_ZONE, desk_of, query_string, render
+from agency_site.desk.models import DeskLeadStage
+from agency_site.desk.pipeline import Stage, stage_condition
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead
@@ -113,12 +115,13 @@ class InboxCursor:
 
 @dataclass(frozen=True)
 class Filters:
-    """What the owner asked for: the search text, a form, a status, a month."""
+    """What the owner asked for: the search text, a form, a status, a month, a stage."""
 
     q: str = ""
     form: LeadKind | None = None
     status: Shown | None = None
     month: str | None = None
+    stage: Stage | None = None
 
     @classmethod
     def from_query(cls, params: Mapping[str, str]) -> "Filters":
@@ -126,11 +129,13 @@ class Filters:
         q = " ".join(params.get("q", "").split())[:QUERY_MAX]
         form = params.get("form", "")
         status = params.get("status", "")
+        stage = params.get("stage", "")
         return cls(
             q=q,
             form=LeadKind(form) if form in set(LeadKind) else None,
             status=Shown(status) if status in set(Shown) else None,
             month=_month(params.get("month")),
+            stage=Stage(stage) if stage in set(Stage) else None,
         )
 
     def params(self) -> dict[str, str]:
@@ -140,6 +145,7 @@ class Filters:
             "form": self.form or "",
             "status": self.status or "",
             "month": self.month or "",
+            "stage": self.stage or "",
         }
 
     @property
@@ -197,6 +203,8 @@ def conditions(engine: sa.Engine, connection: sa.Connection, filters: Filters) -
     if filters.month:
         start, end = month_bounds(filters.month)
         where += [col(Lead.created_at) >= start, col(Lead.created_at) < end]
+    if filters.stage:
+        where.append(stage_condition(filters.stage))
     if filters.q:
         pattern = f"%{_escaped(fold(filters.q))}%"
         where.append(
@@ -228,6 +236,8 @@ class Row:
     source: dict[str, str]
     language: str
     created_at: dt.datetime
+    stage: Stage = Stage.NEW
+    fields: Mapping[str, Any] | None = None  # Every field (the CSV export's columns).
 
     @property
     def cursor(self) -> InboxCursor:
@@ -254,6 +264,8 @@ def _row(lead: Any) -> Row:
         source=dict(lead.source) if isinstance(lead.source, Mapping) else {},
         language=lead.language,
         created_at=created,
+        stage=Stage(lead.stage) if lead.stage in set(Stage) else Stage.NEW,
+        fields=fields,
     )
 
 
@@ -275,6 +287,7 @@ _COLUMNS = (
     Lead.source,
     Lead.language,
     Lead.created_at,
+    DeskLeadStage.stage,
 )
 
 
@@ -296,7 +309,12 @@ def search(
 
     with engine.connect() as connection:
         _prepared(connection)
-        query = sa.select(*_COLUMNS).where(*conditions(engine, connection, filters))
+        query = (
+            sa.select(*_COLUMNS)
+            .select_from(Lead)
+            .outerjoin(DeskLeadStage, col(DeskLeadStage.lead_id) == Lead.id)
+            .where(*conditions(engine, connection, filters))
+        )
         if after is not None:
             query = query.where(key > at(after))
             query = query.order_by(col(Lead.created_at).asc(), col(Lead.id).asc())
@@ -340,6 +358,8 @@ async def inbox_page(request: Request) -> Response:
         page=page,
         kinds=list(LeadKind),
         statuses=list(Shown),
+        stages=list(Stage),
+        export_query=query_string(filters.params()),
         months=recent_months(today),
         older_url=page.older and paths.DESK + query_string(base | {"before": str(page.older)}),
         newer_url=page.newer and paths.DESK + query_string(base | {"after": str(page.newer)}),

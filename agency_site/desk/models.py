@@ -1,6 +1,8 @@
 """The desk's tables: the agency's people, their passkeys, one-time invites, WebAuthn
-challenges, sign-in sessions and the audit log (migration ``e7c3a1f9b250``); the privacy
-requests (``c5e8a2d4f716``).
+challenges, sign-in sessions and the audit log (migration ``e7c3a1f9b250``); the agency's
+own pipeline stage of a lead and its private notes on it (migration ``f3b9d2c7e481``:
+personal data about the lead's person, deleted with the lead); the privacy requests
+(``c5e8a2d4f716``).
 
 Nothing here holds a secret a reader of the database could use: an invite and a session
 are named by a random token the browser holds, and the table keeps only its SHA-256
@@ -29,6 +31,9 @@ DIGEST_LENGTH = 64
 # The label a person types for a passkey ("Portátil", "iPhone de Ana").
 LABEL_MAX = 60
 NAME_MAX = 120
+# An audit line's detail; a note's text.
+DETAIL_MAX = 200
+NOTE_MAX = 2000
 
 
 class DeskPerson(SQLModel, table=True):
@@ -145,6 +150,37 @@ class DeskAudit(SQLModel, table=True):
     # Another desk person the action was about (an invite, a passkey's owner).
     subject_id: int | None = None
     digest: str | None = Field(default=None, max_length=DIGEST_LENGTH)
+    # What else says what the line did, never personal data: an export's filters
+    # (``form=quote&status=delivered``; the search text is kept as its ``digest`` only).
+    detail: str | None = Field(default=None, max_length=DETAIL_MAX)
+
+
+class DeskLeadStage(SQLModel, table=True):
+    """Where the agency stands with a lead (``pipeline.Stage``: new, contacted, won,
+    lost): no row is ``new``. Deleted with its lead (``purge_plugin.DeskPlugin.forget``;
+    the foreign key's cascade on PostgreSQL)."""
+
+    __tablename__ = "desk_lead_stages"
+
+    lead_id: int = Field(primary_key=True, foreign_key="leads.id", ondelete="CASCADE")
+    stage: str = Field(max_length=12)
+    changed_at: dt.datetime = Field(default_factory=utcnow)
+    person_id: int | None = None
+
+
+class DeskNote(SQLModel, table=True):
+    """A private note of a person of the agency on a lead (``NOTE_MAX`` characters):
+    personal data about the lead's person, deleted with the lead (``DeskLeadStage``'s
+    way)."""
+
+    __tablename__ = "desk_lead_notes"
+    __table_args__ = (sa.Index("ix_desk_lead_notes_lead_id", "lead_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    lead_id: int = Field(foreign_key="leads.id", ondelete="CASCADE")
+    person_id: int | None = None
+    at: dt.datetime = Field(default_factory=utcnow)
+    text: str = Field(max_length=NOTE_MAX)
 
 
 class DeskPrivacyRequest(SQLModel, table=True):
@@ -186,5 +222,7 @@ TABLES: tuple[Any, ...] = (
     DeskChallenge,
     DeskSession,
     DeskAudit,
+    DeskLeadStage,
+    DeskNote,
     DeskPrivacyRequest,
 )

@@ -143,8 +143,11 @@ class PrivacyTools:
 
 
 def privacy_tools(request: Request) -> PrivacyTools:
-    """This process's (set on the app by ``desk/runtime.py``), or a test's."""
-    return request.app.state.privacy_tools()
+    """This process's (``Desk.privacy_tools``: ``desk/runtime.py``), or a test's."""
+    wired = desk_of(request).privacy_tools
+    if wired is None:
+        raise RuntimeError("Desk.privacy_tools is not wired (desk/runtime.py)")
+    return wired()
 
 
 # --- The requests' table --------------------------------------------------------------------
@@ -259,7 +262,7 @@ class SpooledCopy:
 
 
 @dataclass(frozen=True)
-class WebhookCopy:
+class CopyElsewhere:
     """A lead's message to a webhook endpoint: which (its number in ``LEADS_WEBHOOK_URLS``,
     None for a former one, and its kind), the event, how it stands, the id it answered."""
 
@@ -280,7 +283,7 @@ class Findings:
     leads: list[Lead]
     notes: dict[int, str]  # The plugins' note of a lead (a booking's slot and state).
     spooled: list[SpooledCopy]
-    copies: list[WebhookCopy]
+    copies: list[CopyElsewhere]
 
     @property
     def nothing(self) -> bool:
@@ -316,7 +319,7 @@ def _endpoint(channel: WebhookChannel | None, key: str) -> tuple[int | None, str
 
 def copies_of(
     engine: sa.Engine, channel: WebhookChannel | None, lead_ids: Sequence[int]
-) -> list[WebhookCopy]:
+) -> list[CopyElsewhere]:
     """Every webhook message of these leads, the oldest first."""
     if not lead_ids:
         return []
@@ -331,7 +334,7 @@ def copies_of(
     for row in rows:
         number, label, erases = _endpoint(channel, row.endpoint)
         found.append(
-            WebhookCopy(
+            CopyElsewhere(
                 lead_id=row.lead_id,
                 endpoint=number,
                 label=label,
@@ -402,7 +405,7 @@ def _iso(moment: dt.datetime | dt.date | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def _copy_json(copy: WebhookCopy) -> dict[str, Any]:
+def _copy_json(copy: CopyElsewhere) -> dict[str, Any]:
     return {
         "lead": copy.lead_id,
         "endpoint": copy.endpoint,

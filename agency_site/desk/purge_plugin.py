@@ -1,5 +1,7 @@
 """The desk plugged into the lead core (``LEADS_PLUGINS``, with the bookings and the report by
-default): one more watcher of the monitor's loop, its daily round (the ``desk_purge`` row of
+default): its ``forget`` deletes the pipeline stages and private notes of the leads an
+erasure or a purge deletes, in that transaction (``pipeline.forget``); one more watcher of
+the monitor's loop, its daily round (the ``desk_purge`` row of
 ``lead_monitor``, claimed by one worker a day, as the leads' own purge): the audit log's
 lines past ``DESK_AUDIT_MONTHS`` (and the privacy requests closed that long ago), the
 sessions that ended by themselves, the challenges never answered and the invites past
@@ -14,7 +16,7 @@ from functools import partial
 import sqlalchemy as sa
 from sqlmodel import col
 
-from agency_site.desk import audit, privacy_requests, sessions
+from agency_site.desk import audit, pipeline, privacy_requests, sessions
 from agency_site.desk.models import DeskChallenge, DeskInvite
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.plugins import LeadPlugin, Watcher
@@ -72,6 +74,10 @@ class DeskPlugin(LeadPlugin):
 
     def watchers(self, monitor: Monitor) -> list[Watcher]:
         return [partial(self.purge_when_due, monitor)]
+
+    def forget(self, connection: sa.Connection) -> None:
+        """The leads just erased or purged: their pipeline stages and private notes go."""
+        pipeline.forget(connection)
 
     async def purge_when_due(self, monitor: Monitor) -> DeskPurged | None:
         """The daily round, if due and this worker claimed it."""

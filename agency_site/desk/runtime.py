@@ -10,6 +10,7 @@ from agency_site.desk.app import SCREENS, routes
 from agency_site.desk.config import desk_config
 from agency_site.desk.figures_view import leads_health_details
 from agency_site.desk.guard import Desk, DeskMount, create_app
+from agency_site.desk.lead_tools import LeadTools
 from agency_site.desk.privacy_requests import PrivacyTools
 from agency_site.desk.sign_in import PUBLIC, SignInLimiter
 
@@ -33,6 +34,11 @@ def desk_api() -> Callable[[ASGIApp], ASGIApp]:
             storage, settings.desk.sign_in_attempts, settings.desk.sign_in_window_seconds
         )
 
+    @cache
+    def lead_tools() -> LeadTools:
+        leads = settings.leads
+        return LeadTools(intake().delivery, leads.spam_keep_days, leads.webhook_url_list)
+
     desk = Desk(
         config=desk_config(settings, config.api_url),
         engine=lambda: intake().store.engine,
@@ -40,12 +46,12 @@ def desk_api() -> Callable[[ASGIApp], ASGIApp]:
         site_url=settings.site_url,
         trusted_hops=config.trusted_proxy_hops,
         public=PUBLIC,
+        lead_tools=lead_tools,
+        booking_desk=booking_desk,
+        privacy_tools=cache(privacy_tools),
+        leads_health=leads_health_details,
     )
     app = create_app(desk, routes(SCREENS), lambda: not_found_page(settings.site_url))
-    # What the bookings, privacy and figures screens work through: this process's own.
-    app.state.booking_desk = booking_desk
-    app.state.privacy_tools = privacy_tools
-    app.state.leads_health = leads_health_details
     return lambda backend: DeskMount(app, backend)
 
 

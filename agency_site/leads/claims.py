@@ -2,7 +2,9 @@
 
 Several backend workers (and the operator command) share the table, so a lead is
 claimed with a lease (``lease.py``): exactly one claimer wins, and only the claimer (its
-token) may record how its attempt went.
+token) may record how its attempt went. Each recorded outcome also writes one
+``lead_attempts`` row (when, how, the provider's short answer) in the same transaction:
+the desk's page of a lead lists them; they go with their lead (``forget_attempts``).
 """
 
 import datetime as dt
@@ -14,7 +16,13 @@ from sqlmodel import Session, col, select
 
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.lease import Lease, update_rows
-from agency_site.leads.models import Lead, utcnow
+from agency_site.leads.models import (
+    ATTEMPT_ANSWER_MAX,
+    AttemptOutcome,
+    Lead,
+    LeadAttempt,
+    utcnow,
+)
 
 # Longest error text kept per lead.
 ERROR_MAX = 1000
@@ -22,6 +30,14 @@ ERROR_MAX = 1000
 
 # The e-mail of a lead is the work claimed: one worker sends it, only it records the outcome.
 LEASE = Lease(Lead.__table__, LeadStatus.QUEUED, LeadStatus.SENDING)
+
+
+def forget_attempts(connection: sa.Connection) -> None:
+    """In the transaction that just deleted leads: delete their attempts (SQLite does not
+    enforce the foreign key's cascade)."""
+    connection.execute(
+        sa.delete(LeadAttempt).where(col(LeadAttempt.lead_id).not_in(sa.select(Lead.id)))
+    )
 
 
 class Claims:
@@ -48,9 +64,12 @@ class Claims:
         )
         return [lead for lead_id in claimed if (lead := self.get(lead_id)) is not None]
 
-    def mark_sent(self, lead_id: int, token: str) -> bool:
-        """Record a delivered lead (only by the worker that claimed it)."""
-        return self._finish(lead_id, token, status=LeadStatus.SENT, sent_at=utcnow())
+    def mark_sent(self, lead_id: int, token: str, answer: str = "") -> bool:
+        """Record a delivered lead (only by the worker that claimed it); ``answer``: the
+        provider's, for its attempt's row."""
+        return self._finish(
+            lead_id, token, AttemptOutcome.SENT, answer, status=LeadStatus.SENT, sent_at=utcnow()
+        )
 
     def mark_retry(
         self,
@@ -68,6 +87,8 @@ class Claims:
         return self._finish(
             lead_id,
             token,
+            AttemptOutcome.RETRY,
+            error,
             unconfirmed_sends=Lead.unconfirmed_sends + int(unconfirmed),
             status=LeadStatus.QUEUED,
             last_error=error[:ERROR_MAX],
@@ -79,6 +100,8 @@ class Claims:
         return self._finish(
             lead_id,
             token,
+            AttemptOutcome.HELD,
+            error,
             status=LeadStatus.HELD,
             last_error=error[:ERROR_MAX],
             held_config=config,
@@ -90,6 +113,8 @@ class Claims:
         return self._finish(
             lead_id,
             token,
+            AttemptOutcome.REJECTED,
+            error,
             status=LeadStatus.REJECTED,
             last_error=error[:ERROR_MAX],
             next_attempt_at=None,
@@ -151,9 +176,23 @@ class Claims:
             held_config=None,
         )
 
-    def _finish(self, lead_id: int, token: str, **values: Any) -> bool:
-        """Record the end of an attempt, if ``token`` still holds the claim."""
-        return LEASE.finish(self.engine, lead_id, token, **values)
+    def _finish(
+        self, lead_id: int, token: str, outcome: AttemptOutcome, answer: str, **values: Any
+    ) -> bool:
+        """Record the end of an attempt, if ``token`` still holds the claim, and its
+        ``lead_attempts`` row (``outcome``, ``answer`` bounded) in the same transaction."""
+        with self.engine.begin() as connection:
+            if not LEASE.finish_in(connection, lead_id, token, **values):
+                return False
+            connection.execute(
+                sa.insert(LeadAttempt).values(
+                    lead_id=lead_id,
+                    at=utcnow(),
+                    outcome=str(outcome),
+                    answer=" ".join(answer.split())[:ATTEMPT_ANSWER_MAX],
+                )
+            )
+            return True
 
     def _update(self, condition: sa.ColumnElement[bool], **values: Any) -> int:
         """One conditional UPDATE in its own transaction; the number of rows it changed."""

@@ -191,10 +191,16 @@ def _spam_list(delivery: Delivery, out: TextIO) -> int:
 
 
 def _not_spam(delivery: Delivery, lead_id: int, out: TextIO) -> int:
-    if not delivery.store.release_spam(lead_id):
+    released = delivery.store.release_spam(lead_id)  # The owner's release.
+    if not released:
         print(f"Lead {lead_id} is not taken for spam: nothing changed.", file=out)
         return 1
-    print(f"Lead {lead_id} is queued: the site sends it to the agency.", file=out)
+    lost = (
+        f" What came with it is gone ({released.lost}): its e-mail says so."
+        if released.lost
+        else ""
+    )
+    print(f"Lead {lead_id} is queued: the site sends it to the agency.{lost}", file=out)
     return 0
 
 

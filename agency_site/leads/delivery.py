@@ -257,7 +257,7 @@ class Delivery:
         """Record how a send of a lead claimed with ``token`` went; False if the claim expired."""
         error = one_line(f"HTTP {result.status}: {result.text}" if result.status else result.text)
         if result.outcome is Outcome.SENT:
-            recorded = await asyncio.to_thread(self.store.mark_sent, lead_id, token)
+            recorded = await asyncio.to_thread(self.store.mark_sent, lead_id, token, error)
             logger.info("Lead %s (%s) delivered to %s.", lead_id, kind, self.to_email)
         elif result.outcome is Outcome.CONTENT:
             recorded = await asyncio.to_thread(self.store.mark_rejected, lead_id, token, error)

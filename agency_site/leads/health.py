@@ -1,25 +1,44 @@
 """``GET /_site/leads/health``: are leads reaching the agency's inbox? For any uptime monitor.
 
-JSON with the counts of waiting and held leads, the age of the oldest waiting one and
-the last delivery. HTTP 503 when a lead is held (EmailJS refuses the configuration) or
-the oldest waiting lead is older than ``LEADS_HEALTH_MAX_QUEUED_AGE_SECONDS``, or the
-database cannot be read, or a folder the site writes cannot be written (``unwritable``:
-the settings that place them, e.g. ``LEADS_SPOOL_DIR``; never the paths), or a lead waits
-for an EmailJS setting that is not set (``unconfigured``: ``unset_settings`` names them);
-200 otherwise. ``shared_templates`` names the forms' template ids left unset and the
-template their e-mails go through instead. The plugins add their ``notes``
-(``LeadPlugin.health``: the owner's calendars that fail to be fetched), which leave the
-status as it is: the form works without them. It shows no personal data.
+**The public answer is a status**, and the HTTP code a monitor alerts on:
+``{"status": "ok"}`` (200), or the problem's word (503): ``held`` when a lead is held
+(EmailJS refuses the configuration), ``unwritable`` when a folder the site writes cannot
+be written, ``unconfigured`` when a lead waits for an EmailJS setting that is not set,
+``delayed`` when the oldest waiting lead is older than
+``LEADS_HEALTH_MAX_QUEUED_AGE_SECONDS``, ``webhooks`` when a webhook cannot be sent, and
+``error`` when the database cannot be read.
+
+**The details are the owner's** (``health_report``): the counts of waiting, held and
+rejected leads, the age of the oldest waiting one and the last delivery, the settings of
+the folders that cannot be written (``unwritable``: never the paths) and of EmailJS left
+unset (``unset_settings``, ``shared_templates``), the webhooks' summary, and the plugins'
+``notes`` (``LeadPlugin.health``: the owner's calendars that fail, with their host and
+problem), which leave the status as it is: the form works without them. They are shown
+on the owner's desk (``LeadsHealth.details``, through ``runtime.health_details``) and here
+to a request carrying ``Authorization: Bearer <LEADS_HEALTH_TOKEN>`` (compared in constant
+time; a wrong one is answered 401; with the setting unset, to no request). No personal
+data either way.
+
+**A request writes nothing and costs nothing**: the check (a probe file written, fsynced
+and removed in each folder, the database's summary, the plugins' notes) runs at most once
+per ``CHECK_EVERY_S`` seconds per worker, whatever the rate of requests (``LeadsHealth``:
+the last check is kept; the requests that come while one runs wait for that one). A flood
+of requests reads the database once per interval and never holds its pool.
 
 Mounted on the backend through ``rx.App(api_transformer=[leads_api(), ...])``.
 """
 
 import asyncio
 import datetime as dt
+import hashlib
+import hmac
 import logging
 import os
 import tempfile
+import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -120,48 +139,150 @@ def health_report(
     return (200 if status == "ok" else 503), body
 
 
-def leads_api(
-    store: Callable[[], LeadStore],
-    configured: Callable[[], bool],
-    max_age: Callable[[], dt.timedelta],
-    write_folders: Callable[[], Mapping[str, Path]] = dict,
-    emailjs: Callable[[], EmailJSSettings | None] = lambda: None,
-    webhooks: Callable[[], WebhookSummary | None] = lambda: None,
-) -> Starlette:
-    """The site's own endpoints under ``/_site/leads/``; dependencies are looked up per request.
+# How often one worker checks at most (the probes, the database's summary, the notes).
+CHECK_EVERY_S = 5.0
 
-    ``write_folders``: the folders the site writes, by setting, probed on every request;
-    ``emailjs``: the EmailJS settings in use, to name those unset.
+
+@dataclass(frozen=True)
+class Checked:
+    """One check: its HTTP status, its details (``status`` first) and when it ended
+    (``at``: the worker's ``time.monotonic()``; ``when``: the time of day)."""
+
+    code: int
+    details: dict[str, Any]
+    at: float
+    when: dt.datetime
+
+    @property
+    def public(self) -> dict[str, str]:
+        """What anyone may see: the status word."""
+        return {"status": self.details["status"]}
+
+
+class LeadsHealth:
+    """The leads' health of one worker, checked at most once per ``every_s`` seconds;
+    its dependencies are looked up at each check.
+
+    ``write_folders``: the folders the site writes, by setting, probed at each check;
+    ``emailjs``: the EmailJS settings in use, to name those unset; ``webhooks``: the
+    webhooks' summary when the site has endpoints.
     """
 
-    def notes(now: dt.datetime) -> dict[str, Any]:
+    def __init__(
+        self,
+        store: Callable[[], LeadStore],
+        configured: Callable[[], bool],
+        max_age: Callable[[], dt.timedelta],
+        write_folders: Callable[[], Mapping[str, Path]] = dict,
+        emailjs: Callable[[], EmailJSSettings | None] = lambda: None,
+        webhooks: Callable[[], WebhookSummary | None] = lambda: None,
+        every_s: float = CHECK_EVERY_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.store, self.configured, self.max_age = store, configured, max_age
+        self.write_folders, self.emailjs, self.webhooks = write_folders, emailjs, webhooks
+        self.every_s, self.clock = every_s, clock
+        self._last: Checked | None = None
+        self._checking = threading.Lock()  # One check at a time (the page's, the desk's).
+        self._running: asyncio.Future[Checked] | None = None  # The page's check under way.
+
+    def _fresh(self) -> Checked | None:
+        last = self._last
+        if last is not None and self.clock() - last.at < self.every_s:
+            return last
+        return None
+
+    def _notes(self, now: dt.datetime) -> dict[str, Any]:
         """The plugins' notes (none when one fails: the page still answers)."""
         try:
-            return store().plugins.health(now)
+            return self.store().plugins.health(now)
         except Exception:
             logger.exception("A plugin's health notes could not be read.")
             return {}
 
-    async def health(_request: Request) -> JSONResponse:
-        bad = sorted(await asyncio.to_thread(lambda: unwritable(write_folders())))
+    def _check(self, now: dt.datetime) -> Checked:
+        """A new check; its ``at``: when it ended (the next one is ``every_s`` after it)."""
+        bad = sorted(unwritable(self.write_folders()))
         try:
-            summary = await asyncio.to_thread(store().summary)
-            hooks = await asyncio.to_thread(webhooks)
+            summary = self.store().summary()
+            hooks = self.webhooks()
         except Exception:
             logger.exception("The leads health check could not read the database.")
             body = {"status": "error", **({"unwritable": bad} if bad else {})}
-            return JSONResponse(body, status_code=503, headers=_NO_STORE)
-        now = utcnow()
+            return Checked(503, body, self.clock(), utcnow())
         code, body = health_report(
             summary,
-            configured(),
-            max_age(),
+            self.configured(),
+            self.max_age(),
             now,
             bad,
-            emailjs(),
+            self.emailjs(),
             hooks,
-            notes=await asyncio.to_thread(notes, now),
+            notes=self._notes(now),
         )
-        return JSONResponse(body, status_code=code, headers=_NO_STORE)
+        return Checked(code, body, self.clock(), utcnow())
+
+    def checked(self, now: dt.datetime | None = None) -> Checked:
+        """The last check when it is fresh, else a new one (``now``: its moment); blocking
+        (a thread's): it may probe the folders and read the database."""
+        if (fresh := self._fresh()) is not None:
+            return fresh
+        with self._checking:
+            if (fresh := self._fresh()) is not None:  # Made while this one waited.
+                return fresh
+            self._last = self._check(now or utcnow())
+            return self._last
+
+    async def current(self) -> Checked:
+        """``checked`` for the page: a fresh check is answered on the event loop, and the
+        requests that come while a check runs await that one (no thread each)."""
+        if (fresh := self._fresh()) is not None:
+            return fresh
+        loop = asyncio.get_running_loop()
+        running = self._running
+        if running is None or running.done() or running.get_loop() is not loop:
+            running = self._running = asyncio.ensure_future(asyncio.to_thread(self.checked))
+        return await asyncio.shield(running)
+
+    def details(self, now: dt.datetime | None = None) -> dict[str, Any]:
+        """The owner's details of the leads' health (what ``health_report`` says, with
+        ``status`` first and ``checked_at``), from the last check when it is fresh.
+        Blocking: call it in a thread (``asyncio.to_thread``)."""
+        checked = self.checked(now)
+        return {**checked.details, "checked_at": checked.when.isoformat()}
+
+
+def bearer_token(headers: Mapping[str, str]) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header; None without one."""
+    scheme, _, token = headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return token.strip()
+
+
+def token_matches(sent: str, expected: str) -> bool:
+    """Whether ``sent`` is ``expected``, in a time that says nothing of either (their
+    digests compared with ``hmac.compare_digest``)."""
+    return hmac.compare_digest(
+        hashlib.sha256(sent.encode()).digest(), hashlib.sha256(expected.encode()).digest()
+    )
+
+
+def leads_api(checks: LeadsHealth, token: Callable[[], str] = lambda: "") -> Starlette:
+    """The site's own endpoints under ``/_site/leads/``: the health page of ``checks``;
+    ``token``: the one that shows the details (``LEADS_HEALTH_TOKEN``; "": none does)."""
+
+    async def health(request: Request) -> JSONResponse:
+        sent, expected = bearer_token(request.headers), token()
+        shown = sent is not None and bool(expected)
+        if shown and not token_matches(sent or "", expected):
+            return JSONResponse(
+                {"status": "unauthorized"},
+                status_code=401,
+                headers={**_NO_STORE, "WWW-Authenticate": "Bearer"},
+            )
+        checked = await checks.current()
+        body = checked.details if shown else checked.public
+        return JSONResponse(body, status_code=checked.code, headers=_NO_STORE)
 
     return Starlette(routes=[Route(LEADS_HEALTH, health, methods=["GET", "HEAD"])])

@@ -12,6 +12,12 @@ told it was received. Only an outage counts (``failure``): a lead the database r
 for its content is neither retried nor spooled; the visitor is asked to correct it. The
 page's idempotency key makes one submission tried over both paths (websocket, then the
 HTTP fallback) a single lead.
+
+What comes with a lead (a booking's slot and its caps) is decided once, in the
+transaction that writes it, on every path: the insert, the visitor's release from
+quarantine (a solved challenge: refused as the insert is, with the form's field errors),
+the spool's drain and the owner's release (stored without what cannot be held). Nothing
+is checked beforehand that one path could skip (``plugins.Hold``).
 """
 
 import asyncio
@@ -22,6 +28,7 @@ import re
 import time
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from enum import StrEnum
 from functools import partial
 from typing import Any
@@ -45,11 +52,11 @@ from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.plugins import Hold, Refused
-from agency_site.leads.ratelimit import RateLimiter
+from agency_site.leads.ratelimit import RateLimiter, network_digest
 from agency_site.leads.spam import SpamScreen
 from agency_site.leads.spam_challenge import Challenges
 from agency_site.leads.spool import Spool, SpooledLead, Unstorable, new_key, valid_key
-from agency_site.leads.store import DuplicateSubmission, LeadStore
+from agency_site.leads.store import DuplicateSubmission, LeadStore, Release
 from agency_site.leads.validation import HONEYPOT_FIELD, validate
 from agency_site.rules import AGENCY_TIME_ZONE
 
@@ -167,6 +174,7 @@ class LeadIntake:
         deadline_s: float = 30.0,
         spool: Spool | None = None,
         screen: SpamScreen | None = None,
+        network_key: str = "",
     ) -> None:
         self.store = store
         self.delivery = delivery
@@ -174,6 +182,8 @@ class LeadIntake:
         self.deadline_s = deadline_s
         self.spool = spool  # None: a lead the database does not take is not stored.
         self.screen = screen  # None: the honeypot is the only spam check.
+        # Keys the digests of the visitors' networks (the booking caps): the site's secret.
+        self.network_key = network_key
         self._down_until = 0.0  # time.monotonic() until which the database counts as down.
 
     async def submit(
@@ -245,14 +255,25 @@ class LeadIntake:
                 checked.refused,
             )
         key = idempotency_key if valid_key(idempotency_key) else new_key()
-        # A proof of work this submission was asked for, solved: it passes the rate limit
-        # and the soft spam reasons (spam_challenge.py).
-        solved = self._solved(form_data, key)
-        if not await self.limiter.hit(client_ip) and not solved:
+        network = network_digest(client_ip, self.network_key)
+        # A proof of work this submission was asked for, solved (spam_challenge.py): it
+        # passes the soft spam reasons, and the rate limit up to its ceiling. One solved for
+        # an earlier version of it still in quarantine (the visitor changed it after its
+        # release was refused: the page sends it under a new key with the old proof) stands
+        # for that version: the lead takes the corrected fields (``_correcting``).
+        proof = self._proof(form_data)
+        correcting = await self._correcting(kind, proof, key) if checked.valid else None
+        solved = proof == key or correcting is not None
+        if not await self._within_limit(client_ip, solved):
+            if solved and (replayed := await self._replayed(key)) is not None:
+                return replayed  # The same submission again: its outcome, nothing written.
             logger.warning(
-                "A %s submission from %s was refused by the rate limit.", kind, loggable(client_ip)
+                "A %s submission from %s was refused by the rate limit%s.",
+                kind,
+                loggable(client_ip),
+                " (solved, past the ceiling)" if solved else "",
             )
-            if checked.valid and (challenge := self._challenge(key)):
+            if checked.valid and not solved and (challenge := self._challenge(key)):
                 return Submission(Result.CHALLENGE, challenge=challenge)
             return Submission(Result.RATE_LIMITED)
         if not checked.valid:
@@ -265,17 +286,32 @@ class LeadIntake:
             else await self._suspect(kind, checked.fields, form_data, no_script)
         )
         if reason is not None and not (solved and reason.soft):
-            return await self._spam(kind, checked.fields, key, source, language, stored, reason)
-        if solved and (released := await self._release(kind, key)) is not None:
-            stored.set()
-            return released
-        try:
-            await self._check(kind, checked.fields, client_ip, key)
-        except Refused as refused:
-            return Submission(Result.INVALID, refused.errors)
+            if correcting is not None and await self._requarantine(
+                correcting, checked.fields, key, language, reason
+            ):
+                stored.set()  # Its correction, suspect too: the one lead stays quarantined.
+                return Submission(Result.SENT if self.delivery.configured else Result.QUEUED)
+            line = SpooledLead(key, kind, checked.fields, utcnow(), None, source, language, reason)
+            return await self._spam(replace(line, network=network, solves=proof), stored)
+        if solved:
+            try:
+                released = await self._release(
+                    kind, key, network, correcting, checked.fields, language
+                )
+            except Exception as error:
+                if failure(error) is Failure.CONTENT:
+                    return self._content_refused(kind, refused_column(error))
+                # The database did not answer: the drain releases it (``store_spooled``).
+                line = SpooledLead(key, kind, checked.fields, utcnow(), None, source, language)
+                return await self._spool(replace(line, network=network, solves=proof), stored)
+            if released is not None:
+                if released.result in (Result.SENT, Result.QUEUED):
+                    stored.set()
+                return released
         autoreply_day = agency_today() if BY_KIND[kind].autoreply else None
         token = new_claim_token() if self.delivery.configured else None
-        hold = Hold(strict=True, client_ip=client_ip)
+        # The slot's one decision (caps, busy, taken, day full) is the store's transaction's.
+        hold = Hold(strict=True, network=network)
         try:
             lead = await self._store(
                 kind, checked.fields, token, key, autoreply_day, hold, source, language
@@ -287,27 +323,38 @@ class LeadIntake:
             sent = duplicate.status == LeadStatus.SENT
             return Submission(Result.SENT if sent else Result.QUEUED)
         except ContentRefused as refused:
-            names = BY_KIND[kind].names
-            name = _FIELD_OF_COLUMN.get(refused.column, refused.column)
-            return Submission(
-                Result.INVALID, {name if name in names else names[0]: FORMS.notices.not_stored}
-            )
+            return self._content_refused(kind, refused.column)
         except Exception:
-            spooled = SpooledLead(
-                key, kind, checked.fields, utcnow(), autoreply_day, source, language
-            )
-            return await self._spool(spooled, stored)
+            line = SpooledLead(key, kind, checked.fields, utcnow(), autoreply_day, source, language)
+            # A proof for another submission whose lead could not be looked up: the drain
+            # releases that lead with this one's fields if it is still in quarantine.
+            return await self._spool(replace(line, network=network, solves=proof), stored)
         stored.set()
         lead_id = lead.id
 
         if token is None:
             logger.warning("Lead %s (%s) stored; delivery is not configured.", lead_id, kind)
             return Submission(Result.QUEUED)
+        return await self._first_send(lead, token)
+
+    @staticmethod
+    def _content_refused(kind: LeadKind, column: str) -> Submission:
+        """The answer to a lead the database refused for the value of ``column``: the
+        notice next to its field (the form's first when none holds it)."""
+        names = BY_KIND[kind].names
+        name = _FIELD_OF_COLUMN.get(column, column)
+        return Submission(
+            Result.INVALID, {name if name in names else names[0]: FORMS.notices.not_stored}
+        )
+
+    async def _first_send(self, lead: Lead, token: str) -> Submission:
+        """Send ``lead``, stored (or released) and claimed with ``token``, right away; the
+        visitor's answer. Whatever fails, it stays claimed: the retry loop picks it up
+        once the claim expires."""
         try:
             sent = await self.delivery.attempt_claimed(lead, token)
         except Exception:
-            # Stored and claimed: the retry loop picks it up once the claim expires.
-            logger.exception("Lead %s (%s): the first delivery attempt failed.", lead_id, kind)
+            logger.exception("Lead %s (%s): the first delivery attempt failed.", lead.id, lead.kind)
             return Submission(Result.QUEUED)
         return Submission(Result.SENT if sent.ok else Result.QUEUED)
 
@@ -329,6 +376,15 @@ class LeadIntake:
         retried: a plugin's ``Refused`` is raised as is, ``ContentRefused`` when the
         database refuses the lead's values, and any other error is raised at once (the
         lead is spooled, the database not marked down).
+
+        The plugins' rules (a booking's caps, its slot) are never skipped, down or not:
+        they are decided in the insert's transaction (``hold``), so the one try decides
+        them as any try does, and a lead the spool takes is decided by the drain's
+        transaction (``store_spooled``), with the network the line carries. Spooling a
+        booking cannot let it hold a slot beyond the caps: over a cap, or on a slot taken or
+        busy by then, the drain stores it holding no slot (``slot_lost``, and why) for the
+        agency to answer. So a booking is spooled rather than refused: the visitor, told
+        "received", never loses it, and the caps still hold.
         """
         loop = asyncio.get_running_loop()
         budget = 0.0 if time.monotonic() < self._down_until else self.deadline_s / 2
@@ -409,29 +465,22 @@ class LeadIntake:
         )
         return Submission(Result.QUEUED)
 
-    async def _spam(
-        self,
-        kind: LeadKind,
-        fields: dict[str, Any],
-        key: str,
-        source: dict[str, str] | None,
-        language: str,
-        stored: asyncio.Event,
-        reason: SpamReason,
-    ) -> Submission:
-        """A valid lead suspected for ``reason`` (its honeypot filled: a bot, or a
+    async def _spam(self, line: SpooledLead, stored: asyncio.Event) -> Submission:
+        """A valid lead suspected for ``line.spam`` (its honeypot filled: a bot, or a
         browser's autofill...): stored as ``SPAM`` (never sent, holding no slot) for the
         owner to release, and answered as a real submission is. A database that does not
-        take it: spooled like any lead."""
+        take it: spooled like any lead (``line``)."""
+        kind, key, reason = line.kind, line.key, line.spam
+        assert reason is not None
         insert = partial(
             self.store.add_lead,
             kind,
-            fields,
+            line.fields,
             claim_token=None,
             lease=self.delivery.policy.lease,
             idempotency_key=key,
-            source=source,
-            language=language,
+            source=line.source,
+            language=line.language,
             spam=reason,
         )
         try:
@@ -441,10 +490,9 @@ class LeadIntake:
                 sent = duplicate.status == LeadStatus.SENT
                 return Submission(Result.SENT if sent else Result.QUEUED)
         except Exception:
-            spooled = SpooledLead(key, kind, fields, utcnow(), None, source, language, spam=reason)
             # Answered as any lead spooled in an outage: no challenge, which could release
             # nothing before the drain (the owner's `leads not-spam` can, after it).
-            return await self._spool(spooled, stored)
+            return await self._spool(line, stored)
         else:
             stored.set()
             logger.info("A %s submission stored as spam (%s): %s.", kind, lead.id, reason)
@@ -462,49 +510,156 @@ class LeadIntake:
         challenges = self._challenges
         return challenges.issue(key) if challenges is not None else ""
 
-    def _solved(self, form_data: Mapping, key: str) -> bool:
-        """Whether the submission of ``key`` carries a solved proof of work of ours."""
+    def _proof(self, form_data: Mapping) -> str | None:
+        """The idempotency key of the submission whose challenge this one carries solved
+        (ours, not expired: ``Challenges.solved_for``), or None."""
         challenges = self._challenges
         if challenges is None or not isinstance(form_data, Mapping):
-            return False
+            return None
         payload = form_data.get(CHALLENGE_FIELD)
-        return bool(payload) and challenges.verify(payload, key)
+        return challenges.solved_for(payload) if payload else None
 
-    async def _release(self, kind: LeadKind, key: str) -> Submission | None:
-        """A solved submission whose lead is stored already (in quarantine for a soft
-        reason: released into delivery and sent now, once whatever the replays); its
-        answer, or None when none is stored (it was rate-limited: stored as a clean one).
-        A lead quarantined for a hard reason stays there, answered as real."""
+    async def _within_limit(self, client_ip: str, solved: bool) -> bool:
+        """Count this submission (every one counts, solved ones too); whether it may go on:
+        within the limit, or past it with a solved proof of work while the address is under
+        its ceiling of those (``RateLimiter.hit_solved``)."""
+        if await self.limiter.hit(client_ip):
+            return True
+        return solved and await self.limiter.hit_solved(client_ip)
+
+    async def _correcting(self, kind: LeadKind, proof: str | None, key: str) -> int | None:
+        """The lead a submission corrects: the one of ``proof``'s key when that is not this
+        submission's own, still in quarantine for a soft reason, of the same form.
+
+        The page makes a new key when the visitor changes a field, and keeps the proof
+        it solved: after a release refused for its slot (taken, busy, over a cap) the
+        visitor picks another hour and sends the submission again under a new key,
+        carrying the proof of the old one. That proof then stands for the old lead only,
+        which takes the new fields and key when released (``_release``): the visitor's
+        submission stays one lead, and one proof never passes for a new submission. A
+        proof whose lead left quarantine (released, erased) or was never stored (a rate
+        limit's challenge) stands for nothing. While the database does not answer: nothing
+        (the submission goes on as an unsolved one).
+        """
+        if proof is None or proof == key:
+            return None
         loop = asyncio.get_running_loop()
-        lead = await loop.run_in_executor(_DB_THREADS, self.store.by_key, key)
-        if lead is None or lead.id is None:
+        try:
+            async with asyncio.timeout(self.deadline_s / 4):
+                lead = await loop.run_in_executor(_DB_THREADS, self.store.by_key, proof)
+        except Exception as error:
+            logger.warning("A %s correction could not be matched (%s).", kind, type(error).__name__)
+            return None
+        if lead is None or lead.status != LeadStatus.SPAM or lead.kind != kind:
             return None
         reason = SpamReason(lead.spam_reason) if lead.spam_reason else None
-        if lead.status == LeadStatus.SPAM and reason is not None and reason.soft:
-            token = new_claim_token() if self.delivery.configured else None
-            lease = self.delivery.policy.lease
-            release = partial(self.store.release_spam, lead.id, token, lease)
-            if await loop.run_in_executor(_DB_THREADS, release):
-                logger.info(
-                    "Lead %s (%s): its challenge solved, released from spam.", lead.id, kind
-                )
-                if token is None:
-                    return Submission(Result.QUEUED)
-                claimed = await loop.run_in_executor(_DB_THREADS, self.store.get, lead.id)
-                if claimed is None:
-                    return Submission(Result.QUEUED)
-                try:
-                    sent = await self.delivery.attempt_claimed(claimed, token)
-                except Exception:
-                    logger.exception(
-                        "Lead %s (%s): the first delivery attempt failed.", lead.id, kind
-                    )
-                    return Submission(Result.QUEUED)
-                return Submission(Result.SENT if sent.ok else Result.QUEUED)
-            lead = await loop.run_in_executor(_DB_THREADS, self.store.get, lead.id) or lead
-        if lead.status == LeadStatus.SPAM:  # A hard reason: answered as a real submission.
+        return lead.id if reason is not None and reason.soft else None
+
+    async def _requarantine(
+        self, lead_id: int, fields: dict[str, Any], key: str, language: str, reason: SpamReason
+    ) -> bool:
+        """The correction of quarantined lead ``lead_id`` is suspect for a hard ``reason``:
+        the lead takes it and stays in quarantine (one lead); False when it could not."""
+        requarantine = partial(self.store.requarantine, lead_id, fields, key, language, reason)
+        try:
+            changed = await asyncio.get_running_loop().run_in_executor(_DB_THREADS, requarantine)
+        except Exception:
+            logger.exception("Quarantined lead %s could not take its correction.", lead_id)
+            return False
+        if changed:
+            logger.info(
+                "Lead %s, in quarantine, was corrected and stays there: %s.", lead_id, reason
+            )
+        return changed
+
+    def _told(self, lead: Lead) -> Submission:
+        """What a submission already stored as ``lead`` is told again: its outcome (in
+        quarantine: as a real one, which a bot learns nothing from)."""
+        if lead.status == LeadStatus.SPAM:
             return Submission(Result.SENT if self.delivery.configured else Result.QUEUED)
         return Submission(Result.SENT if lead.status == LeadStatus.SENT else Result.QUEUED)
+
+    async def _replayed(self, key: str) -> Submission | None:
+        """The outcome of the submission of ``key`` when it was stored and released already
+        (the same solved submission sent again: answered, nothing written); else None."""
+        loop = asyncio.get_running_loop()
+        try:
+            lead = await loop.run_in_executor(_DB_THREADS, self.store.by_key, key)
+        except Exception:
+            return None
+        if lead is None or lead.status == LeadStatus.SPAM:
+            return None
+        return self._told(lead)
+
+    async def _release(
+        self,
+        kind: LeadKind,
+        key: str,
+        network: str | None,
+        correcting: int | None,
+        fields: dict[str, Any],
+        language: str,
+    ) -> Submission | None:
+        """A solved submission whose lead is stored already (in quarantine for a soft
+        reason): released into delivery and sent now, once whatever the replays; its
+        answer, or None when none is stored (it was rate-limited: stored as a clean one).
+        ``correcting``: the quarantined lead this submission corrects (``_correcting``),
+        released with its fields and key. A lead quarantined for a hard reason stays there,
+        answered as real.
+
+        The release holds what comes with the lead as the intake would (``Hold``: the
+        booking's caps counted with this request's ``network``, a slot free and not busy,
+        the day not full), in the release's transaction; refused, the lead stays in
+        quarantine and the visitor gets the form's field errors (another hour offered), to
+        send it again changed.
+        """
+        loop = asyncio.get_running_loop()
+        correction: dict[str, Any] = {}
+        if correcting is not None:
+            lead_id = correcting
+            correction = {"fields": fields, "idempotency_key": key, "language": language}
+        else:
+            lead = await loop.run_in_executor(_DB_THREADS, self.store.by_key, key)
+            if lead is None or lead.id is None:
+                return None
+            reason = SpamReason(lead.spam_reason) if lead.spam_reason else None
+            if lead.status != LeadStatus.SPAM or reason is None or not reason.soft:
+                return self._told(lead)
+            lead_id = lead.id
+        token = new_claim_token() if self.delivery.configured else None
+        release = partial(
+            self.store.release_spam,
+            lead_id,
+            token,
+            self.delivery.policy.lease,
+            hold=Hold(strict=True, network=network),
+            **correction,
+        )
+        try:
+            # In the visitor's language (``locale.active``): a refusal is theirs to read.
+            outcome: Release = await loop.run_in_executor(
+                _DB_THREADS, contextvars.copy_context().run, release
+            )
+        except Refused as refused:
+            logger.info("Lead %s (%s): solved, its release refused for its slot.", lead_id, kind)
+            return Submission(Result.INVALID, refused.errors)
+        except DuplicateSubmission as duplicate:
+            return Submission(Result.SENT if duplicate.status == LeadStatus.SENT else Result.QUEUED)
+        if not outcome:  # Released meanwhile by another request, or the owner.
+            lead = await loop.run_in_executor(_DB_THREADS, self.store.by_key, key)
+            return None if lead is None else self._told(lead)
+        logger.info(
+            "Lead %s (%s): its challenge solved, released from spam%s.",
+            lead_id,
+            kind,
+            " with the visitor's correction" if correcting is not None else "",
+        )
+        if token is None:
+            return Submission(Result.QUEUED)
+        claimed = await loop.run_in_executor(_DB_THREADS, self.store.get, lead_id)
+        if claimed is None:
+            return Submission(Result.QUEUED)
+        return await self._first_send(claimed, token)
 
     async def _suspect(
         self, kind: LeadKind, fields: dict[str, Any], form_data: Mapping, no_script: bool
@@ -523,28 +678,15 @@ class LeadIntake:
             )
             return None
 
-    async def _check(
-        self, kind: LeadKind, fields: dict[str, Any], client_ip: str, key: str
-    ) -> None:
-        """The plugins' checks before storing (a booking's pending caps): ``Refused`` is
-        raised; while the database is down, or when a check cannot tell (an error, or a
-        quarter of the deadline gone), the lead goes on (the store then decides)."""
-        if not self.store.plugins.each or time.monotonic() < self._down_until:
-            return
-        check = partial(self.store.plugins.check, self.store.engine, kind, fields, client_ip, key)
-        try:
-            async with asyncio.timeout(self.deadline_s / 4):
-                # In the visitor's language (``locale.active``): a refusal is theirs to read.
-                await asyncio.get_running_loop().run_in_executor(
-                    _DB_THREADS, contextvars.copy_context().run, check
-                )
-        except Refused:
-            raise
-        except Exception as error:
-            logger.warning("A %s submission could not be checked (%s).", kind, type(error).__name__)
-
     def store_spooled(self, lead: SpooledLead) -> bool:
-        """Insert one drained lead, queued for the retry loop; False if it was already stored."""
+        """Insert one drained lead, queued for the retry loop; False if it was already stored.
+
+        A lead that carried a solved proof of work (``lead.solves``) releases the lead of
+        the submission it solves, if that is still in quarantine for a soft reason, as the
+        intake would have (``_release_solved``), instead of being stored again.
+        """
+        if lead.solves is not None and (released := self._release_solved(lead)) is not None:
+            return released
         try:
             self.store.add_lead(
                 lead.kind,
@@ -555,10 +697,11 @@ class LeadIntake:
                 autoreply_day=lead.autoreply_day,
                 created_at=lead.created_at,
                 # The visitor was told "received": what the plugins cannot hold any longer
-                # (a booking's slot taken meanwhile) is the agency's to sort out, never a
-                # lost lead: it is stored anyway (a booking marked ``slot_lost``). Spam
-                # holds nothing until it is released.
-                hold=None if lead.spam else Hold(strict=False),
+                # (a booking's slot taken meanwhile, busy, or over a cap: the caps are
+                # counted here, with the network of the request that sent it) is the
+                # agency's to sort out, never a lost lead: it is stored anyway (a booking
+                # marked ``slot_lost``, and why). Spam holds nothing until it is released.
+                hold=None if lead.spam else Hold(strict=False, network=lead.network),
                 source=lead.source,
                 language=lead.language,
                 spam=lead.spam,
@@ -566,6 +709,34 @@ class LeadIntake:
         except DuplicateSubmission:
             return False
         return True
+
+    def _release_solved(self, lead: SpooledLead) -> bool | None:
+        """The drain of a submission that carried a solved proof for ``lead.solves``: that
+        key's lead, in quarantine for a soft reason and of the same form, is released
+        (holding what it can, the caps counted with the line's network: the visitor was
+        told "received"), corrected with this one's fields and key when they differ, or,
+        when this one is suspect for a hard reason, kept in quarantine with them. Whether
+        a lead was released now; None when there is no such lead (stored as it says)."""
+        assert lead.solves is not None
+        found = self.store.by_key(lead.solves)
+        reason = SpamReason(found.spam_reason) if found and found.spam_reason else None
+        if found is None or found.id is None or found.status != LeadStatus.SPAM:
+            return None
+        if found.kind != lead.kind or reason is None or not reason.soft:
+            return None
+        if lead.spam is not None and not lead.spam.soft:
+            self.store.requarantine(found.id, lead.fields, lead.key, lead.language, lead.spam)
+            return False
+        corrected = (
+            {}
+            if lead.solves == lead.key
+            else {"fields": lead.fields, "idempotency_key": lead.key, "language": lead.language}
+        )
+        hold = Hold(strict=False, network=lead.network)
+        try:
+            return bool(self.store.release_spam(found.id, hold=hold, **corrected))
+        except DuplicateSubmission:
+            return False
 
     def drain_spool(self) -> int:
         """Move every spooled lead into the database (exactly once); how many were new.

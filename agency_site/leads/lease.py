@@ -113,15 +113,16 @@ class Lease:
     def finish(self, engine: sa.Engine, row_id: int, token: str, **values: Any) -> bool:
         """Record the end of an attempt (``values``: the row's new status and the rest), if
         ``token`` still holds the claim: True if it did."""
+        with engine.begin() as connection:
+            return self.finish_in(connection, row_id, token, **values)
+
+    def finish_in(self, connection: sa.Connection, row_id: int, token: str, **values: Any) -> bool:
+        """``finish`` in the caller's transaction (which records more with it)."""
         c = self.table.c
         return bool(
-            update_rows(
-                engine,
-                self.table,
-                sa.and_(c.id == row_id, c.status == self.sending, c.claim_token == token),
-                attempts=c.attempts + 1,
-                claim_token=None,
-                claimed_until=None,
-                **values,
-            )
+            connection.execute(
+                sa.update(self.table)
+                .where(c.id == row_id, c.status == self.sending, c.claim_token == token)
+                .values(attempts=c.attempts + 1, claim_token=None, claimed_until=None, **values)
+            ).rowcount
         )

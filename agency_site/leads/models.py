@@ -3,6 +3,7 @@
 import datetime as dt
 import hashlib
 import unicodedata
+from enum import StrEnum
 from typing import Any
 
 import sqlalchemy as sa
@@ -114,6 +115,39 @@ class Lead(SQLModel, table=True):
     # delivered, the desk's spam page, ``leads spam``): purged LEADS_SPAM_KEEP_DAYS after
     # that, never before (``rgpd.py``). None: not shown yet.
     spam_listed_at: dt.datetime | None = None
+    # When the owner confirmed it is spam (the desk's "Es spam"): the review it was kept
+    # for is done, so it goes a day later (``rgpd.CONFIRMED_SPAM_GRACE``), not
+    # LEADS_SPAM_KEEP_DAYS after it was shown. None: not confirmed.
+    spam_confirmed_at: dt.datetime | None = None
+
+
+class AttemptOutcome(StrEnum):
+    """How one delivery attempt of a lead's e-mail ended (a ``lead_attempts`` row)."""
+
+    SENT = "sent"
+    RETRY = "retry"  # Failed (or no answer): queued again.
+    HELD = "held"  # EmailJS refused the configuration: held until it changes.
+    REJECTED = "rejected"  # EmailJS refused its content (or its e-mail cannot be made).
+
+
+# Longest provider answer an attempt keeps (EmailJS's short text, "HTTP 400: ...").
+ATTEMPT_ANSWER_MAX = 200
+
+
+class LeadAttempt(SQLModel, table=True):
+    """One recorded delivery attempt of a lead's e-mail: when, how it ended, and the
+    provider's short answer (bounded; never the lead's data). Written in the transaction
+    that records the outcome on the lead (``claims.py``), so the two always agree; deleted
+    with its lead (``rgpd.py``; and by the foreign key's cascade on PostgreSQL)."""
+
+    __tablename__ = "lead_attempts"
+    __table_args__ = (sa.Index("ix_lead_attempts_lead_id", "lead_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    lead_id: int = Field(foreign_key="leads.id", ondelete="CASCADE")
+    at: dt.datetime = Field(default_factory=utcnow)
+    outcome: str = Field(max_length=10)
+    answer: str = Field(default="", max_length=ATTEMPT_ANSWER_MAX)
 
 
 class LeadAutoreply(SQLModel, table=True):

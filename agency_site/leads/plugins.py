@@ -4,11 +4,15 @@ The core (store, intake, delivery, monitor, cli) tells how a lead is accepted, s
 delivered, retried, erased and purged, and names no feature. A feature (the consultation
 bookings, ``agency_site.bookings.plugin``) plugs in through a ``LeadPlugin``:
 
-- ``check``: before a lead is stored (the pending bookings' caps); raises ``Refused``.
-- ``hold``: in the insert's transaction, after its flush (a booking's slot); raises
-  ``Refused`` when the lead cannot be stored for a business reason (nothing is written),
-  unless ``Hold.strict`` is False (a lead drained from the spool or released from spam:
-  the visitor was told "received", so it is stored anyway, holding what it can).
+- ``hold``: in the transaction that stores a lead or releases it from quarantine, after
+  the lead's row is written (a booking's slot, with every rule a slot has: free, not
+  busy, the day not full, the visitor within the pending caps, counted there, under
+  locks); raises ``Refused`` when the lead cannot be stored for a business reason
+  (nothing is written), unless ``Hold.strict`` is False (a lead drained from the spool, or
+  released by the owner: the visitor was told "received", or the owner decided, so it is
+  stored anyway, holding what it can, and ``hold`` answers what it could not hold and
+  why). One decision, on every path that writes a lead: there is no check beforehand
+  that a later path could skip.
 - ``forget``: in the transaction that erased or purged leads (their bookings go too).
 - ``email_params``: what a lead's e-mail to the agency adds (a booking's links and note).
 - ``watchers``: the monitor's extra rounds (unanswered bookings, their expiry).
@@ -63,24 +67,39 @@ class Refused(Exception):
 
 @dataclass(frozen=True)
 class Hold:
-    """How the plugins hold what comes with a lead, in its insert's transaction."""
+    """How the plugins hold what comes with a lead, in the transaction that stores it or
+    releases it from quarantine.
 
-    # False: what cannot be held is not an error (a drained lead, a released spam).
+    - the intake's insert, and the visitor's release of their lead by a solved challenge:
+      ``Hold(network=...)`` (strict: a refusal is the form's field errors);
+    - the spool's drain: ``Hold(strict=False, network=...)`` (the line's network);
+    - the owner's release (``leads not-spam``, the desk): ``OWNER_RELEASE``.
+    """
+
+    # False: what cannot be held is not an error (a drained lead, the owner's release).
     strict: bool = True
-    client_ip: str | None = None  # The visitor's address; None when not known.
+    # The network of the request that claims, as a keyed digest (``ratelimit.network_digest``
+    # of its /24 or IPv6 /48, never the address; the solving request's for a release); None
+    # when not known.
+    network: str | None = None
+    # False: the owner decided, the visitors' caps (pending bookings per mailbox and per
+    # network) do not apply; every other rule does.
+    caps: bool = True
+
+
+# The owner released a lead from quarantine: delivered as if it had just arrived, holding
+# what is still free (a booking's slot, if not taken or busy), whatever the visitors' caps.
+OWNER_RELEASE = Hold(strict=False, caps=False)
 
 
 class LeadPlugin:
     """A feature plugged into the lead core; override the hooks it needs."""
 
-    def check(
-        self, engine: sa.Engine, kind: LeadKind, fields: dict[str, Any], client_ip: str, key: str
-    ) -> None:
-        """Before a lead of the visitor at ``client_ip`` is stored (``key``: its idempotency
-        key); raises ``Refused``. A check that fails otherwise lets the lead through."""
-
-    def hold(self, session: Session, lead: Lead, hold: Hold) -> None:
-        """In the transaction storing ``lead`` (flushed: it has its id); raises ``Refused``."""
+    def hold(self, session: Session, lead: Lead, hold: Hold) -> str | None:
+        """In the transaction storing or releasing ``lead`` (flushed: it has its id);
+        raises ``Refused`` (``hold.strict``), else answers why what comes with it could not
+        be held (a booking's slot: ``"taken"``, ``"busy"``...), or None."""
+        return None
 
     def forget(self, connection: sa.Connection) -> None:
         """In the transaction that just deleted leads: delete what belonged to them."""
@@ -120,15 +139,10 @@ class Plugins:
     def __iter__(self) -> Iterator[LeadPlugin]:
         return iter(self.each)
 
-    def check(
-        self, engine: sa.Engine, kind: LeadKind, fields: dict[str, Any], client_ip: str, key: str
-    ) -> None:
-        for plugin in self.each:
-            plugin.check(engine, kind, fields, client_ip, key)
-
-    def hold(self, session: Session, lead: Lead, hold: Hold) -> None:
-        for plugin in self.each:
-            plugin.hold(session, lead, hold)
+    def hold(self, session: Session, lead: Lead, hold: Hold) -> str | None:
+        """Every plugin's hold; what could not be held, joined with ", " (None: all held)."""
+        lost = [why for plugin in self.each if (why := plugin.hold(session, lead, hold))]
+        return ", ".join(lost) or None
 
     def forget(self, connection: sa.Connection) -> None:
         for plugin in self.each:

@@ -7,11 +7,24 @@ count could be reset at will. An IPv6 address counts for its /64, the block one
 subscriber gets. With ``REFLEX_REDIS_URL`` the counts live in Redis and every
 backend worker and host shares them; otherwise in this process's memory.
 
+A submission past the limit is asked for a proof of work (``spam_challenge.py``); one
+that carries it solved still counts, and passes only while the address has sent fewer
+than ``per_ip`` solved ones past the limit in the window (``hit_solved``): a person who
+was limited gets through after one challenge, a script that solves them (a CPU-second
+each) gets at most twice the limit, never an unlimited number.
+
+``network_of`` tells the network an address belongs to as the booking caps count it (an
+IPv4 /24, an IPv6 /48: a site's whole allocation), and ``network_digest`` is what is kept
+of it: a keyed digest, never the address nor the network (a plugin's ``Hold``, a spooled
+line, a pending booking).
+
 Checking never blocks the event loop (the async API of ``limits``), and when Redis
 cannot be reached the submission is let through with an ERROR in the log: losing
 a lead costs more than letting a few extra through.
 """
 
+import hashlib
+import hmac
 import ipaddress
 import logging
 
@@ -53,8 +66,35 @@ def address_key(client_ip: str) -> str:
     return str(address)
 
 
+def network_of(client_ip: str) -> str | None:
+    """The network of ``client_ip`` as the booking caps count it: its /24 (an IPv4-mapped
+    IPv6 address counts as IPv4), or its IPv6 /48 (what one site or subscriber may be
+    given, so a /64 of its own per request makes no new network); None when it is no
+    address. Never the address itself."""
+    try:
+        address = ipaddress.ip_address(client_ip.strip())
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    prefix = 24 if address.version == 4 else 48
+    return str(ipaddress.ip_network(f"{address}/{prefix}", strict=False))
+
+
+def network_digest(client_ip: str, key: str = "") -> str | None:
+    """A keyed digest of the network of ``client_ip`` (``network_of``), never the address
+    nor the network; None when it is no address. ``key``: the site's secret (without it a
+    /24's digest could be reversed by trying all of them). The text digested is the one
+    the bookings digested before the core made the digests, so those still compare."""
+    network = network_of(client_ip)
+    if network is None:
+        return None
+    return hmac.new(key.encode(), f"booking-network:{network}".encode(), hashlib.sha256).hexdigest()
+
+
 class RateLimiter:
-    """Allows ``per_ip`` submissions per address in any ``window_s`` seconds (moving window)."""
+    """Allows ``per_ip`` submissions per address in any ``window_s`` seconds (moving window),
+    and past them ``per_ip`` more that carry a solved proof of work (``hit_solved``)."""
 
     def __init__(self, storage: Storage, per_ip: int, window_s: int) -> None:
         self.storage = storage
@@ -63,8 +103,16 @@ class RateLimiter:
 
     async def hit(self, client_ip: str) -> bool:
         """Count one submission from ``client_ip``; whether it is within the limit."""
+        return await self._hit("submit", client_ip)
+
+    async def hit_solved(self, client_ip: str) -> bool:
+        """Count one submission from ``client_ip`` past the limit that carries a solved proof
+        of work; whether the address is still within its ceiling of those."""
+        return await self._hit("solved", client_ip)
+
+    async def _hit(self, what: str, client_ip: str) -> bool:
         try:
-            return await self._limiter.hit(self.item, "submit", address_key(client_ip))
+            return await self._limiter.hit(self.item, what, address_key(client_ip))
         except Exception as error:  # Redis down or slow: let the lead through.
             logger.error(
                 "The rate limit could not be checked (%s); the submission goes on.",

@@ -10,7 +10,13 @@ a ``lead.erased`` message for every webhook endpoint the leads' messages reached
 A lead taken for spam is purged ``LEADS_SPAM_KEEP_DAYS`` after the owner was **shown**
 it (``spam_listed_at``: the daily spam digest delivered, the desk's spam page opened,
 ``leads spam``), never before: one never shown stays until the general retention
-purge, and is counted by ``unlisted_spam_count`` for the health page and the alerts.
+purge, and is counted by ``unlisted_spam_count`` for the health page and the alerts. One
+the owner confirmed as spam (the desk's "Es spam", ``spam_confirmed_at``) goes a day after
+the confirmation (``CONFIRMED_SPAM_GRACE``): the review it was kept for is done.
+
+Every delete also deletes the leads' delivery attempts (``claims.forget_attempts``) and,
+through the plugins' ``forget``, what features keep about them (a booking and its
+history, the desk's notes and pipeline stage).
 """
 
 import datetime as dt
@@ -22,6 +28,7 @@ import sqlalchemy.orm
 from sqlmodel import Session, col, select
 
 from agency_site.leads import allowance, erasures, webhook_queue
+from agency_site.leads.claims import forget_attempts
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, email_digest, email_key, mailbox_digest, utcnow
 from agency_site.leads.plugins import Plugins
@@ -31,6 +38,27 @@ from agency_site.leads.webhook_queue import ERASURE_CHUNK, Erasure
 # A spam lead not shown to the owner this long after it arrived: the daily digest is not
 # getting through (a day, and a day of retries).
 SPAM_LISTING_LATE = dt.timedelta(days=2)
+# A spam lead the owner confirmed ("Es spam") is purged this long after (a misclick can
+# still be undone with "No es spam"), not LEADS_SPAM_KEEP_DAYS after it was shown: the
+# keeping was for the owner's review, done.
+CONFIRMED_SPAM_GRACE = dt.timedelta(days=1)
+
+
+def spam_purge_after(lead: Lead, keep_days: int) -> dt.datetime | None:
+    """From when the daily purge deletes lead taken for spam ``lead`` (``purge_spam``'s
+    rule): a day after the owner confirmed it, else ``keep_days`` after it was first
+    shown; None: never shown, it waits."""
+    moments = []
+    if lead.spam_confirmed_at is not None:
+        moments.append(_aware(lead.spam_confirmed_at) + CONFIRMED_SPAM_GRACE)
+    if lead.spam_listed_at is not None:
+        moments.append(_aware(lead.spam_listed_at) + dt.timedelta(days=keep_days))
+    return min(moments, default=None)
+
+
+def _aware(moment: dt.datetime) -> dt.datetime:
+    """A stored moment, UTC (SQLite gives it back naive)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
 
 
 def _email_is(email: str) -> sa.ColumnElement[bool]:
@@ -91,6 +119,7 @@ class Rights:
             deleted = connection.execute(sa.delete(Lead).where(_email_is(email))).rowcount
             self.plugins.forget(connection)
             webhook_queue.forget(connection)
+            forget_attempts(connection)
             return deleted
 
     def erase_digests(self, erased: Mapping[str, dt.datetime]) -> int:
@@ -120,6 +149,7 @@ class Rights:
             allowance.forget(connection, digests)
             self.plugins.forget(connection)
             webhook_queue.forget(connection)
+            forget_attempts(connection)
         return deleted
 
     def purge(self, cutoff: dt.datetime) -> Purged:
@@ -156,22 +186,31 @@ class Rights:
                 ).rowcount
             self.plugins.forget(connection)
             webhook_queue.forget(connection)
+            forget_attempts(connection)
             webhook_queue.prune_erasures(connection, cutoff)
             allowance.prune(connection)
         return Purged(deleted, tuple(erasures))
 
-    def purge_spam(self, cutoff: dt.datetime) -> int:
+    def purge_spam(self, cutoff: dt.datetime, now: dt.datetime | None = None) -> int:
         """Delete the leads taken for spam that the owner was shown before ``cutoff``
-        (``spam_listed_at``); one never shown stays (until the retention purge). How many."""
+        (``spam_listed_at``), or confirmed as spam ``CONFIRMED_SPAM_GRACE`` before ``now``;
+        one never shown stays (until the retention purge). How many."""
+        confirmed = (now or utcnow()) - CONFIRMED_SPAM_GRACE
         condition = sa.and_(
             Lead.status == LeadStatus.SPAM,
-            col(Lead.spam_listed_at).is_not(None),
-            col(Lead.spam_listed_at) < cutoff,
+            sa.or_(
+                sa.and_(col(Lead.spam_listed_at).is_not(None), col(Lead.spam_listed_at) < cutoff),
+                sa.and_(
+                    col(Lead.spam_confirmed_at).is_not(None),
+                    col(Lead.spam_confirmed_at) < confirmed,
+                ),
+            ),
         )
         with self.engine.begin() as connection:  # Never sent: no webhook to tell.
             deleted = connection.execute(sa.delete(Lead).where(condition)).rowcount
             self.plugins.forget(connection)
             webhook_queue.forget(connection)
+            forget_attempts(connection)
             return deleted
 
     def unlisted_spam(self, limit: int) -> list[Lead]:

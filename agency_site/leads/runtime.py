@@ -5,8 +5,10 @@
 submissions then go to the spool (``spool.py``). In the background it migrates the
 database as soon as it answers (retrying with backoff, under the migration lock of
 ``migrations.py``), releases the leads held under older EmailJS settings, and then keeps the retry loop and the monitor (alerts, canary, daily purge:
-``monitor.py``) running. The drain loop moves spooled leads into the database once
-it is migrated, and watches the spool's age for the owner's alert all along.
+``monitor.py``) running, with the rounds features add (``add_round``: the report's
+forms-started counts, flushed once a minute, and once more when the worker stops). The
+drain loop moves spooled leads into the database once it is migrated, and watches the
+spool's age for the owner's alert all along.
 
 First of all it checks it can write in each folder it writes (``write_folders``: the
 spool, the erasure log's, a SQLite database's): a folder it cannot write is an ERROR
@@ -20,6 +22,7 @@ import logging
 from collections.abc import AsyncIterator
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 from starlette.applications import Starlette
@@ -29,9 +32,10 @@ from agency_site.emailjs import EmailJSClient, ssl_context
 from agency_site.forms.declarations import form_templates
 from agency_site.leads import database, migrations, plugins
 from agency_site.leads.delivery import Delivery, RetryPolicy
-from agency_site.leads.health import leads_api, unwritable
+from agency_site.leads.health import LeadsHealth, leads_api, unwritable
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.loop import Round, forever
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter, storage_for
 from agency_site.leads.spam import SpamScreen
@@ -63,6 +67,30 @@ def configure_logging() -> None:
 # reach a database that is down at start-up.
 SPOOL_POLL_S = 2.0
 PREPARE_RETRY_MAX_S = 30.0
+# The longest a worker that stops waits for the features' last rounds (``Round.last``).
+LAST_ROUND_S = 5.0
+
+# The rounds features add to every worker's loops, by name (``add_round``).
+_ROUNDS: dict[str, Round] = {}
+
+
+def add_round(round: Round) -> None:
+    """Run ``round`` in this process's workers beside the leads' loops, once the database
+    is prepared (the module that builds the ``/_site/`` endpoints adds the report's
+    forms-started flush); a round of the same name replaces the earlier one."""
+    _ROUNDS[round.name] = round
+
+
+async def last_rounds(rounds: tuple[Round, ...], timeout_s: float = LAST_ROUND_S) -> None:
+    """Each round's ``last``, best effort: each within ``timeout_s``, an error logged."""
+    for round in rounds:
+        if round.last is None:
+            continue
+        try:
+            async with asyncio.timeout(timeout_s):
+                await round.last()
+        except Exception as error:
+            logger.warning("%s: its last round failed (%s).", round.name, type(error).__name__)
 
 
 def database_engine() -> sa.Engine:
@@ -217,9 +245,10 @@ def report_emailjs(emailjs: EmailJSSettings) -> None:
         )
 
 
-def health_api() -> Starlette:
-    """``/_site/leads/health`` of this process (mounted by ``agency_site.site_api``)."""
-    return leads_api(
+@lru_cache(maxsize=1)
+def leads_health() -> LeadsHealth:
+    """The leads' health of this process: checked at most every ``CHECK_EVERY_S`` seconds."""
+    return LeadsHealth(
         store=lambda: intake().store,
         configured=lambda: intake().delivery.configured,
         max_age=lambda: dt.timedelta(seconds=get_settings().leads.health_max_queued_age_seconds),
@@ -227,6 +256,24 @@ def health_api() -> Starlette:
         emailjs=lambda: get_settings().emailjs,
         webhooks=lambda: webhooks().summary() if webhooks().enabled else None,
     )
+
+
+def health_api() -> Starlette:
+    """``/_site/leads/health`` of this process (mounted by ``agency_site.site_api``): the
+    status to anyone, the details with ``LEADS_HEALTH_TOKEN``."""
+    return leads_api(
+        leads_health(), token=lambda: get_settings().leads.health_token.get_secret_value()
+    )
+
+
+def health_details(now: dt.datetime | None = None) -> dict[str, Any]:
+    """The details of the leads' health for the owner's desk (``agency_site/desk/`` calls
+    it to show them): the status and what ``health.health_report`` says (leads waiting,
+    held, rejected, the last delivery, folders and settings to fix, the webhooks, the
+    plugins' notes: the owner's calendars failing), with ``checked_at``. From this worker's
+    last check when it is fresh (``CHECK_EVERY_S``), else a new one at ``now``. Blocking:
+    call it in a thread (``await asyncio.to_thread(health_details)``)."""
+    return leads_health().details(now)
 
 
 @lru_cache(maxsize=1)
@@ -253,7 +300,16 @@ def intake() -> LeadIntake:
             addresses=AddressScreen(mx_lookup() if settings.leads.check_mx else None),
             challenges=form_challenges(),
         ),
+        network_key=network_key(settings),
     )
+
+
+def network_key(settings: Settings) -> str:
+    """The key of the visitors' network digests (``ratelimit.network_digest``): the site's
+    secret, BOOKING_LINK_SECRET's newest (shared by every host: the digests compare across
+    them), else this host's kept one; "" when none can be had (the digests unkeyed)."""
+    secrets = token_secrets(settings)
+    return secrets[0] if secrets else ""
 
 
 @lru_cache(maxsize=1)
@@ -352,10 +408,14 @@ async def drain_forever(
 
 
 async def keep_leads_moving(
-    the_intake: LeadIntake, the_monitor: Monitor, channel: WebhookChannel | None = None
+    the_intake: LeadIntake,
+    the_monitor: Monitor,
+    channel: WebhookChannel | None = None,
+    rounds: tuple[Round, ...] = (),
 ) -> None:
-    """Every loop of the leads, in order: drain watch at once; the others once prepared.
-    The webhook loop runs beside the e-mail's: neither waits for the other."""
+    """Every loop of the leads, in order: drain watch at once; the others once prepared,
+    with the features' ``rounds``. The webhook loop runs beside the e-mail's: neither waits
+    for the other."""
     delivery = the_intake.delivery
     ready = asyncio.Event()
     loops = [
@@ -376,6 +436,10 @@ async def keep_leads_moving(
             loops.append(asyncio.create_task(delivery.run_forever(), name="leads-retry-loop"))
         if channel is not None and channel.can_send:
             loops.append(asyncio.create_task(channel.run_forever(), name="leads-webhook-loop"))
+        for round in rounds:
+            loops.append(
+                asyncio.create_task(forever(round.run, round.every, round.name), name=round.name)
+            )
         await asyncio.gather(*loops)
     finally:
         for loop in loops:
@@ -394,8 +458,9 @@ async def lifespan() -> AsyncIterator[None]:
     delivery = intake().delivery
     # Load the CA bundle off the event loop, once: every EmailJS connection reuses it.
     await asyncio.to_thread(ssl_context)
+    rounds = tuple(_ROUNDS.values())
     task = asyncio.create_task(
-        keep_leads_moving(intake(), monitor(), webhooks()), name="leads-loops"
+        keep_leads_moving(intake(), monitor(), webhooks(), rounds), name="leads-loops"
     )
     try:
         yield
@@ -403,6 +468,7 @@ async def lifespan() -> AsyncIterator[None]:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+        await last_rounds(rounds)
         if delivery.client is not None:
             await delivery.client.aclose()
         await webhooks().aclose()

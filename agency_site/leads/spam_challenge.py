@@ -82,14 +82,23 @@ class Challenges:
     def verify(self, payload: object, key: str) -> bool:
         """Whether ``payload`` (the widget's, base64) solves a challenge of ours, not
         expired, issued for the submission of idempotency ``key``."""
+        return self.solved_for(payload) == key
+
+    def solved_for(self, payload: object) -> str | None:
+        """The idempotency key of the submission whose challenge ``payload`` solves (ours,
+        not expired), or None. A page that changed the submission after it was solved
+        sends it under a new key with the old payload (``intake.py``)."""
         if not isinstance(payload, str) or not payload or len(payload) > PAYLOAD_MAX:
-            return False
+            return None
         try:
             parsed = altcha.Payload.from_base64(payload)
             data = parsed.challenge.parameters.data
-            if not isinstance(data, dict) or data.get("key") != key:
-                return False
-            return any(altcha.verify_solution(parsed, k).verified for k in self._keys)
+            key = data.get("key") if isinstance(data, dict) else None
+            if not isinstance(key, str):
+                return None
+            if any(altcha.verify_solution(parsed, k).verified for k in self._keys):
+                return key
+            return None
         except Exception as error:  # A malformed payload is not a solution.
             logger.info("A challenge payload could not be read (%s).", type(error).__name__)
-            return False
+            return None

@@ -8,7 +8,12 @@ honest "received": it is on disk, fsynced, before the answer leaves.
   append-only with mode 0600 in a 0700 folder. Each append takes the file's ``flock``,
   writes one whole line (after a newline if a killed writer left a torn one) and
   ``fsync``\\ s it (and the folder, so a new file's name survives a power cut too).
-- **Each lead carries its idempotency key** (the page's, or one made by the server).
+- **Each lead carries its idempotency key** (the page's, or one made by the server), and
+  the network of the request that sent it as a keyed digest (``ratelimit.network_digest``:
+  never the address nor the network), so the drain claims a booking's slot within the
+  caps per network as the intake would have (``plugins.Hold``), and, when it carried a solved proof of work,
+  the key of the submission it solves, whose lead in quarantine the drain releases
+  (``intake.store_spooled``).
 - **The drain** (every backend worker, ``drain_forever`` in ``runtime.py``) takes each
   non-empty file's lock without waiting, inserts its leads with their keys, then
   empties and removes the file under the same lock. The key is unique in the table, so
@@ -93,6 +98,12 @@ class SpooledLead:
     language: str = DEFAULT_LOCALE
     # Why it is suspected (its honeypot filled...): drained as spam, never sent.
     spam: SpamReason | None = None
+    # The network of the request that sent it (``ratelimit.network_digest``); None: not
+    # known (no address, or a line written before lines carried it).
+    network: str | None = None
+    # It carried a solved proof of work for the submission of this key (its own, or the
+    # one it corrects): the drain releases that submission's lead from quarantine with it.
+    solves: str | None = None
 
     def line(self) -> bytes:
         record = {
@@ -105,6 +116,8 @@ class SpooledLead:
             "source": self.source,
             "language": self.language,
             **({"spam": str(self.spam)} if self.spam else {}),
+            **({"network": self.network} if self.network else {}),
+            **({"solves": self.solves} if self.solves else {}),
         }
         return json.dumps(record, ensure_ascii=False).encode() + b"\n"
 
@@ -120,7 +133,14 @@ class SpooledLead:
             source=record.get("source"),
             language=parse_language(record.get("language")),
             spam=_spam_reason(record.get("spam")),
+            network=_text(record.get("network")),
+            solves=_text(record.get("solves")),
         )
+
+
+def _text(value: object) -> str | None:
+    """An optional text of a line (None when absent or not text)."""
+    return value if isinstance(value, str) and value else None
 
 
 def _spam_reason(value: object) -> SpamReason | None:

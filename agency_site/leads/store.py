@@ -20,7 +20,7 @@ from agency_site.leads.claims import Claims
 from agency_site.leads.jobs import Jobs
 from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.models import Lead, email_key, utcnow
-from agency_site.leads.plugins import Hold, Plugins
+from agency_site.leads.plugins import OWNER_RELEASE, Hold, Plugins
 from agency_site.leads.rgpd import Rights
 from agency_site.leads.webhook_payload import LEAD_CREATED
 from agency_site.locale import DEFAULT_LOCALE
@@ -52,6 +52,36 @@ class LeadSummary:
     oldest_waiting_at: dt.datetime | None
     last_sent_at: dt.datetime | None
     rejected: int = 0  # Refused by EmailJS for their content: for the owner to see.
+
+
+@dataclass(frozen=True)
+class Release:
+    """How ``LeadStore.release_spam`` ended: whether the lead left quarantine now (the
+    object is true then), and what came with it that could not be held, and why (None: all
+    held, or nothing to hold)."""
+
+    released: bool
+    lost: str | None = None
+
+    def __bool__(self) -> bool:
+        return self.released
+
+
+def _corrected(
+    fields: dict[str, Any], idempotency_key: str | None, language: str | None
+) -> dict[str, Any]:
+    """The values of a lead the visitor corrected: its fields, its address's key, and its
+    idempotency key and language when given."""
+    email = fields.get("email")
+    values: dict[str, Any] = {
+        "fields": fields,
+        "email_norm": email_key(email) if isinstance(email, str) else None,
+    }
+    if idempotency_key is not None:
+        values["idempotency_key"] = idempotency_key
+    if language is not None:
+        values["language"] = language
+    return values
 
 
 class LeadStore(Claims, Rights, Jobs):
@@ -133,20 +163,44 @@ class LeadStore(Claims, Rights, Jobs):
                 session.commit()
                 return lead
         except sa.exc.IntegrityError:
-            existing = self.by_key(idempotency_key) if idempotency_key else None
-            if existing is None or existing.id is None:
-                raise
-            raise DuplicateSubmission(existing.id, existing.status) from None
+            self._duplicate(idempotency_key)
+            raise
 
     def release_spam(
-        self, lead_id: int, claim_token: str | None = None, lease: dt.timedelta | None = None
-    ) -> bool:
-        """Queue a lead taken for spam for delivery now; False if it is not spam (one
-        caller releases it). With ``claim_token`` (and its ``lease``) the caller holds it
-        and sends it at once (a solved challenge, ``intake.py``), as ``add_lead``'s.
+        self,
+        lead_id: int,
+        claim_token: str | None = None,
+        lease: dt.timedelta | None = None,
+        *,
+        hold: Hold = OWNER_RELEASE,
+        fields: dict[str, Any] | None = None,
+        idempotency_key: str | None = None,
+        language: str | None = None,
+    ) -> Release:
+        """Release lead ``lead_id`` from quarantine (status ``spam``): delivered as if it had
+        just arrived. One caller releases it (a conditional UPDATE); the answer says how:
 
-        The plugins hold what comes with it from now on, as for a lead drained from the
-        spool (a booking: its slot if still free, else stored without it, ``slot_lost``).
+        - ``Release(released=False)`` (falsy): it was not in quarantine (never, released
+          already, or erased): nothing changed;
+        - ``Release(released=True, lost=None)``: released, holding what came with it (a
+          booking's slot);
+        - ``Release(released=True, lost="taken")``: released without it, and why (a
+          booking stored holding no slot: ``"taken"``, ``"busy"``, ``"day_full"``, over a cap:
+          ``"email_cap"``, ``"network_cap"``; the agency's e-mail says so).
+
+        ``hold``: how the plugins hold what comes with it, in the same transaction, after
+        the release is written (``plugins.Hold``). The default, ``OWNER_RELEASE``, is the
+        owner's decision (``leads not-spam``, the desk): never refused, the visitors' caps
+        do not apply, a slot taken or busy is lost. The visitor's own release (a solved
+        challenge, ``intake.py``) is strict, with the solving request's network: a refusal
+        raises ``Refused`` and nothing changes (the lead stays in quarantine).
+
+        With ``claim_token`` (and its ``lease``) the caller holds the lead and sends it at
+        once (a solved challenge), as ``add_lead``'s. ``fields``, ``idempotency_key``,
+        ``language``: the visitor corrected it before it was released (another hour after a
+        refusal, ``intake.py``): the lead takes them in the same transaction (its key too,
+        so the page's next try of the corrected submission finds it; ``DuplicateSubmission``
+        if another lead has that key). Its ``lead.created`` webhook is queued in it too.
         """
         now = utcnow()
         claim = (
@@ -159,19 +213,57 @@ class LeadStore(Claims, Rights, Jobs):
                 "claimed_until": now + lease,
             }
         )
+        if fields is not None:
+            claim |= _corrected(fields, idempotency_key, language)
+        try:
+            with Session(self.engine, expire_on_commit=False) as session:
+                # Written first: on SQLite this transaction holds the write lock before the
+                # plugins count anything (a booking's caps).
+                released = session.execute(
+                    sa.update(Lead)
+                    .where(col(Lead.id) == lead_id, Lead.status == LeadStatus.SPAM)
+                    .values(**claim)
+                ).rowcount
+                lead = session.get(Lead, lead_id, populate_existing=True)
+                if not released or lead is None:
+                    session.rollback()
+                    return Release(False)
+                webhook_queue.queue(session, lead, LEAD_CREATED)
+                lost = self.plugins.hold(session, lead, hold)  # Refused: rolled back.
+                session.commit()
+                return Release(True, lost)
+        except sa.exc.IntegrityError:
+            self._duplicate(idempotency_key)
+            raise
+
+    def requarantine(
+        self,
+        lead_id: int,
+        fields: dict[str, Any],
+        idempotency_key: str,
+        language: str,
+        reason: SpamReason,
+    ) -> bool:
+        """The visitor corrected lead ``lead_id``, still in quarantine, and the correction is
+        suspect for ``reason`` (a hard one: it stays in quarantine): the lead takes the
+        corrected ``fields``, key and language and that reason, so one submission is one
+        lead. False when it is no longer in quarantine (nothing changed)."""
+        values = _corrected(fields, idempotency_key, language) | {"spam_reason": reason}
         with Session(self.engine) as session:
-            lead = session.get(Lead, lead_id)
-            released = session.execute(
+            changed = session.execute(
                 sa.update(Lead)
-                .where(Lead.id == lead_id, Lead.status == LeadStatus.SPAM)
-                .values(**claim)
+                .where(col(Lead.id) == lead_id, Lead.status == LeadStatus.SPAM)
+                .values(**values)
             ).rowcount
-            if not released or lead is None:
-                return False
-            webhook_queue.queue(session, lead, LEAD_CREATED)
-            self.plugins.hold(session, lead, Hold(strict=False))
             session.commit()
-            return True
+            return bool(changed)
+
+    def _duplicate(self, idempotency_key: str | None) -> None:
+        """After a refused write: ``DuplicateSubmission`` when a lead has this key (the
+        unique index refused it), else nothing (the caller raises the refusal itself)."""
+        existing = self.by_key(idempotency_key) if idempotency_key else None
+        if existing is not None and existing.id is not None:
+            raise DuplicateSubmission(existing.id, existing.status) from None
 
     def by_key(self, idempotency_key: str) -> Lead | None:
         """The lead stored with this idempotency key, if any."""

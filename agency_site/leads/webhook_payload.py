@@ -45,6 +45,9 @@ BOOKING_EVENTS = (
     "booking.declined",
     "booking.cancelled",
     "booking.rescheduled",
+    "booking.expired",
+    "booking.attended",
+    "booking.no_show",
 )
 # Leads erased (``leads erase``: ``request``; the retention purge: ``retention``): to
 # every endpoint one of their messages reached; a CRM deletes its record, a chat skips it.

@@ -9,6 +9,7 @@ from pathlib import Path
 from reflex.compiler.utils import compile_client_storage
 from reflex.components.core.banner import has_connection_errors
 from reflex.experimental.client_state import ClientStateVar
+from reflex.state import FrontendEventExceptionState
 from reflex.utils.build import zip_app
 from reflex.utils.prerequisites import get_web_dir
 from reflex.vars import VarData
@@ -23,7 +24,8 @@ from reflex_base.utils.imports import ImportVar
 from reflex_components_core.el.elements.inline import A as PlainAnchor
 from reflex_components_lucide.icon import LUCIDE_ICON_LIST
 
-# Who uses what: event_guard.py (FORM_DATA_ENTRIES_KEY, format_event_handler), state/ui.py
+# Who uses what: event_guard.py (FORM_DATA_ENTRIES_KEY, format_event_handler, the browser's
+# error reports' event: FrontendEventExceptionState.handle_frontend_exception), state/ui.py
 # and components/form_hooks.py (ClientStateVar, VarData, ImportVar, has_connection_errors),
 # components/layout.py (PlainAnchor: an <a> that is not a React Router link), server.py
 # (static_dir), site_api.py (get_config), lazy_socket.py
@@ -34,6 +36,7 @@ __all__ = [
     "LUCIDE_ICON_LIST",
     "WEB_TEMPLATE_DIR",
     "ClientStateVar",
+    "FrontendEventExceptionState",
     "ImportVar",
     "PlainAnchor",
     "Plugin",

@@ -7,8 +7,10 @@ Only **daily counts** are stored (``tables.py``), never an address nor a user ag
   ``Hit``; ``log_cursor.py``: the log read incrementally (inode + offset, across a rotation).
 - ``visitors.py``: what a hit is: a page view (route and language), a bot, a 404; the
   device class, the external referrer's domain, the ``utm_*`` of its URL.
-- ``ingest.py``: new lines counted into the daily tables, with the cursor, in one transaction.
-- ``started.py``: the "form started" counter (each form token issued, ``/_site/forms/token``).
+- ``ingest.py``: new lines counted into the daily tables, with the cursor, in one transaction;
+  ``retention.py``: what they keep (the top rows a day and "otros", 25 months).
+- ``started.py``: the "form started" counter (a page's token request, ``/_site/forms/token``,
+  once per address, form and day; counted in memory, flushed once a minute per worker).
 - ``figures.py``: a month's figures (the daily tables, the leads and bookings tables);
   ``text.py`` prints them, ``page.py`` writes the phone-readable HTML page with the
   charts of ``charts.py`` (pygal, inline SVG).

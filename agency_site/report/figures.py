@@ -13,6 +13,7 @@ from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead
 from agency_site.report import tables
 from agency_site.report.log_lines import ZONE
+from agency_site.report.retention import OTHERS
 
 DIRECT = "directo"
 TOP = 10
@@ -98,6 +99,14 @@ def _sum(connection: sa.Connection, table: sa.Table, start, end, *group: str) ->
     return list(connection.execute(query))
 
 
+def _top(rows: list[tuple], others: bool = True) -> list[tuple]:
+    """The ``TOP`` rows of most hits, then the "otros" row of the days' folded rest
+    (``retention.py``) when there is one and ``others``."""
+    rest = [row for row in rows if row[0] == OTHERS]
+    ranked = [row for row in rows if row[0] != OTHERS][:TOP]
+    return ranked + (rest if others else [])
+
+
 def _in_month(moment: dt.datetime, start: dt.date, end: dt.date) -> bool:
     if moment.tzinfo is None:  # SQLite hands back UTC without its zone.
         moment = moment.replace(tzinfo=dt.UTC)
@@ -138,23 +147,36 @@ def month_figures(engine: sa.Engine, month: dt.date) -> Figures:
                 for row in _sum(connection, tables.page_views, start, end, "device")
             }
         )
-        figures.referrers = [
-            (row.domain, int(row.n))
-            for row in _sum(connection, tables.referrers, start, end, "domain")
-        ][:TOP]
-        figures.campaigns = [
-            (row.utm_source, row.utm_medium, row.utm_campaign, int(row.n))
-            for row in _sum(
-                connection, tables.campaigns, start, end, "utm_source", "utm_medium", "utm_campaign"
-            )
-        ][:TOP]
+        figures.referrers = _top(
+            [
+                (row.domain, int(row.n))
+                for row in _sum(connection, tables.referrers, start, end, "domain")
+            ]
+        )
+        figures.campaigns = _top(
+            [
+                (row.utm_source, row.utm_medium, row.utm_campaign, int(row.n))
+                for row in _sum(
+                    connection,
+                    tables.campaigns,
+                    start,
+                    end,
+                    "utm_source",
+                    "utm_medium",
+                    "utm_campaign",
+                )
+            ]
+        )
         figures.bots = [
             (row.bot, int(row.n)) for row in _sum(connection, tables.bots, start, end, "bot")
         ]
-        figures.not_found = [
-            (row.path, row.referrer, int(row.n))
-            for row in _sum(connection, tables.not_found, start, end, "path", "referrer")
-        ][:TOP]
+        figures.not_found = _top(
+            [
+                (row.path, row.referrer, int(row.n))
+                for row in _sum(connection, tables.not_found, start, end, "path", "referrer")
+            ],
+            others=False,  # No page to redirect.
+        )
         figures.started = Counter(
             {
                 row.form: int(row.n)

@@ -1,6 +1,10 @@
 """New lines of the access log counted into the daily tables, in one transaction with
-the cursor: a run that fails counts nothing and moves nothing; the next one reads again."""
+the cursor: a run that fails counts nothing and moves nothing; the next one reads again.
+The same transaction keeps the tables bounded (``retention.py``): the days it touched
+folded to their top rows and "otros" where the keys come from outside, and the rows older
+than 25 months deleted."""
 
+import datetime as dt
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -8,8 +12,8 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from agency_site.report import log_cursor, tables
-from agency_site.report.log_lines import parse
+from agency_site.report import log_cursor, retention, tables
+from agency_site.report.log_lines import ZONE, parse
 from agency_site.report.visitors import KnownPages, bot_name, device, utm
 
 CURSOR_NAME = "access_log"
@@ -71,15 +75,21 @@ def _save_cursor(connection: sa.Connection, cursor: log_cursor.Cursor) -> None:
         connection.execute(table.insert().values(name=CURSOR_NAME, **values))
 
 
-def ingest(engine: sa.Engine, log: Path, site: KnownPages) -> Counts:
-    """Count the lines of ``log`` not read yet; what was counted."""
+def ingest(engine: sa.Engine, log: Path, site: KnownPages, today: dt.date | None = None) -> Counts:
+    """Count the lines of ``log`` not read yet; what was counted. ``today``: the agency's
+    day, for the rows' age (``retention.purge``)."""
     with engine.begin() as connection:
         lines, cursor = log_cursor.read(log, _cursor(connection))
         counts = count(lines, site)
         for table in tables.COUNTED:
+            added = counts.by_table.get(table.name, Counter())
+            if table in retention.FOLDED:
+                retention.add_folded(connection, table, added)
+                continue
             columns = [column.name for column in table.primary_key.columns]
-            for key, amount in counts.by_table.get(table.name, Counter()).items():
+            for key, amount in added.items():
                 tables.increment(connection, table, dict(zip(columns, key, strict=True)), amount)
+        retention.purge(connection, today or dt.datetime.now(ZONE).date())
         if cursor is not None:
             _save_cursor(connection, cursor)
     return counts

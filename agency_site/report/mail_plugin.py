@@ -4,10 +4,13 @@ morning digest, and its note on ``/_site/leads/health`` while a month's e-mail i
 
 - ``watchers``: ``mail.send_when_due`` every tick (one worker sends, once a month), then the
   owner's alert once a month's e-mail is still unsent ``mail.ALERT_AFTER`` after it was due;
+  and, whatever ``REPORT_MAIL`` says, the daily tables' rows past ``retention.KEEP_MONTHS``
+  deleted once a day by each worker (``purge_daily``: one DELETE a table, nothing to do
+  after the first worker's);
 - ``health``: ``report_mail_unsent`` names that month (the page's status stays as it is:
   the forms work without the report), read from the rows the monitor's last round used.
 
-``REPORT_MAIL=false``: no watcher, no note.
+``REPORT_MAIL=false``: no e-mail's watcher, no note.
 """
 
 import asyncio
@@ -23,8 +26,9 @@ from agency_site.leads.jobs import Jobs
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.plugins import LeadPlugin, Watcher
 from agency_site.paths import LEADS_HEALTH
-from agency_site.report import mail
+from agency_site.report import mail, retention
 from agency_site.report.link import ReportLinks
+from agency_site.report.log_lines import ZONE
 from agency_site.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -50,12 +54,31 @@ class ReportPlugin(LeadPlugin):
     links: ReportLinks | None = None  # None: no secret (the e-mail goes without its link).
     # The monitor's rows, as the monitor last handed them (the health page reads them).
     jobs: Jobs | None = field(default=None, repr=False)
+    # The agency's day this worker last deleted the rows past the retention.
+    purged_on: dt.date | None = field(default=None, repr=False)
 
     def watchers(self, monitor: Monitor) -> list[Watcher]:
+        purge = partial(self.purge_daily, monitor)
         if self.hour is None:
-            return []
+            return [purge]
         self.jobs = monitor.store
-        return [partial(self.send_when_due, monitor)]
+        return [partial(self.send_when_due, monitor), purge]
+
+    async def purge_daily(self, monitor: Monitor, now: dt.datetime | None = None) -> int:
+        """Once a day in this worker: delete the daily tables' rows older than
+        ``retention.KEEP_MONTHS`` (``retention.purge``); how many."""
+        today = (now or dt.datetime.now(dt.UTC)).astimezone(ZONE).date()
+        if self.purged_on == today:
+            return 0
+        deleted = await asyncio.to_thread(retention.purge_old, monitor.store.engine, today)
+        self.purged_on = today
+        if deleted:
+            logger.info(
+                "%s row(s) of the report's daily counts deleted: older than %s months.",
+                deleted,
+                retention.KEEP_MONTHS,
+            )
+        return deleted
 
     def report_mail(self, monitor: Monitor) -> mail.ReportMail:
         """The e-mail through the monitor's database and its delivery's EmailJS client."""

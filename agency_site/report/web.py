@@ -55,6 +55,18 @@ def not_found_page(site_url: str) -> HTMLResponse:
     return HTMLResponse(html, status_code=404, headers=HEADERS)
 
 
+def first_day(month: str) -> dt.date | None:
+    """The first day of ``month`` (``YYYY-MM``), None when it is no month a report can
+    cover (year 0, or 9999's December, whose next month the calendar lacks)."""
+    if not _MONTH.fullmatch(month):
+        return None
+    try:
+        day = dt.date.fromisoformat(f"{month}-01")
+    except ValueError:
+        return None
+    return day if (day.year, day.month) < (dt.MAXYEAR, 12) else None
+
+
 def create_app(
     engine: Callable[[], sa.Engine],
     links: Callable[[], ReportLinks | None],
@@ -66,9 +78,9 @@ def create_app(
         month = request.path_params["month"]
         signer = links()
         token = request.query_params.get(TOKEN_PARAM)
-        if not _MONTH.fullmatch(month) or signer is None or not signer.opens(token, month):
+        day = first_day(month)
+        if day is None or signer is None or not signer.opens(token, month):
             return not_found_page(site_url)
-        day = dt.date.fromisoformat(f"{month}-01")
         figures = await asyncio.to_thread(month_figures, engine(), day)
         return HTMLResponse(report_page(figures), headers=HEADERS)
 

@@ -3,7 +3,7 @@
 what was exported or erased, when and how it was closed.
 
 Revision ID: c5e8a2d4f716
-Revises: e7c3a1f9b250
+Revises: f3b9d2c7e481
 Create Date: 2026-11-29 10:00:00.000000
 
 """
@@ -17,7 +17,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = "c5e8a2d4f716"
-down_revision: str | Sequence[str] | None = "e7c3a1f9b250"
+down_revision: str | Sequence[str] | None = "f3b9d2c7e481"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,18 +1,25 @@
 """A booking's changes of state go out as signed webhooks, each once, queued in the
 transaction of the change, each body valid against the documented schema."""
 
+import datetime as dt
+
 import jsonschema
+import sqlalchemy as sa
 from standardwebhooks import Webhook
 
 from agency_site.bookings import slots
-from agency_site.bookings.models import BookingStatus
+from agency_site.bookings.models import Attendance, Booking, BookingStatus
 from agency_site.leads import webhook_payload
 from agency_site.leads.store import LeadStore
-from tests.bookings.test_bookings import book
+from agency_site.working_calendar import WorkingCalendar
+from tests.bookings.test_bookings import MONDAY, book
 from tests.bookings.test_reschedule import TUESDAY, move
 from tests.leads.test_webhooks import HOOK, SECRET, channel, received, receiver, rows, send
 
 __all__ = ["receiver"]  # The receiver fixture, used by name.
+
+FRIDAY = dt.datetime(2026, 12, 4, 16, 30, tzinfo=dt.UTC)  # Tuesday 8 is a holiday.
+AFTER_MONDAY = dt.datetime(2026, 12, 14, 12, 0, tzinfo=dt.UTC)  # Its meetings have started.
 
 
 def test_a_booking_s_life_is_posted_event_by_event(store: LeadStore, receiver) -> None:
@@ -60,3 +67,40 @@ def test_a_declined_booking_is_posted_once(store: LeadStore, receiver) -> None:
     send(hooks)
     events = [row.event for row in rows(store)]
     assert events == ["lead.created", "booking.requested", "booking.declined"]
+
+
+def test_an_expiry_and_a_meeting_s_attendance_are_posted_once(store: LeadStore, receiver) -> None:
+    """``booking.expired`` queued in the transaction that expires it, ``booking.attended``
+    and ``booking.no_show`` in the one that marks the meeting; each body valid, each once
+    however often the change is tried again."""
+    receiver.expect_request(HOOK).respond_with_data("")
+    hooks = channel(store, receiver)
+    left = book(store, MONDAY, "10:00")
+    came, absent = book(store, MONDAY, "11:00"), book(store, MONDAY, "12:00")
+    with store.engine.begin() as connection:  # Requested on a Friday afternoon.
+        connection.execute(sa.update(Booking).values(created_at=FRIDAY))
+    for lead_id in (came, absent):
+        slots.decide(store.engine, lead_id, BookingStatus.CONFIRMED)
+    due = slots.answer_due(FRIDAY, WorkingCalendar(), 3)
+    for _ in range(2):
+        slots.expire_pending(store.engine, due, WorkingCalendar(), 3)
+        slots.mark_attendance(store.engine, came, Attendance.ATTENDED, None, AFTER_MONDAY)
+        slots.mark_attendance(store.engine, absent, Attendance.NO_SHOW, None, AFTER_MONDAY)
+    send(hooks)
+
+    posted: dict[int, list[str]] = {}
+    for request, body in received(receiver):
+        payload = Webhook(SECRET).verify(body, dict(request.headers))
+        jsonschema.validate(payload, webhook_payload.schema())
+        data = payload["data"]
+        posted.setdefault(data["lead_id"], []).append(payload["type"])
+        if payload["type"] == "booking.expired":
+            assert data["booking"]["status"] == "expired"
+        if payload["type"] in ("booking.attended", "booking.no_show"):
+            assert data["booking"]["attendance"] == payload["type"].removeprefix("booking.")
+    start = ["lead.created", "booking.requested"]
+    assert posted == {
+        left: [*start, "booking.expired"],
+        came: [*start, "booking.confirmed", "booking.attended"],
+        absent: [*start, "booking.confirmed", "booking.no_show"],
+    }

@@ -15,10 +15,12 @@ from sqlmodel import Session
 
 from agency_site.bookings import slots
 from agency_site.bookings.calendar_file import Appointment, google_link, ics, outlook_link
+from agency_site.bookings.caps import PendingCaps
 from agency_site.bookings.links import LinkAction, LinkProblem, LinkSigner
 from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.plugins import Hold, Refused
+from agency_site.leads.ratelimit import network_digest
 from agency_site.leads.store import LeadStore
 from agency_site.working_calendar import WorkingCalendar
 from tests.lead_store import BOOKING_FIELDS, LEASE, bookings_of, new_engine, plugged
@@ -472,7 +474,7 @@ def capped_intake(store: LeadStore, per_email: int = 2, per_network: int = 6):
     from tests.leads.test_intake import make_intake
 
     intake = make_intake(store, None, per_ip=100)
-    bookings_of(store).caps = slots.PendingCaps(per_email, per_network, "k" * 32)
+    bookings_of(store).caps = PendingCaps(per_email, per_network)
     return intake
 
 
@@ -539,24 +541,33 @@ def test_a_network_holds_at_most_six_pending_bookings(store: LeadStore) -> None:
     )
 
 
-@given(st.ip_addresses(v=4), st.integers(0, 255), st.ip_addresses(v=6), st.integers(0, 2**64 - 1))
-def test_a_network_digest_is_the_same_within_a_24_or_a_64_and_hides_it(
+def digest(address: str, key: str = "k") -> str | None:
+    """The network digest a booking from ``address`` keeps."""
+    return network_digest(address, key)
+
+
+@given(st.ip_addresses(v=4), st.integers(0, 255), st.ip_addresses(v=6), st.integers(0, 2**80 - 1))
+def test_a_network_digest_is_the_same_within_a_24_or_a_48_and_hides_it(
     ipv4, host, ipv6, interface
 ) -> None:
     same_24 = ipaddress.IPv4Address((int(ipv4) & ~0xFF) | host)
-    assert slots.network_digest(str(ipv4), "k") == slots.network_digest(str(same_24), "k")
+    assert digest(str(ipv4)) == digest(str(same_24))
     next_24 = ipaddress.IPv4Address((int(ipv4) + 256) % 2**32)
-    assert slots.network_digest(str(ipv4), "k") != slots.network_digest(str(next_24), "k")
+    assert digest(str(ipv4)) != digest(str(next_24))
     mapped = ipaddress.IPv6Address(f"::ffff:{ipv4}")
-    assert slots.network_digest(str(mapped), "k") == slots.network_digest(str(ipv4), "k")
+    assert digest(str(mapped)) == digest(str(ipv4))
     if ipv6.ipv4_mapped is None:
-        same_64 = ipaddress.IPv6Address((int(ipv6) & ~(2**64 - 1)) | interface)
-        if same_64.ipv4_mapped is None:
-            assert slots.network_digest(str(ipv6), "k") == slots.network_digest(str(same_64), "k")
-    digest = slots.network_digest(str(ipv4), "k")
-    assert str(ipv4) not in digest and len(digest) == 64
-    assert slots.network_digest(str(ipv4), "other key") != digest
-    assert slots.network_digest("not an address", "k") is None
+        # Another /64 (and host) of the same /48: one subscriber, one network.
+        same_48 = ipaddress.IPv6Address((int(ipv6) & ~(2**80 - 1)) | interface)
+        if same_48.ipv4_mapped is None:
+            assert digest(str(ipv6)) == digest(str(same_48))
+        next_48 = ipaddress.IPv6Address((int(ipv6) + 2**80) % 2**128)
+        if next_48.ipv4_mapped is None:
+            assert digest(str(ipv6)) != digest(str(next_48))
+    hidden = digest(str(ipv4))
+    assert hidden is not None and str(ipv4) not in hidden and len(hidden) == 64
+    assert digest(str(ipv4), "other key") != hidden
+    assert digest("not an address") is None
 
 
 def test_a_pending_booking_expires_after_three_working_days(store: LeadStore) -> None:

@@ -144,7 +144,7 @@ def test_the_secret_never_reaches_the_log(tmp_path: Path, caplog: pytest.LogCapt
     with caplog.at_level(logging.DEBUG):
         made = plugin(settings)
         (secret,) = link_secrets(settings)
-    assert made.caps.network_key == secret  # The plugin uses it (the network digests too).
+    assert made.agency_email.args == ((secret,),)  # The plugin signs its links with it.
     assert secret not in caplog.text
 
 

@@ -423,3 +423,29 @@ def test_the_moves_migration_keeps_the_bookings_unmoved_and_told(tmp_path) -> No
         columns = {c["name"] for c in sa.inspect(connection).get_columns("bookings")}
     assert "sequence" not in columns and "link_key" in columns
     engine.dispose()
+
+
+# The days after Madrid's clocks change (spring: an hour lost, autumn: one more), and the
+# first consultation of each.
+AFTER_A_CLOCK_CHANGE = (dt.date(2026, 3, 30), dt.date(2026, 10, 26), dt.date(2027, 3, 29))
+
+
+@given(
+    day=st.sampled_from(AFTER_A_CLOCK_CHANGE),
+    time=st.sampled_from(["09:00", "12:00", "18:00"]),
+    notice_h=st.integers(1, 72),
+    off_by_min=st.integers(-90, 90),
+)
+def test_the_notice_is_counted_in_real_hours_across_a_clock_change(
+    day: dt.date, time: str, notice_h: int, off_by_min: int
+) -> None:
+    """However far before a meeting the visitor asks, across a change of the clocks or not:
+    refused exactly when less than the notice is left in real time (before: the wall
+    clock's hours, one more or one less across the change)."""
+    start = slots.slot_start(day, time)
+    notice = dt.timedelta(hours=notice_h)
+    left = notice + dt.timedelta(minutes=off_by_min)
+    now = (start.astimezone(dt.UTC) - left).astimezone(MADRID)  # As agency_now() gives it.
+    booking = Booking(lead_id=1, date=day, time=time)
+    refused = slots.MoveRules(notice=notice, max_moves=3).refusal(booking, now)
+    assert (refused is slots.MoveRefused.TOO_LATE) == (left < notice)

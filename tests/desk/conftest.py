@@ -15,9 +15,10 @@ For a new screen's tests (docs/desk.md "A new screen"):
 import datetime as dt
 import tempfile
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -68,6 +69,8 @@ class DeskSite:
     app: object
     # The e-mails the screens' booking desk sent: (template, params).
     sent: list[tuple[str, dict[str, str]]] = field(default_factory=list)
+    # What the bookings, privacy and figures screens reach (a test may change it).
+    screens: "Screens | None" = None
 
     def stranger(self, origin: str = ORIGIN) -> TestClient:
         """A browser at the desk with no session; its state-changing requests carry
@@ -114,6 +117,11 @@ def make_desk_site(
     """The desk's app with a moving clock and a limiter in memory."""
     clock = Clock()
     limiter = SignInLimiter(MemoryStorage(), attempts, 600)
+    sent: list[tuple[str, dict[str, str]]] = []
+    screens = Screens(
+        screens_booking_desk(engine, sent),
+        screens_privacy_tools(engine, Path(tempfile.mkdtemp(prefix="desk-spool-"))),
+    )
     desk = Desk(
         config=DeskConfig(origin=origin, host=host, rp_name="Agencia de prueba"),
         engine=lambda: engine,
@@ -121,18 +129,25 @@ def make_desk_site(
         site_url="http://www.desk.test",
         clock=clock,
         public=PUBLIC,
+        booking_desk=lambda: screens.booking_desk,
+        privacy_tools=lambda: screens.privacy_tools,
+        leads_health=lambda: screens.health,
     )
     not_found = lambda: HTMLResponse("not found", 404)  # noqa: E731
-    app = create_app(desk, routes(SCREENS), not_found)
-    site = DeskSite(engine, clock, desk, app)
-    # The bookings, privacy and figures screens' own services (desk/runtime.py wires the
-    # process's): a booking desk whose e-mails are recorded, a spool folder of its own.
-    booking_desk = screens_booking_desk(engine, site.sent)
-    app.state.booking_desk = lambda: booking_desk
-    tools = screens_privacy_tools(engine, Path(tempfile.mkdtemp(prefix="desk-spool-")))
-    app.state.privacy_tools = lambda: tools
-    app.state.leads_health = lambda: None
-    return site
+    return DeskSite(
+        engine, clock, desk, create_app(desk, routes(SCREENS), not_found), sent, screens
+    )
+
+
+@dataclass
+class Screens:
+    """What the bookings, privacy and figures screens reach in the tests (desk/runtime.py
+    wires the process's own): a booking desk whose e-mails are recorded, a spool folder
+    of its own, no health details."""
+
+    booking_desk: BookingDesk
+    privacy_tools: PrivacyTools
+    health: Mapping[str, Any] | None = None
 
 
 def screens_booking_desk(engine: sa.Engine, sent: list) -> BookingDesk:

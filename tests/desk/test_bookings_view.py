@@ -110,8 +110,8 @@ def outcome_of(answer) -> dict[str, list[str]]:
 
 def with_busy(site: DeskSite, busy: BusyTimes) -> None:
     """The owner's calendars, as the booking desk's busy source gives them."""
-    desk = dataclasses.replace(site.app.state.booking_desk(), busy=lambda: busy)
-    site.app.state.booking_desk = lambda: desk
+    desk = dataclasses.replace(site.screens.booking_desk, busy=lambda: busy)
+    site.screens.booking_desk = desk
 
 
 def audit_lines(site: DeskSite) -> list[tuple[str, int | None]]:
@@ -151,7 +151,7 @@ def test_the_week_and_the_month_place_each_booking_beside_the_busy_times(site) -
         first, second = shown[day.isoformat()], shown[other.isoformat()]
         # Each booking on its day, at its slot, with its state and its lead's page.
         assert f'data-booking="{pending}"' in first and "Ana García" in first
-        assert "10:00" in first and ">Pendiente<" in first
+        assert "10:00" in first and ">Pendiente de respuesta<" in first
         assert f'href="{paths.desk_lead(pending)}"' in first
         assert f'data-booking="{confirmed}"' in second and "Joan Puig" in second
         assert "16:00" in second and "Confirmada" in second
@@ -163,7 +163,7 @@ def test_the_week_and_the_month_place_each_booking_beside_the_busy_times(site) -
                 assert "data-booking" not in part
 
     # The open slots: the working calendar's, not held (10:00; 17:00 freed), not busy.
-    [shown_day] = bookings_view.calendar_days(site.app.state.booking_desk(), [day], START)
+    [shown_day] = bookings_view.calendar_days(site.screens.booking_desk, [day], START)
     assert shown_day.busy == [("11:00", "12:30")]
     assert [b.lead_id for b in shown_day.bookings] == [pending]
     assert shown_day.free == tuple(s for s in TIME_SLOTS if s not in ("10:00", "11:00", "12:00"))
@@ -204,7 +204,7 @@ def test_waiting_bookings_show_how_long_and_turn_red_past_a_working_day(site) ->
     assert "desde hace 1 h" in fresh_card
     assert "fuera de plazo" not in fresh_card.split("</li>")[0]
     # The rule is the owner's alert's: due one working day after the request.
-    rows = bookings_view.waiting(site.app.state.booking_desk(), START)
+    rows = bookings_view.waiting(site.screens.booking_desk, START)
     due = {row.lead_id: row.overdue for row in rows}
     assert due == {
         old: slots.answer_due(START - dt.timedelta(days=3, hours=2), CALENDAR) <= START,
@@ -227,7 +227,7 @@ def emailing_desk(site: DeskSite, emailjs: HTTPServer) -> BookingDesk:
         return (await client.send(templates[template], params)).ok
 
     desk = dataclasses.replace(screens_booking_desk(site.engine, []), send=send)
-    site.app.state.booking_desk = lambda: desk
+    site.screens.booking_desk = desk
     return desk
 
 

@@ -126,7 +126,7 @@ def test_the_leads_health_details_show_on_the_figures(desk_site: DeskSite) -> No
         },
         "checked_at": "2026-11-28T09:59:00+00:00",
     }  # fmt: skip
-    desk_site.app.state.leads_health = lambda: details
+    desk_site.screens.health = details
     page = browser.get(paths.DESK_FIGURES).text
     assert "Hay solicitudes retenidas" in page
     for text in (

@@ -103,18 +103,18 @@ def receiver() -> Iterator[HTTPServer]:
 def site(desk_site: DeskSite, tmp_path: Path) -> DeskSite:
     desk_site.clock.now = START
     desk_site.browser = desk_site.signed_in()
-    tools = desk_site.app.state.privacy_tools()
+    tools = desk_site.screens.privacy_tools
     tools = dataclasses.replace(
         tools,
         spool=type(tools.spool)(tmp_path / "spool", erasure_log=tmp_path / "erasures.log"),
         erasure_log=tmp_path / "erasures.log",
     )
-    desk_site.app.state.privacy_tools = lambda: tools
+    desk_site.screens.privacy_tools = tools
     return desk_site
 
 
 def tools_of(site: DeskSite) -> PrivacyTools:
-    return site.app.state.privacy_tools()
+    return site.screens.privacy_tools
 
 
 def with_webhooks(site: DeskSite, receiver: HTTPServer) -> WebhookChannel:
@@ -127,7 +127,7 @@ def with_webhooks(site: DeskSite, receiver: HTTPServer) -> WebhookChannel:
     )
     hooks.register()
     tools = dataclasses.replace(tools_of(site), webhooks=hooks)
-    site.app.state.privacy_tools = lambda: tools
+    site.screens.privacy_tools = tools
     return hooks
 
 
@@ -421,7 +421,7 @@ def test_export_and_erase_ask_for_the_passkey_again(site: DeskSite) -> None:
 
 
 NAMES = st.text(st.sampled_from("ÁÉÍÑÇàèlmnoprstuvwxyz "), min_size=4, max_size=20).filter(
-    lambda name: name.strip() and re.search("[g-zÁÉÍÑÇàè]", name)
+    lambda name: len(name.strip()) >= 3 and re.search("[g-zÁÉÍÑÇàè]", name)
 )
 LOCALS = st.text(
     st.sampled_from("ghijklmnopqrstuvwxyz.-_0123456789"), min_size=3, max_size=15
@@ -450,7 +450,9 @@ def test_no_audit_line_holds_the_address_or_a_name(site: DeskSite, local, name, 
         AuditAction.PRIVACY_EXPORTED, AuditAction.PRIVACY_CLOSED,
     }  # fmt: skip
     for row in rows:
-        values = [str(value) for value in row.model_dump().values() if value is not None]
+        # Every value a line holds but its action (a word of the code) and its time.
+        written = row.model_dump(exclude={"action", "at"})
+        values = [str(value) for value in written.values() if value is not None]
         text = " ".join(values).casefold()
         assert local.casefold() not in text and email.casefold() not in text
         assert name.strip().casefold() not in text

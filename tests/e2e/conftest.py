@@ -66,6 +66,8 @@ def start_site(
 # What the site is configured with in the browser tests; none of it may reach the browser.
 # The visitor's booking e-mails: the session's site only (other sites send none).
 VISITOR_TEMPLATE_E2E = "template_visitor_e2e"
+# The token that shows the leads' health page's details (LEADS_HEALTH_TOKEN).
+HEALTH_TOKEN_E2E = "health-token-of-the-browser-tests"
 EMAILJS_E2E = {
     "EMAILJS_SERVICE_ID": "service_e2e",
     "EMAILJS_PUBLIC_KEY": "public_e2e",
@@ -105,6 +107,7 @@ def backend_env(
         "BOOKING_MAX_PENDING_PER_EMAIL": "0",
         # A submission gives its answer after 5 s at most (the EmailJS timeout is 10 s).
         "LEADS_SUBMIT_DEADLINE_SECONDS": "5",
+        "LEADS_HEALTH_TOKEN": HEALTH_TOKEN_E2E,
     }
 
 

@@ -6,7 +6,12 @@ nothing, spool drains, retry rounds, the operator's erase and the monitor's purg
 booking links, visitors moving their bookings, the reminders rounds (one worker slow to
 claim what it found), the webhook rounds to a receiver that is down now and then or loses
 its answers, and a clock that moves (across Madrid's DST changes) drive the REAL lead core
-on a real database; a small model says what must hold after every step.
+on a real database; a small model says what must hold after every step. The spam screen is
+on as the site runs it (the time trap's token, the ALTCHA challenge, the pending caps per
+mailbox and network): visitors fill the form at a person's pace, too fast (autofill) or
+with no token; a challenged visitor's widget solves it (or never does), and after a release
+refused for its slot the visitor picks another hour; the owner releases quarantined leads
+(``not-spam``); the owner's calendar gains and loses busy hours.
 
 The known holes each invariant catches are named where it is checked (``hole (x)``), so a
 failure says which promise broke. ``LEAD_LIFE_CHECKS`` (comma-separated check names, see
@@ -18,6 +23,7 @@ import contextlib
 import csv
 import datetime as dt
 import io
+import ipaddress
 import json
 import os
 import socket
@@ -49,15 +55,22 @@ from werkzeug import Request, Response
 
 from agency_site import locale, paths
 from agency_site.bookings import reminders, slots
+from agency_site.bookings.busy_times import BusyTimes, Interval
+from agency_site.bookings.caps import PendingCaps
 from agency_site.bookings.links import LinkSigner, VerifiedLink
 from agency_site.bookings.mails import agency_links, agency_params
 from agency_site.bookings.models import Booking, BookingStatus, slot_key
 from agency_site.bookings.pages import create_app
 from agency_site.emailjs import EmailJSClient
-from agency_site.forms.declarations import HONEYPOT_FIELD, LANGUAGE_FIELD
+from agency_site.forms.declarations import (
+    CHALLENGE_FIELD,
+    FORM_TOKEN_FIELD,
+    HONEYPOT_FIELD,
+    LANGUAGE_FIELD,
+)
 from agency_site.forms.email import date_es
 from agency_site.forms.kinds import LeadKind
-from agency_site.forms.outcome import Result
+from agency_site.forms.outcome import Result, Submission
 from agency_site.leads import cli, database, webhook_queue
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.intake import LeadIntake
@@ -66,6 +79,9 @@ from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead, LeadWebhook, utcnow
 from agency_site.leads.monitor import Monitor, retention_cutoff
 from agency_site.leads.ratelimit import RateLimiter
+from agency_site.leads.spam import SpamScreen
+from agency_site.leads.spam_challenge import Challenges
+from agency_site.leads.spam_token import FormTokens
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
 from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
@@ -74,6 +90,7 @@ from tests.bookings.test_booking_pages import Client, desk_for
 from tests.bookings.test_bookings import SECRET
 from tests.emailjs_fake import accept_sends, refuse_sends, sent_payloads
 from tests.lead_store import AGENCY_INBOX, TEMPLATES, new_engine, plugged
+from tests.leads.test_spam_challenge import solve
 from tests.run_async import run
 
 RETENTION_MONTHS = 12
@@ -104,7 +121,25 @@ CHECKS = (
     "refused",  # A valid lead is never refused while the spool can take it.
     "reminders",  # A reminder: for a confirmed booking's current time, once per version.
     "webhooks",  # Each lead reaches the receiver once per webhook-id; erasure follows it.
+    "caps",  # No mailbox or network holds more pending bookings than its cap by a claim.
+    "busy",  # No booking claims an hour the owner's calendar is busy for.
+    "one",  # A challenged submission, however corrected, is one lead; released, as sent.
+    "owner",  # The owner's release says what it did: slot held, slot gone (why), not spam.
 )
+# The pending caps (BOOKING_MAX_PENDING_PER_EMAIL, _PER_NETWORK) as the site's defaults.
+CAPS = PendingCaps(per_email=2, per_network=6)
+# Where visitors send from: two of one IPv4 /24, two of one IPv6 /48 (other /64s), others.
+ADDRESSES_IP = (
+    "203.0.113.7",
+    "203.0.113.99",
+    "198.51.100.4",
+    "2001:db8:1:1::1",
+    "2001:db8:1:2::2",
+    "2001:db8:2::3",
+)
+# How fast a visitor sends the form after its token: a person's pace, under the time trap
+# (autofill), or with no token at all (it never arrived).
+PACES = ("person", "person", "person", "person", "quick", "none")
 # The webhook secret, and a schedule that tries a failed message again at the next round
 # (the clock moves by days: no endpoint is paused here, pausing has its own tests).
 HOOK_SECRET = "whsec_" + "c2ltdWxhdGlvbi1vZi1hLWxlYWQncy1saWZlLTMyYg=="
@@ -116,6 +151,21 @@ HOOK_POLICY = WebhookPolicy(
 def person(address: str) -> str:
     """Who an address belongs to: the model's own caseless form (NFC, trimmed, folded)."""
     return unicodedata.normalize("NFC", address.strip()).casefold()
+
+
+def mailbox(address: str) -> str:
+    """The mailbox an address reaches, in the model: no ``+tag``, Gmail ignores dots."""
+    local, _, domain = person(address).rpartition("@")
+    local = local.split("+", 1)[0]
+    if domain in ("gmail.com", "googlemail.com"):
+        local, domain = local.replace(".", ""), "gmail.com"
+    return f"{local}@{domain}"
+
+
+def network(ip: str) -> str:
+    """The network an address counts in, in the model: its /24, or IPv6 /48."""
+    address = ipaddress.ip_address(ip)
+    return str(ipaddress.ip_network(f"{ip}/{24 if address.version == 4 else 48}", strict=False))
 
 
 # An index into a list of the moment: half the time its first (the newest lead, the
@@ -192,6 +242,9 @@ PLAIN_ADDRESSES = (
     "bea@example.org",
     "straße@example.com",
     "STRASSE@example.com",
+    "l.u.z+citas@gmail.com",  # Three spellings of one Gmail mailbox.
+    "luz@googlemail.com",
+    "Luz+otra@gmail.com",
     "ﬃ@example.es",
     # Within the form's 254 octets, folded to 335 characters (ΐ folds to three).
     "ΐ" * 60 + "@" + ".".join(["ΐ" * 6] * 8) + ".es",
@@ -225,6 +278,8 @@ class Visit:
     language: str
     honeypot: bool
     days: int = 0
+    pace: str = "person"  # PACES.
+    ip: int = 0  # ADDRESSES_IP's.
 
 
 visits = st.builds(
@@ -240,6 +295,8 @@ visits = st.builds(
     honeypot=st.integers(0, 9).map(lambda n: n == 0),  # A browser's autofill, now and then.
     # Most want the first free slots; some book days ahead (their reminders go out).
     days=st.sampled_from([0, 0, 0, 1, 3]),
+    pace=st.sampled_from(PACES),
+    ip=st.integers(0, len(ADDRESSES_IP) - 1),
 )
 
 
@@ -263,6 +320,24 @@ class LinkTaken:
     owner: str  # The idempotency key of the lead it was made for.
     lead_id: int  # That lead's id when the e-mail went out.
     used: bool = False
+
+
+@dataclass
+class Challenged:
+    """A submission answered with a challenge (stored in quarantine), and what its page
+    did since: the widget's proof, the keys it sent it under (a new one per change)."""
+
+    first_key: str  # Its lead's key until it is released (then ``key``'s).
+    kind: LeadKind
+    data: dict[str, str]  # The form as last sent.
+    ip: str
+    challenge: str
+    tag: str
+    key: str = ""  # The page's key now.
+    keys: set[str] = field(default_factory=set)  # Every key the page sent it under.
+    proof: str | None = None
+    refused: bool = False  # Its release was refused for its slot: another hour is picked.
+    done: bool = False  # Released (accepted) by the visitor's page.
 
 
 class Receiver:
@@ -401,12 +476,16 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
         def __init__(self) -> None:
             super().__init__()
             world.reset()
-            # The bookings plugged in as the site runs them, their e-mail carrying the links.
+            # The bookings plugged in as the site runs them, their e-mail carrying the links,
+            # with the pending caps and the owner's busy times (``self.busy``).
+            self.busy: set[tuple[dt.date, str]] = set()
             self.store = plugged(
                 world.engine,
                 agency_email=lambda engine, lead_id: agency_params(
                     engine, partial(agency_links, API, LinkSigner(SECRET), engine), lead_id
                 ),
+                caps=CAPS,
+                busy=self.busy_times,
             )
             self.good = world.client()
             self.delivery = Delivery(self.store, self.good, TEMPLATES, AGENCY_INBOX, "a", POLICY)
@@ -414,7 +493,15 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             self.spool = Spool(world.folder / "spool", "w1")
             # A submission's deadline of 5 s (30 s in production): the spool keeps a quarter
             # of it, time enough on a shared, loaded machine (at 1.5 s a CI run refused one).
-            self.intake = LeadIntake(self.store, self.delivery, limiter, 5.0, self.spool)
+            # The spam screen as the site runs it: the time trap's tokens (on a clock of the
+            # visitors' own: ``token_now``) and the challenges.
+            self.token_now = 1_800_000_000.0
+            tokens = FormTokens((SECRET,), dt.timedelta(seconds=3), clock=lambda: self.token_now)
+            challenges = Challenges((SECRET,), 20, dt.timedelta(hours=2))
+            screen = SpamScreen(tokens=tokens, challenges=challenges)
+            self.intake = LeadIntake(
+                self.store, self.delivery, limiter, 5.0, self.spool, screen=screen
+            )
             self.visitor_mails: list[tuple[str, dict[str, str]]] = []
             self.pages = Client(create_app(lambda: desk_for(self.store, 14, self.visitor_mails)))
             self.hooks = WebhookChannel(
@@ -443,6 +530,12 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             # The operator's export and find are looked at after an erase or a drain (the
             # moments an erased lead could come back; the table is checked every step).
             self.operator_looks = False
+            self.challenged: list[Challenged] = []
+            self.ip_of: dict[str, str] = {}  # The address each key was sent from.
+            # Leads the owner released (their slot claimed by the owner's decision: no caps).
+            self.by_owner: set[int] = set()
+            self.step_name = ""
+            self.holding: dict[int, str | None] = {}  # Each booking's slot after the last step.
 
         @initialize(start=st.sampled_from(CLOCK_STARTS))
         def clock_starts(self, start: dt.datetime | None) -> None:
@@ -470,7 +563,18 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
 
         def step(self, name: str) -> None:
             self.ok = False
+            self.step_name = name
             self.count(f"rule {name}")
+
+        def busy_times(self) -> BusyTimes:
+            """The owner's calendar now: busy for the consultation at each of ``busy``."""
+            return BusyTimes(
+                tuple(
+                    Interval(start, start + dt.timedelta(minutes=60))
+                    for day, time in sorted(self.busy)
+                    for start in [slots.slot_start(day, time)]
+                )
+            )
 
         def now(self) -> dt.datetime:
             return utcnow()
@@ -536,12 +640,25 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             form[LANGUAGE_FIELD] = visit.language
             if visit.honeypot:
                 form[HONEYPOT_FIELD] = "https://example.com"
+            if visit.pace != "none":  # Fetched at the first focus, then typed.
+                form[FORM_TOKEN_FIELD] = self.intake.screen.tokens.issue()
+            self.token_now += 1 if visit.pace == "quick" else 10
             return form
 
-        def send(self, kind: LeadKind, form: dict[str, str], key: str) -> Result:
-            submission = run(self.intake.submit(kind, form, "127.0.0.2", idempotency_key=key))
+        def send(
+            self, kind: LeadKind, form: dict[str, str], key: str, ip: str = ADDRESSES_IP[0]
+        ) -> Submission:
+            submission = run(self.intake.submit(kind, form, ip, idempotency_key=key))
+            self.ip_of.setdefault(key, ip)
             self.count(f"told {submission.result}")
-            return submission.result
+            # A lead the spool could have taken is never refused (the visitor must write).
+            self.check(
+                "refused",
+                submission.result is not Result.STORE_FAILED,
+                f"a {kind} lead was refused (store_failed) while the spool can take it "
+                f"(database {'up' if self.up else 'down'}): {form!r}",
+            )
+            return submission
 
         @rule(visit=visits)
         def submit(self, visit: Visit) -> None:
@@ -554,7 +671,7 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             self.visit(visit)
 
         @rule(
-            address=st.sampled_from(PLAIN_ADDRESSES[:5]),
+            address=st.sampled_from(PLAIN_ADDRESSES[:8]),
             slot=st.integers(0, 2),
             days=st.sampled_from([0, 1, 3]),
             language=st.sampled_from(["es", "ca"]),
@@ -580,17 +697,16 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             self.step(f"submit {kind}")
             form = self.form(visit)
             key = uuid.uuid4().hex
-            result = self.send(kind, form, key)
-            if result in ACCEPTED:
-                tag = form.get("phone", "")
+            ip = ADDRESSES_IP[visit.ip % len(ADDRESSES_IP)]
+            answer = self.send(kind, form, key, ip)
+            tag = form.get("phone", "")
+            if answer.result in ACCEPTED:
                 self.accepted[key] = Submitted(key, kind, form, person(form["email"]), tag)
-            # A lead the spool could have taken is never refused (the visitor must write).
-            self.check(
-                "refused",
-                result is not Result.STORE_FAILED,
-                f"a {kind} lead was refused (store_failed) while the spool can take it "
-                f"(database {'up' if self.up else 'down'}): {form!r}",
-            )
+                self.told_received(key)
+            elif answer.result is Result.CHALLENGE:
+                self.challenged.append(
+                    Challenged(key, kind, form, ip, answer.challenge, tag, key, {key})
+                )
             self.take_links()
             return key
 
@@ -602,8 +718,170 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             keys = list(self.live())
             key = keys[which % len(keys)]
             submitted = self.accepted[key]
-            self.send(submitted.kind, submitted.data, key)
+            self.send(submitted.kind, submitted.data, key, self.ip_of.get(key, ADDRESSES_IP[0]))
             self.take_links()
+
+        # --- the challenged: the widget, the visitor, the owner -------------------------
+
+        def waiting(self) -> list[Challenged]:
+            """Challenged submissions the visitor's page has not had released yet."""
+            return [c for c in self.challenged if not c.done]
+
+        @precondition(lambda self: self.waiting())
+        @rule(which=picks, another_hour=st.booleans(), slot=st.integers(0, 2))
+        def widget_solves(self, which: int, another_hour: bool, slot: int) -> None:
+            """A challenged visitor's widget solves it and the page sends the submission
+            again with the proof; after a release refused for its slot the visitor may pick
+            another hour first (``another_hour``): the page makes a new key for the changed
+            submission and keeps the proof."""
+            waiting = self.waiting()
+            challenged = waiting[which % len(waiting)]
+            changes = another_hour and challenged.refused and challenged.kind is LeadKind.BOOKING
+            self.step("widget solves, another hour" if changes else "widget solves")
+            self.solve(challenged, changes, slot)
+
+        def solve(self, challenged: Challenged, another_hour: bool, slot: int) -> None:
+            """The widget's proof sent (after another hour picked, when ``another_hour``)."""
+            changes = another_hour and challenged.refused and challenged.kind is LeadKind.BOOKING
+            if challenged.proof is None:
+                challenged.proof = solve(challenged.challenge)
+            if changes:
+                date, time = self.open_slots()[slot % 3]
+                challenged.data = challenged.data | {"date": date.isoformat(), "time": time}
+                challenged.key = uuid.uuid4().hex
+                challenged.keys.add(challenged.key)
+            form = challenged.data | {CHALLENGE_FIELD: challenged.proof}
+            answer = self.send(challenged.kind, form, challenged.key, challenged.ip)
+            if answer.result in ACCEPTED:
+                challenged.done = True
+                who = person(form["email"])
+                self.accepted[challenged.key] = Submitted(
+                    challenged.key, challenged.kind, form, who, challenged.tag
+                )
+                self.told_received(challenged.key)
+            elif answer.result is Result.INVALID:
+                self.count(f"release refused: {', '.join(answer.errors)}")
+                challenged.refused = True
+            self.take_links()
+
+        @rule(
+            address=st.sampled_from(PLAIN_ADDRESSES[:8]),
+            slot=st.integers(0, 2),
+            days=st.sampled_from([0, 0, 1, 3]),
+            ip=st.integers(0, len(ADDRESSES_IP) - 1),
+            pace=st.sampled_from(["quick", "none"]),
+            widget=st.sampled_from(["solves", "solves", "never"]),
+            another=st.integers(0, 2),
+        )
+        def quick_booking(
+            self, address: str, slot: int, days: int, ip: int, pace: str, widget: str, another: int
+        ) -> None:
+            """A visitor books faster than the time trap allows (autofill) or with no token
+            (its fetch failed): challenged; the widget solves it (or never does) and, after
+            a release refused for its slot, the visitor picks another hour."""
+            fields = {"name": "Vi Rápida", "message": "", "pack": 0, "honeypot": False}
+            visit = Visit(LeadKind.BOOKING, address, slot=slot, days=days, language="es", **fields)
+            key = self.visit(replace(visit, pace=pace, ip=ip))
+            if widget == "solves":
+                for challenged in self.waiting():
+                    if challenged.first_key == key:
+                        self.solve(challenged, False, another)
+                        if challenged.refused:
+                            self.solve(challenged, True, another)
+
+        @rule(
+            address=st.sampled_from(PLAIN_ADDRESSES[5:8]),
+            ip=st.integers(0, len(ADDRESSES_IP) - 1),
+            pace=st.sampled_from(PACES),
+        )
+        def one_visitor_books_four(self, address: str, ip: int, pace: str) -> None:
+            """One visitor (a script, or a person in a hurry) books four hours on four days,
+            its widget solving every challenge: the caps per mailbox and network apply on
+            every path (the form, the release after a solved challenge)."""
+            fields = {"name": "Vi Muchas", "message": "", "pack": 0, "honeypot": False}
+            for days in (0, 1, 2, 3):
+                visit = Visit(
+                    LeadKind.BOOKING, address, slot=days % 3, days=days, language="es", **fields
+                )
+                key = self.visit(replace(visit, pace=pace, ip=ip))
+                for challenged in self.waiting():
+                    if challenged.first_key == key:
+                        self.solve(challenged, False, 0)
+
+        def told_received(self, key: str) -> None:
+            """A booking the visitor was just told was received, not spooled (the database
+            answered), holds the slot asked for: the form's and the release's rules are
+            strict, a slot they cannot give is refused with other hours."""
+            lead = LeadStore(world.engine).by_key(key)
+            if lead is None or lead.kind != LeadKind.BOOKING or lead.id is None:
+                return
+            booking = self.booking_rows().get(lead.id)
+            if booking is None or booking.state != BookingStatus.PENDING:
+                return
+            self.count("check told received")
+            # Known hole (i): a quick visitor's booking of a busy hour, released by its
+            # solved challenge, was stored holding no slot and the visitor told "sent".
+            self.check(
+                "busy",
+                booking.active_slot is not None,
+                f"booking {lead.id} ({booking.date} {booking.time}) told received holding "
+                f"no slot ({self.step_name})",
+            )
+
+        @precondition(lambda self: self.up)
+        @rule(which=picks)
+        def owner_releases(self, which: int) -> None:
+            """The owner says "not spam" of a quarantined lead (the desk, ``leads not-spam``):
+            delivered as if it had just arrived, a booking's slot held if still free and not
+            busy (the visitors' caps do not apply), else stored without it; the answer says
+            which, or that it was not in quarantine."""
+            self.step("owner releases")
+            quarantined = [lead for lead in self.rows() if lead.status == LeadStatus.SPAM]
+            if not quarantined:
+                return
+            lead = quarantined[which % len(quarantined)]
+            assert lead.id is not None
+            before = self.booking_rows()
+            taken = {b.active_slot for b in before.values() if b.active_slot}
+            released = self.store.release_spam(lead.id)
+            self.check("owner", bool(released), f"lead {lead.id} in quarantine was not released")
+            self.count(f"owner release: {released.lost or 'held'}")
+            booking = self.booking_rows().get(lead.id)
+            if lead.kind == LeadKind.BOOKING and booking is not None:
+                day, time = booking.date, booking.time
+                free = slot_key(day, time) not in taken and (day, time) not in self.busy
+                self.check(
+                    "owner",
+                    (released.lost is None) == free == (booking.active_slot is not None),
+                    f"lead {lead.id} released ({released.lost}) for {day} {time}, "
+                    f"free {free}, holding {booking.active_slot}",
+                )
+                self.check(
+                    "owner",
+                    released.lost == booking.slot_lost_reason,
+                    f"lead {lead.id}: released {released.lost}, kept {booking.slot_lost_reason}",
+                )
+                self.by_owner.add(lead.id)
+            again = self.store.release_spam(lead.id)
+            self.check("owner", not again, f"lead {lead.id} was released twice")
+            key = lead.idempotency_key or ""
+            email = str(lead.fields.get("email", ""))
+            tag = str(lead.fields.get("phone", ""))
+            self.accepted[key] = Submitted(
+                key, LeadKind(lead.kind), dict(lead.fields), person(email), tag
+            )
+            for challenged in self.challenged:
+                if key in challenged.keys:
+                    challenged.done = True
+            self.take_links()
+
+        @rule(slot=st.integers(0, 2), days=st.sampled_from([0, 0, 1, 3]), busy=st.booleans())
+        def owner_calendar_changes(self, slot: int, days: int, busy: bool) -> None:
+            """A meeting appears in the owner's calendar (accepted), or goes (declined,
+            cancelled): one of the first open hours ``days`` days ahead is busy or free."""
+            self.step("owner calendar busy" if busy else "owner calendar free")
+            day, time = self.open_slots(dt.timedelta(days=days))[slot % 3]
+            (self.busy.add if busy else self.busy.discard)((day, time))
 
         # --- the database, the provider, the workers ---------------------------------
 
@@ -813,6 +1091,16 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             self.erased.add(who)
             self.operator_looks = True
             self.gone |= keys
+            self.pages_closed()
+
+        def pages_closed(self) -> None:
+            """The pages of challenged submissions whose lead is gone (erased, purged) send
+            nothing more: a widget answers within seconds, long before either (a page that
+            did would be a new submission, of a person erased or not)."""
+            for challenged in self.challenged:
+                lead_gone = challenged.keys & self.gone
+                if lead_gone or person(challenged.data["email"]) in self.erased:
+                    challenged.done = True
 
         @precondition(lambda self: self.up)
         @rule()
@@ -829,14 +1117,18 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             monitor.purge()
             after = self.rows()
             kept = {lead.id for lead in after}
+            spam_cutoff = utcnow() - dt.timedelta(days=monitor.spam_keep_days)
             for lead in before:
                 if lead.id not in kept:
+                    # Spam goes after LEADS_SPAM_KEEP_DAYS, whoever wrote since.
+                    spam = lead.status == LeadStatus.SPAM and _aware(lead.created_at) < spam_cutoff
                     self.check(
                         "purge",
-                        newest[lead.email_norm] < cutoff,
+                        spam or newest[lead.email_norm] < cutoff,
                         f"lead {lead.id} purged though its person wrote after {cutoff}",
                     )
                     self.gone.add(lead.idempotency_key or "")
+            self.pages_closed()
             for lead in after:
                 old = _aware(lead.created_at) < cutoff and lead.status != LeadStatus.SENDING
                 self.check(
@@ -964,6 +1256,8 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
                 now=agency_now(),
                 rules=replace(MOVES, reconfirm=reconfirm),
                 calendar=default_calendar(),
+                busy=self.busy_times(),
+                pending_caps=CAPS,
             )
             self.count(f"move {outcome}")
 
@@ -1098,8 +1392,90 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
                 )
             self.erased_never_back(rows, spooled)
             self.one_booking_per_slot()
+            self.claims_within_the_rules(rows)
+            self.one_lead_per_challenge(stored)
             self.webhooks_received_rightly()
             self.ok = True
+
+        # Steps in which the owner decides (a release from spam, a confirmation): the slot
+        # is claimed by the owner, whatever the visitors' caps and the calendar say.
+        OWNER_STEPS = ("owner releases", "owner answers confirmed", "follow link")
+
+        def claims_within_the_rules(self, rows: list[Lead]) -> None:
+            """Every slot claimed in the last step by a visitor's path (the form, the release
+            after a solved challenge, the drain, a move) is not busy, and its mailbox and its
+            network hold at most their caps of pending bookings with a slot after it."""
+            bookings = self.booking_rows()
+            before, self.holding = self.holding, {i: b.active_slot for i, b in bookings.items()}
+            if self.step_name in self.OWNER_STEPS:
+                return
+            leads = {lead.id: lead for lead in rows}
+            pending = [
+                b for b in bookings.values() if b.state == BookingStatus.PENDING and b.active_slot
+            ]
+
+            def email(booking: Booking) -> str:
+                lead = leads.get(booking.lead_id)
+                return str(lead.fields.get("email", "")) if lead else ""
+
+            def net(booking: Booking) -> str | None:
+                lead = leads.get(booking.lead_id)
+                ip = self.ip_of.get(lead.idempotency_key or "") if lead else None
+                return network(ip) if ip and booking.lead_id not in self.by_owner else None
+
+            for booking in bookings.values():
+                if not booking.active_slot or booking.active_slot == before.get(booking.lead_id):
+                    continue
+                self.count("check claims")
+                # Known hole (i): a quick visitor's booking of a busy hour, released from
+                # quarantine by the solved challenge, was stored (slot_lost) and delivered.
+                self.check(
+                    "busy",
+                    (booking.date, booking.time) not in self.busy,
+                    f"booking {booking.lead_id} claimed {booking.active_slot}, busy then "
+                    f"({self.step_name})",
+                )
+                if before.get(booking.lead_id) or booking.state != BookingStatus.PENDING:
+                    continue  # It held a slot already: a move counts no new one.
+                mine, where = mailbox(email(booking)), net(booking)
+                same_mailbox = [b.lead_id for b in pending if mailbox(email(b)) == mine]
+                # Known hole (h): a booking released by its solved challenge never met the
+                # caps; nor one drained from the spool, or sent while the database was
+                # thought down; Gmail's dots and +tags made new addresses.
+                self.check(
+                    "caps",
+                    len(same_mailbox) <= CAPS.per_email,
+                    f"{mine} holds {same_mailbox} pending after {self.step_name}",
+                )
+                if where is not None:
+                    same_net = [b.lead_id for b in pending if net(b) == where]
+                    self.check(
+                        "caps",
+                        len(same_net) <= CAPS.per_network,
+                        f"{where} holds {same_net} pending after {self.step_name}",
+                    )
+
+        def one_lead_per_challenge(self, stored: Counter) -> None:
+            """A challenged submission is one lead however often its page sent it again and
+            under however many keys (the visitor's corrections); once released, with what
+            the page sent last."""
+            for challenged in self.challenged:
+                count = sum(stored[key] for key in challenged.keys)
+                gone = person(challenged.data["email"]) in self.erased or bool(
+                    challenged.keys & self.gone
+                )
+                # Known hole (j): the corrected submission (another hour, a new key) was
+                # stored as a second lead while the first stayed in quarantine.
+                self.check(
+                    "one",
+                    count == 1 or (count == 0 and gone),
+                    f"challenged submission {sorted(challenged.keys)} is {count} leads",
+                )
+                if challenged.done and count == 1 and stored[challenged.key] == 1:
+                    lead = LeadStore(world.engine).by_key(challenged.key)
+                    sent = {k: v for k, v in challenged.data.items() if k in ("date", "time")}
+                    held = {k: str(lead.fields.get(k)) for k in sent} if lead else {}
+                    self.check("one", held == sent, f"released {held}, the page sent {sent}")
 
         def erased_never_back(self, rows: list[Lead], spooled: Counter) -> None:
             if not self.erased:

@@ -14,13 +14,14 @@ from pytest_httpserver import HTTPServer
 from agency_site.forms.declarations import FORMS, form_templates
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import runtime
-from agency_site.leads.health import leads_api
+from agency_site.leads.health import LeadsHealth
 from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.store import LeadStore
 from agency_site.paths import LEADS_HEALTH
 from agency_site.settings import EmailJSSettings, load_settings
 from tests.emailjs_fake import PUBLIC_KEY, SERVICE_ID, accept_sends, sent_payloads
 from tests.lead_store import LEASE
+from tests.leads.health_page import get_health as owner_health
 from tests.leads.test_monitor import MAX_AGE
 from tests.run_async import run
 
@@ -162,15 +163,9 @@ def test_the_backend_s_lifespan_reports_them(
 
 
 def health(store: LeadStore, settings: EmailJSSettings) -> httpx.Response:
-    app = leads_api(lambda: store, lambda: settings.configured, lambda: MAX_AGE,
-                    emailjs=lambda: settings)  # fmt: skip
-
-    async def request() -> httpx.Response:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://site") as client:
-            return await client.get(LEADS_HEALTH)
-
-    return run(request())
+    """The page's details, as the owner reads them (checked at each request)."""
+    return owner_health(LeadsHealth(lambda: store, lambda: settings.configured,
+                                    lambda: MAX_AGE, emailjs=lambda: settings, every_s=0))  # fmt: skip
 
 
 def test_health_is_503_at_once_while_a_lead_waits_for_an_unset_setting(

@@ -1,17 +1,23 @@
 """A lead's whole life as a simulation (``lead_life.py``), on SQLite and on PostgreSQL.
 
-Random sequences of submissions (every form, hostile text), duplicates, the database
-down and up, workers killed holding a claim, EmailJS answering 200, 500, 429 or nothing,
-drains, retry rounds, erasures, purges, booking links, the owner's answers, visitors'
-moves, reminders rounds (one worker slow to claim) and clock moves across Madrid's DST
-changes; after every step: every accepted lead is stored or spooled exactly once, a
-retry round gets past every due lead, no slot has two confirmed bookings, an erased
-address never comes back, a link acts on its own booking only, nothing outlives the
-retention period, a reminder goes out only for a confirmed booking's current time and
-once per version, every webhook is signed and one message per webhook-id, nothing of an
-erased lead goes out after its erasure; at the end, every stored lead is delivered or
-marked for the owner, and reached the webhook receiver (which deduplicates by webhook-id),
-and every erasure was announced with the webhook-ids the receiver had kept.
+Random sequences of submissions (every form, hostile text, at a person's pace, under the
+time trap or with no token), challenges solved or never, a release refused for its slot
+and the visitor's other hour, the owner's `not-spam`, the owner's calendar gaining and
+losing busy hours, one visitor booking four hours, duplicates, the database down and up,
+workers killed holding a claim, EmailJS answering 200, 500, 429 or nothing, drains, retry
+rounds, erasures, purges, booking links, the owner's answers, visitors' moves, reminders
+rounds (one worker slow to claim) and clock moves across Madrid's DST changes; after every
+step: every accepted lead is stored or spooled exactly once, a retry round gets past every
+due lead, no slot has two active bookings, no slot claimed by a visitor's path is busy, no
+mailbox or network holds more pending bookings than its cap after a claim, a booking told
+received (not spooled) holds its slot, a challenged submission is one lead however
+corrected, the owner's release says what it did, an erased address never comes back, a
+link acts on its own booking only, nothing outlives the retention period, a reminder goes
+out only for a confirmed booking's current time and once per version, every webhook is
+signed and one message per webhook-id, nothing of an erased lead goes out after its
+erasure; at the end, every stored lead is delivered or marked for the owner, and reached
+the webhook receiver (which deduplicates by webhook-id), and every erasure was announced
+with the webhook-ids the receiver had kept.
 
 ``make test`` runs a few examples (about half a minute per database); ``make simulate``
 runs ``LEAD_LIFE_EXAMPLES`` of them and prints what was covered. The shrunk sequences it
@@ -115,6 +121,59 @@ FOUND = {
     # (g) A lone surrogate cannot be written to the spool: with the database down the
     # visitor is told to write instead (store_failed).
     "g_surrogate_not_spooled": lambda m: (m.database_down(), m.book(visit(name="Vi \ud800"))),
+    # Issue 43, found by the simulation taught the challenge path, the owner's release and
+    # the owner's calendar (each hole named where its check is, lead_life.py):
+    # (h) One visitor's four bookings, each challenged (a quick form) and solved: all four
+    # held their slots, the caps never counted on the release.
+    "h_caps_through_the_challenge": lambda m: (
+        m.promises(),
+        m.one_visitor_books_four(address="l.u.z+citas@gmail.com", ip=0, pace="quick"),
+    ),
+    # (h) The same through the spool's drain (the bookings spooled in an outage).
+    "h_caps_through_the_drain": lambda m: (
+        m.database_down(),
+        m.one_visitor_books_four(address="l.u.z+citas@gmail.com", ip=3, pace="person"),
+        m.database_up(),
+        m.promises(),
+        m.drain(),
+    ),
+    # (h) Three spellings of one Gmail mailbox were three addresses.
+    "h_caps_gmail_spellings": lambda m: (
+        m.book_plainly("l.u.z+citas@gmail.com", slot=0, days=0, language="es", answer=None),
+        m.book_plainly("luz@googlemail.com", slot=1, days=1, language="es", answer=None),
+        m.book_plainly("Luz+otra@gmail.com", slot=2, days=3, language="es", answer=None),
+    ),
+    # (i) A quick visitor's booking of an hour taken meanwhile, released by its solved
+    # challenge: stored holding no slot and the visitor told "sent", offered nothing.
+    "i_told_sent_without_the_slot": lambda m: (
+        m.book_plainly("ana@example.com", slot=2, days=3, language="es", answer=None),
+        m.promises(),
+        m.quick_booking("bea@example.org", 2, 3, 1, "quick", "solves", 0),
+    ),
+    # (i) The same for an hour the owner's calendar marks busy.
+    "i_busy_hour_released": lambda m: (
+        m.owner_calendar_changes(slot=0, days=1, busy=True),
+        m.promises(),
+        m.quick_booking("bea@example.org", 0, 1, 2, "none", "solves", 1),
+    ),
+    # (k) The widget's proof sent while the database does not answer: the visitor was
+    # asked to write (store_failed) though the spool could take it.
+    "k_solved_in_an_outage": lambda m: (
+        m.quick_booking("bea@example.org", 0, 1, 2, "quick", "never", 0),
+        m.database_down(),
+        m.widget_solves(0, False, 0),
+        m.database_up(),
+        m.promises(),
+        m.drain(),
+    ),
+    # (l) The owner's release of a booking whose hour was taken since: it said nothing of
+    # the slot being gone.
+    "l_owner_release_silent": lambda m: (
+        m.quick_booking("bea@example.org", 1, 1, 2, "quick", "never", 0),
+        m.book_plainly("ana@example.com", slot=1, days=1, language="es", answer=None),
+        m.promises(),
+        m.owner_releases(0),
+    ),
 }
 
 

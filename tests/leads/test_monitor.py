@@ -20,16 +20,16 @@ from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.content.bookings import COPY as BOOKINGS
 from agency_site.emailjs import SEND_PATH
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.health import leads_api
+from agency_site.leads.health import LeadsHealth
 from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.monitor import Monitor, months_before
 from agency_site.leads.plugins import Hold, LeadPlugin, Plugins
 from agency_site.leads.store import LeadStore
 from agency_site.locale import active
-from agency_site.paths import LEADS_HEALTH
 from tests.bookings.test_booking_pages import desk_for
 from tests.emailjs_fake import make_client, sent_payloads
 from tests.lead_store import BOOKING_FIELDS, LEASE, aged, bookings_of, make_delivery, new_engine
+from tests.leads.health_page import get_health as owner_health
 from tests.run_async import run
 
 HOOK_PATH = "/hook"
@@ -93,14 +93,8 @@ def receiver(emailjs: HTTPServer) -> HTTPServer:
 
 
 def get_health(store: LeadStore, configured: bool = True) -> httpx.Response:
-    app = leads_api(lambda: store, lambda: configured, lambda: MAX_AGE)
-
-    async def request() -> httpx.Response:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://site") as client:
-            return await client.get(LEADS_HEALTH)
-
-    return run(request())
+    """The page's details, as the owner reads them."""
+    return owner_health(LeadsHealth(lambda: store, lambda: configured, lambda: MAX_AGE))
 
 
 def test_health_is_200_with_nothing_waiting(store: LeadStore) -> None:

@@ -22,14 +22,13 @@ import pytest
 
 from agency_site.deploy import systemd
 from agency_site.leads import runtime
-from agency_site.leads.health import leads_api
+from agency_site.leads.health import LeadsHealth
 from agency_site.leads.spool import Spool
 from agency_site.leads.store import LeadStore
-from agency_site.paths import LEADS_HEALTH
 from agency_site.settings import Settings, load_settings
 from scripts.local_servers import free_port
 from tests.conftest import unavailable
-from tests.run_async import run
+from tests.leads.health_page import get_health as owner_health
 from tests.test_systemd_units import topology, unit_environment, writable_paths
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,14 +98,9 @@ def test_a_folder_the_backend_cannot_write_is_an_error_naming_its_setting(
 
 
 def health(store: LeadStore, folders) -> httpx.Response:
-    app = leads_api(lambda: store, lambda: True, lambda: HOUR, write_folders=folders)
-
-    async def request() -> httpx.Response:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://site") as client:
-            return await client.get(LEADS_HEALTH)
-
-    return run(request())
+    """The page's details, as the owner reads them (checked at each request)."""
+    checks = LeadsHealth(lambda: store, lambda: True, lambda: HOUR, folders, every_s=0)
+    return owner_health(checks)
 
 
 def test_health_names_the_setting_of_a_folder_it_cannot_write(

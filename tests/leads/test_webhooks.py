@@ -24,14 +24,14 @@ from werkzeug import Request, Response
 
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import cli, webhook_payload, webhook_queue
-from agency_site.leads.health import leads_api
+from agency_site.leads.health import LeadsHealth
 from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.models import LeadWebhook, LeadWebhookEndpoint
 from agency_site.leads.store import LeadStore
 from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
-from agency_site.paths import LEADS_HEALTH
 from tests.emailjs_fake import accept_sends, make_client, refuse_sends, sent_payloads
 from tests.lead_store import LEASE, make_delivery, new_engine
+from tests.leads.health_page import get_health as owner_health
 from tests.run_async import in_own_thread, run
 
 SECRET = "whsec_" + base64.b64encode(b"k" * 32).decode()
@@ -474,16 +474,12 @@ def test_whatever_the_endpoint_answers_a_message_is_delivered_once_and_never_dro
 
 
 def health(store: LeadStore, hooks: WebhookChannel) -> httpx.Response:
-    app = leads_api(
-        lambda: store, lambda: True, lambda: dt.timedelta(hours=1), webhooks=hooks.summary
+    """The page's details, as the owner reads them."""
+    return owner_health(
+        LeadsHealth(
+            lambda: store, lambda: True, lambda: dt.timedelta(hours=1), webhooks=hooks.summary
+        )
     )
-
-    async def request() -> httpx.Response:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://site") as client:
-            return await client.get(LEADS_HEALTH)
-
-    return run(request())
 
 
 def test_the_health_page_says_when_webhooks_cannot_be_sent(

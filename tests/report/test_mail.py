@@ -203,6 +203,18 @@ def test_a_bad_expired_or_other_month_token_is_a_404_with_no_detail(
     assert answer.headers["content-security-policy"] == web.REPORT_POLICY
 
 
+@pytest.mark.parametrize("month", ["9999-12", "0000-01"])
+def test_a_signed_link_to_a_month_the_calendar_cannot_hold_is_a_404(month: str) -> None:
+    """Found by the fuzz pass (tests/test_public_fuzz.py): a link signed for 9999-12 (whose
+    next month does not exist) or year 0 was a 500 (OverflowError, ValueError)."""
+    signer = links()
+    token = signer._serializer.dumps(month)  # As `report link` would sign it.
+    answer = get(
+        page_app(sa.create_engine("sqlite://"), signer), f"/_site/report/{month}?t={token}"
+    )
+    assert answer.status_code == 404 and NOT_FOUND.heading in answer.text
+
+
 def test_a_link_works_until_its_last_day(db_url: str, tmp_path: Path) -> None:
     engine = november(db_url, tmp_path)
     token = links().token(NOVEMBER)
@@ -342,7 +354,9 @@ def test_the_report_plugs_in_by_default_and_report_mail_false_turns_it_off(
         monkeypatch.setenv("REPORT_MAIL", "false")
         get_settings.cache_clear()
         [off] = [p for p in plugins.load(get_settings()) if isinstance(p, ReportPlugin)]
-        assert off.hour is None and off.watchers(SimpleNamespace(store=None)) == []  # type: ignore[arg-type]
+        # No e-mail's watcher: only the daily purge of the counts past their retention.
+        [purge] = off.watchers(SimpleNamespace(store=None))  # type: ignore[arg-type]
+        assert off.hour is None and purge.func == off.purge_daily  # type: ignore[attr-defined]
     finally:
         get_settings.cache_clear()
 

@@ -21,7 +21,6 @@ from agency_site.report.figures import month_figures
 from agency_site.report.ingest import ingest
 from agency_site.report.log_lines import parse
 from agency_site.report.page import report_page
-from agency_site.report.started import count_started, form_of
 from agency_site.report.text import report_text
 from agency_site.report.visitors import KnownPages, bot_name, device
 from tests.lead_store import new_engine
@@ -112,8 +111,10 @@ def known_leads(engine: sa.Engine) -> None:
                                 state=state, attendance=attendance, created_at=NOON))  # fmt: skip
         assert spam.id
         session.commit()
-    for form in ("quote", "quote", "booking", "contact", ""):
-        count_started(engine, form, now=NOON)
+    with engine.begin() as connection:  # As the workers' counters flush them.
+        for form in ("quote", "quote", "booking", "contact", ""):
+            key = {"day": NOON.date(), "form": form}
+            tables.increment(connection, tables.forms_started, key)
 
 
 def test_a_replayed_log_and_known_leads_give_every_figure(db_url: str, tmp_path: Path) -> None:
@@ -248,42 +249,6 @@ def test_a_live_file_emptied_then_grown_past_the_offset_is_known_by_its_first_li
     log.write_text("".join(day_two))  # Same inode, longer than the offset: another file.
     lines, _ = log_cursor.read(log, cursor)
     assert lines == [line("/ca", when=NOON), *day_two]
-
-
-def test_a_form_start_is_counted_per_day_and_form_and_a_database_error_is_ignored(
-    db_url: str, caplog
-) -> None:
-    engine = new_engine(db_url)
-    for _ in range(3):
-        count_started(engine, form_of("quote"), now=NOON)
-    count_started(engine, form_of("nonsense"), now=NOON)
-    with engine.connect() as connection:
-        rows = set(connection.execute(sa.select(tables.forms_started)))
-    engine.dispose()
-    assert rows == {(dt.date(2026, 11, 10), "quote", 3), (dt.date(2026, 11, 10), "", 1)}
-    count_started(sa.create_engine("sqlite:////nonexistent/folder/x.db"), "quote")
-    assert "Form-start count not recorded" in caplog.text
-
-
-def test_the_token_endpoint_counts_after_answering() -> None:
-    import httpx
-
-    from agency_site.site_api import create_app
-    from tests.run_async import run
-
-    told: list[str | None] = []
-    app = create_app(
-        lambda: None, api_url="", site_url="http://x", allowed_origins=(), trusted_hops=1,
-        max_body_bytes=1000, on_token=told.append,
-    )  # fmt: skip
-
-    async def ask(query: str) -> int:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://x") as client:
-            return (await client.get("/_site/forms/token" + query)).status_code
-
-    assert run(ask("?form=quote")) == 200 and run(ask("")) == 200
-    assert told == ["quote", None]
 
 
 def test_the_html_page_has_three_inline_charts_and_no_script(db_url: str, tmp_path) -> None:
