@@ -26,9 +26,7 @@ never the address or anything the person wrote.
 
 import asyncio
 import calendar as month_calendar
-import csv
 import datetime as dt
-import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -57,6 +55,7 @@ from agency_site.desk.guard import (
     signed_in,
 )
 from agency_site.desk.inbox import SHOWN_OF, Shown
+from agency_site.desk.inbox_export import BOM, encoded, field_labels
 from agency_site.desk.models import DeskPrivacyRequest
 from agency_site.leads import erasures
 from agency_site.leads import source as lead_source
@@ -72,8 +71,6 @@ from agency_site.rules import EMAIL_MAX
 NEAR = dt.timedelta(days=7)
 # The forms' fields, each once, in the export's columns (the declarations say which).
 FIELDS = EXPORT_FIELDS
-# A cell starting with one of these is a formula to a spreadsheet (OWASP's CSV injection).
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 # How many requests the list shows (the open ones first).
 LISTED = 200
 
@@ -461,27 +458,17 @@ def export_json(email: str, found: Findings, now: dt.datetime) -> bytes:
     return text.encode("utf-8", "backslashreplace")
 
 
-def cell(value: object) -> str:
-    """A CSV cell a spreadsheet shows as text, never runs as a formula: one that starts
-    like a formula gets a leading ``'`` (OWASP's advice; Excel and LibreOffice hide it)."""
-    text = "" if value is None else str(value)
-    text = text.encode("utf-8", "backslashreplace").decode("utf-8")  # A lone surrogate.
-    return "'" + text if text.startswith(FORMULA_START) else text
-
-
 def spanish_csv(header: Sequence[str], rows: Iterable[Sequence[object]]) -> bytes:
-    """A CSV that a Spanish Excel opens as it is, accents and all: UTF-8 with its BOM
-    (else Excel reads it as Windows-1252), ``;`` between cells (``,`` is the decimal comma
-    there), CRLF line ends, every cell quoted as needed and neutralised (``cell``)."""
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter=";", lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
-    writer.writerow([cell(name) for name in header])
-    writer.writerows([cell(value) for value in row] for row in rows)
-    return ("\ufeff" + out.getvalue()).encode("utf-8")
+    """A CSV that a Spanish Excel opens as it is, accents and all, as the inbox's export
+    writes one (``inbox_export``): UTF-8 with its BOM (else Excel reads it as
+    Windows-1252), ``;`` between cells (``,`` is the decimal comma there), CRLF line ends,
+    every cell neutralised (``excel_cell``: one that starts like a formula gets a ``'``)."""
+    return BOM.encode("utf-8") + encoded([list(header), *(list(row) for row in rows)])
 
 
-# The CSV's columns, by key (``_words.html``'s ``PRIVACY_COLUMNS`` and ``FIELDS`` name
-# them): ``leads export``'s, and where each lead's copies went.
+# The CSV's columns, by key (``_words.html``'s ``PRIVACY_COLUMNS``, and the forms' own
+# labels of their fields: ``inbox_export.field_labels``): ``leads export``'s, and where each
+# lead's copies went.
 COLUMNS = (*EXPORT_COLUMNS, "copies")
 
 
@@ -646,6 +633,7 @@ async def request_page(request: Request) -> Response:
         done=done if done in ("erased", "closed", "not_open") else None,
         error=request.query_params.get("error") == "1",
         status_of=lambda status: SHOWN_OF.get(status, Shown.WAITING),
+        labels=field_labels(),
         describe=lead_source.describe,
     )
 
@@ -698,10 +686,8 @@ async def export(request: Request) -> Response:
     now = desk.clock()
     found = await asyncio.to_thread(find, privacy_tools(request), row.email or "")
     if kind == "csv":
-        words = _words(request)
-        header = [
-            words.PRIVACY_COLUMNS.get(name) or words.FIELDS.get(name, name) for name in COLUMNS
-        ]
+        words, labels = _words(request), field_labels()
+        header = [words.PRIVACY_COLUMNS.get(name) or labels.get(name, name) for name in COLUMNS]
         body, media = export_csv(found, header), "text/csv; charset=utf-8"
     else:
         body, media = export_json(row.email or "", found, now), "application/json"

@@ -29,12 +29,11 @@ from standardwebhooks import Webhook
 from agency_site import paths
 from agency_site.desk import privacy_requests, purge_plugin
 from agency_site.desk.audit import AuditAction
+from agency_site.desk.inbox_export import FORMULA_START, excel_cell, field_labels
 from agency_site.desk.models import DeskAudit, DeskPrivacyRequest
 from agency_site.desk.privacy_requests import (
-    FORMULA_START,
     PrivacyTools,
     Urgency,
-    cell,
     deadline,
     spanish_csv,
     urgency,
@@ -273,7 +272,8 @@ def test_the_export_in_json_and_in_a_csv_a_spanish_excel_opens(site: DeskSite) -
     assert header[:4] == ["Número", "Recibida", "Formulario", "Estado"]
     values = dict(zip(header, row, strict=True))
     assert values["Nombre"] == "José Muñoz" and values["Número"] == str(lead_id)
-    assert values["Mensaje"] == "'=1+1 ¡Qué tal!"  # Neutralised: text, not a formula.
+    message = values[field_labels()["message"]]
+    assert message == "'=1+1 ¡Qué tal!"  # Neutralised: text, not a formula.
     assert "otoño" in values["Origen"]
     exported = [row for row in audit_rows(site) if row.action == AuditAction.PRIVACY_EXPORTED]
     assert len(exported) == 2 and request_row(site, request_id).exported_at is not None
@@ -300,7 +300,7 @@ def test_a_spanish_csv_reads_back_every_cell_with_formulas_neutralised(rows) -> 
         for value, cell_read in zip(sent, read, strict=True):
             assert not cell_read.startswith(FORMULA_START)
             assert cell_read == ("'" + value if value.startswith(FORMULA_START) else value)
-            assert cell(value) == cell_read
+            assert excel_cell(value) == cell_read
 
 
 def test_erase_removes_everything_and_the_receivers_get_lead_erased(
@@ -479,7 +479,7 @@ def test_every_right_outcome_column_and_destination_has_its_words() -> None:
     outcomes = {str(outcome) for outcome in privacy_requests.PrivacyOutcome}
     assert set(words.PRIVACY_OUTCOMES) == outcomes
     assert set(words.URGENCY) == {str(level) for level in Urgency}
-    assert set(privacy_requests.COLUMNS) <= set(words.PRIVACY_COLUMNS) | set(words.FIELDS)
+    assert set(privacy_requests.COLUMNS) <= set(words.PRIVACY_COLUMNS) | set(field_labels())
     labels = {
         kind.label
         for kind in vars(destinations).values()
