@@ -77,6 +77,13 @@ def report_page(month: str) -> str:
 DESK = f"{SITE_API_PREFIX}/desk"
 # The desk's spam review: the daily digest of quarantined leads links here.
 DESK_SPAM = f"{DESK}/spam"
+# The desk's bookings: a week or a month (``?view=week|month&date=YYYY-MM-DD``) and each
+# booking's answers (confirm, decline, cancel, move, attended).
+DESK_BOOKINGS = f"{DESK}/bookings"
+# The desk's privacy requests (the RGPD's rights): each one's findings, export and erasure.
+DESK_PRIVACY = f"{DESK}/privacy"
+# The desk's figures: the month's report (``?month=YYYY-MM``) and its charts as SVG files.
+DESK_FIGURES = f"{DESK}/figures"
 
 
 def desk_lead(lead_id: int | str) -> str:

@@ -140,6 +140,7 @@ BROWSER_FILE_SECONDS = {
     "test_service_pages.py": 69,
     "test_pages_main.py": 55,
     "test_form_http_fallback.py": 48,
+    "test_desk_bookings.py": 40,
     "test_desk.py": 36,
     "test_forms.py": 34,
     "test_spam_challenge.py": 27,

@@ -87,15 +87,26 @@ class BookingDesk:
         return self.site_url.rstrip("/") + "/"
 
     async def answer(
-        self, lead_id: int, action: LinkAction, link_digest: str | None = None
+        self,
+        lead_id: int,
+        action: LinkAction,
+        link_digest: str | None = None,
+        version: int | None = None,
     ) -> tuple[slots.Decision, Booking | None, bool]:
-        """Apply ``action`` to booking ``lead_id`` once; the outcome, the booking after it,
-        and whether the visitor was told by e-mail."""
+        """Apply ``action`` to booking ``lead_id`` once (``version``: only to the booking
+        as the owner's desk showed it, ``slots.decide``); the outcome, the booking after
+        it, and whether the visitor was told by e-mail."""
         if outcome := ATTENDANCE.get(action):  # The agency marks a passed meeting.
             marked = partial(slots.mark_attendance, self.engine, lead_id, outcome, link_digest)
             return *(await asyncio.to_thread(marked, dt.datetime.now(dt.UTC))), False
         decision, booking = await asyncio.to_thread(
-            slots.decide, self.engine, lead_id, TARGET[action], link_digest, self.daily_limit
+            slots.decide,
+            self.engine,
+            lead_id,
+            TARGET[action],
+            link_digest,
+            self.daily_limit,
+            version,
         )
         if decision is not slots.Decision.DONE or booking is None:
             return decision, booking, False

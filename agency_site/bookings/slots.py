@@ -286,6 +286,7 @@ def decide(
     to: BookingStatus,
     link_digest: str | None = None,
     daily_limit: int = 0,
+    version: int | None = None,
 ) -> tuple[Decision, Booking | None]:
     """Move booking ``lead_id`` to ``to`` (confirmed, declined or cancelled), once.
 
@@ -293,6 +294,8 @@ def decide(
     is ``REPLAYED`` whatever the booking's state. Declining or cancelling frees the slot.
     Confirming a booking stored without its slot claims the slot in the same transaction
     (``SLOT_TAKEN`` when another booking holds it or the day is full: nothing changes).
+    With ``version`` (its ``sequence`` when the owner's desk showed it) a booking moved
+    since is ``NOT_ALLOWED`` too: the owner answers the time they saw, or nothing.
     Returns the outcome and the booking as it is afterwards.
     """
     with Session(engine, expire_on_commit=False) as session:
@@ -312,9 +315,10 @@ def decide(
                 return Decision.SLOT_TAKEN, session.get(Booking, lead_id)
             values |= {"active_slot": slot_key(booking.date, booking.time), "slot_lost": False}
         try:
+            seen = [] if version is None else [col(Booking.sequence) == version]
             changed = session.execute(
                 sa.update(Booking)
-                .where(col(Booking.lead_id) == lead_id, col(Booking.state).in_(_FROM[to]))
+                .where(col(Booking.lead_id) == lead_id, col(Booking.state).in_(_FROM[to]), *seen)
                 .values(**values)
             ).rowcount
         except sa.exc.IntegrityError:  # The unique slot: another booking holds it.
@@ -406,9 +410,11 @@ def move(
     daily_limit: int = 0,
     busy: BusyTimes = NOTHING_BUSY,
     pending_caps: caps.PendingCaps = caps.NO_CAPS,
+    counted: bool = True,
 ) -> tuple[Moved | MoveRefused, Booking | None]:
     """Move booking ``lead_id`` to ``date`` ``time`` in one transaction, if it is still at
-    ``version`` (its ``sequence`` when the form was shown).
+    ``version`` (its ``sequence`` when the form was shown). ``counted``: the move counts
+    toward the visitor's ``rules.max_moves`` (a visitor's; the owner's, from the desk, not).
 
     One conditional UPDATE frees the old slot and claims the new one (the unique
     ``active_slot`` still allows one booking per slot: of two moves to one slot, one
@@ -451,7 +457,7 @@ def move(
             "active_slot": slot_key(date, time),
             "slot_lost": False,
             "sequence": Booking.sequence + 1,
-            "reschedules": Booking.reschedules + 1,
+            "reschedules": Booking.reschedules + (1 if counted else 0),
             "moved_from": slot_key(booking.date, booking.time),
             "moved_at": utcnow(),
         }
@@ -484,8 +490,9 @@ def move(
         session.commit()
         session.refresh(booking)
         logger.info(
-            "Booking %s moved by its visitor from %s to %s.",
+            "Booking %s moved by %s from %s to %s.",
             lead_id,
+            "its visitor" if counted else "the agency",
             booking.moved_from,
             booking.active_slot,
         )

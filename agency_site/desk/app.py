@@ -8,11 +8,14 @@ from starlette.routing import BaseRoute
 
 from agency_site.desk import (
     access,
+    bookings_view,
+    figures_view,
     inbox,
     inbox_export,
     lead_page,
     log,
     pipeline,
+    privacy_requests,
     sign_in,
     spam_review,
     static,
@@ -22,6 +25,8 @@ from agency_site.desk import (
 SCREENS: tuple[ModuleType, ...] = (inbox, log, access)
 # A lead's page, its pipeline stage and notes, the spam review, the inbox as CSV.
 SCREENS += (lead_page, pipeline, spam_review, inbox_export)
+# The bookings calendar, the privacy requests, the month's figures.
+SCREENS += (bookings_view, privacy_requests, figures_view)
 
 
 def routes(screens: Sequence[ModuleType] = SCREENS) -> Iterable[BaseRoute]:

@@ -43,6 +43,19 @@ class AuditAction(StrEnum):
     SPAM_RELEASED = "spam_released"  # "No es spam": the lead delivered as if just arrived.
     SPAM_CONFIRMED = "spam_confirmed"  # "Es spam".
     INBOX_EXPORTED = "inbox_exported"  # The inbox as CSV (detail: its filters).
+    # A booking answered from the calendar (lead: the booking's), as its e-mail's links do.
+    BOOKING_CONFIRMED = "booking_confirmed"
+    BOOKING_DECLINED = "booking_declined"
+    BOOKING_CANCELLED = "booking_cancelled"
+    BOOKING_MOVED = "booking_moved"
+    BOOKING_ATTENDED = "booking_attended"
+    BOOKING_NO_SHOW = "booking_no_show"
+    # A privacy request's steps (request: its number; digest: its address's email_digest).
+    PRIVACY_RECORDED = "privacy_recorded"
+    PRIVACY_VIEWED = "privacy_viewed"  # What the site holds of the address was shown.
+    PRIVACY_EXPORTED = "privacy_exported"
+    PRIVACY_ERASED = "privacy_erased"
+    PRIVACY_CLOSED = "privacy_closed"
 
 
 def record(

@@ -32,8 +32,8 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlencode, urlsplit
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urlencode, urlsplit
 from zoneinfo import ZoneInfo
 
 import jinja2
@@ -45,6 +45,7 @@ from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agency_site import paths
+from agency_site.bookings.desk import BookingDesk
 from agency_site.desk import audit, sessions, static
 from agency_site.desk.audit import AuditAction
 from agency_site.desk.config import FRESH, DeskConfig
@@ -56,6 +57,9 @@ from agency_site.leads.ratelimit import RateLimiter
 from agency_site.request_body import SlowBody, read_body
 from agency_site.rules import AGENCY_TIME_ZONE
 from agency_site.site_api import client_address
+
+if TYPE_CHECKING:  # It imports this module.
+    from agency_site.desk.privacy_requests import PrivacyTools
 
 logger = logging.getLogger(__name__)
 
@@ -80,6 +84,8 @@ NEXT_PARAM = "next"
 _NEXT_MAX = 500
 # A ceremony's JSON body (a passkey's attestation is a few KB).
 BODY_MAX = 64 * 1024
+# A page's form (a few fields: a booking's answer, a privacy request).
+FORM_MAX = 8 * 1024
 
 
 def _bounded(value: str, limit: int = 80) -> str:
@@ -114,6 +120,12 @@ class Desk:
     public: frozenset[str] = field(default=frozenset())
     # The lead core's delivery and settings the lead screens use (None: not wired).
     lead_tools: Callable[[], LeadTools] | None = None
+    # The signed links' booking desk the bookings calendar answers through, where a
+    # person's data lies for the privacy requests, the leads' health details for the
+    # figures (None: not wired; runtime.py wires the process's own).
+    booking_desk: Callable[[], BookingDesk] | None = None
+    privacy_tools: "Callable[[], PrivacyTools] | None" = None
+    leads_health: Callable[[], Mapping[str, Any] | None] | None = None
 
     @property
     def ceremonies(self) -> Ceremonies:
@@ -164,6 +176,16 @@ async def json_body(request: Request) -> dict[str, Any] | None:
     except (UnicodeDecodeError, ValueError):
         return None
     return data if isinstance(data, dict) else None
+
+
+async def form_body(request: Request, limit: int = FORM_MAX) -> dict[str, str]:
+    """A page's form (``application/x-www-form-urlencoded``, bounded in size and time), its
+    last value of each name; empty when it is none, too long or too slow."""
+    try:
+        body = await read_body(request, limit)
+    except SlowBody:
+        return {}
+    return dict(parse_qsl((body or b"").decode("utf-8", errors="replace")))
 
 
 def refusal(code: str, status: int = 400) -> JSONResponse:

@@ -1,7 +1,8 @@
 """The desk's tables: the agency's people, their passkeys, one-time invites, WebAuthn
 challenges, sign-in sessions and the audit log (migration ``e7c3a1f9b250``); the agency's
 own pipeline stage of a lead and its private notes on it (migration ``f3b9d2c7e481``:
-personal data about the lead's person, deleted with the lead).
+personal data about the lead's person, deleted with the lead); the privacy requests
+(``c5e8a2d4f716``).
 
 Nothing here holds a secret a reader of the database could use: an invite and a session
 are named by a random token the browser holds, and the table keeps only its SHA-256
@@ -182,6 +183,38 @@ class DeskNote(SQLModel, table=True):
     text: str = Field(max_length=NOTE_MAX)
 
 
+class DeskPrivacyRequest(SQLModel, table=True):
+    """A privacy request (the RGPD's rights) the agency recorded: who, which right, when it
+    came; what the desk did (exported, erased); when it was closed and how.
+
+    The address is kept while the request is open (to find, export and erase); closing it
+    clears ``email`` and ``by_hand``: what stays proves the answer without the person's
+    data (the address's ``email_digest``, the right, the dates, the outcome, the number of
+    leads erased), for ``DESK_AUDIT_MONTHS`` after the closing, as the audit log's lines
+    about it (migration ``c5e8a2d4f716``; docs/desk.md).
+    """
+
+    __tablename__ = "desk_privacy_requests"
+    __table_args__ = (sa.Index("ix_desk_privacy_requests_closed_on", "closed_on"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    # The address as the agency typed it, while open (None once closed).
+    email: str | None = Field(default=None, max_length=EMAIL_KEY_MAX)
+    # ``leads.models.email_digest`` of the address: kept after the closing.
+    email_digest: str = Field(max_length=DIGEST_LENGTH)
+    right: str = Field(max_length=20)  # ``privacy_requests.PrivacyRight``
+    received_on: dt.date
+    recorded_at: dt.datetime = Field(default_factory=utcnow)
+    exported_at: dt.datetime | None = None
+    erased_at: dt.datetime | None = None
+    erased_leads: int | None = None
+    # What the agency must still delete by hand after the erasure (destinations and the
+    # ids they answered, never personal data), while open.
+    by_hand: list[dict[str, Any]] | None = Field(default=None, sa_column=sa.Column(sa.JSON))
+    closed_on: dt.date | None = None
+    outcome: str | None = Field(default=None, max_length=20)  # ``PrivacyOutcome``
+
+
 TABLES: tuple[Any, ...] = (
     DeskPerson,
     DeskPasskey,
@@ -191,4 +224,5 @@ TABLES: tuple[Any, ...] = (
     DeskAudit,
     DeskLeadStage,
     DeskNote,
+    DeskPrivacyRequest,
 )

@@ -3,8 +3,9 @@ default): its ``forget`` deletes the pipeline stages and private notes of the le
 erasure or a purge deletes, in that transaction (``pipeline.forget``); one more watcher of
 the monitor's loop, its daily round (the ``desk_purge`` row of
 ``lead_monitor``, claimed by one worker a day, as the leads' own purge): the audit log's
-lines past ``DESK_AUDIT_MONTHS``, the sessions that ended by themselves, the challenges
-never answered and the invites past their day."""
+lines past ``DESK_AUDIT_MONTHS`` (and the privacy requests closed that long ago), the
+sessions that ended by themselves, the challenges never answered and the invites past
+their day."""
 
 import asyncio
 import datetime as dt
@@ -15,7 +16,7 @@ from functools import partial
 import sqlalchemy as sa
 from sqlmodel import col
 
-from agency_site.desk import audit, pipeline, sessions
+from agency_site.desk import audit, pipeline, privacy_requests, sessions
 from agency_site.desk.models import DeskChallenge, DeskInvite
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.plugins import LeadPlugin, Watcher
@@ -35,6 +36,7 @@ class DeskPurged:
     sessions: int
     challenges: int
     invites: int
+    requests: int = 0  # Privacy requests closed more than DESK_AUDIT_MONTHS ago.
 
 
 def purge(
@@ -46,6 +48,7 @@ def purge(
 ) -> DeskPurged:
     """Delete what the desk keeps no longer (module doc); how many of each."""
     lines = audit.purge(engine, audit_months, now)
+    requests = privacy_requests.purge_closed(engine, audit_months, now)
     ended = sessions.purge(engine, now, idle, max_age)
     with engine.begin() as connection:
         challenges = connection.execute(
@@ -58,7 +61,7 @@ def purge(
         logger.info(
             "%s line(s) of the desk's audit log deleted after %s months.", lines, audit_months
         )
-    return DeskPurged(lines, ended, challenges, invites)
+    return DeskPurged(lines, ended, challenges, invites, requests)
 
 
 @dataclass

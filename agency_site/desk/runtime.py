@@ -8,13 +8,16 @@ from starlette.types import ASGIApp
 
 from agency_site.desk.app import SCREENS, routes
 from agency_site.desk.config import desk_config
+from agency_site.desk.figures_view import leads_health_details
 from agency_site.desk.guard import Desk, DeskMount, create_app
 from agency_site.desk.lead_tools import LeadTools
+from agency_site.desk.privacy_requests import PrivacyTools
 from agency_site.desk.sign_in import PUBLIC, SignInLimiter
 
 
 def desk_api() -> Callable[[ASGIApp], ASGIApp]:
     """The transform that puts the desk in front of the backend's other routes."""
+    from agency_site.bookings.runtime import desk as booking_desk
     from agency_site.leads.ratelimit import storage_for
     from agency_site.leads.runtime import intake
     from agency_site.reflex_ext.internals import get_config
@@ -44,6 +47,23 @@ def desk_api() -> Callable[[ASGIApp], ASGIApp]:
         trusted_hops=config.trusted_proxy_hops,
         public=PUBLIC,
         lead_tools=lead_tools,
+        booking_desk=booking_desk,
+        privacy_tools=cache(privacy_tools),
+        leads_health=leads_health_details,
     )
     app = create_app(desk, routes(SCREENS), lambda: not_found_page(settings.site_url))
     return lambda backend: DeskMount(app, backend)
+
+
+def privacy_tools() -> PrivacyTools:
+    """The intake's store, spool and erasure log, and the webhook channel (if any)."""
+    from agency_site.leads.runtime import intake, webhooks
+    from agency_site.settings import get_settings
+
+    the_intake, channel = intake(), webhooks()
+    return PrivacyTools(
+        store=the_intake.store,
+        spool=the_intake.spool,
+        erasure_log=get_settings().leads.erasure_log_path,
+        webhooks=channel if channel.enabled else None,
+    )

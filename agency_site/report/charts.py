@@ -1,9 +1,10 @@
 """The report's three charts, drawn on the server as SVG by pygal (pure Python): visits
-per day, the funnel, leads per source. Inline in the page, with no script: pygal's
-interactive JavaScript is left out (``js=()``, and the config script it writes anyway is
-cut: ``_without_script``), so the SVG shows as drawn."""
+per day, the funnel, leads per source (``CHARTS``, by name). Inline in the page, with no
+script: pygal's interactive JavaScript is left out (``js=()``, and the config script it
+writes anyway is cut: ``_without_script``), so the SVG shows as drawn."""
 
 import re
+from collections.abc import Callable
 
 import pygal
 from pygal.style import CleanStyle
@@ -57,10 +58,15 @@ def leads_per_source(figures: Figures) -> str:
     return _bars("Solicitudes por origen", "Solicitudes", list(figures.leads_by_source))
 
 
+# Each chart by its name: its description (its text alternative) and how it is drawn. The
+# report page draws them all inline; the owner's desk serves each as an SVG file of its own.
+CHARTS: dict[str, tuple[str, Callable[[Figures], str]]] = {
+    "visits": ("Visitas por día del mes (barras)", visits_per_day),
+    "funnel": ("Embudo: visitas, formularios empezados, solicitudes, citas (barras)", funnel),
+    "sources": ("Solicitudes por origen (barras)", leads_per_source),
+}
+
+
 def charts(figures: Figures) -> list[tuple[str, str]]:
     """Each chart's description (its text alternative) and its SVG."""
-    return [
-        ("Visitas por día del mes (barras)", visits_per_day(figures)),
-        ("Embudo: visitas, formularios empezados, solicitudes, citas (barras)", funnel(figures)),
-        ("Solicitudes por origen (barras)", leads_per_source(figures)),
-    ]
+    return [(description, draw(figures)) for description, draw in CHARTS.values()]

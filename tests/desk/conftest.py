@@ -13,9 +13,12 @@ For a new screen's tests (docs/desk.md "A new screen"):
 """
 
 import datetime as dt
+import tempfile
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -27,13 +30,18 @@ with warnings.catch_warnings():  # Starlette's note that httpx2 is its future cl
     from starlette.testclient import TestClient
 
 from agency_site import paths
+from agency_site.bookings.desk import BookingDesk
+from agency_site.bookings.links import LinkSigner
 from agency_site.desk import people, sign_in
 from agency_site.desk.app import SCREENS, routes
 from agency_site.desk.config import DeskConfig
 from agency_site.desk.guard import Desk, create_app
+from agency_site.desk.privacy_requests import PrivacyTools
 from agency_site.desk.sign_in import PUBLIC, SignInLimiter
+from agency_site.leads.spool import Spool
+from agency_site.working_calendar import WorkingCalendar
 from tests.desk.authenticator import Authenticator
-from tests.lead_store import new_engine
+from tests.lead_store import new_engine, plugged
 
 ORIGIN = "http://desk.test"
 
@@ -59,6 +67,10 @@ class DeskSite:
     clock: Clock
     desk: Desk
     app: object
+    # The e-mails the screens' booking desk sent: (template, params).
+    sent: list[tuple[str, dict[str, str]]] = field(default_factory=list)
+    # What the bookings, privacy and figures screens reach (a test may change it).
+    screens: "Screens | None" = None
 
     def stranger(self, origin: str = ORIGIN) -> TestClient:
         """A browser at the desk with no session; its state-changing requests carry
@@ -105,6 +117,11 @@ def make_desk_site(
     """The desk's app with a moving clock and a limiter in memory."""
     clock = Clock()
     limiter = SignInLimiter(MemoryStorage(), attempts, 600)
+    sent: list[tuple[str, dict[str, str]]] = []
+    screens = Screens(
+        screens_booking_desk(engine, sent),
+        screens_privacy_tools(engine, Path(tempfile.mkdtemp(prefix="desk-spool-"))),
+    )
     desk = Desk(
         config=DeskConfig(origin=origin, host=host, rp_name="Agencia de prueba"),
         engine=lambda: engine,
@@ -112,9 +129,51 @@ def make_desk_site(
         site_url="http://www.desk.test",
         clock=clock,
         public=PUBLIC,
+        booking_desk=lambda: screens.booking_desk,
+        privacy_tools=lambda: screens.privacy_tools,
+        leads_health=lambda: screens.health,
     )
     not_found = lambda: HTMLResponse("not found", 404)  # noqa: E731
-    return DeskSite(engine, clock, desk, create_app(desk, routes(SCREENS), not_found))
+    return DeskSite(
+        engine, clock, desk, create_app(desk, routes(SCREENS), not_found), sent, screens
+    )
+
+
+@dataclass
+class Screens:
+    """What the bookings, privacy and figures screens reach in the tests (desk/runtime.py
+    wires the process's own): a booking desk whose e-mails are recorded, a spool folder
+    of its own, no health details."""
+
+    booking_desk: BookingDesk
+    privacy_tools: PrivacyTools
+    health: Mapping[str, Any] | None = None
+
+
+def screens_booking_desk(engine: sa.Engine, sent: list) -> BookingDesk:
+    """A booking desk on ``engine`` (the working calendar of Spain's holidays, no closed
+    day, two hours' notice) that records its e-mails in ``sent`` and accepts them."""
+
+    async def send(template: str, params: dict[str, str]) -> bool:
+        sent.append((template, params))
+        return True
+
+    return BookingDesk(
+        engine=engine,
+        signer=LinkSigner(["a-secret-for-the-desk-tests-0123456789"]),
+        send=send,
+        calendar=WorkingCalendar(),
+        api_url="http://api.desk.test",
+        site_url="http://www.desk.test",
+        agency_link_days=14,
+    )
+
+
+def screens_privacy_tools(engine: sa.Engine, folder: Path) -> PrivacyTools:
+    """The leads' store on ``engine`` (the bookings plugged in), a spool folder and erasure
+    log in ``folder``, no webhooks."""
+    spool = Spool(folder / "spool", erasure_log=folder / "erasures.log")
+    return PrivacyTools(store=plugged(engine), spool=spool, erasure_log=folder / "erasures.log")
 
 
 @pytest.fixture

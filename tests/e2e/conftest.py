@@ -13,6 +13,8 @@ the run's own, the others serve that build (scripts/serve_built.py). A test that
 ``.web/`` itself (tests/e2e/test_reflex_run.py) changes no served file and no copy.
 """
 
+import base64
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -109,15 +111,42 @@ def backend_env(
     }
 
 
+# The session site's signed webhooks (docs/leads.md "Webhooks") go to one receiver of the
+# session, which accepts every message (the desk's erasure reaches it:
+# tests/e2e/test_desk_bookings.py).
+WEBHOOK_PATH_E2E = "/hooks/e2e"
+WEBHOOK_SECRET_E2E = "whsec_" + base64.b64encode(b"e2e-webhook-secret-0123456789ab").decode()
+
+
 @pytest.fixture(scope="session")
-def site(emailjs_fake: HTTPServer, tmp_path_factory: pytest.TempPathFactory, worker_id: str):
+def webhook_receiver() -> Iterator[HTTPServer]:
+    """The agency's webhook receiver for the session's site, answering its own id."""
+    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+    server.expect_request(WEBHOOK_PATH_E2E, method="POST").respond_with_json({"id": "rec-e2e"})
+    server.start()
+    yield server
+    server.clear()
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def site(
+    emailjs_fake: HTTPServer,
+    webhook_receiver: HTTPServer,
+    tmp_path_factory: pytest.TempPathFactory,
+    worker_id: str,
+):
     """The production build of the site, started once for the whole browser-test session:
     on pytest-xdist workers, one build in the run's own folder (the workers' base folders'
     parent) that each worker's site serves."""
     folder = tmp_path_factory.mktemp("site")
     run_folder = tmp_path_factory.getbasetemp().parent
     shared_build = run_folder / "site-build" if worker_id != "master" else None
-    server = start_site(backend_env(emailjs_fake, folder), folder, shared_build)
+    hooks = {
+        "LEADS_WEBHOOK_URLS": webhook_receiver.url_for(WEBHOOK_PATH_E2E),
+        "LEADS_WEBHOOK_SECRET": WEBHOOK_SECRET_E2E,
+    }
+    server = start_site(backend_env(emailjs_fake, folder) | hooks, folder, shared_build)
     yield server
     stop_site(server)
 
