@@ -1,7 +1,7 @@
 """The owner's desk: the agency's private pages under ``paths.DESK``, signed in with a passkey
 (docs/desk.md; why pages the backend renders: docs/architecture.md).
 
-- ``web.py``: the app and its guard (host, origin, session, headers), what a screen's handler
+- ``guard.py``: the app and its guard (host, origin, session, headers), what a screen's handler
   uses (``signed_in``, ``render``, ``record``, ``requires_fresh_passkey``), ``DeskMount``;
 - ``sign_in.py``: sign-in, enrolment through an invite, confirmation, sign-out;
 - ``passkeys.py`` (WebAuthn ceremonies, py_webauthn), ``people.py`` (people, invites,
@@ -14,6 +14,6 @@
 - the bookings calendar (``bookings_view.py``, through the signed links' booking desk:
   ``Desk.booking_desk``), the privacy requests (``privacy_requests.py``: ``Desk.privacy_tools``),
   the month's figures and the leads' health (``figures_view.py``); ``static/screens.css``;
-- ``runtime.py`` (mounted by ``agency_site.py``), ``plugin.py`` (its daily purge, through
+- ``runtime.py`` (mounted by ``agency_site.py``), ``purge_plugin.py`` (its daily purge, through
   ``LEADS_PLUGINS``), ``__main__.py`` (``python -m agency_site.desk invite|url``).
 """
