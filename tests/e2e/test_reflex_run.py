@@ -42,6 +42,7 @@ from tests.e2e.conftest import (
     web_template,
 )
 from tests.e2e.helpers import TYPING_MS, open_page
+from tests.e2e.test_desk import authenticator
 from tests.e2e.test_forms import SUBMIT, fill_booking, wait_for_sends, working_day
 from tests.emailjs_fake import accept_sends, sent_payloads
 
@@ -64,6 +65,20 @@ def _port_is_free(port: int) -> bool:
 
 def start(command: list[str], fake: HTTPServer, workdir: Path) -> subprocess.Popen:
     """Run ``command`` in the site folder with nothing but the fake EmailJS configured."""
+    log = (workdir / "run.log").open("w")
+    return subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=site_env(fake, workdir),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+def site_env(fake: HTTPServer, workdir: Path) -> dict[str, str]:
+    """The environment of a command run in ``workdir``: this machine's, without its Reflex
+    settings, and the fake EmailJS."""
     env = {
         name: value
         for name, value in os.environ.items()
@@ -77,15 +92,7 @@ def start(command: list[str], fake: HTTPServer, workdir: Path) -> subprocess.Pop
         "LEADS_RATE_LIMIT_PER_IP": "10000",
         "PYTHONUNBUFFERED": "1",
     }
-    log = (workdir / "run.log").open("w")
-    return subprocess.Popen(
-        command,
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    return env
 
 
 def served_at(process: subprocess.Popen, log: Path, timeout: float = START_TIMEOUT_S) -> str:
@@ -199,3 +206,29 @@ def test_a_development_run_on_other_ports_serves_working_forms(
     server = running(command, emailjs_fake, tmp_path, url, ping)
     stopped.append(server)
     both_forms_deliver(browser, server, emailjs_fake)
+    # The README's promise for the owner's desk: `make run`, then the operator's invite.
+    env = site_env(emailjs_fake, tmp_path) | {"REFLEX_BACKEND_PORT": str(backend)}
+    the_owner_enrolls_and_finds_the_leads(browser, f"http://localhost:{backend}", env)
+
+
+def the_owner_enrolls_and_finds_the_leads(browser: Browser, backend: str, env: dict) -> None:
+    """``python -m agency_site.desk invite`` beside the running site prints a link on the
+    backend's origin (``localhost``: WebAuthn wants a name); in Chromium (a virtual passkey)
+    it enrolls, and the desk's inbox shows the leads just sent on the site."""
+    done = subprocess.run(
+        [sys.executable, "-m", "agency_site.desk", "invite", "ana@example.com"],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True, timeout=60,
+    )  # fmt: skip
+    [link] = re.findall(r"^http\S+$", done.stdout, re.MULTILINE)
+    assert link.startswith(backend + paths.DESK), link
+    context = browser.new_context(locale="es-ES", viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        _passkey = authenticator(page)  # Lives as long as its DevTools session.
+        page.goto(link)
+        page.get_by_label("Nombre de este dispositivo").fill("Portátil")
+        page.get_by_role("button", name="Crear mi passkey").click()
+        expect(page.get_by_role("heading", level=1, name="Bandeja")).to_be_visible()
+        expect(page.locator("main")).to_contain_text("visitante@example.com")
+    finally:
+        context.close()
