@@ -48,8 +48,8 @@ if str(ROOT) not in sys.path:
 from agency_site import paths  # noqa: E402
 from agency_site.forms.declarations import FORM_TOKEN_FIELD, HONEYPOT_FIELD  # noqa: E402
 from agency_site.forms.kinds import LeadKind  # noqa: E402
-from agency_site.leads.kinds import LeadStatus  # noqa: E402
 from agency_site.leads.models import Lead, email_key  # noqa: E402
+from agency_site.leads.statuses import LeadStatus  # noqa: E402
 
 KIND = LeadKind.HERO
 QUARANTINED, DELIVERED, REFUSED, MISSING = "quarantined", "delivered", "refused", "missing"

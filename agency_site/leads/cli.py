@@ -38,13 +38,13 @@ from agency_site.forms.declarations import export_fields
 from agency_site.leads import erasures, webhook_queue
 from agency_site.leads import source as lead_source
 from agency_site.leads.delivery import Delivery
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.monitor import retention_cutoff
 from agency_site.leads.plugins import Plugins
 from agency_site.leads.rgpd import mark_spam_listed
 from agency_site.leads.spam import quarantine_note
 from agency_site.leads.spool import QUARANTINE, SUFFIX, TORN, Spool, SpooledLead
+from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.webhooks import WebhookChannel
 from agency_site.settings import ROOT, get_settings
 

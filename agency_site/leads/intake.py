@@ -48,7 +48,6 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
 from agency_site.leads import source as lead_source
 from agency_site.leads.delivery import Delivery
-from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.plugins import Hold, Refused
@@ -56,6 +55,7 @@ from agency_site.leads.ratelimit import RateLimiter, network_digest
 from agency_site.leads.spam import SpamScreen
 from agency_site.leads.spam_challenge import Challenges
 from agency_site.leads.spool import Spool, SpooledLead, Unstorable, new_key, valid_key
+from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import DuplicateSubmission, LeadStore, Release
 from agency_site.leads.validation import HONEYPOT_FIELD, validate
 from agency_site.rules import AGENCY_TIME_ZONE

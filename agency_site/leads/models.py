@@ -9,7 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.statuses import LeadStatus
 from agency_site.rules import EMAIL_MAX
 
 # Longest ``email_key`` of an address validation accepts (at most ``EMAIL_MAX``

@@ -55,12 +55,12 @@ from agency_site.content.owner_alerts import ALERTS
 from agency_site.content.template import render
 from agency_site.forms.email import NOTICE, kind_params
 from agency_site.leads.delivery import Delivery
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.lease import new_claim_token
 from agency_site.leads.loop import forever
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.rgpd import SPAM_LISTING_LATE, mark_spam_listed
 from agency_site.leads.spool import Spool
+from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadSummary
 from agency_site.leads.webhooks import WebhookChannel
 from agency_site.paths import LEADS_HEALTH

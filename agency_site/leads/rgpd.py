@@ -29,9 +29,9 @@ from sqlmodel import Session, col, select
 
 from agency_site.leads import allowance, erasures, webhook_queue
 from agency_site.leads.claims import forget_attempts
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, email_digest, email_key, mailbox_digest, utcnow
 from agency_site.leads.plugins import Plugins
+from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.webhook_payload import RETENTION
 from agency_site.leads.webhook_queue import ERASURE_CHUNK, Erasure
 

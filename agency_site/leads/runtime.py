@@ -34,7 +34,6 @@ from agency_site.leads import database, migrations, plugins
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.health import LeadsHealth, leads_api, unwritable
 from agency_site.leads.intake import LeadIntake
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.loop import Round, forever
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter, storage_for
@@ -43,6 +42,7 @@ from agency_site.leads.spam_address import AddressScreen, mx_lookup
 from agency_site.leads.spam_challenge import Challenges
 from agency_site.leads.spam_token import FormTokens, token_secrets
 from agency_site.leads.spool import Spool
+from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore
 from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
 from agency_site.paths import DESK_SPAM, LEADS_HEALTH

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from agency_site.forms.declarations import FORM_TOKEN_FIELD
-from agency_site.leads.kinds import SpamReason
 from agency_site.leads.spam_address import AddressScreen
 from agency_site.leads.spam_challenge import Challenges
 from agency_site.leads.spam_token import FormTokens
+from agency_site.leads.statuses import SpamReason
 
 
 def quarantine_note(reason: str | None, challenged: bool) -> str:

@@ -23,7 +23,7 @@ from disposable_email_domains import blocklist
 from email_validator import EmailUndeliverableError
 from email_validator.deliverability import validate_email_deliverability
 
-from agency_site.leads.kinds import SpamReason
+from agency_site.leads.statuses import SpamReason
 
 logger = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from itsdangerous import BadData, URLSafeSerializer
 
 from agency_site.leads.kept_secret import data_folder, kept_secret
-from agency_site.leads.kinds import SpamReason
+from agency_site.leads.statuses import SpamReason
 from agency_site.settings import Settings
 
 logger = logging.getLogger(__name__)

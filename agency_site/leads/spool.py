@@ -60,8 +60,8 @@ from typing import Any
 
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import erasures
-from agency_site.leads.kinds import SpamReason
 from agency_site.leads.models import email_digest, email_key
+from agency_site.leads.statuses import SpamReason
 from agency_site.locale import DEFAULT_LOCALE
 from agency_site.locale import parse as parse_language
 

@@ -28,12 +28,12 @@ from agency_site.forms.declarations import (
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads.intake import LeadIntake
-from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.models import mailbox_digest
 from agency_site.leads.plugins import Hold
 from agency_site.leads.ratelimit import RateLimiter, network_digest
 from agency_site.leads.spam import SpamScreen
 from agency_site.leads.spool import Spool, SpooledLead
+from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.working_calendar import WorkingCalendar
 from tests.bookings.test_busy_bookings import busy_at

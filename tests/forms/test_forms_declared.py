@@ -33,7 +33,7 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
 from agency_site.leads import cli
 from agency_site.leads.delivery import template_params
-from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore
 from agency_site.leads.validation import validate
 from agency_site.rules import MESSAGE_MAX, NAME_MAX

@@ -77,7 +77,6 @@ from agency_site.leads import cli, database, webhook_queue
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.health import LeadsHealth, leads_api
 from agency_site.leads.intake import LeadIntake
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead, LeadWebhook, utcnow
 from agency_site.leads.monitor import Monitor, retention_cutoff
@@ -87,6 +86,7 @@ from agency_site.leads.spam import SpamScreen
 from agency_site.leads.spam_challenge import Challenges
 from agency_site.leads.spam_token import FormTokens
 from agency_site.leads.spool import Spool
+from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore
 from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
 from agency_site.report.started import StartedCounter

@@ -41,13 +41,13 @@ from agency_site.leads import database, erasures, migrations
 from agency_site.leads.cli import run as run_cli
 from agency_site.leads.delivery import template_params
 from agency_site.leads.intake import Failure, LeadIntake, failure
-from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead, email_key, utcnow
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.runtime import drain_forever, prepare_when_reachable
 from agency_site.leads.spool import QUARANTINE, Spool, SpooledLead
+from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.rules import EMAIL_MAX
 from agency_site.site_api import create_app

@@ -23,10 +23,10 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads import database, runtime
 from agency_site.leads.health import CHECK_EVERY_S, LeadsHealth, leads_api, token_matches
-from agency_site.leads.kinds import SpamReason
 from agency_site.leads.plugins import LeadPlugin, Plugins
 from agency_site.leads.rgpd import mark_spam_listed
 from agency_site.leads.spool import Spool
+from agency_site.leads.statuses import SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.report.started import StartedCounter
 from agency_site.site_api import create_app

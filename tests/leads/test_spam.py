@@ -21,11 +21,11 @@ from agency_site.forms.declarations import FORM_TOKEN_FIELD, HONEYPOT_FIELD
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads.intake import LeadIntake
-from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.spam import SpamScreen
 from agency_site.leads.spam_address import AddressScreen, ascii_domain, disposable, mx_lookup
 from agency_site.leads.spam_token import FILE_NAME, MAX_AGE, FormTokens, token_secrets
+from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.settings import BookingSettings, DeploySettings, Settings, load_settings
 from tests.emailjs_fake import accept_sends, make_client, sent_payloads

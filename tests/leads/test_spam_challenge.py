@@ -26,12 +26,12 @@ from agency_site.forms.declarations import (
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads.intake import LeadIntake
-from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.spam import SpamScreen, quarantine_note
 from agency_site.leads.spam_address import AddressScreen
 from agency_site.leads.spam_challenge import PAYLOAD_MAX, Challenges, challenge_key
 from agency_site.leads.spool import Spool
+from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.site_api import _STATUS
 from tests.emailjs_fake import accept_sends, make_client, sent_payloads

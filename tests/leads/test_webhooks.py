@@ -25,8 +25,8 @@ from werkzeug import Request, Response
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import cli, webhook_payload, webhook_queue
 from agency_site.leads.health import LeadsHealth
-from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.models import LeadWebhook, LeadWebhookEndpoint
+from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
 from tests.emailjs_fake import accept_sends, make_client, refuse_sends, sent_payloads

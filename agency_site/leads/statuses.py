@@ -1,5 +1,6 @@
-"""The statuses a lead goes through (its kind, which form it came from, is
-``agency_site.forms.kinds.LeadKind``), and why a lead was taken for spam."""
+"""What a lead's row says of it besides its fields: the statuses it goes through (its kind,
+which form it came from, is ``agency_site.forms.kinds.LeadKind``), and why a lead was taken
+for spam."""
 
 from enum import StrEnum
 
