@@ -9,7 +9,7 @@ one), so what became of each submission is read from the leads database the site
 (``--db``, default ``REFLEX_DB_URL``): **quarantined** (status ``spam``, with its reason),
 **delivered** (stored for the agency: queued, sending or sent) or **refused** (answered
 with an error, nothing stored); and how many were **challenged** (answered with an ALTCHA
-proof of work, ``leads/spam_challenge.py``, which none of these bots solves: the
+proof of work, ``leads/spam/challenge.py``, which none of these bots solves: the
 quarantined lead stays there). One table, a line per bot:
 
 - ``json-poster``: posts the form's fields as a script does, with no token;

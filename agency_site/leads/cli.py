@@ -42,7 +42,7 @@ from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.monitor import retention_cutoff
 from agency_site.leads.plugins import Plugins
 from agency_site.leads.rgpd import mark_spam_listed
-from agency_site.leads.spam import quarantine_note
+from agency_site.leads.spam.screen import quarantine_note
 from agency_site.leads.spool import QUARANTINE, SUFFIX, TORN, Spool, SpooledLead
 from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.webhooks import WebhookChannel

@@ -52,8 +52,8 @@ from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead, utcnow
 from agency_site.leads.plugins import Hold, Refused
 from agency_site.leads.ratelimit import RateLimiter, network_digest
-from agency_site.leads.spam import SpamScreen
-from agency_site.leads.spam_challenge import Challenges
+from agency_site.leads.spam.challenge import Challenges
+from agency_site.leads.spam.screen import SpamScreen
 from agency_site.leads.spool import Spool, SpooledLead, Unstorable, new_key, valid_key
 from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import DuplicateSubmission, LeadStore, Release
@@ -209,7 +209,7 @@ class LeadIntake:
         carries it too). Without one (or a malformed one) the server makes one.
 
         ``no_script``: a person's browser posted the form with no script running (the
-        no-JavaScript path), so the form could not fetch its token (``spam.py``).
+        no-JavaScript path), so the form could not fetch its token (``spam/screen.py``).
         """
         if idempotency_key is None and isinstance(form_data, Mapping):
             idempotency_key = form_data.get(IDEMPOTENCY_FIELD)
@@ -256,7 +256,7 @@ class LeadIntake:
             )
         key = idempotency_key if valid_key(idempotency_key) else new_key()
         network = network_digest(client_ip, self.network_key)
-        # A proof of work this submission was asked for, solved (spam_challenge.py): it
+        # A proof of work this submission was asked for, solved (spam/challenge.py): it
         # passes the soft spam reasons, and the rate limit up to its ceiling. One solved for
         # an earlier version of it still in quarantine (the visitor changed it after its
         # release was refused: the page sends it under a new key with the old proof) stands

@@ -1,7 +1,7 @@
 """A secret generated once per host and kept in its data folder, so what the site signs
 works out of the box, the same for ``make run``, ``make prod``, a plain ``reflex run`` and
 every worker of every backend process of the host, start after start: the booking links'
-(``bookings/link_secret.py``) and the form tokens' (``spam_token.py``).
+(``bookings/link_secret.py``) and the form tokens' (``spam/form_token.py``).
 
 The folder is ``DEPLOY_DATA_DIR`` when it exists (a host prepared by
 scripts/prepare_host.py: the only folder its units may write), else the site folder's

@@ -7,7 +7,7 @@ count could be reset at will. An IPv6 address counts for its /64, the block one
 subscriber gets. With ``REFLEX_REDIS_URL`` the counts live in Redis and every
 backend worker and host shares them; otherwise in this process's memory.
 
-A submission past the limit is asked for a proof of work (``spam_challenge.py``); one
+A submission past the limit is asked for a proof of work (``spam/challenge.py``); one
 that carries it solved still counts, and passes only while the address has sent fewer
 than ``per_ip`` solved ones past the limit in the window (``hit_solved``): a person who
 was limited gets through after one challenge, a script that solves them (a CPU-second

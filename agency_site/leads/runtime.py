@@ -37,10 +37,10 @@ from agency_site.leads.intake import LeadIntake
 from agency_site.leads.loop import Round, forever
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter, storage_for
-from agency_site.leads.spam import SpamScreen
-from agency_site.leads.spam_address import AddressScreen, mx_lookup
-from agency_site.leads.spam_challenge import Challenges
-from agency_site.leads.spam_token import FormTokens, token_secrets
+from agency_site.leads.spam.address_check import AddressScreen, mx_lookup
+from agency_site.leads.spam.challenge import Challenges
+from agency_site.leads.spam.form_token import FormTokens, token_secrets
+from agency_site.leads.spam.screen import SpamScreen
 from agency_site.leads.spool import Spool
 from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore
@@ -314,7 +314,7 @@ def network_key(settings: Settings) -> str:
 
 @lru_cache(maxsize=1)
 def form_tokens() -> FormTokens | None:
-    """The forms' time trap of this process (``spam_token.py``): None when it is off
+    """The forms' time trap of this process (``spam/form_token.py``): None when it is off
     (``LEADS_SPAM_TIME_TRAP=false``, or no secret could be had)."""
     settings = get_settings()
     secrets = token_secrets(settings) if settings.leads.spam_time_trap else ()
@@ -324,7 +324,7 @@ def form_tokens() -> FormTokens | None:
 
 
 def form_challenges() -> Challenges | None:
-    """The proof of work asked of suspect submissions (``spam_challenge.py``): None when
+    """The proof of work asked of suspect submissions (``spam/challenge.py``): None when
     off (``LEADS_SPAM_CHALLENGE=false``, or no secret could be had)."""
     settings = get_settings()
     secrets = token_secrets(settings) if settings.leads.spam_challenge else ()

@@ -184,7 +184,7 @@ def forms_started(settings: Settings, engine: Callable[[], sa.Engine]) -> Starte
     the site's secret for their digests), its flush a round of every worker's loops:
     once a minute, and once more when the worker stops."""
     from agency_site.leads.runtime import add_round
-    from agency_site.leads.spam_token import token_secrets
+    from agency_site.leads.spam.form_token import token_secrets
 
     def site_secret() -> bytes:
         """The forms' token secret (every host's the same); a random one when none."""

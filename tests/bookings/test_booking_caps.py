@@ -31,7 +31,7 @@ from agency_site.leads.intake import LeadIntake
 from agency_site.leads.models import mailbox_digest
 from agency_site.leads.plugins import Hold
 from agency_site.leads.ratelimit import RateLimiter, network_digest
-from agency_site.leads.spam import SpamScreen
+from agency_site.leads.spam.screen import SpamScreen
 from agency_site.leads.spool import Spool, SpooledLead
 from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore

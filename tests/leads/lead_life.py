@@ -82,9 +82,9 @@ from agency_site.leads.models import Lead, LeadWebhook, utcnow
 from agency_site.leads.monitor import Monitor, retention_cutoff
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.rgpd import mark_spam_listed, spam_purge_after
-from agency_site.leads.spam import SpamScreen
-from agency_site.leads.spam_challenge import Challenges
-from agency_site.leads.spam_token import FormTokens
+from agency_site.leads.spam.challenge import Challenges
+from agency_site.leads.spam.form_token import FormTokens
+from agency_site.leads.spam.screen import SpamScreen
 from agency_site.leads.spool import Spool
 from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore

@@ -22,9 +22,9 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.ratelimit import RateLimiter
-from agency_site.leads.spam import SpamScreen
-from agency_site.leads.spam_address import AddressScreen, ascii_domain, disposable, mx_lookup
-from agency_site.leads.spam_token import FILE_NAME, MAX_AGE, FormTokens, token_secrets
+from agency_site.leads.spam.address_check import AddressScreen, ascii_domain, disposable, mx_lookup
+from agency_site.leads.spam.form_token import FILE_NAME, MAX_AGE, FormTokens, token_secrets
+from agency_site.leads.spam.screen import SpamScreen
 from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.settings import BookingSettings, DeploySettings, Settings, load_settings

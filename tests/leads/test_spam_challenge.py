@@ -1,4 +1,4 @@
-"""Proof of work only when suspect (docs/leads.md "Spam", ``leads/spam_challenge.py``): the
+"""Proof of work only when suspect (docs/leads.md "Spam", ``leads/spam/challenge.py``): the
 ALTCHA challenge a soft-flagged or rate-limited submission is asked to solve, its
 verification, and the release of the quarantined lead, once, whatever the order of the
 solved resubmissions and `leads not-spam`."""
@@ -27,9 +27,9 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.ratelimit import RateLimiter
-from agency_site.leads.spam import SpamScreen, quarantine_note
-from agency_site.leads.spam_address import AddressScreen
-from agency_site.leads.spam_challenge import PAYLOAD_MAX, Challenges, challenge_key
+from agency_site.leads.spam.address_check import AddressScreen
+from agency_site.leads.spam.challenge import PAYLOAD_MAX, Challenges, challenge_key
+from agency_site.leads.spam.screen import SpamScreen, quarantine_note
 from agency_site.leads.spool import Spool
 from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore

@@ -1,4 +1,4 @@
-"""The address checks of spam (``spam.py``): a throwaway-mailbox domain, and optionally
+"""The address checks of spam (``spam/screen.py``): a throwaway-mailbox domain, and optionally
 one that receives no e-mail at all.
 
 - **Disposable**: the domain, or a domain it is under, is in ``disposable-email-domains``

@@ -1,5 +1,5 @@
 """Proof of work only when suspect: the ALTCHA challenge a soft-flagged submission is
-asked to solve before it is taken as a person's (``spam.py``, ``intake.py``).
+asked to solve before it is taken as a person's (``spam/screen.py``, ``intake.py``).
 
 A submission whose form token says "too fast", "none", "expired" or "forged"
 (``SpamReason.SOFT``), or one the rate limiter refuses, is answered ``Result.CHALLENGE``
