@@ -1,7 +1,7 @@
 """A booking's changes of state as webhook events (``booking.requested``, ``confirmed``,
 ``declined``, ``cancelled``, ``rescheduled``, ``expired`` (left unanswered,
 ``slots.expire_pending``), and after the meeting ``attended`` or ``no_show``
-(``slots.mark_attendance``)): queued by ``leads.webhooks.queue_event`` in the transaction
+(``slots.mark_attendance``)): queued by ``leads.webhooks.queue.queue_event`` in the transaction
 that changes the booking, so an event is sent exactly when its change is stored. Each body
 carries the booking as it is right after the change (``as_data``). The same change is a
 row of ``booking_history`` (``BookingChange``), webhooks or not: the desk's page of the
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from agency_site.bookings.models import Booking, BookingChange
-from agency_site.leads import webhook_queue
+from agency_site.leads.webhooks import queue as webhook_queue
 
 
 def as_data(booking: Booking) -> dict[str, Any]:

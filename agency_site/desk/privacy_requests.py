@@ -64,7 +64,7 @@ from agency_site.leads.models import Lead, LeadWebhook, email_digest, email_key
 from agency_site.leads.monitor import months_before
 from agency_site.leads.spool import SUFFIX, Spool, SpooledLead
 from agency_site.leads.store import LeadStore
-from agency_site.leads.webhooks import WebhookChannel
+from agency_site.leads.webhooks.channel import WebhookChannel
 from agency_site.rules import EMAIL_MAX
 
 # The deadline turns amber this long before it.

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TextIO
 
 from agency_site.forms.declarations import export_fields
-from agency_site.leads import erasures, webhook_queue
+from agency_site.leads import erasures
 from agency_site.leads import source as lead_source
 from agency_site.leads.delivery import Delivery
 from agency_site.leads.models import Lead, utcnow
@@ -45,7 +45,8 @@ from agency_site.leads.rgpd import mark_spam_listed
 from agency_site.leads.spam.screen import quarantine_note
 from agency_site.leads.spool import QUARANTINE, SUFFIX, TORN, Spool, SpooledLead
 from agency_site.leads.statuses import LeadStatus
-from agency_site.leads.webhooks import WebhookChannel
+from agency_site.leads.webhooks import queue as webhook_queue
+from agency_site.leads.webhooks.channel import WebhookChannel
 from agency_site.settings import ROOT, get_settings
 
 # The forms' fields (their declarations say which), each once.

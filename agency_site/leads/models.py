@@ -180,7 +180,7 @@ class LeadMonitor(SQLModel, table=True):
 
 
 class LeadWebhook(SQLModel, table=True):
-    """One event of a lead for one webhook endpoint (``webhooks.py``): queued in the
+    """One event of a lead for one webhook endpoint (``webhooks/channel.py``): queued in the
     transaction that stores the lead (or changes its booking), then claimed, sent, retried
     on its own schedule, independent of the lead's e-mail."""
 

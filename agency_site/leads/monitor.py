@@ -62,7 +62,7 @@ from agency_site.leads.rgpd import SPAM_LISTING_LATE, mark_spam_listed
 from agency_site.leads.spool import Spool
 from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadSummary
-from agency_site.leads.webhooks import WebhookChannel
+from agency_site.leads.webhooks.channel import WebhookChannel
 from agency_site.paths import LEADS_HEALTH
 from agency_site.rules import AGENCY_TIME_ZONE
 

@@ -18,7 +18,7 @@ bookings, ``agency_site.bookings.plugin``) plugs in through a ``LeadPlugin``:
 - ``watchers``: the monitor's extra rounds (unanswered bookings, their expiry).
 - ``lead_notes``: a short note per lead for ``list`` and ``export`` (a booking's state).
 - ``webhook_data``: what a lead's webhook body adds to its ``data`` (``{"booking": ...}``,
-  ``webhook_payload.py``); a plugin queues its own events with ``webhooks.queue_event``.
+  ``webhooks/payload.py``); a plugin queues its own events with ``webhooks.queue.queue_event``.
 - ``health``: what ``/_site/leads/health`` adds under ``notes`` (the owner's calendars
   that fail); no personal data, no secrets; ``health_problem``: the one word the page's
   status takes when the owner must act (a calendar not fetched for a day).

@@ -27,13 +27,14 @@ import sqlalchemy as sa
 import sqlalchemy.orm
 from sqlmodel import Session, col, select
 
-from agency_site.leads import allowance, erasures, webhook_queue
+from agency_site.leads import allowance, erasures
 from agency_site.leads.claims import forget_attempts
 from agency_site.leads.models import Lead, email_digest, email_key, mailbox_digest, utcnow
 from agency_site.leads.plugins import Plugins
 from agency_site.leads.statuses import LeadStatus
-from agency_site.leads.webhook_payload import RETENTION
-from agency_site.leads.webhook_queue import ERASURE_CHUNK, Erasure
+from agency_site.leads.webhooks import queue as webhook_queue
+from agency_site.leads.webhooks.payload import RETENTION
+from agency_site.leads.webhooks.queue import ERASURE_CHUNK, Erasure
 
 # A spam lead not shown to the owner this long after it arrived: the daily digest is not
 # getting through (a day, and a day of retries).

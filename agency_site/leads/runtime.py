@@ -44,7 +44,7 @@ from agency_site.leads.spam.screen import SpamScreen
 from agency_site.leads.spool import Spool
 from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore
-from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
+from agency_site.leads.webhooks.channel import WebhookChannel, WebhookPolicy
 from agency_site.paths import DESK_SPAM, LEADS_HEALTH
 from agency_site.settings import EmailJSSettings, Settings, get_settings
 

@@ -9,8 +9,8 @@ from standardwebhooks import Webhook
 
 from agency_site.bookings import slots
 from agency_site.bookings.models import Attendance, Booking, BookingStatus
-from agency_site.leads import webhook_payload
 from agency_site.leads.store import LeadStore
+from agency_site.leads.webhooks import payload as webhook_payload
 from agency_site.working_calendar import WorkingCalendar
 from tests.bookings.test_bookings import MONDAY, book
 from tests.bookings.test_reschedule import TUESDAY, move

@@ -73,7 +73,7 @@ from agency_site.forms.declarations import (
 from agency_site.forms.email import date_es
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
-from agency_site.leads import cli, database, webhook_queue
+from agency_site.leads import cli, database
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.health import LeadsHealth, leads_api
 from agency_site.leads.intake import LeadIntake
@@ -88,7 +88,8 @@ from agency_site.leads.spam.screen import SpamScreen
 from agency_site.leads.spool import Spool
 from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore
-from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
+from agency_site.leads.webhooks import queue as webhook_queue
+from agency_site.leads.webhooks.channel import WebhookChannel, WebhookPolicy
 from agency_site.report.started import StartedCounter
 from agency_site.site_api import create_app as site_api_app
 from agency_site.working_calendar import agency_now, default_calendar

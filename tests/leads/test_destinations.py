@@ -11,15 +11,15 @@ from hypothesis import strategies as st
 from pytest_httpserver import HTTPServer
 
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.destinations import (
+from agency_site.leads.store import LeadStore
+from agency_site.leads.webhooks.channel import WebhookChannel
+from agency_site.leads.webhooks.destinations import (
     SlackText,
     StandardWebhook,
     Telegram,
     chat_text,
     destination,
 )
-from agency_site.leads.store import LeadStore
-from agency_site.leads.webhooks import WebhookChannel
 from tests.lead_store import LEASE
 from tests.leads.test_webhooks import AT_ONCE, SECRET, lead, receiver, rows, send
 
@@ -151,7 +151,7 @@ def test_a_crm_takes_new_leads_only_and_skips_a_booking_s_changes(
 ) -> None:
     from agency_site.bookings import slots
     from agency_site.bookings.models import BookingStatus
-    from agency_site.leads import webhook_queue
+    from agency_site.leads.webhooks import queue as webhook_queue
     from tests.bookings.test_bookings import book
 
     receiver.expect_request("/json/2/crm.lead/create").respond_with_json([9])
@@ -307,8 +307,8 @@ VISITOR_TEXT = st.lists(st.one_of(st.text(max_size=20), MARKUP), max_size=8).map
 
 
 def visitor_payload(name: str, message: str) -> dict:
-    from agency_site.leads import webhook_payload
     from agency_site.leads.models import Lead, utcnow
+    from agency_site.leads.webhooks import payload as webhook_payload
 
     fields = {"name": name, "email": "ana@example.com", "message": message}
     lead = Lead(id=7, kind="contact", fields=fields, created_at=utcnow(), language="es")

@@ -55,7 +55,7 @@ LEAD_ERASED = "lead.erased"
 REQUEST, RETENTION = "request", "retention"
 REMOTE_IDS = "remote_ids"  # Kept in the message until it is done (``settled``).
 EVENTS = (LEAD_CREATED, *BOOKING_EVENTS, LEAD_ERASED)
-SCHEMA = Path(__file__).resolve().parents[2] / "docs" / "lead-webhook.schema.json"
+SCHEMA = Path(__file__).resolve().parents[3] / "docs" / "lead-webhook.schema.json"
 
 
 def moment(value: dt.datetime) -> str:

@@ -8,7 +8,7 @@ retry``) or ``removed`` (no longer in ``LEADS_WEBHOOK_URLS``; ``register`` at st
 attempts, next try, claim lease, last error and the receiver's id. Claimed as a lead's
 e-mail is, with a lease (``lease.py``): exactly one claimer sends it and only it records
 how it went. The sending is
-``webhooks.py``'s.
+``webhooks/channel.py``'s.
 """
 
 import datetime as dt
@@ -21,9 +21,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from agency_site.leads import webhook_payload
 from agency_site.leads.lease import Lease, update_rows
 from agency_site.leads.models import Lead, LeadWebhook, LeadWebhookEndpoint, utcnow
+from agency_site.leads.webhooks import payload as webhook_payload
 
 QUEUED, SENDING, SENT = "queued", "sending", "sent"
 SKIPPED = "skipped"  # An event its destination does not take (a CRM: a booking's change).
