@@ -42,6 +42,7 @@ from agency_site.leads.spam.challenge import Challenges
 from agency_site.leads.spam.form_token import FormTokens, token_secrets
 from agency_site.leads.spam.screen import SpamScreen
 from agency_site.leads.spool import Spool
+from agency_site.leads.spool_drain import SpoolDrain, drain_forever
 from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore
 from agency_site.leads.webhooks.channel import WebhookChannel, WebhookPolicy
@@ -382,31 +383,6 @@ async def prepare_when_reachable(
             return
 
 
-async def drain_forever(
-    the_intake: LeadIntake, the_monitor: Monitor, ready: asyncio.Event, poll_s: float
-) -> None:
-    """Every ``poll_s``: move spooled leads into the (migrated) database; watch the spool."""
-    failing = False
-    while True:
-        if ready.is_set():
-            try:
-                await asyncio.to_thread(the_intake.drain_spool)
-            except Exception as error:
-                if not failing:
-                    logger.warning(
-                        "Spooled leads wait: the database does not take them yet (%s).",
-                        type(error).__name__,
-                    )
-                failing = True
-            else:
-                failing = False
-        try:
-            await the_monitor.watch_spool()
-        except Exception:
-            logger.exception("The spool watch failed; it carries on.")
-        await asyncio.sleep(poll_s)
-
-
 async def keep_leads_moving(
     the_intake: LeadIntake,
     the_monitor: Monitor,
@@ -420,7 +396,8 @@ async def keep_leads_moving(
     ready = asyncio.Event()
     loops = [
         asyncio.create_task(
-            drain_forever(the_intake, the_monitor, ready, SPOOL_POLL_S), name="leads-drain-loop"
+            drain_forever(SpoolDrain.of(the_intake), the_monitor, ready, SPOOL_POLL_S),
+            name="leads-drain-loop",
         )
     ]
     try:

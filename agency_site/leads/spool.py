@@ -13,8 +13,8 @@ honest "received": it is on disk, fsynced, before the answer leaves.
   never the address nor the network), so the drain claims a booking's slot within the
   caps per network as the intake would have (``plugins.Hold``), and, when it carried a solved proof of work,
   the key of the submission it solves, whose lead in quarantine the drain releases
-  (``intake.store_spooled``).
-- **The drain** (every backend worker, ``drain_forever`` in ``runtime.py``) takes each
+  (``spool_drain.py``).
+- **The drain** (every backend worker, ``spool_drain.py``: ``drain_forever``) takes each
   non-empty file's lock without waiting, inserts its leads with their keys, then
   empties and removes the file under the same lock. The key is unique in the table, so
   a drain that dies half-way and runs again, two workers' files holding the same

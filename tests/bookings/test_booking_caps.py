@@ -33,6 +33,7 @@ from agency_site.leads.plugins import Hold
 from agency_site.leads.ratelimit import RateLimiter, network_digest
 from agency_site.leads.spam.screen import SpamScreen
 from agency_site.leads.spool import Spool, SpooledLead
+from agency_site.leads.spool_drain import SpoolDrain
 from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.working_calendar import WorkingCalendar
@@ -208,7 +209,7 @@ def test_the_caps_hold_while_the_database_is_thought_down(store: LeadStore) -> N
     intake = make_intake(store, None, per_ip=100)
     results = []
     for time_ in TIMES[:4]:
-        intake._down_until = time.monotonic() + 60
+        intake.down.until = time.monotonic() + 60
         results.append(submit(intake, LeadKind.BOOKING, booking_form(time=time_)).result)
     assert results == [Result.QUEUED] * 2 + [Result.INVALID] * 2
     assert len(held(store)) == 2
@@ -231,7 +232,7 @@ def test_a_drained_booking_over_a_cap_holds_no_slot_and_says_why(
     up = LeadIntake(
         store, make_delivery(store, None), RateLimiter(MemoryStorage(), 100, 600), 4.0, spool
     )
-    assert up.drain_spool() == 3
+    assert SpoolDrain.of(up).drain() == 3
     assert len(store.all()) == 3 and len(held(store)) == 2
     # The network's digest, never the address nor the network itself.
     assert {line.network for line in lines} == {network_digest(IP)}
@@ -263,7 +264,7 @@ def test_a_spooled_booking_is_drained_with_the_network_of_its_request(
     intake = LeadIntake(
         store, make_delivery(store, None), RateLimiter(MemoryStorage(), 100, 600), 4.0, spool
     )
-    assert intake.drain_spool() == 3
+    assert SpoolDrain.of(intake).drain() == 3
     assert len(held(store)) == 2
     assert [b.slot_lost_reason for b in slots_of(store, day)] == [None, None, "network_cap"]
 
@@ -284,7 +285,7 @@ def test_a_booking_holding_no_slot_claims_one_by_moving_only_within_the_caps(
     intake = LeadIntake(
         store, make_delivery(store, None), RateLimiter(MemoryStorage(), 100, 600), 4.0, spool
     )
-    assert intake.drain_spool() == 3
+    assert SpoolDrain.of(intake).drain() == 3
     first, _, lost = slots_of(store, day)
     assert lost.slot_lost_reason == "email_cap"
     rules = slots.MoveRules(notice=dt.timedelta(0), max_moves=3)
@@ -403,7 +404,7 @@ def test_a_solved_or_corrected_resend_while_the_database_is_down_is_drained_into
     ).result is (Result.QUEUED)
     assert submit(intake, LeadKind.BOOKING, corrected).result is Result.QUEUED
     store.engine = up
-    assert intake.drain_spool() == 2
+    assert SpoolDrain.of(intake).drain() == 2
     leads = {lead.fields["email"]: lead for lead in store.all()}
     assert len(leads) == 2  # One lead each, never two.
     assert {email: lead.status for email, lead in leads.items()} == {

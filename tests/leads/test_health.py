@@ -352,7 +352,7 @@ def test_a_flood_of_token_and_health_requests_in_an_outage_leaves_the_intake_sto
         )
         took = time.monotonic() - started
         tried = gate.accepted - accepted
-        assert intake._down_until == 0.0 and list(spool.leads()) == []
+        assert intake.down.until == 0.0 and list(spool.leads()) == []
         gate.reopen()
         submitted = await intake.submit(LeadKind.HERO, {"email": "ana@example.com"}, "127.0.0.2")
         assert submitted.result is Result.QUEUED
@@ -363,7 +363,7 @@ def test_a_flood_of_token_and_health_requests_in_an_outage_leaves_the_intake_sto
         assert tokens == [200] * 1000 and pages == [503] * 1000  # "error": unreachable.
         assert tried_per_interval <= 1.0  # The health page's check, once per interval.
         assert [lead.fields for lead in store.all()] == [{"email": "ana@example.com"}]
-        assert list(spool.leads()) == [] and intake._down_until == 0.0
+        assert list(spool.leads()) == [] and intake.down.until == 0.0
         assert run(counter.flush()) == 1
     finally:
         gate.close()
