@@ -19,6 +19,7 @@ through the plugins' ``forget``, what features keep about them (a booking and it
 history, the desk's notes and pipeline stage).
 """
 
+import calendar
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -43,6 +44,20 @@ SPAM_LISTING_LATE = dt.timedelta(days=2)
 # still be undone with "No es spam"), not LEADS_SPAM_KEEP_DAYS after it was shown: the
 # keeping was for the owner's review, done.
 CONFIRMED_SPAM_GRACE = dt.timedelta(days=1)
+
+
+def months_before(moment: dt.datetime, months: int) -> dt.datetime:
+    """The same day and time ``months`` calendar months earlier (the month's last day at most)."""
+    year, month_index = divmod(moment.year * 12 + moment.month - 1 - months, 12)
+    month = month_index + 1
+    return moment.replace(
+        year=year, month=month, day=min(moment.day, calendar.monthrange(year, month)[1])
+    )
+
+
+def retention_cutoff(months: int, now: dt.datetime | None = None) -> dt.datetime:
+    """A person's leads are deleted once their last one arrived before this moment."""
+    return months_before(now or utcnow(), months)
 
 
 def spam_purge_after(lead: Lead, keep_days: int) -> dt.datetime | None:

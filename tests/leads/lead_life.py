@@ -79,9 +79,9 @@ from agency_site.leads.health import LeadsHealth, leads_api
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead, LeadWebhook, utcnow
-from agency_site.leads.monitor import Monitor, retention_cutoff
+from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter
-from agency_site.leads.rgpd import mark_spam_listed, spam_purge_after
+from agency_site.leads.rgpd import mark_spam_listed, retention_cutoff, spam_purge_after
 from agency_site.leads.spam.challenge import Challenges
 from agency_site.leads.spam.form_token import FormTokens
 from agency_site.leads.spam.screen import SpamScreen

@@ -16,7 +16,8 @@ from pytest_httpserver import HTTPServer
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import cli
 from agency_site.leads.models import LeadWebhook
-from agency_site.leads.monitor import Monitor, retention_cutoff
+from agency_site.leads.monitor import Monitor
+from agency_site.leads.rgpd import retention_cutoff
 from agency_site.leads.store import LeadStore
 from agency_site.leads.webhooks import queue as webhook_queue
 from tests.lead_store import LEASE, aged, make_delivery

@@ -66,6 +66,7 @@ from agency_site.leads.webhooks.queue import (
     delete,
     endpoint_key,
     finish,
+    reached,
     register,
     update_endpoint,
 )
@@ -227,27 +228,13 @@ class WebhookChannel:
             return "a former endpoint", False
         return f"endpoint {list(self.by_key).index(endpoint) + 1}, {target.label}", target.erases
 
-    def _reached(self, lead_ids: Sequence[int]) -> dict[str, list[str]]:
-        """Each endpoint a message of these leads was sent to, with the ids it answered."""
-        query = select(LeadWebhook.endpoint, LeadWebhook.remote_id).where(
-            col(LeadWebhook.lead_id).in_(lead_ids), LeadWebhook.status == SENT
-        )
-        with Session(self.engine) as session:
-            found = session.exec(query.order_by(col(LeadWebhook.id))).all()
-        reached: dict[str, list[str]] = {}
-        for endpoint, remote in found:
-            reached.setdefault(endpoint, [])
-            if remote and remote not in reached[endpoint]:
-                reached[endpoint].append(remote)
-        return reached
-
     def elsewhere(self, lead_ids: Sequence[int], erasing: bool | None = None) -> list[str]:
         """Where these leads' data went besides the table (``leads find``, ``erase``): each
         endpoint a message of theirs was sent to, with the ids it answered (``endpoint
         2, Odoo: crm.lead 123``). ``erasing``: only those ``lead.erased`` clears (True)
         or only those the agency must clear by hand (False)."""
         places = []
-        for endpoint, ids in self._reached(lead_ids).items():
+        for endpoint, ids in reached(self.engine, lead_ids).items():
             name, erases = self._place(endpoint)
             if erasing is None or erases == erasing:
                 places.append(f"{name}: {', '.join(ids)}" if ids else name)

@@ -324,3 +324,18 @@ def states(engine: sa.Engine, lead_ids: Sequence[int]) -> dict[int, str]:
             note += f", {waiting} waiting" + (f" ({last[:40]})" if last else "")
         notes[lead_id] = note
     return notes
+
+
+def reached(engine: sa.Engine, lead_ids: Sequence[int]) -> dict[str, list[str]]:
+    """Each endpoint a message of these leads was sent to, with the ids it answered."""
+    query = select(LeadWebhook.endpoint, LeadWebhook.remote_id).where(
+        col(LeadWebhook.lead_id).in_(lead_ids), LeadWebhook.status == SENT
+    )
+    with Session(engine) as session:
+        found = session.exec(query.order_by(col(LeadWebhook.id))).all()
+    places: dict[str, list[str]] = {}
+    for endpoint, remote in found:
+        places.setdefault(endpoint, [])
+        if remote and remote not in places[endpoint]:
+            places[endpoint].append(remote)
+    return places
