@@ -160,7 +160,7 @@ class WebhookChannel:
         self.url_problems: list[str] = []
         for number, url in enumerate(self.urls, start=1):
             try:
-                self.by_key[endpoint_key(url)] = destination(url)
+                self.by_key[endpoint_key(url)] = destination(url, self.plugins.chat_line)
             except ValueError as error:  # Its messages wait until the URL is fixed.
                 self.by_key[endpoint_key(url)] = None
                 self.url_problems.append(f"endpoint {number}: {error}")

@@ -85,10 +85,11 @@ def queue(
     data: dict[str, Any] | None = None,
     sequence: int = 0,
 ) -> int:
-    """In the caller's transaction: ``event`` of ``lead`` (flushed: it has its id) queued
-    for every endpoint in use, due now; ``data`` goes into the body as it is at this
-    moment (a booking's state). An event already queued is left as it is. How many."""
-    assert event in webhook_payload.EVENTS, event
+    """In the caller's transaction: ``event`` of ``lead`` (flushed: it has its id:
+    ``lead.created``, or a plugin's, ``queue_event``) queued for every endpoint in use,
+    due now; ``data`` goes into the body as it is at this moment (a booking's state). An
+    event already queued is left as it is. How many."""
+    assert event != webhook_payload.LEAD_ERASED, event  # Its leads are gone: queue_erasure.
     endpoints = session.exec(
         select(LeadWebhookEndpoint.endpoint).where(LeadWebhookEndpoint.state != REMOVED)
     ).all()
@@ -122,7 +123,9 @@ def queue(
 def queue_event(
     session: Session, lead_id: int, event: str, data: dict[str, Any], sequence: int = 0
 ) -> int:
-    """``queue`` for the lead ``lead_id`` (a plugin's event: a booking changed state)."""
+    """``queue`` for the lead ``lead_id``: a plugin's event (one of its
+    ``LeadPlugin.webhook_events``: a booking changed state), never one of the core's."""
+    assert event not in webhook_payload.EVENTS, event
     lead = session.get(Lead, lead_id)
     return 0 if lead is None else queue(session, lead, event, data, sequence)
 

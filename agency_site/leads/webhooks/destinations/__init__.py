@@ -46,7 +46,14 @@ receiver), ``chats.py`` (Slack-compatible, Telegram: the chat's text, escaped), 
 
 from urllib.parse import parse_qs
 
-from agency_site.leads.webhooks.destinations.chats import SlackText, Telegram, chat_text, slack_text
+from agency_site.leads.webhooks.destinations.chats import (
+    ChatLine,
+    SlackText,
+    Telegram,
+    chat_text,
+    no_line,
+    slack_text,
+)
 from agency_site.leads.webhooks.destinations.crms import HubSpot, Odoo, Pipedrive, odoo_html
 from agency_site.leads.webhooks.destinations.outgoing import Destination, Outgoing, UnexpectedAnswer
 from agency_site.leads.webhooks.destinations.standard import StandardWebhook, sign
@@ -69,8 +76,9 @@ __all__ = [
 ]
 
 
-def destination(url: str) -> Destination:
-    """The destination a URL of ``LEADS_WEBHOOK_URLS`` names (``ValueError`` if none)."""
+def destination(url: str, line: ChatLine = no_line) -> Destination:
+    """The destination a URL of ``LEADS_WEBHOOK_URLS`` names (``ValueError`` if none);
+    ``line``: the first line a chat says of a plugin's event (``Plugins.chat_line``)."""
     scheme, separator, rest = url.partition("://")
     if not separator:
         raise ValueError("a LEADS_WEBHOOK_URLS entry has no scheme (https://, slack+https://...)")
@@ -78,14 +86,14 @@ def destination(url: str) -> Destination:
     if kind in ("http", "https") and not transport:
         return StandardWebhook(url)
     if kind == "slack" and transport in ("http", "https"):
-        return SlackText(f"{transport}://{rest}")
+        return SlackText(f"{transport}://{rest}", line=line)
     if kind == "telegram" and not transport:
         path, _, query = rest.partition("?")
         token, _, chat_id = path.rstrip("/").rpartition("/")
         if not token or not chat_id:
             raise ValueError("a telegram:// URL is telegram://<bot token>/<chat id>")
         api = parse_qs(query).get("api", ["https://api.telegram.org"])[0]
-        return Telegram(token, chat_id, api)
+        return Telegram(token, chat_id, api, line=line)
     if kind == "odoo" and transport in ("", "http", "https"):
         key, at, place = rest.partition("@")
         host, _, database = place.partition("/")

@@ -2,7 +2,9 @@
 (``slack+https://…``: ``{"text": …}``, the URL its own secret) and the owner's **Telegram**
 bot writing to their chat (``telegram://<bot token>/<chat id>``, Bot API ``sendMessage``).
 A chat takes every message but ``lead.erased`` (it cannot delete what it shows: the agency
-does, by hand). ``chat_text`` is also what a CRM's record describes the lead with.
+does, by hand). ``chat_text`` is also what a CRM's record describes the lead with. Its
+first line is the core's for a new lead, a plugin's for an event of its own
+(``LeadPlugin.chat_line``, handed to the chat as ``line``).
 
 The text is the owner's, in Spanish (``content/es/owner-alerts.yaml``: ``chat_*``), and
 carries the visitor's words as text, never as markup: escaped for Slack's mrkdwn
@@ -10,8 +12,8 @@ carries the visitor's words as text, never as markup: escaped for Slack's mrkdwn
 shown, not run), sent with no ``parse_mode`` to Telegram (plain text, link previews off).
 """
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -30,6 +32,9 @@ from agency_site.leads.webhooks.destinations.outgoing import (
 
 TEXT_MAX = 3500  # Under Telegram's 4096 and Slack's 40 000 characters (escaped: 17 500).
 
+# The first line of a plugin's event (``Plugins.chat_line``), or None for the core's.
+ChatLine = Callable[[dict[str, Any]], str | None]
+
 
 def slack_text(text: str) -> str:
     """``text`` for a Slack-compatible ``{"text": …}``, shown as written: Slack's own
@@ -42,20 +47,17 @@ def chat_takes(payload: dict[str, Any]) -> bool:
     return payload["type"] != webhook_payload.LEAD_ERASED
 
 
-def chat_text(payload: dict[str, Any]) -> str:
-    """The message in a few lines for a person: what happened, then each field."""
+def no_line(payload: dict[str, Any]) -> str | None:
+    """No plugin's line: every message says the core's (``chat_lead``)."""
+    return None
+
+
+def chat_text(payload: dict[str, Any], line: ChatLine = no_line) -> str:
+    """The message in a few lines for a person: what happened (``line``: a plugin's first
+    line of its own event, ``Plugins.chat_line``; else the core's of a new lead), then
+    each field."""
     data = payload["data"]
-    booking = data.get("booking") or {}
-    if payload["type"] == webhook_payload.LEAD_CREATED:
-        title = render(ALERTS.chat_lead, kind=data["kind"], lead_id=data["lead_id"])
-    else:
-        title = render(
-            ALERTS.chat_booking,
-            event=payload["type"].removeprefix("booking."),
-            lead_id=data["lead_id"],
-            date=booking.get("date", ""),
-            time=booking.get("time", ""),
-        )
+    title = line(payload) or render(ALERTS.chat_lead, kind=data["kind"], lead_id=data["lead_id"])
     lines = [title]
     lines += [
         f"{name}: {value}" for name, value in data["fields"].items() if value not in ("", None)
@@ -73,13 +75,14 @@ class SlackText:
     signed: bool = False
     label: str = "Slack-compatible chat"
     erases: bool = False  # An incoming webhook cannot delete its messages.
+    line: ChatLine = field(default=no_line, compare=False, repr=False)
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
     ) -> Outgoing | None:
         if not chat_takes(payload):
             return None
-        return post_json(self.url, {"text": slack_text(chat_text(payload))})
+        return post_json(self.url, {"text": slack_text(chat_text(payload, self.line))})
 
     def remote_id(self, response: httpx.Response) -> str | None:
         return None  # Slack answers "ok".
@@ -95,6 +98,7 @@ class Telegram:
     signed: bool = False
     label: str = "Telegram chat"
     erases: bool = False  # A bot may delete its messages for 48 hours only.
+    line: ChatLine = field(default=no_line, compare=False, repr=False)
 
     def request(
         self, payload: dict[str, Any], msg_id: str, signed_by: Sequence[Webhook]
@@ -105,7 +109,7 @@ class Telegram:
         # No parse_mode: plain text, nothing in it is markup. No preview of a visitor's link.
         message = {
             "chat_id": self.chat_id,
-            "text": chat_text(payload),
+            "text": chat_text(payload, self.line),
             "link_preview_options": {"is_disabled": True},
         }
         return post_json(url, message)
