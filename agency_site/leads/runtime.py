@@ -36,10 +36,10 @@ from agency_site.leads.health import LeadsHealth, leads_api, unwritable
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.loop import Round, forever
 from agency_site.leads.monitor import Monitor
-from agency_site.leads.ratelimit import RateLimiter, storage_for
+from agency_site.leads.ratelimit import RateLimiter, network_key, storage_for
 from agency_site.leads.spam.address_check import AddressScreen, mx_lookup
-from agency_site.leads.spam.challenge import Challenges
-from agency_site.leads.spam.form_token import FormTokens, token_secrets
+from agency_site.leads.spam.challenge import challenges_of
+from agency_site.leads.spam.form_token import FormTokens, tokens_of
 from agency_site.leads.spam.screen import SpamScreen
 from agency_site.leads.spool import Spool
 from agency_site.leads.spool_drain import SpoolDrain, drain_forever
@@ -299,43 +299,16 @@ def intake() -> LeadIntake:
         screen=SpamScreen(
             tokens=form_tokens(),
             addresses=AddressScreen(mx_lookup() if settings.leads.check_mx else None),
-            challenges=form_challenges(),
+            challenges=challenges_of(settings),
         ),
         network_key=network_key(settings),
     )
 
 
-def network_key(settings: Settings) -> str:
-    """The key of the visitors' network digests (``ratelimit.network_digest``): the site's
-    secret, BOOKING_LINK_SECRET's newest (shared by every host: the digests compare across
-    them), else this host's kept one; "" when none can be had (the digests unkeyed)."""
-    secrets = token_secrets(settings)
-    return secrets[0] if secrets else ""
-
-
 @lru_cache(maxsize=1)
 def form_tokens() -> FormTokens | None:
-    """The forms' time trap of this process (``spam/form_token.py``): None when it is off
-    (``LEADS_SPAM_TIME_TRAP=false``, or no secret could be had)."""
-    settings = get_settings()
-    secrets = token_secrets(settings) if settings.leads.spam_time_trap else ()
-    if not secrets:
-        return None
-    return FormTokens(secrets, dt.timedelta(seconds=settings.leads.spam_min_seconds))
-
-
-def form_challenges() -> Challenges | None:
-    """The proof of work asked of suspect submissions (``spam/challenge.py``): None when
-    off (``LEADS_SPAM_CHALLENGE=false``, or no secret could be had)."""
-    settings = get_settings()
-    secrets = token_secrets(settings) if settings.leads.spam_challenge else ()
-    if not secrets:
-        return None
-    return Challenges(
-        secrets,
-        settings.leads.spam_challenge_max_number,
-        dt.timedelta(seconds=settings.leads.spam_challenge_expiry_seconds),
-    )
+    """The forms' time trap of this process (``spam/form_token.py``): None when it is off."""
+    return tokens_of(get_settings())
 
 
 def prepare(delivery: Delivery, channel: WebhookChannel | None = None) -> None:

@@ -539,14 +539,16 @@ def test_the_migration_gives_every_booking_its_mailbox_so_the_old_ones_count(tmp
 def test_the_network_digests_are_keyed_by_the_site_s_secret_shared_by_every_host(
     tmp_path: Path,
 ) -> None:
-    """BOOKING_LINK_SECRET's newest keys them (every host compares the same digests, and the
-    digests the bookings kept before the core made them still compare); without it, this
-    host's kept secret; a /24 is never digested unkeyed."""
-    from agency_site.leads.runtime import network_key
+    """The site secret's key for the digests (derived from BOOKING_LINK_SECRET's newest:
+    every host compares the same digests); without the setting, this host's kept secret's;
+    a /24 is never digested unkeyed, nor with the secret itself."""
+    from agency_site.leads.ratelimit import network_key
+    from agency_site.leads.site_secret import NETWORK_DIGEST, derived
     from tests.bookings.test_link_secret import settings_with
 
     shared = settings_with(tmp_path, "n" * 43 + ",o" + "o" * 42)
-    assert network_key(shared) == "n" * 43
+    assert network_key(shared) == derived("n" * 43, NETWORK_DIGEST)
     kept = network_key(settings_with(tmp_path / "host"))
     assert len(kept) >= 32 and kept == network_key(settings_with(tmp_path / "host"))
     assert network_digest(IP, kept) != network_digest(IP)
+    assert network_digest(IP, kept) != network_digest(IP, "n" * 43)
