@@ -1,6 +1,6 @@
 """The seam where features plug into the lead core: named hooks, each a no-op by default.
 
-The core (store, intake, delivery, monitor, cli) tells how a lead is accepted, stored,
+The core (store, intake, spool, delivery, webhooks, monitor, cli) tells how a lead is accepted, stored,
 delivered, retried, erased and purged, and names no feature. A feature (the consultation
 bookings, ``agency_site.bookings.plugin``) plugs in through a ``LeadPlugin``:
 

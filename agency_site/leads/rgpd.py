@@ -5,7 +5,7 @@ in ``email_norm``). Each delete runs in one transaction with the plugins' ``forg
 (a booking's row and slot go with its lead) and the person's auto-reply allowances.
 Erasure and the retention purge alike queue, in that transaction and before the delete,
 a ``lead.erased`` message for every webhook endpoint the leads' messages reached
-(``webhook_queue.queue_erasure``): the copies at the CRMs and chats follow the lead.
+(``webhooks.queue.queue_erasure``): the copies at the CRMs and chats follow the lead.
 
 A lead taken for spam is purged ``LEADS_SPAM_KEEP_DAYS`` after the owner was **shown**
 it (``spam_listed_at``: the daily spam digest delivered, the desk's spam page opened,
@@ -127,7 +127,7 @@ class Rights:
     def erase_email(self, email: str) -> int:
         """Delete every lead of an e-mail address (any case); how many. The webhook
         endpoints their messages reached get a ``lead.erased`` message, in the same
-        transaction (``webhook_queue.queue_erasure``)."""
+        transaction (``webhooks.queue.queue_erasure``)."""
         with self.engine.begin() as connection:
             allowance.forget(connection, (email_digest(email), mailbox_digest(email)))
             ids = connection.execute(sa.select(Lead.id).where(_email_is(email))).scalars()

@@ -1,5 +1,5 @@
 """Proof of work only when suspect: the ALTCHA challenge a soft-flagged submission is
-asked to solve before it is taken as a person's (``spam/screen.py``, ``intake.py``).
+asked to solve before it is taken as a person's (``screen.py``, ``gate.py``).
 
 A submission whose form token says "too fast", "none", "expired" or "forged"
 (``SpamReason.SOFT``), or one the rate limiter refuses, is answered ``Result.CHALLENGE``
@@ -93,7 +93,7 @@ class Challenges:
     def solved_for(self, payload: object) -> str | None:
         """The idempotency key of the submission whose challenge ``payload`` solves (ours,
         not expired), or None. A page that changed the submission after it was solved
-        sends it under a new key with the old payload (``intake.py``)."""
+        sends it under a new key with the old payload (``gate.py``)."""
         if not isinstance(payload, str) or not payload or len(payload) > PAYLOAD_MAX:
             return None
         try:

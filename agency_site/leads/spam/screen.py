@@ -2,14 +2,14 @@
 
 Each check names its reason (``SpamReason``); they run cheapest first and the first that
 holds is the lead's ``spam_reason`` (no DNS lookup is spent on a lead already suspect):
-the honeypot (``intake.py``), the form's signed token (``spam/form_token.py``: missing, too
-fast, expired, forged), the address (``spam/address_check.py``: a disposable domain, one with
+the honeypot (``gate.py``), the form's signed token (``form_token.py``: missing, too
+fast, expired, forged), the address (``address_check.py``: a disposable domain, one with
 no MX when ``LEADS_CHECK_MX`` is on). A suspect lead is quarantined, never refused: stored with status
 ``spam``, answered as a real submission (a bot learns nothing), never e-mailed nor sent
 to webhooks, released by ``leads not-spam ID``, purged after ``LEADS_SPAM_KEEP_DAYS``.
 
 A soft reason (``SpamReason.soft``: the token's, which a person's browser may trip) and the
-rate limiter's refusal are answered with a proof of work instead (``spam/challenge.py``):
+rate limiter's refusal are answered with a proof of work instead (``challenge.py``):
 solved, the same submission releases its lead. A hard one (honeypot, address) stays silent.
 """
 

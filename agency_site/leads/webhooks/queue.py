@@ -148,7 +148,7 @@ LEASE = Lease(LeadWebhook.__table__, QUEUED, SENDING)
 @dataclass(frozen=True)
 class Erasure:
     """A ``lead.erased`` message queued for one endpoint: its ``webhook-id`` and its
-    ``data`` (``webhook_payload.erasure``: the leads that reached it, their messages'
+    ``data`` (``payload.erasure``: the leads that reached it, their messages'
     ids, the ids it answered)."""
 
     endpoint: str
