@@ -91,17 +91,6 @@ def test_a_rotated_site_secret_opens_every_link_its_listed_secrets_made(keys: li
     assert not opens(later, made)
 
 
-def test_an_unusable_kept_secret_turns_the_links_off_loudly_and_never_logs_a_secret(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    path = tmp_path / site_secret.FILE_NAME
-    path.write_text("short-but-secret\n")
-    with caplog.at_level(logging.ERROR):
-        assert link_secrets(settings_with(tmp_path)) == ()
-    assert "booking links are OFF" in caplog.text and str(path) in caplog.text
-    assert "short-but-secret" not in caplog.text
-
-
 def test_the_secret_never_reaches_the_log(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     from agency_site.bookings.plugin import plugin
 

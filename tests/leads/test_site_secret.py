@@ -108,16 +108,20 @@ def test_what_was_signed_before_the_keys_were_derived_still_opens(tmp_path: Path
     assert challenges is not None and challenge_key(SECRET) in challenges._keys
 
 
-def test_an_unusable_kept_secret_is_an_error_naming_the_file_never_the_secret(
+def test_an_unusable_kept_secret_turns_its_uses_off_loudly_and_never_logs_a_secret(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """An ERROR names the file and the setting; each use is off (the booking links say so:
+    the agency answers by hand), none falls back to a key of its own."""
     path = tmp_path / site_secret.FILE_NAME
     path.write_text("short-but-secret\n")
     with caplog.at_level(logging.ERROR):
         assert site_secrets(settings_with(tmp_path)) == ()
         assert keys(settings_with(tmp_path), FORM_TOKEN) == ()
         assert report_links(settings_with(tmp_path)) is None
+        assert link_secret.link_secrets(settings_with(tmp_path)) == ()
     assert str(path) in caplog.text and "BOOKING_LINK_SECRET" in caplog.text
+    assert "booking links are OFF" in caplog.text
     assert "short-but-secret" not in caplog.text
 
 
