@@ -26,7 +26,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from agency_site.client_errors import LOGGED_CHARS, one_line
-from agency_site.leads.intake import loggable
+from agency_site.leads.problems import loggable
 from agency_site.leads.validation import MAX_FIELD_NAME, MAX_FIELDS
 from agency_site.reflex_ext.event_namespace import screen_events
 from agency_site.reflex_ext.internals import (

@@ -55,7 +55,7 @@ def booking_link(action: str) -> str:
 FREE_SLOTS = f"{SITE_API_PREFIX}/bookings/free-slots"
 
 
-# A fresh signed token for a form's time trap (leads/spam_token.py).
+# A fresh signed token for a form's time trap (leads/spam/form_token.py).
 FORM_TOKEN = f"{SITE_API_PREFIX}/forms/token"
 # Which form asks for a token (``?form=quote``): the owner's report counts forms started.
 FORM_TOKEN_FORM = "form"

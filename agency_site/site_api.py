@@ -25,7 +25,7 @@ Only the site's own origins may post (``Origin``, else ``Referer``, when sent).
 The visitor's address is computed like Reflex's ``router.session.client_ip``:
 ``X-Forwarded-For`` is used only through ``REFLEX_TRUSTED_PROXY_HOPS`` proxies.
 
-``GET /_site/forms/token``: a fresh form token (``leads/spam_token.py``, the time trap),
+``GET /_site/forms/token``: a fresh form token (``leads/spam/form_token.py``, the time trap),
 which a form's browser code fetches at the first focus in it; the plain form pages here
 carry one written in. A token-less post that a browser says is a person's click with
 no script (``browser_navigation``) is not taken for spam for want of a token. Each
@@ -42,7 +42,7 @@ The same endpoint is the page's fallback when the websocket is down (a ``fetch``
   ``{"result": "sent"|"queued"|"invalid"|"rate_limited"|"store_failed"|"challenge",
   "errors": {field: message}}`` with the same HTTP status as the page, for the form to show
   in place, and with ``"challenge"`` the challenge itself (``"challenge": {...}``, for the
-  ALTCHA widget: ``leads/spam_challenge.py``); refusals that are no submission (origin,
+  ALTCHA widget: ``leads/spam/challenge.py``); refusals that are no submission (origin,
   type, size, slow body) answer ``{"result": "refused"}``.
 - **A challenge without JavaScript**: the page shows the form again with the widget and
   the submission's key; the widget's starter is the site's own file (``/altcha/``), which
@@ -65,7 +65,6 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from agency_site import locale, paths
-from agency_site.altcha_assets import STARTER_URL, WIDGET_TAG, widget_attributes
 from agency_site.content.form_words import COPY
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.forms.declarations import (
@@ -83,7 +82,8 @@ from agency_site.forms.fields import Control, FormField
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
 from agency_site.leads.intake import LeadIntake
-from agency_site.leads.spam_token import FormTokens
+from agency_site.leads.spam.form_token import FormTokens
+from agency_site.leads.spam.widget import STARTER_URL, WIDGET_TAG, widget_attributes
 from agency_site.leads.validation import MAX_FIELDS
 from agency_site.plain_page import alternatives_notice, field_html, page
 from agency_site.reflex_ext.backend_origin import own_origin
@@ -265,7 +265,7 @@ def browser_navigation(headers: Mapping[str, str]) -> bool:
     """Whether a browser says a person's click posted this form as a page navigation
     (``Sec-Fetch-Mode: navigate``, ``Sec-Fetch-User: ?1``): the no-JavaScript path, whose
     prerendered form could fetch no token. A script's ``fetch`` (the HTTP fallback) is
-    never one; a bot that forges the headers still meets the other checks (``spam.py``)."""
+    never one; a bot that forges the headers still meets the other checks (``spam/screen.py``)."""
     return headers.get("sec-fetch-mode") == "navigate" and headers.get("sec-fetch-user") == "?1"
 
 

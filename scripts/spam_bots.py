@@ -9,7 +9,7 @@ one), so what became of each submission is read from the leads database the site
 (``--db``, default ``REFLEX_DB_URL``): **quarantined** (status ``spam``, with its reason),
 **delivered** (stored for the agency: queued, sending or sent) or **refused** (answered
 with an error, nothing stored); and how many were **challenged** (answered with an ALTCHA
-proof of work, ``leads/spam_challenge.py``, which none of these bots solves: the
+proof of work, ``leads/spam/challenge.py``, which none of these bots solves: the
 quarantined lead stays there). One table, a line per bot:
 
 - ``json-poster``: posts the form's fields as a script does, with no token;
@@ -48,8 +48,8 @@ if str(ROOT) not in sys.path:
 from agency_site import paths  # noqa: E402
 from agency_site.forms.declarations import FORM_TOKEN_FIELD, HONEYPOT_FIELD  # noqa: E402
 from agency_site.forms.kinds import LeadKind  # noqa: E402
-from agency_site.leads.kinds import LeadStatus  # noqa: E402
 from agency_site.leads.models import Lead, email_key  # noqa: E402
+from agency_site.leads.statuses import LeadStatus  # noqa: E402
 
 KIND = LeadKind.HERO
 QUARANTINED, DELIVERED, REFUSED, MISSING = "quarantined", "delivered", "refused", "missing"

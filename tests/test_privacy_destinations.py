@@ -1,14 +1,16 @@
 """The privacy policy names, in both languages, every kind of place a lead's data may go:
-EmailJS, and each destination a webhook URL can name (``leads/destinations.py``), with its
+EmailJS, and each destination a webhook URL can name (``leads/webhooks/destinations/``), with its
 retention and the erasure following it there. A new destination fails here until the
 policy names it."""
 
+import importlib
 import inspect
+import pkgutil
 
 import pytest
 
 from agency_site.content.legal import PRIVACY
-from agency_site.leads import destinations
+from agency_site.leads.webhooks import destinations
 from tests.test_content_legal import text_of
 
 # What the policy calls each destination (a brand, or the generic signed webhook).
@@ -28,10 +30,16 @@ FOLLOWS = {
 
 
 def test_every_destination_has_a_name_in_the_policy() -> None:
+    """Every class of the destinations package's modules that answers a remote id."""
+    modules = [destinations] + [
+        importlib.import_module(f"{destinations.__name__}.{found.name}")
+        for found in pkgutil.iter_modules(destinations.__path__)
+    ]
     kinds = {
         kind
-        for _, kind in inspect.getmembers(destinations, inspect.isclass)
-        if kind.__module__ == destinations.__name__
+        for module in modules
+        for _, kind in inspect.getmembers(module, inspect.isclass)
+        if kind.__module__ == module.__name__
         and hasattr(kind, "remote_id")
         and kind is not destinations.Destination  # The interface itself.
     }

@@ -50,10 +50,10 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.leads.health import LeadsHealth, leads_api
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.ratelimit import RateLimiter
-from agency_site.leads.spam import SpamScreen
-from agency_site.leads.spam_address import AddressScreen
-from agency_site.leads.spam_challenge import Challenges
-from agency_site.leads.spam_token import FormTokens
+from agency_site.leads.spam.address_check import AddressScreen
+from agency_site.leads.spam.challenge import Challenges
+from agency_site.leads.spam.form_token import FormTokens
+from agency_site.leads.spam.screen import SpamScreen
 from agency_site.leads.spool import Spool
 from agency_site.report.link import ReportLinks
 from agency_site.report.started import StartedCounter

@@ -12,10 +12,10 @@ from limits.aio.storage import MemoryStorage
 
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.ratelimit import RateLimiter
-from agency_site.leads.spam import SpamScreen
-from agency_site.leads.spam_address import AddressScreen
-from agency_site.leads.spam_challenge import Challenges
-from agency_site.leads.spam_token import FormTokens
+from agency_site.leads.spam.address_check import AddressScreen
+from agency_site.leads.spam.challenge import Challenges
+from agency_site.leads.spam.form_token import FormTokens
+from agency_site.leads.spam.screen import SpamScreen
 from agency_site.leads.store import LeadStore
 from agency_site.site_api import create_app
 from scripts.spam_bots import (

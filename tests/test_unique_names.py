@@ -21,7 +21,6 @@ KNOWN_SHARED_STEMS = {
     "contact",
     "files",
     "home",
-    "kinds",
     "layout",
     "legal",
     "models",

@@ -26,7 +26,9 @@ A booking is a lead of the ``booking`` form (``LeadKind.BOOKING``) plus its row 
   ``/_site/leads/health`` (by number and host, never the address);
 - ``lead_notes``: each booking's slot, state and attendance in ``leads list`` / ``export``;
 - ``webhook_data``: the booking in its lead's ``lead.created`` webhook; each change of state
-  queues its own ``booking.*`` webhook in the change's transaction (``events.py``);
+  queues its own ``booking.*`` webhook in the change's transaction (``events.py``), the
+  events it declares (``webhook_events``), each with its first line in a chat
+  (``chat_line``: ``chat_booking``);
 - ``commands``: ``confirm``, ``decline`` and ``cancel ID``, as the e-mail's buttons.
 """
 
@@ -367,6 +369,12 @@ class BookingsPlugin(LeadPlugin):
     def webhook_data(self, engine: sa.Engine, lead_id: int) -> dict[str, Any]:
         """A booking's ``lead.created`` webhook carries its state as it is when sent."""
         return events.current(engine, lead_id)
+
+    def webhook_events(self) -> tuple[str, ...]:
+        return events.EVENTS
+
+    def chat_line(self, payload: dict[str, Any]) -> str:
+        return events.chat_line(payload)
 
     # --- The operator command ------------------------------------------------------------
 

@@ -14,7 +14,6 @@ import datetime as dt
 import reflex as rx
 
 from agency_site import locale, paths
-from agency_site.altcha_assets import WIDGET_NAME
 from agency_site.forms.declarations import (
     CHALLENGE_FIELD,
     FORM_TOKEN_FIELD,
@@ -22,6 +21,7 @@ from agency_site.forms.declarations import (
     FormDeclaration,
 )
 from agency_site.forms.fields import Control, FormField
+from agency_site.leads.spam.widget import WIDGET_NAME
 from agency_site.leads.validation import one_year_after
 from agency_site.reflex_ext.backend_origin import backend_base
 from agency_site.reflex_ext.client_state import ClientStateVar, hook_var, refs_keys
@@ -104,7 +104,7 @@ _TOKEN_WAIT_MS = 2_000
 
 class HttpFallback:
     """A form's answer when it went over HTTP (``js/form_http_fallback.js``): result,
-    errors, and the challenge to solve (``leads/spam_challenge.py``) when it is one."""
+    errors, and the challenge to solve (``leads/spam/challenge.py``) when it is one."""
 
     def __init__(self, state: type[LeadFormState]) -> None:
         form = state.form

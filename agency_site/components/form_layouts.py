@@ -17,15 +17,14 @@ over both paths is stored and sent once. The form is never paused nor disabled f
 of a websocket.
 
 A suspect submission (sent too fast, no form token, rate-limited) is answered
-``Result.CHALLENGE``: the form shows a note and the ALTCHA widget (``altcha_assets.py``),
+``Result.CHALLENGE``: the form shows a note and the ALTCHA widget (``leads/spam/widget.py``),
 which solves its proof of work by itself, puts the payload into the hidden
-``CHALLENGE_FIELD`` and sends the same submission again (``leads/spam_challenge.py``).
+``CHALLENGE_FIELD`` and sends the same submission again (``leads/spam/challenge.py``).
 """
 
 import reflex as rx
 
 from agency_site import locale
-from agency_site.altcha_assets import STARTER_URL, WIDGET_TAG, widget_attributes
 from agency_site.components import styles
 from agency_site.components.form_controls import error, field_control, labelled, screen_reader_label
 from agency_site.components.form_hooks import HTTP_FALLBACKS, preselect
@@ -42,6 +41,7 @@ from agency_site.forms.declarations import (
 from agency_site.forms.fields import Control
 from agency_site.forms.outcome import Result
 from agency_site.leads import source as lead_source
+from agency_site.leads.spam.widget import STARTER_URL, WIDGET_TAG, widget_attributes
 from agency_site.locale import localized_path
 from agency_site.reflex_ext.backend_origin import backend_base
 from agency_site.reflex_ext.client_state import hook_var
@@ -80,13 +80,13 @@ def _key_field(form: FormDeclaration) -> rx.Component:
 
 
 def _token_field(form: FormDeclaration) -> rx.Component:
-    """The form's signed token (the time trap, ``leads/spam_token.py``), fetched by the
+    """The form's signed token (the time trap, ``leads/spam/form_token.py``), fetched by the
     browser code at the first focus in the form (``js/form_http_fallback.js``)."""
     return rx.el.input(type="hidden", name=FORM_TOKEN_FIELD, id=form.field_id(FORM_TOKEN_FIELD))
 
 
 def _challenge_field(form: FormDeclaration) -> rx.Component:
-    """The solved proof of work of a suspect submission (``leads/spam_challenge.py``),
+    """The solved proof of work of a suspect submission (``leads/spam/challenge.py``),
     written by the widget's starter (``js/altcha_start.js``); empty otherwise."""
     return rx.el.input(type="hidden", name=CHALLENGE_FIELD, id=form.field_id(CHALLENGE_FIELD))
 

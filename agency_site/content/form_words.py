@@ -57,7 +57,7 @@ class Notices(Content):
 
 class ChallengeWords(Content):
     """What a form says when a submission must prove it is no robot (a proof of work the
-    browser solves by itself, ``leads/spam_challenge.py``), and the ALTCHA widget's own
+    browser solves by itself, ``leads/spam/challenge.py``), and the ALTCHA widget's own
     labels (its ``i18n`` keys, set by ``components/js/altcha_start.js``)."""
 
     notice: str  # Shown while the browser solves it: it sends the form by itself.

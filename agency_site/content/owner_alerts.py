@@ -46,7 +46,7 @@ class OwnerAlerts(Content):
     # list (never the URL, which may carry a token); {hours} failing, {error} its last answer.
     webhook_gone: Template("number")
     webhook_failing: Template("number", "hours", "error")
-    # A lead told in a chat (a slack+https:// or telegram:// webhook, leads/destinations.py):
+    # A lead told in a chat (a slack+https:// or telegram:// webhook, leads/webhooks/destinations/):
     # its first line, {kind} the form, {lead_id} its number; a booking's change: {event}
     # (requested, confirmed, declined, cancelled, rescheduled), {date} {time} its slot.
     chat_lead: Template("kind", "lead_id")

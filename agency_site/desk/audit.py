@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from sqlmodel import col
 
 from agency_site.desk.models import DETAIL_MAX, DeskAudit
-from agency_site.leads.monitor import months_before
+from agency_site.leads.rgpd import months_before
 
 
 class AuditAction(StrEnum):

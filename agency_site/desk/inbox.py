@@ -37,8 +37,8 @@ from agency_site.desk.guard import AGENCY_ZONE, desk_of, query_string, render
 from agency_site.desk.models import DeskLeadStage
 from agency_site.desk.pipeline import Stage, stage_condition
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead
+from agency_site.leads.statuses import LeadStatus
 
 PAGE_SIZE = 50
 # The fields a search looks in (those a form has: the Home form has only the e-mail).

@@ -47,10 +47,10 @@ from agency_site.forms.email import date_es
 from agency_site.forms.fields import Control, FormField
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import source as lead_source
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, LeadAttempt, LeadWebhook
 from agency_site.leads.monitor import spam_reason_words
 from agency_site.leads.rgpd import spam_purge_after
+from agency_site.leads.statuses import LeadStatus
 
 # How much of a copy's last error the page shows.
 ERROR_SHOWN = 160

@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from agency_site.leads.delivery import Delivery
-from agency_site.leads.destinations import destination
 from agency_site.leads.store import LeadStore
-from agency_site.leads.webhook_queue import endpoint_key
+from agency_site.leads.webhooks.destinations import destination
+from agency_site.leads.webhooks.queue import endpoint_key
 
 
 @dataclass(frozen=True)

@@ -59,12 +59,12 @@ from agency_site.desk.inbox_export import BOM, encoded, field_labels
 from agency_site.desk.models import DeskPrivacyRequest
 from agency_site.leads import erasures
 from agency_site.leads import source as lead_source
-from agency_site.leads.cli import EXPORT_COLUMNS, EXPORT_FIELDS
 from agency_site.leads.models import Lead, LeadWebhook, email_digest, email_key
-from agency_site.leads.monitor import months_before
+from agency_site.leads.rgpd import months_before
+from agency_site.leads.rgpd_commands import EXPORT_COLUMNS, EXPORT_FIELDS
 from agency_site.leads.spool import SUFFIX, Spool, SpooledLead
 from agency_site.leads.store import LeadStore
-from agency_site.leads.webhooks import WebhookChannel
+from agency_site.leads.webhooks.channel import WebhookChannel
 from agency_site.rules import EMAIL_MAX
 
 # The deadline turns amber this long before it.

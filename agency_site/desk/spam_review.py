@@ -40,12 +40,12 @@ from agency_site.desk.pipeline import form_fields
 from agency_site.emailjs import Outcome
 from agency_site.forms.declarations import BY_KIND
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead
 from agency_site.leads.monitor import spam_reason_words
 from agency_site.leads.problems import problem
 from agency_site.leads.rgpd import mark_spam_listed, spam_purge_after
+from agency_site.leads.statuses import LeadStatus
 
 logger = logging.getLogger(__name__)
 

@@ -14,7 +14,6 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.lease import Lease, update_rows
 from agency_site.leads.models import (
     ATTEMPT_ANSWER_MAX,
@@ -23,6 +22,7 @@ from agency_site.leads.models import (
     LeadAttempt,
     utcnow,
 )
+from agency_site.leads.statuses import LeadStatus
 
 # Longest error text kept per lead.
 ERROR_MAX = 1000

@@ -161,14 +161,7 @@ class Delivery:
             kind = LeadKind(kind)
         except ValueError as error:
             return await self._set_aside(lead_id, kind, token, error)
-        # What the plugins add (a booking's links and note) reads the database: its
-        # errors are the store's own.
-        plugins = self.store.plugins
-        extra = (
-            await asyncio.to_thread(plugins.email_params, self.store.engine, kind, lead_id)
-            if plugins.each
-            else {}
-        )
+        extra = await self._plugin_params(kind, lead_id)
         try:
             params = self.params(
                 lead_id,
@@ -192,6 +185,14 @@ class Delivery:
         if not recorded:
             logger.error("Lead %s: its claim expired before the outcome was recorded.", lead_id)
         return result
+
+    async def _plugin_params(self, kind: LeadKind, lead_id: int) -> dict[str, str]:
+        """What the plugins add to the agency's e-mail (``LeadPlugin.email_params``): it
+        reads the database, so its errors are the store's own (raised)."""
+        plugins = self.store.plugins
+        if not plugins.each:
+            return {}
+        return await asyncio.to_thread(plugins.email_params, self.store.engine, kind, lead_id)
 
     def params(
         self,

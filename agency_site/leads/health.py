@@ -52,7 +52,7 @@ from starlette.routing import Route
 
 from agency_site.leads.models import utcnow
 from agency_site.leads.store import LeadStore, LeadSummary
-from agency_site.leads.webhooks import WebhookSummary
+from agency_site.leads.webhooks.channel import WebhookSummary
 from agency_site.paths import LEADS_HEALTH
 from agency_site.settings import EmailJSSettings
 

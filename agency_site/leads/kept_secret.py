@@ -1,7 +1,7 @@
 """A secret generated once per host and kept in its data folder, so what the site signs
 works out of the box, the same for ``make run``, ``make prod``, a plain ``reflex run`` and
-every worker of every backend process of the host, start after start: the booking links'
-(``bookings/link_secret.py``) and the form tokens' (``spam_token.py``).
+every worker of every backend process of the host, start after start: the site's secret
+when none is set (``site_secret.py``, which derives each use's key from it).
 
 The folder is ``DEPLOY_DATA_DIR`` when it exists (a host prepared by
 scripts/prepare_host.py: the only folder its units may write), else the site folder's
@@ -36,7 +36,9 @@ def data_folder(settings: Settings) -> Path:
     return data if data.is_dir() else SITE_DATA
 
 
-def _read(path: Path) -> str:
+def read_kept(path: Path) -> str:
+    """The secret kept in ``path`` (``FileNotFoundError`` when there is none, ``ValueError``
+    when it holds none fit to use)."""
     value = path.read_text(encoding="utf-8").strip()
     if len(value) < MIN_LENGTH or "," in value:
         msg = f"{path} holds no secret of {MIN_LENGTH}+ characters (delete it: a new one is made)"
@@ -56,7 +58,7 @@ def _give_to_folder_owner(descriptor: int, folder: Path) -> None:
 def kept_secret(path: Path) -> str:
     """The secret kept in ``path``, made there first when there is none."""
     try:
-        return _read(path)
+        return read_kept(path)
     except FileNotFoundError:
         pass
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -71,4 +73,4 @@ def kept_secret(path: Path) -> str:
             os.link(temporary, path)  # Never replaces an existing file.
     finally:
         os.unlink(temporary)
-    return _read(path)
+    return read_kept(path)

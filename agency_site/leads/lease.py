@@ -1,7 +1,7 @@
 """A row of work claimed with a lease: one claimer at a time, and only it records the end.
 
 Several backend workers (and the operator command) share a table of work: the leads'
-e-mails (``claims.py``), the webhooks' messages (``webhook_queue.py``). A row is claimed
+e-mails (``claims.py``), the webhooks' messages (``webhooks/queue.py``). A row is claimed
 with ``UPDATE … WHERE <still claimable>`` and a rowcount check, so exactly one claimer
 wins it; the claim's token is the only one that may record how the attempt went. A
 claim holds until its lease ends: a claimer that dies with it leaves the row claimable

@@ -9,7 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.statuses import LeadStatus
 from agency_site.rules import EMAIL_MAX
 
 # Longest ``email_key`` of an address validation accepts (at most ``EMAIL_MAX``
@@ -180,7 +180,7 @@ class LeadMonitor(SQLModel, table=True):
 
 
 class LeadWebhook(SQLModel, table=True):
-    """One event of a lead for one webhook endpoint (``webhooks.py``): queued in the
+    """One event of a lead for one webhook endpoint (``webhooks/channel.py``): queued in the
     transaction that stores the lead (or changes its booking), then claimed, sent, retried
     on its own schedule, independent of the lead's e-mail."""
 

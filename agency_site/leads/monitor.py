@@ -30,21 +30,14 @@
   ``LEADS_ALERT_QUEUED_AGE_SECONDS`` (the ``queued_alert`` row), and once more when none
   has; once for each lead EmailJS refuses for its content (``rejected_alert`` keeps the
   count the owner was told).
-- **Spool**: while the database is down the table cannot say what the owner was told,
-  so the spool's alert state is a file of the spool folder (``.alerted``, created with
-  ``O_EXCL`` by exactly one worker of the host), checked by the drain loop. The same
-  loop alerts when lines the drain could not store are set aside (quarantine): the
-  count the owner was last told is the file ``.aside-alerted``, changed under its lock,
-  so one worker of the host tells each increase. And it deletes the spool's lines past
-  the retention period (the host's own files: the daily purge runs on one host only).
+- **Spool**: the alerts of this host's spool (a lead waiting, lines set aside) and its
+  lines past the retention period, run by the drain loop (``watch_spool``,
+  ``spool_watch.py``).
 """
 
 import asyncio
-import calendar
 import datetime as dt
-import fcntl
 import logging
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
@@ -55,14 +48,15 @@ from agency_site.content.owner_alerts import ALERTS
 from agency_site.content.template import render
 from agency_site.forms.email import NOTICE, kind_params
 from agency_site.leads.delivery import Delivery
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.lease import new_claim_token
 from agency_site.leads.loop import forever
 from agency_site.leads.models import Lead, utcnow
-from agency_site.leads.rgpd import SPAM_LISTING_LATE, mark_spam_listed
+from agency_site.leads.rgpd import SPAM_LISTING_LATE, mark_spam_listed, retention_cutoff
 from agency_site.leads.spool import Spool
+from agency_site.leads.spool_watch import purge_spool, watch_spool
+from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadSummary
-from agency_site.leads.webhooks import WebhookChannel
+from agency_site.leads.webhooks.channel import WebhookChannel
 from agency_site.paths import LEADS_HEALTH
 from agency_site.rules import AGENCY_TIME_ZONE
 
@@ -79,20 +73,6 @@ SPAM_DIGEST_RETRY = dt.timedelta(hours=1)  # After a digest the channel did not 
 SPAM_DIGEST_LINES = 30  # Leads listed one by one; the others counted by reason.
 SPAM_DIGEST_MOST = 2000  # Leads one digest covers (a flood's rest: the next day's).
 WEBHOOK_TRIES = 3
-
-
-def months_before(moment: dt.datetime, months: int) -> dt.datetime:
-    """The same day and time ``months`` calendar months earlier (the month's last day at most)."""
-    year, month_index = divmod(moment.year * 12 + moment.month - 1 - months, 12)
-    month = month_index + 1
-    return moment.replace(
-        year=year, month=month, day=min(moment.day, calendar.monthrange(year, month)[1])
-    )
-
-
-def retention_cutoff(months: int, now: dt.datetime | None = None) -> dt.datetime:
-    """A person's leads are deleted once their last one arrived before this moment."""
-    return months_before(now or utcnow(), months)
 
 
 def held_text(summary: LeadSummary, error: str, canary_every: dt.timedelta, site: str) -> str:
@@ -298,77 +278,13 @@ class Monitor:
 
     def purge_spool(self) -> int:
         """Delete the lines of this host's spool files past the retention period; how many."""
-        if self.spool is None:
-            return 0
-        deleted = self.spool.purge(retention_cutoff(self.retention_months))
-        if deleted:
-            logger.info(
-                "%s line(s) of the spool folder deleted: older than the retention of %s months.",
-                deleted,
-                self.retention_months,
-            )
-        return deleted
-
-    def _aside_news(self) -> int:
-        """How many lines are set aside, when more than the owner was last told (else 0)."""
-        assert self.spool is not None
-        count = sum(1 for _ in self.spool.lines(self.spool.aside()))
-        marker = self.spool.folder / ASIDE_ALERTED
-        if not count and not marker.exists():
-            return 0
-        fd = os.open(marker, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            text = os.pread(fd, 32, 0).decode(errors="replace").strip()
-            told = int(text) if text.isdigit() else 0
-            if count != told:
-                os.ftruncate(fd, 0)
-                os.pwrite(fd, f"{count}\n".encode(), 0)
-                os.fsync(fd)
-            return count if count > told else 0
-        finally:
-            os.close(fd)
+        return 0 if self.spool is None else purge_spool(self.spool, self.retention_months)
 
     async def watch_spool(self) -> None:
-        """Alert once while this host's spool has held a lead too long, and once when empty;
-        alert when lines are set aside; delete the lines past the retention period."""
-        if self.spool is None:
-            return
-        await self._watch_waiting()
-        if aside := await asyncio.to_thread(self._aside_news):
-            logger.error("%s spooled line(s) could not be stored and are set aside.", aside)
-            await self.alert(
-                render(ALERTS.spool_quarantined, count=aside, folder=self.spool.folder)
-            )
-        await asyncio.to_thread(self.purge_spool)
-
-    async def _watch_waiting(self) -> None:
-        """The alerts of leads waiting in this host's spool (``watch_spool``)."""
-        assert self.spool is not None
-        oldest = await asyncio.to_thread(self.spool.oldest)
-        marker = self.spool.folder / SPOOL_ALERTED
-        if oldest is not None and utcnow() - oldest > self.spool_alert_after:
-            try:
-                self.spool.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-                os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-            except FileExistsError:
-                return
-            count = sum(1 for _ in self.spool.leads())
-            logger.error("%s lead(s) wait in the spool: the database does not answer.", count)
-            await self.alert(
-                render(
-                    ALERTS.spool_waiting,
-                    count=count,
-                    minutes=_minutes(self.spool_alert_after),
-                    folder=self.spool.folder,
-                )
-            )
-        elif oldest is None:
-            try:
-                marker.unlink()
-            except FileNotFoundError:
-                return
-            await self.alert(ALERTS.spool_drained)
+        """The owner's alerts about this host's spool, and its lines past the retention
+        period deleted (``spool_watch.py``)."""
+        if self.spool is not None:
+            await watch_spool(self.spool, self.alert, self.spool_alert_after, self.retention_months)
 
     async def watch_held(self) -> None:
         """Tell the owner when leads become held and when they recover; run the canary."""

@@ -1,6 +1,6 @@
 """The seam where features plug into the lead core: named hooks, each a no-op by default.
 
-The core (store, intake, delivery, monitor, cli) tells how a lead is accepted, stored,
+The core (store, intake, spool, delivery, webhooks, monitor, cli) tells how a lead is accepted, stored,
 delivered, retried, erased and purged, and names no feature. A feature (the consultation
 bookings, ``agency_site.bookings.plugin``) plugs in through a ``LeadPlugin``:
 
@@ -18,7 +18,10 @@ bookings, ``agency_site.bookings.plugin``) plugs in through a ``LeadPlugin``:
 - ``watchers``: the monitor's extra rounds (unanswered bookings, their expiry).
 - ``lead_notes``: a short note per lead for ``list`` and ``export`` (a booking's state).
 - ``webhook_data``: what a lead's webhook body adds to its ``data`` (``{"booking": ...}``,
-  ``webhook_payload.py``); a plugin queues its own events with ``webhooks.queue_event``.
+  ``webhooks/payload.py``); a plugin queues its own events with ``webhooks.queue.queue_event``
+  and declares them (``webhook_events``: the core's are ``lead.created`` and
+  ``lead.erased``), each with the first line a chat shows of it (``chat_line``: the chat
+  destinations, ``webhooks/destinations/chats.py``, ask the plugin whose event it is).
 - ``health``: what ``/_site/leads/health`` adds under ``notes`` (the owner's calendars
   that fail); no personal data, no secrets; ``health_problem``: the one word the page's
   status takes when the owner must act (a calendar not fetched for a day).
@@ -121,6 +124,17 @@ class LeadPlugin:
         """What the webhook body of lead ``lead_id`` adds to its ``data``."""
         return {}
 
+    def webhook_events(self) -> tuple[str, ...]:
+        """The webhook events this plugin queues (``queue_event``): their bodies' ``type``,
+        which ``docs/lead-webhook.schema.json`` lists beside the core's."""
+        return ()
+
+    def chat_line(self, payload: dict[str, Any]) -> str:
+        """What a chat message (Slack-compatible, Telegram) of one of this plugin's
+        ``webhook_events`` says first, in the owner's words (``content/*/owner-alerts.yaml``);
+        the lead's fields follow. "": the core's line of a new lead."""
+        return ""
+
     def health(self, now: dt.datetime) -> dict[str, Any]:
         """What the health page adds under ``notes`` at ``now`` (JSON values; nothing when
         all is well)."""
@@ -177,6 +191,19 @@ class Plugins:
         for plugin in self.each:
             data |= plugin.webhook_data(engine, lead_id)
         return data
+
+    def webhook_events(self) -> tuple[str, ...]:
+        """Every plugin's webhook events, in the plugins' order."""
+        return tuple(event for plugin in self.each for event in plugin.webhook_events())
+
+    def chat_line(self, payload: dict[str, Any]) -> str | None:
+        """The first line of a chat message of ``payload``: the one the plugin whose
+        ``webhook_events`` has its type says; None for the core's events (and when that
+        plugin says none)."""
+        for plugin in self.each:
+            if payload["type"] in plugin.webhook_events():
+                return plugin.chat_line(payload) or None
+        return None
 
     def health(self, now: dt.datetime) -> dict[str, Any]:
         notes: dict[str, Any] = {}

@@ -7,16 +7,16 @@ count could be reset at will. An IPv6 address counts for its /64, the block one
 subscriber gets. With ``REFLEX_REDIS_URL`` the counts live in Redis and every
 backend worker and host shares them; otherwise in this process's memory.
 
-A submission past the limit is asked for a proof of work (``spam_challenge.py``); one
+A submission past the limit is asked for a proof of work (``spam/challenge.py``); one
 that carries it solved still counts, and passes only while the address has sent fewer
 than ``per_ip`` solved ones past the limit in the window (``hit_solved``): a person who
 was limited gets through after one challenge, a script that solves them (a CPU-second
 each) gets at most twice the limit, never an unlimited number.
 
-``network_of`` tells the network an address belongs to as the booking caps count it (an
+``network_of`` tells the network an address belongs to as a plugin's caps count it (an
 IPv4 /24, an IPv6 /48: a site's whole allocation), and ``network_digest`` is what is kept
-of it: a keyed digest, never the address nor the network (a plugin's ``Hold``, a spooled
-line, a pending booking).
+of it: a keyed digest (``network_key``: the site secret's for them), never the address nor
+the network (a plugin's ``Hold``, a spooled line, what a plugin keeps).
 
 Checking never blocks the event loop (the async API of ``limits``), and when Redis
 cannot be reached the submission is let through with an ERROR in the log: losing
@@ -31,6 +31,9 @@ import logging
 from limits import RateLimitItemPerSecond
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
+
+from agency_site.leads.site_secret import NETWORK_DIGEST, keys
+from agency_site.settings import Settings
 
 logger = logging.getLogger(__name__)
 
@@ -67,7 +70,7 @@ def address_key(client_ip: str) -> str:
 
 
 def network_of(client_ip: str) -> str | None:
-    """The network of ``client_ip`` as the booking caps count it: its /24 (an IPv4-mapped
+    """The network of ``client_ip`` as a plugin's caps count it: its /24 (an IPv4-mapped
     IPv6 address counts as IPv4), or its IPv6 /48 (what one site or subscriber may be
     given, so a /64 of its own per request makes no new network); None when it is no
     address. Never the address itself."""
@@ -83,13 +86,21 @@ def network_of(client_ip: str) -> str | None:
 
 def network_digest(client_ip: str, key: str = "") -> str | None:
     """A keyed digest of the network of ``client_ip`` (``network_of``), never the address
-    nor the network; None when it is no address. ``key``: the site's secret (without it a
-    /24's digest could be reversed by trying all of them). The text digested is the one
-    the bookings digested before the core made the digests, so those still compare."""
+    nor the network; None when it is no address. ``key``: the site secret's for the
+    digests (``network_key``: without one a /24's digest could be reversed by trying all of
+    them)."""
     network = network_of(client_ip)
     if network is None:
         return None
-    return hmac.new(key.encode(), f"booking-network:{network}".encode(), hashlib.sha256).hexdigest()
+    return hmac.new(key.encode(), network.encode(), hashlib.sha256).hexdigest()
+
+
+def network_key(settings: Settings) -> str:
+    """The key of the visitors' network digests: the site secret's newest for them
+    (``site_secret.NETWORK_DIGEST``; every host shares it, so the digests compare across
+    them); "" when the site has no secret (the digests unkeyed)."""
+    found = keys(settings, NETWORK_DIGEST)
+    return found[0] if found else ""
 
 
 class RateLimiter:

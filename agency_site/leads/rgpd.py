@@ -5,7 +5,7 @@ in ``email_norm``). Each delete runs in one transaction with the plugins' ``forg
 (a booking's row and slot go with its lead) and the person's auto-reply allowances.
 Erasure and the retention purge alike queue, in that transaction and before the delete,
 a ``lead.erased`` message for every webhook endpoint the leads' messages reached
-(``webhook_queue.queue_erasure``): the copies at the CRMs and chats follow the lead.
+(``webhooks.queue.queue_erasure``): the copies at the CRMs and chats follow the lead.
 
 A lead taken for spam is purged ``LEADS_SPAM_KEEP_DAYS`` after the owner was **shown**
 it (``spam_listed_at``: the daily spam digest delivered, the desk's spam page opened,
@@ -19,6 +19,7 @@ through the plugins' ``forget``, what features keep about them (a booking and it
 history, the desk's notes and pipeline stage).
 """
 
+import calendar
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,13 +28,14 @@ import sqlalchemy as sa
 import sqlalchemy.orm
 from sqlmodel import Session, col, select
 
-from agency_site.leads import allowance, erasures, webhook_queue
+from agency_site.leads import allowance, erasures
 from agency_site.leads.claims import forget_attempts
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead, email_digest, email_key, mailbox_digest, utcnow
 from agency_site.leads.plugins import Plugins
-from agency_site.leads.webhook_payload import RETENTION
-from agency_site.leads.webhook_queue import ERASURE_CHUNK, Erasure
+from agency_site.leads.statuses import LeadStatus
+from agency_site.leads.webhooks import queue as webhook_queue
+from agency_site.leads.webhooks.payload import RETENTION
+from agency_site.leads.webhooks.queue import ERASURE_CHUNK, Erasure
 
 # A spam lead not shown to the owner this long after it arrived: the daily digest is not
 # getting through (a day, and a day of retries).
@@ -42,6 +44,20 @@ SPAM_LISTING_LATE = dt.timedelta(days=2)
 # still be undone with "No es spam"), not LEADS_SPAM_KEEP_DAYS after it was shown: the
 # keeping was for the owner's review, done.
 CONFIRMED_SPAM_GRACE = dt.timedelta(days=1)
+
+
+def months_before(moment: dt.datetime, months: int) -> dt.datetime:
+    """The same day and time ``months`` calendar months earlier (the month's last day at most)."""
+    year, month_index = divmod(moment.year * 12 + moment.month - 1 - months, 12)
+    month = month_index + 1
+    return moment.replace(
+        year=year, month=month, day=min(moment.day, calendar.monthrange(year, month)[1])
+    )
+
+
+def retention_cutoff(months: int, now: dt.datetime | None = None) -> dt.datetime:
+    """A person's leads are deleted once their last one arrived before this moment."""
+    return months_before(now or utcnow(), months)
 
 
 def spam_purge_after(lead: Lead, keep_days: int) -> dt.datetime | None:
@@ -111,7 +127,7 @@ class Rights:
     def erase_email(self, email: str) -> int:
         """Delete every lead of an e-mail address (any case); how many. The webhook
         endpoints their messages reached get a ``lead.erased`` message, in the same
-        transaction (``webhook_queue.queue_erasure``)."""
+        transaction (``webhooks.queue.queue_erasure``)."""
         with self.engine.begin() as connection:
             allowance.forget(connection, (email_digest(email), mailbox_digest(email)))
             ids = connection.execute(sa.select(Lead.id).where(_email_is(email))).scalars()

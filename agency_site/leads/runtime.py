@@ -34,17 +34,18 @@ from agency_site.leads import database, migrations, plugins
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.health import LeadsHealth, leads_api, unwritable
 from agency_site.leads.intake import LeadIntake
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.loop import Round, forever
 from agency_site.leads.monitor import Monitor
-from agency_site.leads.ratelimit import RateLimiter, storage_for
-from agency_site.leads.spam import SpamScreen
-from agency_site.leads.spam_address import AddressScreen, mx_lookup
-from agency_site.leads.spam_challenge import Challenges
-from agency_site.leads.spam_token import FormTokens, token_secrets
+from agency_site.leads.ratelimit import RateLimiter, network_key, storage_for
+from agency_site.leads.spam.address_check import AddressScreen, mx_lookup
+from agency_site.leads.spam.challenge import challenges_of
+from agency_site.leads.spam.form_token import FormTokens, tokens_of
+from agency_site.leads.spam.screen import SpamScreen
 from agency_site.leads.spool import Spool
+from agency_site.leads.spool_drain import SpoolDrain, drain_forever
+from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore
-from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
+from agency_site.leads.webhooks.channel import WebhookChannel, WebhookPolicy
 from agency_site.paths import DESK_SPAM, LEADS_HEALTH
 from agency_site.settings import EmailJSSettings, Settings, get_settings
 
@@ -298,43 +299,16 @@ def intake() -> LeadIntake:
         screen=SpamScreen(
             tokens=form_tokens(),
             addresses=AddressScreen(mx_lookup() if settings.leads.check_mx else None),
-            challenges=form_challenges(),
+            challenges=challenges_of(settings),
         ),
         network_key=network_key(settings),
     )
 
 
-def network_key(settings: Settings) -> str:
-    """The key of the visitors' network digests (``ratelimit.network_digest``): the site's
-    secret, BOOKING_LINK_SECRET's newest (shared by every host: the digests compare across
-    them), else this host's kept one; "" when none can be had (the digests unkeyed)."""
-    secrets = token_secrets(settings)
-    return secrets[0] if secrets else ""
-
-
 @lru_cache(maxsize=1)
 def form_tokens() -> FormTokens | None:
-    """The forms' time trap of this process (``spam_token.py``): None when it is off
-    (``LEADS_SPAM_TIME_TRAP=false``, or no secret could be had)."""
-    settings = get_settings()
-    secrets = token_secrets(settings) if settings.leads.spam_time_trap else ()
-    if not secrets:
-        return None
-    return FormTokens(secrets, dt.timedelta(seconds=settings.leads.spam_min_seconds))
-
-
-def form_challenges() -> Challenges | None:
-    """The proof of work asked of suspect submissions (``spam_challenge.py``): None when
-    off (``LEADS_SPAM_CHALLENGE=false``, or no secret could be had)."""
-    settings = get_settings()
-    secrets = token_secrets(settings) if settings.leads.spam_challenge else ()
-    if not secrets:
-        return None
-    return Challenges(
-        secrets,
-        settings.leads.spam_challenge_max_number,
-        dt.timedelta(seconds=settings.leads.spam_challenge_expiry_seconds),
-    )
+    """The forms' time trap of this process (``spam/form_token.py``): None when it is off."""
+    return tokens_of(get_settings())
 
 
 def prepare(delivery: Delivery, channel: WebhookChannel | None = None) -> None:
@@ -382,31 +356,6 @@ async def prepare_when_reachable(
             return
 
 
-async def drain_forever(
-    the_intake: LeadIntake, the_monitor: Monitor, ready: asyncio.Event, poll_s: float
-) -> None:
-    """Every ``poll_s``: move spooled leads into the (migrated) database; watch the spool."""
-    failing = False
-    while True:
-        if ready.is_set():
-            try:
-                await asyncio.to_thread(the_intake.drain_spool)
-            except Exception as error:
-                if not failing:
-                    logger.warning(
-                        "Spooled leads wait: the database does not take them yet (%s).",
-                        type(error).__name__,
-                    )
-                failing = True
-            else:
-                failing = False
-        try:
-            await the_monitor.watch_spool()
-        except Exception:
-            logger.exception("The spool watch failed; it carries on.")
-        await asyncio.sleep(poll_s)
-
-
 async def keep_leads_moving(
     the_intake: LeadIntake,
     the_monitor: Monitor,
@@ -420,7 +369,8 @@ async def keep_leads_moving(
     ready = asyncio.Event()
     loops = [
         asyncio.create_task(
-            drain_forever(the_intake, the_monitor, ready, SPOOL_POLL_S), name="leads-drain-loop"
+            drain_forever(SpoolDrain.of(the_intake), the_monitor, ready, SPOOL_POLL_S),
+            name="leads-drain-loop",
         )
     ]
     try:

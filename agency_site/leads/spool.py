@@ -13,8 +13,8 @@ honest "received": it is on disk, fsynced, before the answer leaves.
   never the address nor the network), so the drain claims a booking's slot within the
   caps per network as the intake would have (``plugins.Hold``), and, when it carried a solved proof of work,
   the key of the submission it solves, whose lead in quarantine the drain releases
-  (``intake.store_spooled``).
-- **The drain** (every backend worker, ``drain_forever`` in ``runtime.py``) takes each
+  (``spool_drain.py``).
+- **The drain** (every backend worker, ``spool_drain.py``: ``drain_forever``) takes each
   non-empty file's lock without waiting, inserts its leads with their keys, then
   empties and removes the file under the same lock. The key is unique in the table, so
   a drain that dies half-way and runs again, two workers' files holding the same
@@ -60,8 +60,8 @@ from typing import Any
 
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import erasures
-from agency_site.leads.kinds import SpamReason
 from agency_site.leads.models import email_digest, email_key
+from agency_site.leads.statuses import SpamReason
 from agency_site.locale import DEFAULT_LOCALE
 from agency_site.locale import parse as parse_language
 

@@ -15,14 +15,15 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads import allowance, webhook_queue
+from agency_site.leads import allowance
 from agency_site.leads.claims import Claims
 from agency_site.leads.jobs import Jobs
-from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.models import Lead, email_key, utcnow
 from agency_site.leads.plugins import OWNER_RELEASE, Hold, Plugins
 from agency_site.leads.rgpd import Rights
-from agency_site.leads.webhook_payload import LEAD_CREATED
+from agency_site.leads.statuses import LeadStatus, SpamReason
+from agency_site.leads.webhooks import queue as webhook_queue
+from agency_site.leads.webhooks.payload import LEAD_CREATED
 from agency_site.locale import DEFAULT_LOCALE
 
 

@@ -22,7 +22,7 @@
   a ``<meta>`` first in its ``<head>`` (``agency_site/security_headers.py``): the page keeps it on any
   static host; the servers send only the short header.
 - ``_headers`` and ``_redirects`` for Cloudflare Pages and Netlify (``static_host.py``).
-- The ALTCHA widget's files under ``/altcha/`` (``altcha_assets.py``: the pinned npm
+- The ALTCHA widget's files under ``/altcha/`` (``leads/spam/widget.py``: the pinned npm
   tarball's external build, worker and styles, and the site's starter).
 - The site's pictures encoded into ``public/assets/img/`` (``agency_site/images.py``), in the
   background from the save tasks on: a first build encodes them (about half a minute of
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agency_site import images
-from agency_site.altcha_assets import public_files
+from agency_site.leads.spam.widget import public_files
 from agency_site.locale import DEFAULT_LOCALE, LOCALES, localized_path, not_found_file
 from agency_site.reflex_ext.hydration import defer_hydration
 from agency_site.reflex_ext.internals import Dirs, Plugin, get_config, get_web_dir

@@ -9,8 +9,8 @@ import sqlalchemy as sa
 
 from agency_site.bookings.models import Attendance, Booking, BookingStatus
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead
+from agency_site.leads.statuses import LeadStatus
 from agency_site.report import tables
 from agency_site.report.log_lines import ZONE
 from agency_site.report.retention import OTHERS

@@ -2,10 +2,11 @@
 
 No login: the link is the permission, so its token is
 
-- **signed** (HMAC-SHA256 through itsdangerous) with the site's secret, the one that signs
-  the booking links (``BOOKING_LINK_SECRET``, newest first, or the one generated once and
-  kept in the data folder: ``bookings/link_secret.py``), under a salt of its own, so a
-  booking link's token never opens a report and a report's never a booking;
+- **signed** (HMAC-SHA256 through itsdangerous) with the site secret's key for the report's
+  links (``leads/site_secret.py``: ``BOOKING_LINK_SECRET``, newest first, or the one
+  generated once and kept in the data folder; ``mail_plugin.report_links``), under a salt
+  of its own, so a booking link's token never opens a report and a report's never a
+  booking;
 - **bound to one month**: it carries its month, which must be the page's;
 - **expiring**: ``REPORT_LINK_DAYS`` after it was made (60 by default); a new one any time
   with ``python -m agency_site.report link --month 2026-11``.

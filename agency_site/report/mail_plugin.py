@@ -33,16 +33,21 @@ from agency_site.settings import Settings
 
 logger = logging.getLogger(__name__)
 
+# The purpose of the report links' key (``leads/site_secret.py``).
+REPORT_LINKS = "report-links"
+
 
 def report_links(settings: Settings) -> ReportLinks | None:
-    """The report's links with the site's secret (the booking links', under the report's
-    own salt), reaching the backend at ``REFLEX_API_URL``; None without a secret."""
-    from agency_site.bookings.link_secret import link_secrets
+    """The report's links with the site secret's key for them (``REPORT_LINKS``; until
+    ``site_secret.LEGACY_UNTIL`` a link made before, with the booking links' secret, still
+    opens), reaching the backend at ``REFLEX_API_URL``; None without a secret."""
+    from agency_site.bookings.link_secret import FILE_NAME
+    from agency_site.leads.site_secret import transition_keys
 
-    secrets = link_secrets(settings)
-    if not secrets:
+    found = transition_keys(settings, REPORT_LINKS, FILE_NAME)
+    if not found:
         return None
-    return ReportLinks(secrets, settings.reflex.api_url, settings.report.link_days)
+    return ReportLinks(found, settings.reflex.api_url, settings.report.link_days)
 
 
 @dataclass

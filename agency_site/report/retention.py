@@ -25,7 +25,7 @@ from collections.abc import Mapping
 
 import sqlalchemy as sa
 
-from agency_site.leads.monitor import months_before
+from agency_site.leads.rgpd import months_before
 from agency_site.report import tables
 
 TOP_PER_DAY = 50

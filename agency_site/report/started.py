@@ -15,7 +15,8 @@ request **writes nothing**: the database sees one small transaction a minute per
 - **Where the "already counted" marks live**: with ``REFLEX_REDIS_URL``, in Redis, shared
   by every worker and host (the ``limits`` library, as the rate limit: a fixed window of
   one per day); otherwise in this process's memory (one worker: the site refuses several
-  without Redis). A mark is a keyed digest (HMAC-SHA256 with the site's secret) of the
+  without Redis). A mark is a keyed digest (HMAC-SHA256 with the site secret's key for the
+  marks, ``leads/site_secret.py``) of the
   day, the form and the network, never the address; it expires after a day. At most
   ``MAX_NEW_PER_DAY`` new marks a day per worker: past that the day's count is a floor (one
   WARNING says so). Redis unreachable: the marks fall back to this process's memory.
@@ -58,6 +59,8 @@ MAX_NEW_PER_DAY = 20_000
 # One start per address, form and day.
 _ONCE_A_DAY = RateLimitItemPerDay(1)
 _NAMESPACE = "forms-started"
+# The purpose of the marks' key (``leads/site_secret.py``).
+FORMS_STARTED = "report forms-started"
 # After Redis failed, how long the marks stay in this process's memory before it is tried
 # again (a flood of token requests never waits on a Redis that does not answer).
 SHARED_RETRY_S = 30.0
@@ -184,12 +187,13 @@ def forms_started(settings: Settings, engine: Callable[[], sa.Engine]) -> Starte
     the site's secret for their digests), its flush a round of every worker's loops:
     once a minute, and once more when the worker stops."""
     from agency_site.leads.runtime import add_round
-    from agency_site.leads.spam_token import token_secrets
+    from agency_site.leads.site_secret import keys
 
     def site_secret() -> bytes:
-        """The forms' token secret (every host's the same); a random one when none."""
-        kept = token_secrets(settings)
-        return kept[0].encode() if kept else secrets.token_bytes(32)
+        """The site secret's key for the marks (every host's the same); a random one when
+        the site has none."""
+        found = keys(settings, FORMS_STARTED)
+        return found[0].encode() if found else secrets.token_bytes(32)
 
     redis_url = settings.reflex.redis_url
     counter = StartedCounter(

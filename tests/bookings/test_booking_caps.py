@@ -28,12 +28,13 @@ from agency_site.forms.declarations import (
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads.intake import LeadIntake
-from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.models import mailbox_digest
 from agency_site.leads.plugins import Hold
 from agency_site.leads.ratelimit import RateLimiter, network_digest
-from agency_site.leads.spam import SpamScreen
+from agency_site.leads.spam.screen import SpamScreen
 from agency_site.leads.spool import Spool, SpooledLead
+from agency_site.leads.spool_drain import SpoolDrain
+from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.working_calendar import WorkingCalendar
 from tests.bookings.test_busy_bookings import busy_at
@@ -208,7 +209,7 @@ def test_the_caps_hold_while_the_database_is_thought_down(store: LeadStore) -> N
     intake = make_intake(store, None, per_ip=100)
     results = []
     for time_ in TIMES[:4]:
-        intake._down_until = time.monotonic() + 60
+        intake.down.until = time.monotonic() + 60
         results.append(submit(intake, LeadKind.BOOKING, booking_form(time=time_)).result)
     assert results == [Result.QUEUED] * 2 + [Result.INVALID] * 2
     assert len(held(store)) == 2
@@ -231,7 +232,7 @@ def test_a_drained_booking_over_a_cap_holds_no_slot_and_says_why(
     up = LeadIntake(
         store, make_delivery(store, None), RateLimiter(MemoryStorage(), 100, 600), 4.0, spool
     )
-    assert up.drain_spool() == 3
+    assert SpoolDrain.of(up).drain() == 3
     assert len(store.all()) == 3 and len(held(store)) == 2
     # The network's digest, never the address nor the network itself.
     assert {line.network for line in lines} == {network_digest(IP)}
@@ -263,7 +264,7 @@ def test_a_spooled_booking_is_drained_with_the_network_of_its_request(
     intake = LeadIntake(
         store, make_delivery(store, None), RateLimiter(MemoryStorage(), 100, 600), 4.0, spool
     )
-    assert intake.drain_spool() == 3
+    assert SpoolDrain.of(intake).drain() == 3
     assert len(held(store)) == 2
     assert [b.slot_lost_reason for b in slots_of(store, day)] == [None, None, "network_cap"]
 
@@ -284,7 +285,7 @@ def test_a_booking_holding_no_slot_claims_one_by_moving_only_within_the_caps(
     intake = LeadIntake(
         store, make_delivery(store, None), RateLimiter(MemoryStorage(), 100, 600), 4.0, spool
     )
-    assert intake.drain_spool() == 3
+    assert SpoolDrain.of(intake).drain() == 3
     first, _, lost = slots_of(store, day)
     assert lost.slot_lost_reason == "email_cap"
     rules = slots.MoveRules(notice=dt.timedelta(0), max_moves=3)
@@ -403,7 +404,7 @@ def test_a_solved_or_corrected_resend_while_the_database_is_down_is_drained_into
     ).result is (Result.QUEUED)
     assert submit(intake, LeadKind.BOOKING, corrected).result is Result.QUEUED
     store.engine = up
-    assert intake.drain_spool() == 2
+    assert SpoolDrain.of(intake).drain() == 2
     leads = {lead.fields["email"]: lead for lead in store.all()}
     assert len(leads) == 2  # One lead each, never two.
     assert {email: lead.status for email, lead in leads.items()} == {
@@ -538,14 +539,16 @@ def test_the_migration_gives_every_booking_its_mailbox_so_the_old_ones_count(tmp
 def test_the_network_digests_are_keyed_by_the_site_s_secret_shared_by_every_host(
     tmp_path: Path,
 ) -> None:
-    """BOOKING_LINK_SECRET's newest keys them (every host compares the same digests, and the
-    digests the bookings kept before the core made them still compare); without it, this
-    host's kept secret; a /24 is never digested unkeyed."""
-    from agency_site.leads.runtime import network_key
+    """The site secret's key for the digests (derived from BOOKING_LINK_SECRET's newest:
+    every host compares the same digests); without the setting, this host's kept secret's;
+    a /24 is never digested unkeyed, nor with the secret itself."""
+    from agency_site.leads.ratelimit import network_key
+    from agency_site.leads.site_secret import NETWORK_DIGEST, derived
     from tests.bookings.test_link_secret import settings_with
 
     shared = settings_with(tmp_path, "n" * 43 + ",o" + "o" * 42)
-    assert network_key(shared) == "n" * 43
+    assert network_key(shared) == derived("n" * 43, NETWORK_DIGEST)
     kept = network_key(settings_with(tmp_path / "host"))
     assert len(kept) >= 32 and kept == network_key(settings_with(tmp_path / "host"))
     assert network_digest(IP, kept) != network_digest(IP)
+    assert network_digest(IP, kept) != network_digest(IP, "n" * 43)

@@ -1,7 +1,10 @@
 """A booking's changes of state go out as signed webhooks, each once, queued in the
-transaction of the change, each body valid against the documented schema."""
+transaction of the change, each body valid against the documented schema; the bookings
+declare their events and their chat line to the core (``LeadPlugin.webhook_events``,
+``chat_line``), which names neither."""
 
 import datetime as dt
+import json
 
 import jsonschema
 import sqlalchemy as sa
@@ -9,8 +12,13 @@ from standardwebhooks import Webhook
 
 from agency_site.bookings import slots
 from agency_site.bookings.models import Attendance, Booking, BookingStatus
-from agency_site.leads import webhook_payload
+from agency_site.bookings.plugin import BookingsPlugin
+from agency_site.content.owner_alerts import ALERTS
+from agency_site.content.template import render
 from agency_site.leads.store import LeadStore
+from agency_site.leads.webhooks import payload as webhook_payload
+from agency_site.leads.webhooks.channel import WebhookChannel
+from agency_site.leads.webhooks.destinations import slack_text
 from agency_site.working_calendar import WorkingCalendar
 from tests.bookings.test_bookings import MONDAY, book
 from tests.bookings.test_reschedule import TUESDAY, move
@@ -104,3 +112,35 @@ def test_an_expiry_and_a_meeting_s_attendance_are_posted_once(store: LeadStore, 
         came: [*start, "booking.confirmed", "booking.attended"],
         absent: [*start, "booking.confirmed", "booking.no_show"],
     }
+
+
+def test_the_schema_lists_the_core_s_events_and_those_the_bookings_declare() -> None:
+    declared = BookingsPlugin().webhook_events()
+    assert declared and not set(declared) & set(webhook_payload.EVENTS)
+    assert set(webhook_payload.schema()["properties"]["type"]["enum"]) == {
+        *webhook_payload.EVENTS,
+        *declared,
+    }
+
+
+def test_a_chat_says_the_booking_s_line_of_its_changes_and_the_core_s_of_its_lead(
+    store: LeadStore, receiver
+) -> None:
+    """The first line of each message: the core's for the new lead (``chat_lead``), the
+    bookings plugin's for its changes (``chat_booking``, with the slot)."""
+    receiver.expect_request("/chat").respond_with_data("ok")
+    hooks = WebhookChannel(
+        store.engine, ("slack+" + receiver.url_for("/chat"),), (), plugins=store.plugins
+    )
+    hooks.register()
+    lead_id = book(store)
+    slots.decide(store.engine, lead_id, BookingStatus.CONFIRMED)
+    assert send(hooks) == 3
+    first_lines = [json.loads(body)["text"].split("\n")[0] for _, body in received(receiver)]
+    chat = [render(ALERTS.chat_lead, kind="booking", lead_id=lead_id)] + [
+        render(
+            ALERTS.chat_booking, event=event, lead_id=lead_id, date=MONDAY.isoformat(), time="10:00"
+        )
+        for event in ("requested", "confirmed")
+    ]
+    assert first_lines == [slack_text(line) for line in chat]

@@ -21,6 +21,7 @@ from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.plugins import Hold, Refused
 from agency_site.leads.ratelimit import network_digest
+from agency_site.leads.spool_drain import SpoolDrain
 from agency_site.leads.store import LeadStore
 from agency_site.working_calendar import WorkingCalendar
 from tests.lead_store import BOOKING_FIELDS, LEASE, bookings_of, new_engine, plugged
@@ -240,7 +241,7 @@ def test_a_spooled_booking_whose_slot_was_taken_meanwhile_is_still_stored(
     intake = intake_on(store, Spool(tmp_path / "spool", "w1"))
     fields = BOOKING_FIELDS | {"date": str(MONDAY), "time": "10:00", "email": "luis@example.com"}
     spooled = SpooledLead("k" * 20, LeadKind.BOOKING, fields, dt.datetime.now(dt.UTC), None)
-    assert intake.store_spooled(spooled)
+    assert SpoolDrain.of(intake).store_spooled(spooled)
     assert len(store.all()) == 2  # Never lost: the agency sees both requests.
     assert slots.taken(store.engine, [MONDAY]) == {MONDAY: {"10:00"}}
     assert slots.get(store.engine, lead_id).active_slot is not None
@@ -339,7 +340,9 @@ def drained_over(
     bookings_of(store).daily_limit = limit
     fields = BOOKING_FIELDS | {"date": str(date), "time": time, "email": "luis@example.com"}
     key = f"drained-{date}-{time}".replace(":", "")
-    assert intake.store_spooled(SpooledLead(key, LeadKind.BOOKING, fields, dt.datetime.now(dt.UTC)))
+    assert SpoolDrain.of(intake).store_spooled(
+        SpooledLead(key, LeadKind.BOOKING, fields, dt.datetime.now(dt.UTC))
+    )
     return store.by_key(key).id
 
 

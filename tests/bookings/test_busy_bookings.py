@@ -12,6 +12,7 @@ from agency_site.bookings.pages import create_app
 from agency_site.content.bookings import COPY
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
+from agency_site.leads.spool_drain import SpoolDrain
 from agency_site.leads.store import LeadStore
 from agency_site.locale import active
 from agency_site.working_calendar import WorkingCalendar
@@ -84,7 +85,7 @@ def test_a_drained_booking_for_a_busy_slot_is_stored_without_it_and_the_agency_t
     intake = intake_on(store, Spool(tmp_path / "spool", "w1"))
     fields = BOOKING_FIELDS | {"date": str(MONDAY), "time": "10:00"}
     spooled = SpooledLead("drained-busy-slot-1", LeadKind.BOOKING, fields, dt.datetime.now(dt.UTC))
-    assert intake.store_spooled(spooled)
+    assert SpoolDrain.of(intake).store_spooled(spooled)
     lead = store.by_key("drained-busy-slot-1")
     booking = slots.get(store.engine, lead.id)
     assert booking.slot_lost and booking.active_slot is None

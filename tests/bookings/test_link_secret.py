@@ -1,12 +1,10 @@
-"""The booking links work out of the box: without ``BOOKING_LINK_SECRET`` each host makes
-one secret once (atomically, 0600, the same for every process), and a list of secrets
-rotates it: the newest signs, any listed opens, one removed opens nothing."""
+"""The booking links work out of the box: their key is the site secret's for them
+(``leads/site_secret.py``; without ``BOOKING_LINK_SECRET`` the host's own, made once: its
+keeping is ``tests/leads/test_site_secret.py``'s), a list of secrets rotates it (the newest
+signs, any listed opens, one removed opens nothing), and a link mailed before the keys were
+derived still opens."""
 
 import logging
-import os
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -15,9 +13,10 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from agency_site.bookings import link_secret
-from agency_site.bookings.link_secret import kept_secret, link_secrets, secret_file
+from agency_site.bookings.link_secret import link_secrets
 from agency_site.bookings.links import LinkAction, LinkProblem, LinkSigner, VerifiedLink
-from agency_site.settings import ROOT, BookingSettings, DeploySettings, Settings, load_settings
+from agency_site.leads import site_secret
+from agency_site.settings import BookingSettings, DeploySettings, Settings, load_settings
 
 OLD, NEW, GONE = "o" * 40, "n" * 40, "g" * 40
 DAY_S = 86_400.0
@@ -39,102 +38,57 @@ def opens(signer: LinkSigner, token: str) -> bool:
     return isinstance(signer.verify(token, DAY_S), VerifiedLink)
 
 
-# --- Generated when unset -------------------------------------------------------------------
+# --- The site secret's key for the links -----------------------------------------------------
 
 
-def test_unset_a_secret_is_made_once_in_the_data_folder_and_kept(tmp_path: Path) -> None:
+def test_unset_the_links_key_comes_from_the_host_s_kept_site_secret(tmp_path: Path) -> None:
     settings = settings_with(tmp_path)
-    assert secret_file(settings) == tmp_path / "booking-link-secret"
     (first,) = link_secrets(settings)
-    assert len(first) >= 32
+    kept = (tmp_path / site_secret.FILE_NAME).read_text().strip()
+    assert first == site_secret.derived(kept, link_secret.LINK_KEYS) and first != kept
     assert link_secrets(settings) == (first,)  # The next start, another worker: the same.
-    assert (tmp_path / "booking-link-secret").read_text().strip() == first
-    assert oct((tmp_path / "booking-link-secret").stat().st_mode & 0o777) == "0o600"
-    assert [path.name for path in tmp_path.iterdir()] == ["booking-link-secret"]  # No temp left.
+    assert [path.name for path in tmp_path.iterdir()] == [site_secret.FILE_NAME]
     # A link made by one process opens in another.
     token = LinkSigner(link_secrets(settings)).token(LinkAction.CANCEL, 7, "key")
     assert opens(LinkSigner(link_secrets(settings_with(tmp_path))), token)
 
 
 def test_a_set_secret_wins_and_nothing_is_written(tmp_path: Path) -> None:
-    assert link_secrets(settings_with(tmp_path, f"{NEW},{OLD}")) == (NEW, OLD)
+    derived = [site_secret.derived(secret, link_secret.LINK_KEYS) for secret in (NEW, OLD)]
+    assert link_secrets(settings_with(tmp_path, f"{NEW},{OLD}")) == (*derived, NEW, OLD)
     assert list(tmp_path.iterdir()) == []
 
 
-def test_without_the_deploy_data_folder_the_site_folders_data_is_used(tmp_path: Path) -> None:
-    """`make run` on a developer's machine: no /var/lib/agency_site, the checkout's data/."""
-    settings = settings_with(tmp_path / "not-there")
-    assert secret_file(settings) == link_secret.SITE_DATA / "booking-link-secret"
-    assert link_secret.SITE_DATA == ROOT / "data"
+def test_a_link_mailed_before_the_keys_were_derived_still_opens(tmp_path: Path) -> None:
+    """Signed with BOOKING_LINK_SECRET itself, or, on a host without it, with the secret it
+    kept in ``booking-link-secret``: both open; new links are the derived key's."""
+    before = LinkSigner(OLD).token(LinkAction.CONFIRM, 3, "key")
+    set_site = LinkSigner(link_secrets(settings_with(tmp_path / "set", OLD)))
+    assert opens(set_site, before)
+    assert not opens(LinkSigner(OLD), set_site.token(LinkAction.CONFIRM, 3, "key"))
+    host = tmp_path / "host"
+    host.mkdir()
+    (host / link_secret.FILE_NAME).write_text(OLD + "\n")
+    kept_site = LinkSigner(link_secrets(settings_with(host)))
+    assert opens(kept_site, before)
+    assert not opens(LinkSigner(OLD), kept_site.token(LinkAction.CONFIRM, 3, "key"))
+    # Without that file (a new host), a link of another secret opens nothing.
+    (tmp_path / "new").mkdir()
+    assert not opens(LinkSigner(link_secrets(settings_with(tmp_path / "new"))), before)
 
 
-def test_a_process_that_loses_the_race_takes_the_winners_secret(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Between our look and our link another process put its secret there: ours is dropped,
-    theirs kept (a link never replaces)."""
-    path, theirs = tmp_path / "booking-link-secret", "t" * 43
-    real_link = os.link
-
-    def another_process_first(source: str, target: Path) -> None:
-        Path(target).write_text(theirs + "\n")
-        real_link(source, target)
-
-    monkeypatch.setattr(os, "link", another_process_first)
-    assert kept_secret(path) == theirs
-    assert path.read_text().strip() == theirs
-    assert [entry.name for entry in tmp_path.iterdir()] == ["booking-link-secret"]
-
-
-# Each process imports, waits for the start signal, then asks for the secret at once.
-_RACER = """
-import sys, time
-from pathlib import Path
-from agency_site.bookings.link_secret import kept_secret
-go = Path(sys.argv[2])
-while not go.exists():
-    time.sleep(0.001)
-print(kept_secret(Path(sys.argv[1])))
-"""
-
-
-def test_processes_starting_at_once_end_with_the_same_secret(tmp_path: Path) -> None:
-    path, go = tmp_path / "data" / "booking-link-secret", tmp_path / "go"
-    racers = [
-        subprocess.Popen(
-            [sys.executable, "-c", _RACER, str(path), str(go)],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(6)
-    ]
-    time.sleep(3)  # Let them all import and wait.
-    go.touch()
-    secrets = {racer.communicate(timeout=60)[0].strip() for racer in racers}
-    assert all(racer.returncode == 0 for racer in racers)
-    assert secrets == {path.read_text().strip()} and len(secrets.pop()) >= 32
-    assert [entry.name for entry in path.parent.iterdir()] == ["booking-link-secret"]
-
-
-@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to make a file for another user")
-def test_made_by_root_in_the_site_users_folder_it_is_that_users(tmp_path: Path) -> None:
-    """An operator's command (sudo) first to start must not lock the backends out."""
-    os.chown(tmp_path, 65534, 65534)
-    kept_secret(tmp_path / "booking-link-secret")
-    made = (tmp_path / "booking-link-secret").stat()
-    assert (made.st_uid, made.st_gid, made.st_mode & 0o777) == (65534, 65534, 0o600)
-
-
-def test_an_unusable_kept_secret_turns_the_links_off_loudly_and_never_logs_a_secret(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    path = tmp_path / "booking-link-secret"
-    path.write_text("short-but-secret\n")
-    with caplog.at_level(logging.ERROR):
-        assert link_secrets(settings_with(tmp_path)) == ()
-    assert "booking links are OFF" in caplog.text and str(path) in caplog.text
-    assert "short-but-secret" not in caplog.text
+@given(keys=st.lists(SECRETS, min_size=2, max_size=4, unique=True))
+def test_a_rotated_site_secret_opens_every_link_its_listed_secrets_made(keys: list[str]) -> None:
+    """For every list: a link made while only one listed secret was set opens once the
+    list is set; new links are the newest secret's, and open where only it is set."""
+    site = LinkSigner(link_secrets(settings_with(Path("/nonexistent"), ",".join(keys))))
+    for key in keys:
+        alone = LinkSigner(link_secrets(settings_with(Path("/nonexistent"), key)))
+        assert opens(site, alone.token(LinkAction.CANCEL, 1, "k"))
+    made = site.token(LinkAction.CANCEL, 1, "k")
+    assert opens(LinkSigner(link_secrets(settings_with(Path("/nonexistent"), keys[0]))), made)
+    later = LinkSigner(link_secrets(settings_with(Path("/nonexistent"), keys[1])))
+    assert not opens(later, made)
 
 
 def test_the_secret_never_reaches_the_log(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
@@ -143,9 +97,10 @@ def test_the_secret_never_reaches_the_log(tmp_path: Path, caplog: pytest.LogCapt
     settings = settings_with(tmp_path)
     with caplog.at_level(logging.DEBUG):
         made = plugin(settings)
-        (secret,) = link_secrets(settings)
-    assert made.agency_email.args == ((secret,),)  # The plugin signs its links with it.
-    assert secret not in caplog.text
+        (key,) = link_secrets(settings)
+    assert made.agency_email.args == ((key,),)  # The plugin signs its links with it.
+    kept = (tmp_path / site_secret.FILE_NAME).read_text().strip()
+    assert key not in caplog.text and kept not in caplog.text
 
 
 # --- Rotation ---------------------------------------------------------------------------------

@@ -16,8 +16,8 @@ from agency_site.desk.guard import create_app
 from agency_site.desk.lead_tools import LeadTools
 from agency_site.desk.purge_plugin import DeskPlugin
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.kinds import SpamReason
 from agency_site.leads.plugins import Hold, Plugins
+from agency_site.leads.statuses import SpamReason
 from agency_site.leads.store import LeadStore
 from tests.desk.conftest import DeskSite
 from tests.emailjs_fake import make_client

@@ -23,8 +23,8 @@ from agency_site.desk.inbox import (
     month_bounds,
 )
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead
+from agency_site.leads.statuses import LeadStatus
 from tests.desk.conftest import DeskSite
 
 # What people type in the forms, and what trips a LIKE: accents, case, ñ, ç, ·, %, _, \,

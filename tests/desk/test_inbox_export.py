@@ -20,9 +20,9 @@ from agency_site.desk.inbox_export import EXPORT, FORMULA_START, InboxCsv, excel
 from agency_site.desk.models import DeskAudit
 from agency_site.forms.declarations import FORMS, export_fields
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.kinds import SpamReason
 from agency_site.leads.models import Lead, email_digest
 from agency_site.leads.source import KEYS
+from agency_site.leads.statuses import SpamReason
 from tests.desk.conftest import DeskSite
 from tests.desk.lead_desk import QUOTE_FIELDS, add, wire
 from tests.desk.test_pages import _words

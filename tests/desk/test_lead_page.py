@@ -19,9 +19,9 @@ from agency_site.desk import lead_page
 from agency_site.desk.models import DeskAudit
 from agency_site.forms.declarations import FORMS, FormDeclaration
 from agency_site.forms.fields import Control, FormField
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import AttemptOutcome, Lead, LeadAttempt
 from agency_site.leads.source import KEYS
+from agency_site.leads.statuses import LeadStatus
 from agency_site.rules import TIME_SLOTS
 from tests.bookings.test_bookings import MONDAY, book
 from tests.bookings.test_reschedule import TUESDAY, move

@@ -18,9 +18,9 @@ from agency_site.desk.inbox import Filters, search
 from agency_site.desk.models import NOTE_MAX, DeskAudit, DeskLeadStage, DeskNote
 from agency_site.desk.pipeline import Stage
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.kinds import SpamReason
 from agency_site.leads.models import Lead, LeadAttempt, email_digest
 from agency_site.leads.rgpd import mark_spam_listed
+from agency_site.leads.statuses import SpamReason
 from agency_site.leads.store import LeadStore
 from tests.desk.conftest import DeskSite
 from tests.desk.lead_desk import QUOTE_FIELDS, add, wire

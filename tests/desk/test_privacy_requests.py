@@ -41,7 +41,7 @@ from agency_site.desk.privacy_requests import (
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.models import LeadWebhook, email_digest
 from agency_site.leads.spool import SpooledLead
-from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
+from agency_site.leads.webhooks.channel import WebhookChannel, WebhookPolicy
 from tests.desk.conftest import DeskSite
 from tests.lead_store import LEASE
 from tests.run_async import run
@@ -471,7 +471,7 @@ def test_the_privacy_policies_say_what_a_closed_request_keeps() -> None:
 
 
 def test_every_right_outcome_column_and_destination_has_its_words() -> None:
-    from agency_site.leads import destinations
+    from agency_site.leads.webhooks import destinations
     from tests.desk.test_pages import _words
 
     words = _words()

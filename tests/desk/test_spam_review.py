@@ -15,9 +15,9 @@ from agency_site.desk import spam_review
 from agency_site.desk.guard import local_time
 from agency_site.desk.models import DeskAudit
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.models import Lead
 from agency_site.leads.rgpd import CONFIRMED_SPAM_GRACE
+from agency_site.leads.statuses import LeadStatus, SpamReason
 from tests.desk.conftest import DeskSite
 from tests.desk.lead_desk import add, wire
 from tests.desk.test_lead_page import _text

@@ -237,7 +237,7 @@ def test_the_form_endpoints_answer_the_site_s_origin_only(
 
     mine = post(split_site.url)
     # No form token: the backend keeps the lead aside and asks for a proof of work
-    # (leads/spam_challenge.py); what matters here is that the site may read that answer.
+    # (leads/spam/challenge.py); what matters here is that the site may read that answer.
     assert (mine.status_code, mine.json()["result"]) == (202, "challenge"), mine.text
     assert mine.headers.get("access-control-allow-origin") == split_site.url
     other = post("http://evil.example")

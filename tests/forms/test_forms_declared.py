@@ -31,9 +31,9 @@ from agency_site.forms.declarations import (
 from agency_site.forms.fields import Control, FormField
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
-from agency_site.leads import cli
+from agency_site.leads import rgpd_commands
 from agency_site.leads.delivery import template_params
-from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore
 from agency_site.leads.validation import validate
 from agency_site.rules import MESSAGE_MAX, NAME_MAX
@@ -170,10 +170,10 @@ def test_the_no_javascript_quote_page_chooses_the_query_s_service_and_pack() -> 
 
 
 def test_the_export_has_a_column_per_exported_field() -> None:
-    assert export_fields() == cli.EXPORT_FIELDS
+    assert export_fields() == rgpd_commands.EXPORT_FIELDS
     for form in FORMS:
-        assert {f.name for f in form.fields if f.export} <= set(cli.EXPORT_COLUMNS)
-    assert cli.EXPORT_FIELDS[:6] == ("name", "email", "phone", "date", "time", "message")
+        assert {f.name for f in form.fields if f.export} <= set(rgpd_commands.EXPORT_COLUMNS)
+    assert rgpd_commands.EXPORT_FIELDS[:6] == ("name", "email", "phone", "date", "time", "message")
 
 
 def test_the_quote_e_mail_carries_the_declared_variables() -> None:

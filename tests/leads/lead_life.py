@@ -73,22 +73,24 @@ from agency_site.forms.declarations import (
 from agency_site.forms.email import date_es
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
-from agency_site.leads import cli, database, webhook_queue
+from agency_site.leads import cli, database
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.health import LeadsHealth, leads_api
 from agency_site.leads.intake import LeadIntake
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead, LeadWebhook, utcnow
-from agency_site.leads.monitor import Monitor, retention_cutoff
+from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter
-from agency_site.leads.rgpd import mark_spam_listed, spam_purge_after
-from agency_site.leads.spam import SpamScreen
-from agency_site.leads.spam_challenge import Challenges
-from agency_site.leads.spam_token import FormTokens
+from agency_site.leads.rgpd import mark_spam_listed, retention_cutoff, spam_purge_after
+from agency_site.leads.spam.challenge import Challenges
+from agency_site.leads.spam.form_token import FormTokens
+from agency_site.leads.spam.screen import SpamScreen
 from agency_site.leads.spool import Spool
+from agency_site.leads.spool_drain import SpoolDrain
+from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore
-from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
+from agency_site.leads.webhooks import queue as webhook_queue
+from agency_site.leads.webhooks.channel import WebhookChannel, WebhookPolicy
 from agency_site.report.started import StartedCounter
 from agency_site.site_api import create_app as site_api_app
 from agency_site.working_calendar import agency_now, default_calendar
@@ -905,7 +907,7 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             down: neither writes, neither marks the database down for the visitors' next
             submission, neither spools anything (issue 43, item 2)."""
             self.step("flood of token and health GETs" + ("" if self.up else " (down)"))
-            down_until, spooled = self.intake._down_until, self.spooled()
+            down_until, spooled = self.intake.down.until, self.spooled()
             counter = StartedCounter(lambda: self.store.engine)
             forms = site_api_app(
                 lambda: self.intake, api_url=API, site_url=API, allowed_origins=(API,),
@@ -927,7 +929,7 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             run(flood())
             self.check(
                 "quiet GETs",
-                self.intake._down_until == down_until and self.spooled() == spooled,
+                self.intake.down.until == down_until and self.spooled() == spooled,
                 "a flood of token and health GETs marked the database down or spooled",
             )
 
@@ -990,7 +992,7 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             self.step("drain")
             self.operator_looks = True
             try:
-                self.intake.drain_spool()
+                SpoolDrain.of(self.intake).drain()
             except Exception as error:
                 if self.up:
                     # Known hole (c): a lead the database refuses for its content (an
@@ -1595,7 +1597,7 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             self.delivery.client = self.good
             accept_sends(world.emailjs)
             with contextlib.suppress(Exception):  # Checked by the drain rule.
-                self.intake.drain_spool()
+                SpoolDrain.of(self.intake).drain()
             for _ in range(5):
                 world.clock.move(dt.timedelta(days=1))
                 if not self.due():

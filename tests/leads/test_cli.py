@@ -9,7 +9,7 @@ from pytest_httpserver import HTTPServer
 
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.cli import run
-from agency_site.leads.kinds import LeadStatus, SpamReason
+from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.settings import ROOT
 from tests.emailjs_fake import accept_sends, make_client, sent_payloads

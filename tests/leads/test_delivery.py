@@ -19,9 +19,9 @@ from agency_site.emailjs import SEND_PATH, EmailJSClient
 from agency_site.forms.email import date_es
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.delivery import RetryPolicy, template_params
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead
+from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore
 from tests.emailjs_fake import accept_sends, make_client, refuse_sends, sent_payloads
 from tests.lead_store import AGENCY_INBOX, BOOKING_FIELDS, LEASE, make_delivery, new_engine

@@ -9,17 +9,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pytest_httpserver import HTTPServer
+from sqlmodel import Session
 
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.destinations import (
+from agency_site.leads.plugins import LeadPlugin, Plugins
+from agency_site.leads.store import LeadStore
+from agency_site.leads.webhooks import queue as webhook_queue
+from agency_site.leads.webhooks.channel import WebhookChannel
+from agency_site.leads.webhooks.destinations import (
     SlackText,
     StandardWebhook,
     Telegram,
     chat_text,
     destination,
 )
-from agency_site.leads.store import LeadStore
-from agency_site.leads.webhooks import WebhookChannel
 from tests.lead_store import LEASE
 from tests.leads.test_webhooks import AT_ONCE, SECRET, lead, receiver, rows, send
 
@@ -62,6 +65,38 @@ def test_a_slack_compatible_webhook_gets_the_lead_as_text_without_a_secret(
     assert text.splitlines()[0].endswith(f"(contact, n.º {lead_id})")
     assert "email: ana@example.com" in text and "message: Hola" in text
     assert "webhook-signature" not in request.headers
+
+
+class Visits(LeadPlugin):
+    """A throwaway feature with a webhook event of its own, unknown to the core."""
+
+    def webhook_events(self) -> tuple[str, ...]:
+        return ("visit.planned",)
+
+    def chat_line(self, payload: dict) -> str:
+        return f"Visita de n.º {payload['data']['lead_id']}: {payload['data']['visit']}"
+
+
+def test_a_plugin_s_own_event_reaches_a_chat_with_the_plugin_s_line(
+    store: LeadStore, receiver: HTTPServer
+) -> None:
+    """The core queues and sends any event a plugin declares, and the chat says it in the
+    plugin's words; the core's own line stays on the lead's message."""
+    receiver.expect_request("/services/T/B/x").respond_with_data("ok")
+    visiting = LeadStore(store.engine, Plugins((Visits(),)))
+    hooks = WebhookChannel(
+        store.engine, ("slack+" + receiver.url_for("/services/T/B/x"),), (), visiting.plugins
+    )
+    hooks.register()
+    lead_id = lead(visiting)
+    with Session(store.engine) as session:
+        queued = webhook_queue.queue_event(session, lead_id, "visit.planned", {"visit": "lunes"})
+        session.commit()
+    assert queued == 1 and send(hooks) == 2
+    texts = [request.get_json()["text"] for request, _ in receiver.log]
+    assert texts[0].splitlines()[0].endswith(f"(contact, n.º {lead_id})")
+    assert texts[1].splitlines()[0] == f"Visita de n.º {lead_id}: lunes"
+    assert "email: ana@example.com" in texts[1]
 
 
 def test_the_owner_s_telegram_bot_writes_to_their_chat(
@@ -151,7 +186,7 @@ def test_a_crm_takes_new_leads_only_and_skips_a_booking_s_changes(
 ) -> None:
     from agency_site.bookings import slots
     from agency_site.bookings.models import BookingStatus
-    from agency_site.leads import webhook_queue
+    from agency_site.leads.webhooks import queue as webhook_queue
     from tests.bookings.test_bookings import book
 
     receiver.expect_request("/json/2/crm.lead/create").respond_with_json([9])
@@ -307,8 +342,8 @@ VISITOR_TEXT = st.lists(st.one_of(st.text(max_size=20), MARKUP), max_size=8).map
 
 
 def visitor_payload(name: str, message: str) -> dict:
-    from agency_site.leads import webhook_payload
     from agency_site.leads.models import Lead, utcnow
+    from agency_site.leads.webhooks import payload as webhook_payload
 
     fields = {"name": name, "email": "ana@example.com", "message": message}
     lead = Lead(id=7, kind="contact", fields=fields, created_at=utcnow(), language="es")

@@ -39,15 +39,17 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads import database, erasures, migrations
 from agency_site.leads.cli import run as run_cli
+from agency_site.leads.database import Failure, failure
 from agency_site.leads.delivery import template_params
-from agency_site.leads.intake import Failure, LeadIntake, failure
-from agency_site.leads.kinds import LeadStatus, SpamReason
+from agency_site.leads.intake import LeadIntake
 from agency_site.leads.lease import new_claim_token
 from agency_site.leads.models import Lead, email_key, utcnow
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.ratelimit import RateLimiter
-from agency_site.leads.runtime import drain_forever, prepare_when_reachable
+from agency_site.leads.runtime import prepare_when_reachable
 from agency_site.leads.spool import QUARANTINE, Spool, SpooledLead
+from agency_site.leads.spool_drain import SpoolDrain, drain_forever
+from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.rules import EMAIL_MAX
 from agency_site.site_api import create_app
@@ -127,7 +129,7 @@ def test_a_hanging_database_still_leaves_the_spool_its_time(db_url: str, tmp_pat
     result = run(intake.submit(LeadKind.HERO, contact(), "127.0.0.2", idempotency_key=KEY))
     assert result.result is Result.QUEUED and time.monotonic() - started < 2
     time.sleep(3)  # The hung insert went through after all...
-    assert intake.drain_spool() == 0  # ...so the spooled copy is the same lead: kept once.
+    assert SpoolDrain.of(intake).drain() == 0  # ...so the spooled copy is the same lead: kept once.
     assert [lead.idempotency_key for lead in store.all()] == [KEY]
 
 
@@ -143,8 +145,8 @@ def test_spooled_leads_are_drained_into_the_database_exactly_once(
     )
     accept_sends(emailjs)
     intake = intake_on(store, Spool(folder, "w3"), make_client(emailjs))
-    assert intake.drain_spool() == 2
-    assert intake.drain_spool() == 0
+    assert SpoolDrain.of(intake).drain() == 2
+    assert SpoolDrain.of(intake).drain() == 0
     assert Spool(folder).files() == []
     leads = store.all()
     assert sorted(lead.idempotency_key for lead in leads) == sorted([KEY, "b" * 32])
@@ -154,7 +156,7 @@ def test_spooled_leads_are_drained_into_the_database_exactly_once(
     assert len(sent_payloads(emailjs)) == 2
     # A drain that died after storing but before emptying its file stores nothing twice.
     Spool(folder, "w1").append(SpooledLead(KEY, LeadKind.HERO, contact(), _now()))
-    assert intake.drain_spool() == 0 and len(store.all()) == 2
+    assert SpoolDrain.of(intake).drain() == 0 and len(store.all()) == 2
 
 
 def test_a_drain_while_workers_append_loses_and_repeats_nothing(
@@ -174,10 +176,10 @@ def test_a_drain_while_workers_append_loses_and_repeats_nothing(
     for thread in threads:
         thread.start()
     while any(thread.is_alive() for thread in threads):
-        intake.drain_spool()
+        SpoolDrain.of(intake).drain()
     for thread in threads:
         thread.join()
-    intake.drain_spool()
+    SpoolDrain.of(intake).drain()
     assert sorted(lead.idempotency_key for lead in store.all()) == sorted(keys)
 
 
@@ -190,7 +192,7 @@ def test_a_line_torn_by_a_killed_writer_is_kept_aside_and_the_rest_drained(
         file.write(b'{"v": 1, "key": "torn')  # Killed mid-line.
     spool.append(SpooledLead("c" * 32, LeadKind.HERO, contact("c@example.com"), _now()))
     intake = intake_on(store, spool)
-    assert intake.drain_spool() == 2
+    assert SpoolDrain.of(intake).drain() == 2
     torn = spool.path.with_suffix(QUARANTINE)
     assert torn.read_bytes().startswith(b'{"v": 1, "key": "torn')
     assert stat.S_IMODE(torn.stat().st_mode) == 0o600
@@ -254,7 +256,7 @@ def test_the_backend_prepares_the_database_once_it_answers(tmp_path: Path) -> No
         result = await intake.submit(LeadKind.HERO, contact(), "127.0.0.2")
         assert result.result is Result.QUEUED  # Spooled: the database does not exist yet.
         ready = asyncio.Event()
-        drain = asyncio.create_task(drain_forever(intake, monitor, ready, 0.05))
+        drain = asyncio.create_task(drain_forever(SpoolDrain.of(intake), monitor, ready, 0.05))
         prepare = asyncio.create_task(prepare_when_reachable(intake.delivery, retry_max_s=0.2))
         await asyncio.sleep(0.5)
         assert not prepare.done()
@@ -358,10 +360,10 @@ def test_a_real_postgresql_stopped_and_started_again(tmp_path: Path, emailjs: HT
         assert [result.result for result in results] == [Result.QUEUED] * 3
         assert len(list(spool.leads())) == 3
         with pytest.raises(sa.exc.OperationalError):
-            intake.drain_spool()  # Still down: the spool stays whole.
+            SpoolDrain.of(intake).drain()  # Still down: the spool stays whole.
         assert len(list(spool.leads())) == 3
         server.pid = local_servers.start_postgres_cluster(folder / "cluster", port, durable=False)
-        assert intake.drain_spool() == 3
+        assert SpoolDrain.of(intake).drain() == 3
         assert run(intake.delivery.retry_due()) == 3
         emails = sorted(lead.fields["email"] for lead in store.all())
         assert emails == [f"{n}@example.com" for n in "abcd"]
@@ -388,7 +390,7 @@ def test_the_owner_is_alerted_while_the_spool_waits_too_long(
     run(monitor.watch_spool())
     run(_monitor(intake, Spool(spool.folder, "w2"), monitor.webhook_url).watch_spool())
     assert len(texts) == 1 and "2 solicitud" in texts[0]  # Once per host, whichever worker.
-    intake.drain_spool()
+    SpoolDrain.of(intake).drain()
     run(monitor.watch_spool())
     run(monitor.watch_spool())
     assert len(texts) == 2 and "responde de nuevo" in texts[1]
@@ -481,7 +483,7 @@ def test_a_spooled_line_that_cannot_be_stored_is_set_aside_and_the_drain_goes_on
         )
     spool.append(SpooledLead("c" * 32, LeadKind.HERO, contact("c@example.com"), _now()))
     intake = intake_on(store, spool)
-    assert intake.drain_spool() == 2
+    assert SpoolDrain.of(intake).drain() == 2
     assert sorted(lead.idempotency_key for lead in store.all()) == ["a" * 32, "c" * 32]
     assert spool.files() == []
     aside = spool.path.with_suffix(QUARANTINE)
@@ -725,7 +727,7 @@ def test_a_spooled_lead_of_an_erased_address_is_dropped_at_drain(
     later = _now() + dt.timedelta(seconds=2)  # She writes again after her erasure: kept.
     spool.append(SpooledLead("c" * 32, LeadKind.HERO, contact("ana@example.com"), later))
     intake = intake_on(store, spool)
-    assert intake.drain_spool() == 2
+    assert SpoolDrain.of(intake).drain() == 2
     assert [lead.idempotency_key for lead in store.all()] == ["b" * 32, "c" * 32]
     assert spool.files() == [] and spool.aside() == []
 
@@ -994,7 +996,7 @@ def test_a_honeypot_lead_spooled_in_an_outage_is_drained_as_spam(
     [line] = spool.path.read_bytes().splitlines()
     assert SpooledLead.parse(line).spam == SpamReason.HONEYPOT
     intake = intake_on(store, spool, make_client(emailjs))
-    assert intake.drain_spool() == 1
+    assert SpoolDrain.of(intake).drain() == 1
     [lead] = store.all()
     assert (lead.status, lead.spam_reason) == (LeadStatus.SPAM, SpamReason.HONEYPOT)
     assert run(intake.delivery.retry_due()) == 0 and sent_payloads(emailjs) == []

@@ -15,7 +15,7 @@ from agency_site.forms.declarations import FORMS, form_templates
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import runtime
 from agency_site.leads.health import LeadsHealth
-from agency_site.leads.kinds import LeadStatus
+from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore
 from agency_site.paths import LEADS_HEALTH
 from agency_site.settings import EmailJSSettings, load_settings

@@ -23,10 +23,10 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads import database, runtime
 from agency_site.leads.health import CHECK_EVERY_S, LeadsHealth, leads_api, token_matches
-from agency_site.leads.kinds import SpamReason
 from agency_site.leads.plugins import LeadPlugin, Plugins
 from agency_site.leads.rgpd import mark_spam_listed
 from agency_site.leads.spool import Spool
+from agency_site.leads.statuses import SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.report.started import StartedCounter
 from agency_site.site_api import create_app
@@ -352,7 +352,7 @@ def test_a_flood_of_token_and_health_requests_in_an_outage_leaves_the_intake_sto
         )
         took = time.monotonic() - started
         tried = gate.accepted - accepted
-        assert intake._down_until == 0.0 and list(spool.leads()) == []
+        assert intake.down.until == 0.0 and list(spool.leads()) == []
         gate.reopen()
         submitted = await intake.submit(LeadKind.HERO, {"email": "ana@example.com"}, "127.0.0.2")
         assert submitted.result is Result.QUEUED
@@ -363,7 +363,7 @@ def test_a_flood_of_token_and_health_requests_in_an_outage_leaves_the_intake_sto
         assert tokens == [200] * 1000 and pages == [503] * 1000  # "error": unreachable.
         assert tried_per_interval <= 1.0  # The health page's check, once per interval.
         assert [lead.fields for lead in store.all()] == [{"email": "ana@example.com"}]
-        assert list(spool.leads()) == [] and intake._down_until == 0.0
+        assert list(spool.leads()) == [] and intake.down.until == 0.0
         assert run(counter.flush()) == 1
     finally:
         gate.close()

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlmodel import Session
 
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.models import Lead
+from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore
 
 START = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)

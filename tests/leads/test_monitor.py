@@ -21,9 +21,10 @@ from agency_site.content.bookings import COPY as BOOKINGS
 from agency_site.emailjs import SEND_PATH
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.health import LeadsHealth
-from agency_site.leads.kinds import LeadStatus, SpamReason
-from agency_site.leads.monitor import Monitor, months_before
+from agency_site.leads.monitor import Monitor
 from agency_site.leads.plugins import Hold, LeadPlugin, Plugins
+from agency_site.leads.rgpd import months_before
+from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.locale import active
 from tests.bookings.test_booking_pages import desk_for

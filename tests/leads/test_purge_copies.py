@@ -14,10 +14,12 @@ from hypothesis import strategies as st
 from pytest_httpserver import HTTPServer
 
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads import cli, webhook_queue
+from agency_site.leads import cli
 from agency_site.leads.models import LeadWebhook
-from agency_site.leads.monitor import Monitor, retention_cutoff
+from agency_site.leads.monitor import Monitor
+from agency_site.leads.rgpd import retention_cutoff
 from agency_site.leads.store import LeadStore
+from agency_site.leads.webhooks import queue as webhook_queue
 from tests.lead_store import LEASE, aged, make_delivery
 from tests.leads.test_monitor import HOOK_PATH, hook_texts
 from tests.leads.test_webhooks import AT_ONCE, receiver, rows, send, sqlite_store
@@ -45,7 +47,7 @@ def old_lead(store: LeadStore, email: str, days: float = 400, key: str | None = 
 
 
 def channel_to(store: LeadStore, *urls: str):
-    from agency_site.leads.webhooks import WebhookChannel
+    from agency_site.leads.webhooks.channel import WebhookChannel
 
     hooks = WebhookChannel(store.engine, urls, (), policy=AT_ONCE)
     hooks.register()

@@ -12,8 +12,8 @@ from agency_site import paths
 from agency_site.content.form_words import COPY
 from agency_site.forms.declarations import HONEYPOT_FIELD
 from agency_site.leads.intake import LeadIntake, agency_today
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.ratelimit import RateLimiter
+from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore
 from agency_site.site_api import client_address, create_app, origin_allowed
 from agency_site.working_calendar import default_calendar

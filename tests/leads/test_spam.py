@@ -21,11 +21,12 @@ from agency_site.forms.declarations import FORM_TOKEN_FIELD, HONEYPOT_FIELD
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads.intake import LeadIntake
-from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.ratelimit import RateLimiter
-from agency_site.leads.spam import SpamScreen
-from agency_site.leads.spam_address import AddressScreen, ascii_domain, disposable, mx_lookup
-from agency_site.leads.spam_token import FILE_NAME, MAX_AGE, FormTokens, token_secrets
+from agency_site.leads.site_secret import FORM_TOKEN, derived
+from agency_site.leads.spam.address_check import AddressScreen, ascii_domain, disposable, mx_lookup
+from agency_site.leads.spam.form_token import FILE_NAME, MAX_AGE, FormTokens, token_keys
+from agency_site.leads.spam.screen import SpamScreen
+from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.settings import BookingSettings, DeploySettings, Settings, load_settings
 from tests.emailjs_fake import accept_sends, make_client, sent_payloads
@@ -103,21 +104,43 @@ def settings_in(folder: Path, link_secret: str = "") -> Settings:
     return load_settings().model_copy(update={"booking": booking, "deploy": deploy})
 
 
-def test_the_tokens_secret_is_the_sites_shared_one_else_kept_on_this_host(
+def test_the_tokens_key_is_the_sites_shared_one_else_kept_on_this_host(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Hosts of one site share BOOKING_LINK_SECRET (a token fetched from one holds on
-    another); without it each host keeps its own, made once; none to be had turns the
-    trap off (no lead is taken for spam for want of a secret)."""
-    assert token_secrets(settings_in(tmp_path, f"{SECRET},{OLD_SECRET}")) == (SECRET, OLD_SECRET)
+    another): the tokens' key is derived from it, newest first, then the secrets themselves
+    for the transition; without it each host keeps its own site secret, made once; none to
+    be had turns the trap off (no lead is taken for spam for want of a secret)."""
+    shared = token_keys(settings_in(tmp_path, f"{SECRET},{OLD_SECRET}"))
+    assert shared == (
+        derived(SECRET, FORM_TOKEN),
+        derived(OLD_SECRET, FORM_TOKEN),
+        SECRET,
+        OLD_SECRET,
+    )
     assert list(tmp_path.iterdir()) == []
-    (kept,) = token_secrets(settings_in(tmp_path))
-    assert (tmp_path / FILE_NAME).read_text().strip() == kept
-    assert token_secrets(settings_in(tmp_path)) == (kept,)  # The same, start after start.
-    (tmp_path / FILE_NAME).write_text("short\n")
+    (kept,) = token_keys(settings_in(tmp_path))
+    assert kept == derived((tmp_path / "site-secret").read_text().strip(), FORM_TOKEN)
+    assert token_keys(settings_in(tmp_path)) == (kept,)  # The same, start after start.
+    (tmp_path / "site-secret").write_text("short\n")
     with caplog.at_level(logging.ERROR):
-        assert token_secrets(settings_in(tmp_path)) == ()
+        assert token_keys(settings_in(tmp_path)) == ()
     assert "time trap is OFF" in caplog.text and "short" not in caplog.text
+
+
+def test_a_token_of_this_host_s_former_secret_holds_during_the_transition(tmp_path: Path) -> None:
+    """A page opened before the upgrade carries a token signed with the host's own
+    ``form-token-secret``: it still holds, and new tokens are signed with the derived key."""
+    (tmp_path / FILE_NAME).write_text(OLD_SECRET + "\n")
+    clock = Clock(1_000.0)
+    before = FormTokens([OLD_SECRET], dt.timedelta(seconds=3), clock=clock).issue()
+    clock.now += 10
+    now = FormTokens(token_keys(settings_in(tmp_path)), dt.timedelta(seconds=3), clock=clock)
+    assert now.check(before) is None
+    assert (
+        FormTokens([OLD_SECRET], dt.timedelta(seconds=3), clock=clock).check(now.issue())
+        == SpamReason.BAD_TOKEN
+    )
 
 
 # --- The quarantine at intake ----------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Proof of work only when suspect (docs/leads.md "Spam", ``leads/spam_challenge.py``): the
+"""Proof of work only when suspect (docs/leads.md "Spam", ``leads/spam/challenge.py``): the
 ALTCHA challenge a soft-flagged or rate-limited submission is asked to solve, its
 verification, and the release of the quarantined lead, once, whatever the order of the
 solved resubmissions and `leads not-spam`."""
@@ -26,12 +26,13 @@ from agency_site.forms.declarations import (
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads.intake import LeadIntake
-from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.ratelimit import RateLimiter
-from agency_site.leads.spam import SpamScreen, quarantine_note
-from agency_site.leads.spam_address import AddressScreen
-from agency_site.leads.spam_challenge import PAYLOAD_MAX, Challenges, challenge_key
+from agency_site.leads.spam.address_check import AddressScreen
+from agency_site.leads.spam.challenge import PAYLOAD_MAX, Challenges, challenge_key
+from agency_site.leads.spam.screen import SpamScreen, quarantine_note
 from agency_site.leads.spool import Spool
+from agency_site.leads.spool_drain import SpoolDrain
+from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.site_api import _STATUS
 from tests.emailjs_fake import accept_sends, make_client, sent_payloads
@@ -345,7 +346,7 @@ def test_in_an_outage_a_soft_flagged_lead_is_spooled_as_spam_and_not_challenged(
     answer = submit(down, form("ana@example.com", new_key()))  # No token: soft.
     assert (answer.result, answer.challenge) == (Result.QUEUED, "")
     up = LeadIntake(store, make_delivery(store, None), limiter(), 4.0, spool, screen=screen)
-    assert up.drain_spool() == 1
+    assert SpoolDrain.of(up).drain() == 1
     assert [(lead.status, lead.spam_reason) for lead in store.all()] == [
         (LeadStatus.SPAM, SpamReason.NO_TOKEN)
     ]

@@ -14,10 +14,10 @@ from pytest_httpserver import HTTPServer
 
 from agency_site.content.owner_alerts import ALERTS
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.models import Lead, LeadMonitor
 from agency_site.leads.monitor import SPAM_DIGEST, SPAM_DIGEST_RETRY, Monitor
 from agency_site.leads.rgpd import mark_spam_listed
+from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.paths import DESK_SPAM
 from tests.emailjs_fake import accept_sends, make_client, refuse_sends, sent_payloads

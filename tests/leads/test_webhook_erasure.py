@@ -11,10 +11,11 @@ from pytest_httpserver import HTTPServer
 from standardwebhooks import Webhook
 
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads import webhook_payload, webhook_queue
 from agency_site.leads.models import utcnow
 from agency_site.leads.store import LeadStore
-from agency_site.leads.webhooks import WebhookChannel
+from agency_site.leads.webhooks import payload as webhook_payload
+from agency_site.leads.webhooks import queue as webhook_queue
+from agency_site.leads.webhooks.channel import WebhookChannel
 from tests.lead_store import LEASE
 from tests.leads.test_webhooks import AT_ONCE, HOOK, SECRET, received, receiver, rows, send
 

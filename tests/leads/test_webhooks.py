@@ -23,12 +23,14 @@ from standardwebhooks import Webhook
 from werkzeug import Request, Response
 
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads import cli, webhook_payload, webhook_queue
+from agency_site.leads import cli
 from agency_site.leads.health import LeadsHealth
-from agency_site.leads.kinds import LeadStatus, SpamReason
 from agency_site.leads.models import LeadWebhook, LeadWebhookEndpoint
+from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
-from agency_site.leads.webhooks import WebhookChannel, WebhookPolicy
+from agency_site.leads.webhooks import payload as webhook_payload
+from agency_site.leads.webhooks import queue as webhook_queue
+from agency_site.leads.webhooks.channel import WebhookChannel, WebhookPolicy
 from tests.emailjs_fake import accept_sends, make_client, refuse_sends, sent_payloads
 from tests.lead_store import LEASE, make_delivery, new_engine
 from tests.leads.health_page import get_health as owner_health

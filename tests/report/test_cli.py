@@ -4,7 +4,9 @@ from pathlib import Path
 
 import pytest
 
+from agency_site.leads.site_secret import derived
 from agency_site.report import __main__ as cli
+from agency_site.report.mail_plugin import REPORT_LINKS
 from agency_site.settings import get_settings
 from tests.report.test_report import SITE, generated_log
 
@@ -62,7 +64,8 @@ def test_link_prints_a_fresh_signed_link_and_mail_sends_a_month_by_hand(
     assert cli.main(["link", "--month", "2026-11"]) == 0
     url = capsys.readouterr().out.strip()
     found = re.fullmatch(r"https://api\.agencia\.example/_site/report/2026-11\?t=(\S+)", url)
-    assert found and ReportLinks([secret], "", 60).opens(found[1], "2026-11")
+    key = derived(secret, REPORT_LINKS)  # The site secret's key for the report's links.
+    assert found and ReportLinks([key], "", 60).opens(found[1], "2026-11")
 
     (site_settings / "access.log").write_text("".join(generated_log()))
     accept_sends(emailjs)

@@ -42,7 +42,7 @@ def test_an_abuser_is_stopped_and_other_visitors_are_not(stack: Stack) -> None:
         assert set(statuses) == {400}, statuses
         # Spread over 2 backends x 2 workers by Caddy, the count is still one (Redis): a
         # valid submission past the limit is not stored, only asked for a proof of work
-        # (202: leads/spam_challenge.py), which a person solves and a flood pays for.
+        # (202: leads/spam/challenge.py), which a person solves and a flood pays for.
         assert _post(abuser, "abuser@example.com") == 202
     with _client("127.0.0.3", stack) as visitor:
         assert _post(visitor, "stack-other-visitor@example.com") == 303  # Stored (PRG).

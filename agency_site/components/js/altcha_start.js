@@ -1,6 +1,6 @@
-// The site's starter of the ALTCHA widget (agency_site/altcha_assets.py), served beside
+// The site's starter of the ALTCHA widget (agency_site/leads/spam/widget.py), served beside
 // it as /altcha/altcha-start.js and added to a page only when a form shows a widget (a
-// suspect submission's proof of work, agency_site/leads/spam_challenge.py). A classic
+// suspect submission's proof of work, agency_site/leads/spam/challenge.py). A classic
 // script, once per page: it loads the widget's external build and styles from its own
 // folder (no inline script, no blob: worker: the page's hashed CSP holds), registers the
 // worker file of each widget's algorithm (data-algorithm, data-worker) and its words (its

@@ -1,4 +1,4 @@
-// A lead form's proof of work (agency_site/leads/spam_challenge.py): when the form shows
+// A lead form's proof of work (agency_site/leads/spam/challenge.py): when the form shows
 // the ALTCHA widget (a suspect submission, answered "challenge" over either path), the
 // site's starter $STARTER_URL is added to the page, once: it loads the widget, solves the
 // challenge and sends the form again. A person who is never challenged loads nothing.

@@ -8,13 +8,13 @@
 // $CONNECT_MS ms after the submit (blocked or refused), or drops before the answer. The
 // hidden `$KEY_FIELD` carries one key per submission (a new one when the content
 // changes), so a submission tried over both paths is stored and sent once.
-// The time trap (agency_site/leads/spam_token.py): at the first focus in the form a fresh
+// The time trap (agency_site/leads/spam/form_token.py): at the first focus in the form a fresh
 // signed token is fetched from $TOKEN_URL into the hidden `$TOKEN_FIELD` (a prerendered
 // page cannot hold one), so both paths carry it (at once when the visitor was already in
 // the form before the page hydrated); a failed fetch is tried again at the next focus or
 // keystroke, and a submit while the fetch is under way waits for it (at most
 // $TOKEN_WAIT_MS ms), then goes on with or without a token: the server never refuses for it.
-// An answer "challenge" (a suspect submission: agency_site/leads/spam_challenge.py) shows the
+// An answer "challenge" (a suspect submission: agency_site/leads/spam/challenge.py) shows the
 // ALTCHA widget through a third ClientStateVar; its payload ($CHALLENGE_FIELD, and the
 // widget's own copy $WIDGET_NAME) is no content either: the submission sent again with it
 // keeps its key.

@@ -1,4 +1,4 @@
-"""The ALTCHA widget's files and attributes (``agency_site/altcha_assets.py``): a tarball
+"""The ALTCHA widget's files and attributes (``agency_site/leads/spam/widget.py``): a tarball
 without the pinned integrity is refused, the build serves the external build, its worker,
 its styles and the site's starter under ``/altcha/``, and the widget speaks the page's
 language with the words of the site's YAML."""
@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from agency_site import locale
-from agency_site.altcha_assets import (
+from agency_site.forms.declarations import CHALLENGE_FIELD
+from agency_site.leads.spam.challenge import ALGORITHM
+from agency_site.leads.spam.widget import (
     INTEGRITY,
     PACKAGE_FILES,
     STARTER,
@@ -25,8 +27,6 @@ from agency_site.altcha_assets import (
     public_files,
     widget_attributes,
 )
-from agency_site.forms.declarations import CHALLENGE_FIELD
-from agency_site.leads.spam_challenge import ALGORITHM
 
 
 def fake_tarball(files: dict[str, str]) -> bytes:

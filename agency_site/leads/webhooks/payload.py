@@ -38,24 +38,14 @@ from agency_site.leads.models import Lead
 
 VERSION = 1
 LEAD_CREATED = "lead.created"
-# The events the bookings plugin queues when a booking changes state (``queue_event``).
-BOOKING_EVENTS = (
-    "booking.requested",
-    "booking.confirmed",
-    "booking.declined",
-    "booking.cancelled",
-    "booking.rescheduled",
-    "booking.expired",
-    "booking.attended",
-    "booking.no_show",
-)
 # Leads erased (``leads erase``: ``request``; the retention purge: ``retention``): to
 # every endpoint one of their messages reached; a CRM deletes its record, a chat skips it.
 LEAD_ERASED = "lead.erased"
 REQUEST, RETENTION = "request", "retention"
 REMOTE_IDS = "remote_ids"  # Kept in the message until it is done (``settled``).
-EVENTS = (LEAD_CREATED, *BOOKING_EVENTS, LEAD_ERASED)
-SCHEMA = Path(__file__).resolve().parents[2] / "docs" / "lead-webhook.schema.json"
+# The core's own events; a plugin adds its own (``LeadPlugin.webhook_events``).
+EVENTS = (LEAD_CREATED, LEAD_ERASED)
+SCHEMA = Path(__file__).resolve().parents[3] / "docs" / "lead-webhook.schema.json"
 
 
 def moment(value: dt.datetime) -> str:

@@ -10,10 +10,10 @@ fill a form that fast), older than a day, or whose signature does not hold is su
 (``SpamReason``). The token is no secret and no ticket: anyone may fetch one; what it
 costs a bot is the wait.
 
-The secret: ``BOOKING_LINK_SECRET``'s when set (every host of a site shares it:
-prepare_host.py writes it into ``.env``, so a token from one host holds on another),
-else this host's own, generated once and kept in its data folder (``kept_secret.py``).
-Never one a person must set.
+The key: the site secret's for the form tokens (``site_secret.py``, ``FORM_TOKEN``): every
+host of a site shares the secret, so a token from one host holds on another. Until
+``site_secret.LEGACY_UNTIL`` a token signed before the keys were derived (with the secret
+itself, or this host's former ``form-token-secret``) still holds.
 """
 
 import datetime as dt
@@ -23,13 +23,14 @@ from collections.abc import Callable, Sequence
 
 from itsdangerous import BadData, URLSafeSerializer
 
-from agency_site.leads.kept_secret import data_folder, kept_secret
-from agency_site.leads.kinds import SpamReason
+from agency_site.leads.site_secret import FORM_TOKEN, transition_keys
+from agency_site.leads.statuses import SpamReason
 from agency_site.settings import Settings
 
 logger = logging.getLogger(__name__)
 
 SALT = "agency_site.leads.form-token"
+# What this host kept for the tokens before the site secret (read during the transition).
 FILE_NAME = "form-token-secret"
 MAX_AGE = dt.timedelta(days=1)
 # Longest token a form may carry (ours are about 40 characters).
@@ -74,20 +75,20 @@ class FormTokens:
         return None
 
 
-def token_secrets(settings: Settings) -> tuple[str, ...]:
-    """The secrets of the form tokens; none when the kept one can be neither read nor made
-    (then an ERROR says so and the time trap is off: no lead is taken for spam for want
-    of a secret)."""
-    if configured := settings.booking.link_secrets:
-        return configured
-    path = data_folder(settings) / FILE_NAME
-    try:
-        return (kept_secret(path),)
-    except (OSError, ValueError) as error:
-        logger.error(
-            "The forms' time trap is OFF: %s cannot be used (%s). Set BOOKING_LINK_SECRET "
-            "in .env (docs/configuration.md).",
-            path,
-            type(error).__name__,
-        )
-        return ()
+def token_keys(settings: Settings) -> tuple[str, ...]:
+    """The keys of the form tokens (the first signs, any checks); none without a site
+    secret (then an ERROR says so and the time trap is off: no lead is taken for spam for
+    want of a secret)."""
+    found = transition_keys(settings, FORM_TOKEN, FILE_NAME)
+    if not found:
+        logger.error("The forms' time trap is OFF: the site has no secret (see above).")
+    return found
+
+
+def tokens_of(settings: Settings) -> FormTokens | None:
+    """The forms' time trap of these settings: None when it is off
+    (``LEADS_SPAM_TIME_TRAP=false``, or no site secret)."""
+    found = token_keys(settings) if settings.leads.spam_time_trap else ()
+    if not found:
+        return None
+    return FormTokens(found, dt.timedelta(seconds=settings.leads.spam_min_seconds))

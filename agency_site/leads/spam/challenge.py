@@ -1,5 +1,5 @@
 """Proof of work only when suspect: the ALTCHA challenge a soft-flagged submission is
-asked to solve before it is taken as a person's (``spam.py``, ``intake.py``).
+asked to solve before it is taken as a person's (``screen.py``, ``gate.py``).
 
 A submission whose form token says "too fast", "none", "expired" or "forged"
 (``SpamReason.SOFT``), or one the rate limiter refuses, is answered ``Result.CHALLENGE``
@@ -20,9 +20,11 @@ submission's idempotency key (``data.key``): a payload holds for that submission
 its replay is that submission again (stored once by its key, released once: the lead's row
 is the replay protection). It expires after ``expiry``.
 
-The HMAC key is derived from the site's own secret (``spam_token.token_secrets``: the
-shared ``BOOKING_LINK_SECRET`` or this host's generated one) with this module's salt: no
-secret a person must set. With several (a rotation) the first signs and any verifies.
+The HMAC key is derived from the site secret's key for the proof of work
+(``site_secret.py``, ``CHALLENGE``) with this module's salt: no secret a person must set.
+With several (a rotation) the first signs and any verifies; until
+``site_secret.LEGACY_UNTIL`` a challenge made before the keys were derived (from the form
+tokens' secret) is still verified.
 """
 
 import datetime as dt
@@ -35,6 +37,10 @@ import time
 from collections.abc import Callable, Sequence
 
 import altcha
+
+from agency_site.leads.site_secret import CHALLENGE, transition_keys
+from agency_site.leads.spam.form_token import FILE_NAME as TOKEN_FILE
+from agency_site.settings import Settings
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +93,7 @@ class Challenges:
     def solved_for(self, payload: object) -> str | None:
         """The idempotency key of the submission whose challenge ``payload`` solves (ours,
         not expired), or None. A page that changed the submission after it was solved
-        sends it under a new key with the old payload (``intake.py``)."""
+        sends it under a new key with the old payload (``gate.py``)."""
         if not isinstance(payload, str) or not payload or len(payload) > PAYLOAD_MAX:
             return None
         try:
@@ -102,3 +108,18 @@ class Challenges:
         except Exception as error:  # A malformed payload is not a solution.
             logger.info("A challenge payload could not be read (%s).", type(error).__name__)
             return None
+
+
+def challenges_of(settings: Settings) -> Challenges | None:
+    """The proof of work asked of suspect submissions: None when off
+    (``LEADS_SPAM_CHALLENGE=false``, or no site secret)."""
+    found = (
+        transition_keys(settings, CHALLENGE, TOKEN_FILE) if settings.leads.spam_challenge else ()
+    )
+    if not found:
+        return None
+    return Challenges(
+        found,
+        settings.leads.spam_challenge_max_number,
+        dt.timedelta(seconds=settings.leads.spam_challenge_expiry_seconds),
+    )

@@ -1,7 +1,7 @@
 """Signed webhooks: each lead (and each change of its booking) POSTed to the agency's
 endpoints (``LEADS_WEBHOOK_URLS``), a second channel beside the e-mail, independent of it.
 
-- **Store-first** (``webhook_queue.py``): the endpoints in use are rows of
+- **Store-first** (``webhooks/queue.py``): the endpoints in use are rows of
   ``lead_webhook_endpoints`` (``register``, at start-up from the settings). ``queue``
   writes one ``lead_webhooks`` row per endpoint in the caller's transaction: the one
   storing the lead (``LeadStore.add_lead``, event ``lead.created``) or the one changing
@@ -21,7 +21,7 @@ endpoints (``LEADS_WEBHOOK_URLS``), a second channel beside the e-mail, independ
   anything else (a timeout, a 5xx, a redirect...) is tried again. An endpoint answering
   410 Gone, or failing for ``pause_after`` (a day), is **paused**, and the owner alerted
   once (the worker whose UPDATE paused it); ``leads retry`` resumes it.
-- **Destinations** (``destinations.py``): by its URL's scheme, an endpoint is a Standard
+- **Destinations** (``webhooks/destinations/``): by its URL's scheme, an endpoint is a Standard
   Webhooks receiver (``https://``, signed), a Slack-compatible chat (``slack+https://``),
   the owner's Telegram chat (``telegram://``), an Odoo, HubSpot or Pipedrive CRM, each on
   this same machinery. ``lead.erased`` deletes the records where the destination can
@@ -44,15 +44,15 @@ from standardwebhooks import Webhook
 
 from agency_site.content.owner_alerts import ALERTS
 from agency_site.content.template import render
-from agency_site.leads import webhook_payload
 from agency_site.leads.backoff import jittered
-from agency_site.leads.destinations import Destination, Outgoing, destination
 from agency_site.leads.lease import new_claim_token
 from agency_site.leads.loop import forever
 from agency_site.leads.models import Lead, LeadWebhook, LeadWebhookEndpoint, utcnow
 from agency_site.leads.plugins import Plugins
-from agency_site.leads.webhook_payload import REMOTE_IDS
-from agency_site.leads.webhook_queue import (
+from agency_site.leads.webhooks import payload as webhook_payload
+from agency_site.leads.webhooks.destinations import Destination, Outgoing, destination
+from agency_site.leads.webhooks.payload import REMOTE_IDS
+from agency_site.leads.webhooks.queue import (
     ACTIVE,
     DONE,
     ERROR_MAX,
@@ -66,6 +66,7 @@ from agency_site.leads.webhook_queue import (
     delete,
     endpoint_key,
     finish,
+    reached,
     register,
     update_endpoint,
 )
@@ -159,7 +160,7 @@ class WebhookChannel:
         self.url_problems: list[str] = []
         for number, url in enumerate(self.urls, start=1):
             try:
-                self.by_key[endpoint_key(url)] = destination(url)
+                self.by_key[endpoint_key(url)] = destination(url, self.plugins.chat_line)
             except ValueError as error:  # Its messages wait until the URL is fixed.
                 self.by_key[endpoint_key(url)] = None
                 self.url_problems.append(f"endpoint {number}: {error}")
@@ -227,27 +228,13 @@ class WebhookChannel:
             return "a former endpoint", False
         return f"endpoint {list(self.by_key).index(endpoint) + 1}, {target.label}", target.erases
 
-    def _reached(self, lead_ids: Sequence[int]) -> dict[str, list[str]]:
-        """Each endpoint a message of these leads was sent to, with the ids it answered."""
-        query = select(LeadWebhook.endpoint, LeadWebhook.remote_id).where(
-            col(LeadWebhook.lead_id).in_(lead_ids), LeadWebhook.status == SENT
-        )
-        with Session(self.engine) as session:
-            found = session.exec(query.order_by(col(LeadWebhook.id))).all()
-        reached: dict[str, list[str]] = {}
-        for endpoint, remote in found:
-            reached.setdefault(endpoint, [])
-            if remote and remote not in reached[endpoint]:
-                reached[endpoint].append(remote)
-        return reached
-
     def elsewhere(self, lead_ids: Sequence[int], erasing: bool | None = None) -> list[str]:
         """Where these leads' data went besides the table (``leads find``, ``erase``): each
         endpoint a message of theirs was sent to, with the ids it answered (``endpoint
         2, Odoo: crm.lead 123``). ``erasing``: only those ``lead.erased`` clears (True)
         or only those the agency must clear by hand (False)."""
         places = []
-        for endpoint, ids in self._reached(lead_ids).items():
+        for endpoint, ids in reached(self.engine, lead_ids).items():
             name, erases = self._place(endpoint)
             if erasing is None or erases == erasing:
                 places.append(f"{name}: {', '.join(ids)}" if ids else name)

@@ -8,7 +8,7 @@ retry``) or ``removed`` (no longer in ``LEADS_WEBHOOK_URLS``; ``register`` at st
 attempts, next try, claim lease, last error and the receiver's id. Claimed as a lead's
 e-mail is, with a lease (``lease.py``): exactly one claimer sends it and only it records
 how it went. The sending is
-``webhooks.py``'s.
+``webhooks/channel.py``'s.
 """
 
 import datetime as dt
@@ -21,9 +21,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from agency_site.leads import webhook_payload
 from agency_site.leads.lease import Lease, update_rows
 from agency_site.leads.models import Lead, LeadWebhook, LeadWebhookEndpoint, utcnow
+from agency_site.leads.webhooks import payload as webhook_payload
 
 QUEUED, SENDING, SENT = "queued", "sending", "sent"
 SKIPPED = "skipped"  # An event its destination does not take (a CRM: a booking's change).
@@ -85,10 +85,11 @@ def queue(
     data: dict[str, Any] | None = None,
     sequence: int = 0,
 ) -> int:
-    """In the caller's transaction: ``event`` of ``lead`` (flushed: it has its id) queued
-    for every endpoint in use, due now; ``data`` goes into the body as it is at this
-    moment (a booking's state). An event already queued is left as it is. How many."""
-    assert event in webhook_payload.EVENTS, event
+    """In the caller's transaction: ``event`` of ``lead`` (flushed: it has its id:
+    ``lead.created``, or a plugin's, ``queue_event``) queued for every endpoint in use,
+    due now; ``data`` goes into the body as it is at this moment (a booking's state). An
+    event already queued is left as it is. How many."""
+    assert event != webhook_payload.LEAD_ERASED, event  # Its leads are gone: queue_erasure.
     endpoints = session.exec(
         select(LeadWebhookEndpoint.endpoint).where(LeadWebhookEndpoint.state != REMOVED)
     ).all()
@@ -122,7 +123,9 @@ def queue(
 def queue_event(
     session: Session, lead_id: int, event: str, data: dict[str, Any], sequence: int = 0
 ) -> int:
-    """``queue`` for the lead ``lead_id`` (a plugin's event: a booking changed state)."""
+    """``queue`` for the lead ``lead_id``: a plugin's event (one of its
+    ``LeadPlugin.webhook_events``: a booking changed state), never one of the core's."""
+    assert event not in webhook_payload.EVENTS, event
     lead = session.get(Lead, lead_id)
     return 0 if lead is None else queue(session, lead, event, data, sequence)
 
@@ -145,7 +148,7 @@ LEASE = Lease(LeadWebhook.__table__, QUEUED, SENDING)
 @dataclass(frozen=True)
 class Erasure:
     """A ``lead.erased`` message queued for one endpoint: its ``webhook-id`` and its
-    ``data`` (``webhook_payload.erasure``: the leads that reached it, their messages'
+    ``data`` (``payload.erasure``: the leads that reached it, their messages'
     ids, the ids it answered)."""
 
     endpoint: str
@@ -324,3 +327,18 @@ def states(engine: sa.Engine, lead_ids: Sequence[int]) -> dict[int, str]:
             note += f", {waiting} waiting" + (f" ({last[:40]})" if last else "")
         notes[lead_id] = note
     return notes
+
+
+def reached(engine: sa.Engine, lead_ids: Sequence[int]) -> dict[str, list[str]]:
+    """Each endpoint a message of these leads was sent to, with the ids it answered."""
+    query = select(LeadWebhook.endpoint, LeadWebhook.remote_id).where(
+        col(LeadWebhook.lead_id).in_(lead_ids), LeadWebhook.status == SENT
+    )
+    with Session(engine) as session:
+        found = session.exec(query.order_by(col(LeadWebhook.id))).all()
+    places: dict[str, list[str]] = {}
+    for endpoint, remote in found:
+        places.setdefault(endpoint, [])
+        if remote and remote not in places[endpoint]:
+            places[endpoint].append(remote)
+    return places

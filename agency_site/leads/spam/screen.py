@@ -2,14 +2,14 @@
 
 Each check names its reason (``SpamReason``); they run cheapest first and the first that
 holds is the lead's ``spam_reason`` (no DNS lookup is spent on a lead already suspect):
-the honeypot (``intake.py``), the form's signed token (``spam_token.py``: missing, too
-fast, expired, forged), the address (``spam_address.py``: a disposable domain, one with
+the honeypot (``gate.py``), the form's signed token (``form_token.py``: missing, too
+fast, expired, forged), the address (``address_check.py``: a disposable domain, one with
 no MX when ``LEADS_CHECK_MX`` is on). A suspect lead is quarantined, never refused: stored with status
 ``spam``, answered as a real submission (a bot learns nothing), never e-mailed nor sent
 to webhooks, released by ``leads not-spam ID``, purged after ``LEADS_SPAM_KEEP_DAYS``.
 
 A soft reason (``SpamReason.soft``: the token's, which a person's browser may trip) and the
-rate limiter's refusal are answered with a proof of work instead (``spam_challenge.py``):
+rate limiter's refusal are answered with a proof of work instead (``challenge.py``):
 solved, the same submission releases its lead. A hard one (honeypot, address) stays silent.
 """
 
@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from agency_site.forms.declarations import FORM_TOKEN_FIELD
-from agency_site.leads.kinds import SpamReason
-from agency_site.leads.spam_address import AddressScreen
-from agency_site.leads.spam_challenge import Challenges
-from agency_site.leads.spam_token import FormTokens
+from agency_site.leads.spam.address_check import AddressScreen
+from agency_site.leads.spam.challenge import Challenges
+from agency_site.leads.spam.form_token import FormTokens
+from agency_site.leads.statuses import SpamReason
 
 
 def quarantine_note(reason: str | None, challenged: bool) -> str:

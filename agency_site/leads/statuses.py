@@ -1,5 +1,6 @@
-"""The statuses a lead goes through (its kind, which form it came from, is
-``agency_site.forms.kinds.LeadKind``), and why a lead was taken for spam."""
+"""What a lead's row says of it besides its fields: the statuses it goes through (its kind,
+which form it came from, is ``agency_site.forms.kinds.LeadKind``), and why a lead was taken
+for spam."""
 
 from enum import StrEnum
 
@@ -21,7 +22,7 @@ class LeadStatus(StrEnum):
 
 
 class SpamReason(StrEnum):
-    """Why a lead was quarantined as spam (``leads/spam.py`` checks them in this order;
+    """Why a lead was quarantined as spam (``leads/spam/screen.py`` checks them in this order;
     the first that holds is kept)."""
 
     HONEYPOT = "honeypot"  # The hidden field people never see was filled.
@@ -36,7 +37,7 @@ class SpamReason(StrEnum):
     def soft(self) -> bool:
         """Whether a person's browser may have tripped it (a form sent quickly, a token
         that did not arrive): such a lead is asked for a proof of work
-        (``spam_challenge.py``) that releases it; the others stay silent quarantine."""
+        (``spam/challenge.py``) that releases it; the others stay silent quarantine."""
         return self in _SOFT
 
 

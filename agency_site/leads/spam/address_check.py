@@ -1,4 +1,4 @@
-"""The address checks of spam (``spam.py``): a throwaway-mailbox domain, and optionally
+"""The address checks of spam (``spam/screen.py``): a throwaway-mailbox domain, and optionally
 one that receives no e-mail at all.
 
 - **Disposable**: the domain, or a domain it is under, is in ``disposable-email-domains``
@@ -23,7 +23,7 @@ from disposable_email_domains import blocklist
 from email_validator import EmailUndeliverableError
 from email_validator.deliverability import validate_email_deliverability
 
-from agency_site.leads.kinds import SpamReason
+from agency_site.leads.statuses import SpamReason
 
 logger = logging.getLogger(__name__)
 

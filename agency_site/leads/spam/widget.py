@@ -1,4 +1,4 @@
-"""The ALTCHA widget a suspect submission solves (``leads/spam_challenge.py``): its files,
+"""The ALTCHA widget a suspect submission solves (``leads/spam/challenge.py``): its files,
 served by the site itself under ``/altcha/``, and its attributes, the same on the page's
 form and on the backend's page without JavaScript.
 
@@ -30,7 +30,7 @@ from pathlib import Path
 from agency_site import locale
 from agency_site.content.form_words import COPY
 from agency_site.forms.declarations import CHALLENGE_FIELD
-from agency_site.leads.spam_challenge import ALGORITHM
+from agency_site.leads.spam.challenge import ALGORITHM
 from agency_site.settings import ROOT
 
 VERSION = "3.2.2"
@@ -46,7 +46,7 @@ PACKAGE_FILES = {
 WORKER = "pbkdf2.js"
 # ...and the site's starter, which loads them (the only one a page names).
 STARTER = "altcha-start.js"
-STARTER_SOURCE = Path(__file__).parent / "components" / "js" / "altcha_start.js"
+STARTER_SOURCE = Path(__file__).parents[2] / "components" / "js" / "altcha_start.js"
 STARTER_URL = f"{URL_DIR}/{STARTER}"
 CACHE_DIR = ROOT / ".tools" / "altcha"
 WIDGET_TAG = "altcha-widget"
