@@ -23,20 +23,18 @@ from pathlib import Path
 
 from agency_site import locale
 from agency_site.bookings.mails import VISITOR_LINKS
-from agency_site.forms.declarations import FORMS, FormDeclaration
+from agency_site.forms import declarations
+from agency_site.forms.declarations import FormDeclaration
 from agency_site.forms.email import NOTICE, agency_kinds, kind_params
 from agency_site.forms.kinds import LeadKind
 
-# What the agency reads first, by kind of e-mail (its subject, and the heading of its body).
-HEADINGS = {
-    "contact": "Nuevo contacto desde la portada: {{from_email}}",
-    "booking": "Solicitud de cita: {{from_name}}, {{date_es}} a las {{time}}",
-    "quote": "Solicitud de presupuesto: {{from_name}} ({{service}})",
-    # The owner's notices (the morning digest...); the monthly report is one of them, with
-    # its own heading when it carries ``report_month`` (agency_site/report/mail.py).
-    NOTICE: "{{#report_month}}Informe de {{report_month}}{{/report_month}}"
-    "{{^report_month}}Aviso de la web{{/report_month}}",
-}
+# What the agency reads first of its notices (the morning digest...): the subject and heading
+# of their e-mails; the monthly report is one of them, with its own heading when it carries
+# ``report_month`` (agency_site/report/mail.py). A form's is its words' ``email_heading``.
+NOTICE_HEADING = (
+    "{{#report_month}}Informe de {{report_month}}{{/report_month}}"
+    "{{^report_month}}Aviso de la web{{/report_month}}"
+)
 # Variables every agency e-mail shows after its kind's fields, with their labels.
 COMMON = {"message": "", "source": "Origen", "language": "Idioma"}
 # Variables of a lead's parameters that are for the Auto-Reply to the visitor only.
@@ -94,12 +92,20 @@ def _field_lines(form: FormDeclaration) -> str:
     return "<p>" + "\n".join(lines) + "</p>"
 
 
+def heading(kind: str) -> str:
+    """What the agency reads first of an e-mail of ``kind`` (its subject, and the heading
+    of its body): its form's ``email_heading`` (Spanish), or the notices'."""
+    if kind == NOTICE:
+        return NOTICE_HEADING
+    return declarations.BY_KIND[kind].agency_words.email_heading
+
+
 def agency_content() -> str:
     """The agency template's body: its kind's heading and fields, then the common part."""
-    parts = [section(f"is_{kind}", f"<h2>{HEADINGS[kind]}</h2>") for kind in agency_kinds()]
+    parts = [section(f"is_{kind}", f"<h2>{heading(kind)}</h2>") for kind in agency_kinds()]
     parts.append(SLOT_NOTE)
-    for form in FORMS:
-        extra = BOOKING_EXTRA if form.kind is LeadKind.BOOKING else ""
+    for form in declarations.FORMS:
+        extra = BOOKING_EXTRA if form.kind == LeadKind.BOOKING else ""
         parts.append(section(f"is_{form.kind}", _field_lines(form) + extra))
     parts.append(LINES.format("{{message}}"))
     parts += [
@@ -110,7 +116,7 @@ def agency_content() -> str:
 
 def agency_template() -> EmailTemplate:
     """Every e-mail to the agency, one section per kind."""
-    subject = "".join(section(f"is_{kind}", HEADINGS[kind]) for kind in agency_kinds())
+    subject = "".join(section(f"is_{kind}", heading(kind)) for kind in agency_kinds())
     return EmailTemplate(
         title="Agency template",
         setting="EMAILJS_CONTACT_TEMPLATE_ID",

@@ -13,13 +13,13 @@ Secrets are ``SecretStr``: they print as ``**********`` in logs and reprs.
 """
 
 import datetime as dt
-import hashlib
 import ipaddress
 import os
+import re
 import string
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, ClassVar
+from typing import Annotated, Any, ClassVar
 from urllib.parse import urlsplit
 
 from dotenv import load_dotenv
@@ -31,11 +31,17 @@ from pydantic import (
     NonNegativeInt,
     PositiveFloat,
     PositiveInt,
+    PrivateAttr,
     SecretStr,
     field_validator,
     model_validator,
 )
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 # The deployment's own values; never committed (see .env.example).
@@ -100,13 +106,40 @@ class AgencySettings(BaseSettings):
         return self
 
 
+# Each form's own EmailJS template id: EMAILJS_<KIND>_TEMPLATE_ID, the form's declared kind
+# in capitals (agency_site/forms/template_ids.py); as the environment and .env spell them.
+_FORM_TEMPLATE = re.compile(r"emailjs_([a-z][a-z0-9_]*)_template_id", re.IGNORECASE)
+
+
+class _FormTemplateIds(PydanticBaseSettingsSource):
+    """Every ``EMAILJS_<KIND>_TEMPLATE_ID`` of the environment, as ``<kind>_template_id``
+    (``.env``'s reach the settings as its other variables do, prefix removed)."""
+
+    def __init__(self, settings_cls: type[BaseSettings], env: EnvSettingsSource) -> None:
+        super().__init__(settings_cls)
+        self.env = env
+
+    def get_field_value(self, field: object, field_name: str) -> tuple[None, str, bool]:
+        return None, field_name, False  # Every value comes from ``__call__``.
+
+    def __call__(self) -> dict[str, str]:
+        found = (_FORM_TEMPLATE.fullmatch(name) for name in self.env.env_vars)
+        return {
+            f"{match[1].lower()}_template_id": value
+            for match in found
+            if match and (value := self.env.env_vars[match[0]])
+        }
+
+
 class EmailJSSettings(BaseSettings):
     """Credentials and templates of the EmailJS account the forms deliver through.
 
     One template may serve several kinds of e-mail (EmailJS's free plan allows few
     templates, docs/leads.md): a form's template id left unset is the agency template's,
     ``EMAILJS_CONTACT_TEMPLATE_ID`` (its sections on ``is_booking``, ``is_quote``... show
-    each kind's fields). The visitor's e-mails have a template of their own or none.
+    each kind's fields). Each form's own is ``EMAILJS_<KIND>_TEMPLATE_ID``, read for any
+    kind (``form_template_ids``): a new form needs no line here. The visitor's e-mails have
+    a template of their own or none.
     """
 
     model_config = _section("EMAILJS_")
@@ -118,21 +151,58 @@ class EmailJSSettings(BaseSettings):
     service_id: str = ""
     public_key: str = ""
     private_key: SecretStr = SecretStr("")
+    # The agency template; also the Home form's own (its kind is ``contact``).
     contact_template_id: str = ""
-    # Unset: the contact template's (one template for every kind: docs/leads.md).
-    booking_template_id: str = ""
-    quote_template_id: str = ""
     # The visitor's e-mails about their booking (confirmed, declined, cancelled): optional;
     # without it the agency answers visitors by hand.
     visitor_template_id: str = ""
     timeout_seconds: PositiveFloat = 10.0
+    # Every other EMAILJS_<KIND>_TEMPLATE_ID set, by its ``<kind>_template_id``.
+    _form_template_ids: dict[str, str] = PrivateAttr(default_factory=dict)
 
     _slash = field_validator("api_base")(_strip_slash)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """The usual sources, the environment's form template ids after its fields."""
+        assert isinstance(env_settings, EnvSettingsSource)
+        form_ids = _FormTemplateIds(settings_cls, env_settings)
+        return init_settings, env_settings, form_ids, dotenv_settings, file_secret_settings
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_form_template_ids(cls, data: Any, handler: Any) -> "EmailJSSettings":
+        """Keep every ``<kind>_template_id`` given that is no field (from the environment,
+        ``.env`` or the caller) as a form's template id."""
+        given = data if isinstance(data, dict) else {}
+        form_ids = {
+            name.lower(): str(value)
+            for name, value in given.items()
+            if name.lower().endswith("_template_id")
+            and name.lower() not in cls.model_fields
+            and value
+        }
+        settings = handler(data)
+        settings._form_template_ids.update(form_ids)
+        return settings
 
     @staticmethod
     def variable(name: str) -> str:
         """The environment variable of one of these settings: ``EMAILJS_QUOTE_TEMPLATE_ID``."""
         return f"EMAILJS_{name.upper()}"
+
+    @property
+    def form_template_ids(self) -> dict[str, str]:
+        """Every form template id set besides the agency's, by its ``<kind>_template_id``
+        (whether a declared form uses it: ``forms/template_ids.py``)."""
+        return dict(self._form_template_ids)
 
     @property
     def missing(self) -> tuple[str, ...]:
@@ -146,49 +216,20 @@ class EmailJSSettings(BaseSettings):
         """Whether delivery can be attempted."""
         return not self.missing
 
+    def own_template_id(self, setting: str) -> str:
+        """The id set for ``setting`` (``contact_template_id``, ``visitor_template_id`` or a
+        form's ``<kind>_template_id``), "" when unset."""
+        if setting in type(self).model_fields:
+            return getattr(self, setting)
+        return self._form_template_ids.get(setting, "")
+
     def template_id(self, setting: str) -> str:
-        """The template id the e-mails of ``setting`` (a ``*_template_id`` field) go
-        through: its own; for a form's left unset, the agency template's."""
-        own = getattr(self, setting)
+        """The template id the e-mails of ``setting`` go through: its own; for a form's
+        left unset, the agency template's."""
+        own = self.own_template_id(setting)
         if own or setting == self.VISITOR_TEMPLATE:
             return own
         return getattr(self, self.AGENCY_TEMPLATE)
-
-    @property
-    def template_ids(self) -> dict[str, str]:
-        """Every template id in use, by its field's name: each form's (its declaration's
-        ``template_setting``, fallback included) and the visitor's. A new form's field joins
-        by its name."""
-        return {
-            name: self.template_id(name)
-            for name in sorted(type(self).model_fields)
-            if name.endswith("_template_id")
-        }
-
-    @property
-    def shared_templates(self) -> dict[str, str]:
-        """The variables of the forms' template ids left unset, each with the variable of
-        the template their e-mails go through instead (the agency template's)."""
-        agency = self.variable(self.AGENCY_TEMPLATE)
-        return {
-            self.variable(name): agency
-            for name in self.template_ids
-            if name not in (self.AGENCY_TEMPLATE, self.VISITOR_TEMPLATE) and not getattr(self, name)
-        }
-
-    @property
-    def fingerprint(self) -> str:
-        """A short digest of the settings, to tell whether the configuration has changed
-        (held leads are released when it does): the account and every template id in use."""
-        account = (
-            self.api_base,
-            self.service_id,
-            self.public_key,
-            self.private_key.get_secret_value(),
-        )
-        templates = (f"{name}={value}" for name, value in self.template_ids.items())
-        joined = "\n".join((*account, *templates))
-        return hashlib.sha256(joined.encode()).hexdigest()[:16]
 
 
 class LeadsSettings(BaseSettings):

@@ -5,6 +5,7 @@ the generator's templates (``agency_site/emailjs_templates.py``) as they are."""
 
 import datetime as dt
 import html
+import re
 from typing import Any
 
 import pystache
@@ -104,12 +105,12 @@ def test_the_agency_template_shows_every_field_of_each_kind(
     assert not shows(rendered, params, agency_names(params))
     # Only its own kind's section: no other kind's heading.
     for kind in agency_kinds():
-        heading = generator.HEADINGS[kind].split(":")[0]
+        heading = generator.heading(kind).split(":")[0]
         assert (heading in rendered) is (kind == form.kind), kind
 
 
 def test_an_optional_field_left_empty_leaves_no_line() -> None:
-    [quote] = [form for form in FORMS if form.kind is LeadKind.QUOTE]
+    [quote] = [form for form in FORMS if form.kind == LeadKind.QUOTE]
     fields = sample_fields(quote, {}) | {"phone": "", "pack": ""}
     delivery = Delivery(None, None, {}, AGENCY_INBOX, "", RetryPolicy())  # type: ignore[arg-type]
     params = delivery.params(7, quote.kind, fields, resend=False, autoreply=False, source=None,
@@ -156,12 +157,21 @@ def test_the_visitor_template_shows_every_value_of_each_e_mail(
 
 
 def test_every_kind_of_agency_e_mail_has_a_heading_and_every_flag_is_false_but_one() -> None:
-    assert set(generator.HEADINGS) == set(agency_kinds())
     for kind in agency_kinds():
+        assert generator.heading(kind)
         flags = {k: v for k, v in kind_params(kind).items() if k.startswith("is_")}
         assert [k for k, v in flags.items() if v] == [f"is_{kind}"]
     with pytest.raises(ValueError):
         kind_params("newsletter")
+
+
+@pytest.mark.parametrize("form", FORMS, ids=lambda form: form.kind)
+def test_each_form_s_heading_names_only_variables_its_e_mail_carries(form: FormDeclaration):
+    """Its words' ``email_heading`` (forms.yaml) is EmailJS template text: a misspelt
+    ``{{variable}}`` would head every e-mail of the form with a blank."""
+    named = set(re.findall(r"{{\s*[#^/]?\s*([a-z_]+)\s*}}", generator.heading(form.kind)))
+    assert named, form.kind
+    assert named <= set(sent_params(form, sample_fields(form, {}))), form.kind
 
 
 def test_the_doc_carries_the_generated_templates() -> None:

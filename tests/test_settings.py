@@ -237,6 +237,8 @@ for section in (loaded.reflex, loaded.agency, loaded.emailjs, loaded.leads, load
     for name in type(section).model_fields:
         value = getattr(section, name)
         out[prefix + name.upper()] = getattr(value, "get_secret_value", lambda v=value: v)()
+for name, value in loaded.emailjs.form_template_ids.items():  # EMAILJS_<KIND>_TEMPLATE_ID
+    out[loaded.emailjs.variable(name)] = value
 for name in ("state_manager_mode", "redis_token_expiration"):
     value = getattr(config, name)
     out["REFLEX_" + name.upper()] = value.value if isinstance(value, enum.Enum) else value

@@ -1,8 +1,9 @@
 """The owner's morning digest: one Spanish e-mail to the agency inbox (the contact
 template, as the agency's other booking notices) with the day's confirmed meetings (time,
-name, phone, e-mail, message, video call) and, for each confirmed meeting of the previous
-working day (and the days off since) not marked yet, the signed links "asistió" / "no
-asistió" (``LinkAction.ATTENDED`` / ``NO_SHOW``).
+name, then every other field the booking form declares, as its words label them
+(``mails.booking_summary``), and the video call) and, for each confirmed meeting of the
+previous working day (and the days off since) not marked yet, the signed links "asistió" /
+"no asistió" (``LinkAction.ATTENDED`` / ``NO_SHOW``).
 
 When: from ``BOOKING_DIGEST_HOUR`` (agency time, its wall clock across the changes of
 clock) on working days; none on weekends, holidays and closed days, and none on a day with
@@ -27,7 +28,7 @@ from agency_site import locale
 from agency_site.bookings import slots
 from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.links import LinkAction
-from agency_site.bookings.mails import link
+from agency_site.bookings.mails import booking_summary, link
 from agency_site.bookings.meeting import booking_meeting_url
 from agency_site.bookings.models import Booking
 from agency_site.content.bookings import COPY
@@ -104,7 +105,7 @@ def gather(engine: sa.Engine, day: dt.date, calendar: WorkingCalendar) -> Digest
 
 def message(digest: Digest, linker: Linker | None) -> str:
     """The digest's text, in Spanish (``linker`` None: no signed links, nothing to mark)."""
-    words, labels = COPY.digest, COPY.labels
+    words = COPY.digest
     with locale.active(locale.DEFAULT_LOCALE):
         parts = [render(words.title, date_es=date_es(digest.day.isoformat()))]
         if digest.today:
@@ -112,19 +113,14 @@ def message(digest: Digest, linker: Linker | None) -> str:
         else:
             parts.append(words.none_today)
         for booking, lead in digest.today:
-            fields = lead.fields
+            name = str(lead.fields.get("name", ""))
+            rows = [
+                *booking_summary(lead.fields, leave_out=("name",)),  # The name heads it.
+                (words.meeting_link, booking_meeting_url(booking.link_key)),
+            ]
             lines = [
-                render(words.meeting, time=booking.time, name=str(fields.get("name", ""))),
-                *(
-                    f"{label}: {value}"
-                    for label, value in (
-                        (labels.phone, fields.get("phone", "")),
-                        (labels.email, fields.get("email", "")),
-                        (labels.message, fields.get("message", "")),
-                        (words.meeting_link, booking_meeting_url(booking.link_key)),
-                    )
-                    if value
-                ),
+                render(words.meeting, time=booking.time, name=name),
+                *(f"{label}: {value}" for label, value in rows if value),
             ]
             parts.append("\n".join(lines))
         if digest.to_mark and linker is not None:

@@ -28,7 +28,9 @@ from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.content.bookings import COPY
 from agency_site.content.site import SITE
 from agency_site.content.template import render
-from agency_site.forms.email import date_es, short_name
+from agency_site.forms.declarations import BY_KIND
+from agency_site.forms.email import date_es, short_name, summary_rows
+from agency_site.forms.fields import Control
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.delivery import template_params
 from agency_site.leads.store import LeadStore
@@ -135,6 +137,18 @@ def visitor_mail(
     else:
         params["book_again_url"] = site_url.rstrip("/") + localized_path(paths.SCHEDULE)
     return VisitorMail(params)
+
+
+def booking_summary(
+    fields: Mapping[str, Any], leave_out: tuple[str, ...] = ()
+) -> list[tuple[str, str]]:
+    """A booking's lead as its summaries list it (the booking's pages, the agency's digest),
+    in the language in use: every field the booking form declares but its slot and the
+    slot's day (the booking's own, which a move changes), labelled by its words, in the
+    form's order; the empty ones and those of ``leave_out`` left out."""
+    form = BY_KIND[LeadKind.BOOKING]
+    held = [(f.name, f.day_field) for f in form.fields if f.control is Control.SLOT]
+    return summary_rows(form, fields, (*(name for pair in held for name in pair), *leave_out))
 
 
 def agency_move_message(booking: Booking, fields: Mapping[str, Any], links: str = "") -> str:

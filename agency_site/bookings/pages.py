@@ -69,14 +69,12 @@ _BODY_TIMEOUT_S = 10.0
 
 
 def _summary(booking: Booking, lead: Lead) -> str:
-    labels, fields = COPY.labels, lead.fields
+    """The booking (its day and time) and its lead's fields (``mails.booking_summary``)."""
+    labels = COPY.labels
     rows = [
         (labels.date, date_es(booking.date.isoformat())),
         (labels.time, f"{booking.time} ({labels.time_zone})"),
-        (labels.name, str(fields.get("name", ""))),
-        (labels.email, str(fields.get("email", ""))),
-        (labels.phone, str(fields.get("phone", ""))),
-        (labels.message, str(fields.get("message", ""))),
+        *mails.booking_summary(lead.fields),
     ]
     items = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in rows if v)
     state = getattr(COPY.states, str(booking.state))

@@ -16,14 +16,11 @@ class BookingAction(Content):
 
 
 class BookingLabels(Content):
-    """The labels of a booking's summary."""
+    """The labels of a booking's summary: its day and time (its lead's fields are labelled
+    by the booking form's words, ``forms.yaml``)."""
 
     date: str
     time: str
-    name: str
-    email: str
-    phone: str
-    message: str
     source: str
     time_zone: str  # After the time: which clock it is.
 

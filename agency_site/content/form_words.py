@@ -26,11 +26,18 @@ from agency_site.rules import (
 
 class FieldCopy(Content):
     """What a form field says: its label, an example (a select's empty option) and the
-    message shown when it is wrong."""
+    message shown when it is wrong; and, where the label is a question to the visitor,
+    what a summary of the lead calls it (the booking's pages, the agency's digest)."""
 
     label: str
     placeholder: str = ""
     error: str
+    summary_label: str = ""  # Default: the label.
+
+    @property
+    def summary(self) -> str:
+        """Its name in a summary of the lead: ``summary_label``, or the label."""
+        return self.summary_label or self.label
 
 
 class PrivacyNotice(Content):
@@ -80,9 +87,17 @@ class ContactAlternatives(Content):
 
 
 class FormCopy(Content):
-    """What a form says: each field's words by name (the form's declaration says which
-    fields it has, ``agency_site/forms/``), and its button and success text."""
+    """What a form says: its name, each field's words by name (the form's declaration says
+    which fields it has, ``agency_site/forms/``), its button and success text, and the
+    heading of its e-mail to the agency.
 
+    ``name`` and ``email_heading`` are the agency's words (its desk, monthly report and
+    EmailJS template read the Spanish file's); ``email_heading`` is EmailJS template text,
+    the subject of the form's e-mail: its ``{{variables}}`` are those the form's e-mail
+    carries (``python -m agency_site.forms`` lists them)."""
+
+    name: str  # The form as the agency names it: "Reserva de consulta".
+    email_heading: str
     fields: dict[str, FieldCopy] = Field(min_length=1)
     submit: str
     success: str

@@ -90,10 +90,8 @@ def tables_of(figures: Figures) -> dict[str, list[tuple[Any, ...]]]:
         ],
         "devices": [(text.DEVICES.get(name, name), n) for name, n in figures.devices.most_common()],
         "campaigns": [(s or "-", m or "-", c or "-", n) for s, m, c, n in figures.campaigns],
-        "forms": [
-            (text.FORMS.get(kind, kind), n) for kind, n in figures.leads_by_form.most_common()
-        ],
-        "started": [(text.FORMS.get(form, form), n) for form, n in figures.started.most_common()],
+        "forms": [(text.form_name(kind), n) for kind, n in figures.leads_by_form.most_common()],
+        "started": [(text.form_name(form), n) for form, n in figures.started.most_common()],
         "not_found": [(path, referrer or "-", n) for path, referrer, n in figures.not_found],
     }
 

@@ -52,6 +52,7 @@ from agency_site.desk.config import FRESH, DeskConfig
 from agency_site.desk.lead_tools import LeadTools
 from agency_site.desk.passkeys import Ceremonies
 from agency_site.desk.sessions import SignedIn
+from agency_site.forms.declarations import FORM_NAMES
 from agency_site.leads.models import utcnow
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.request_body import SlowBody, read_body
@@ -245,6 +246,7 @@ def environment(url_path_for: Callable[..., Any]) -> jinja2.Environment:
         url=lambda name, **params: str(url_path_for(name, **params)),
         static=static.url,
         paths=paths,
+        form_names=FORM_NAMES,
     )
     env.filters["local_time"] = local_time
     return env

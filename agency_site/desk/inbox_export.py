@@ -35,8 +35,8 @@ from agency_site import locale, paths
 from agency_site.desk.audit import AuditAction
 from agency_site.desk.guard import AGENCY_ZONE, desk_of, local_time, record, requires_fresh_passkey
 from agency_site.desk.inbox import Filters, InboxCursor, Row, search
-from agency_site.desk.lead_page import field_text
-from agency_site.forms.declarations import BY_KIND, FORMS, export_fields
+from agency_site.forms.declarations import BY_KIND, export_fields, export_forms
+from agency_site.forms.email import field_text
 from agency_site.forms.fields import Control, FormField
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import source as lead_source
@@ -61,17 +61,18 @@ def excel_cell(value: Any) -> str:
 def _declared() -> dict[str, FormField]:
     """Each exported field name and the first form field declaring it (its column)."""
     fields: dict[str, FormField] = {}
-    for form in FORMS:
+    for form in export_forms():
         for each in form.fields:
             fields.setdefault(each.name, each)
     return {name: fields[name] for name in export_fields()}
 
 
 def field_labels() -> dict[str, str]:
-    """Each exported field's column title: the label of the first form declaring it."""
+    """Each exported field's column title: the label of the first form declaring it
+    (``export_forms``)."""
     labels: dict[str, str] = {}
     with locale.active(locale.DEFAULT_LOCALE):
-        for form in FORMS:
+        for form in export_forms():
             for each in form.fields:
                 labels.setdefault(each.name, form.field_words(each).label)
     return {name: labels[name] for name in export_fields()}

@@ -43,8 +43,7 @@ from agency_site.desk.inbox import SHOWN_OF, Shown
 from agency_site.desk.models import NOTE_MAX, DeskAudit, DeskNote, DeskPerson
 from agency_site.desk.pipeline import Stage
 from agency_site.forms.declarations import BY_KIND, FormDeclaration
-from agency_site.forms.email import date_es
-from agency_site.forms.fields import Control, FormField
+from agency_site.forms.email import field_text
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import source as lead_source
 from agency_site.leads.models import Lead, LeadAttempt, LeadWebhook
@@ -65,23 +64,6 @@ class FieldShown:
     name: str
     label: str
     value: str  # "" when the visitor left it empty.
-
-
-def field_text(field: FormField, value: Any) -> str:
-    """A stored value as the owner reads it (in the language in use): a choice by its
-    option's name, a date in words, the rest as stored."""
-    text = "" if value is None else str(value)
-    if not text:
-        return ""
-    if field.control is Control.CHOICE:
-        names = {option.value: option.label for option in field.choices()}
-        return names.get(text, text)
-    if field.control is Control.DATE:
-        try:
-            return date_es(text)
-        except ValueError:
-            return text
-    return text
 
 
 def fields_shown(form: FormDeclaration | None, fields: Mapping[str, Any]) -> list[FieldShown]:

@@ -1,7 +1,7 @@
 """``python -m agency_site.forms``: each form's fields and the variables its EmailJS
 template gets, read from the declarations (what to write in the EmailJS dashboard)."""
 
-from agency_site.forms.declarations import FORMS
+from agency_site.forms import declarations
 from agency_site.forms.email import form_params, kind_params
 from agency_site.forms.fields import Control
 from agency_site.settings import EmailJSSettings
@@ -11,7 +11,7 @@ def describe() -> str:
     """One paragraph per form: its setting, fields and template variables (its kind's flags
     too: one template may serve several kinds, docs/leads.md)."""
     lines = []
-    for form in FORMS:
+    for form in declarations.FORMS:
         sample = {f.name: "2026-01-05" if f.control is Control.DATE else "x" for f in form.fields}
         variables = list(form_params(form, sample, "") | kind_params(form.kind))
         setting = EmailJSSettings.variable(form.template_setting)

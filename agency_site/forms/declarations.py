@@ -1,13 +1,15 @@
-"""The lead forms, each declared once: its kind, ids, fields in order, words and
-where its leads go. Everything else about a form follows from here (see ``__init__``
-and ``docs/forms.md``)."""
+"""The lead forms, each declared once: its name, kind, page and fields in order.
+Everything else about a form follows from here (see ``__init__`` and ``docs/forms.md``):
+its member of ``LeadKind`` (``kinds.py``), its Reflex state (``state/form_states.py``), its
+EmailJS template id (``template_ids.py``), its words (``forms.yaml``)."""
 
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from agency_site import locale, paths
 from agency_site.content.form_words import COPY, FieldCopy, FormCopy, PrivacyNotice
 from agency_site.forms.fields import Control, FormField, Option
-from agency_site.forms.kinds import LeadKind
 from agency_site.rules import EMAIL_MAX, MESSAGE_MAX, NAME_MAX, NAME_MIN, PHONE_MAX
 from agency_site.settings import EmailJSSettings
 
@@ -37,58 +39,96 @@ FORM_TOKEN_FIELD = "form_token"
 CHALLENGE_FIELD = "altcha"
 
 
+# The agency's e-mails that are no lead's (a booking cancelled or moved by its visitor,
+# the morning digest, the monthly report): their kind of e-mail (``email.kind_params``),
+# which no form may take.
+NOTICE = "notice"
+# A form's name: its state's class, its member of ``LeadKind``, its words' key.
+_NAME = re.compile(r"[a-z][a-z0-9_]*")
+# A kind as the leads table stores it (a String(20) column) and the EmailJS template
+# variable spells it (``EMAILJS_<KIND>_TEMPLATE_ID``).
+_KIND = re.compile(r"[a-z][a-z0-9_]{0,19}")
+
+
 @dataclass(frozen=True)
 class FormDeclaration:
     """A lead form.
 
-    ``copy`` is its part of ``forms.yaml`` (a ``FormCopy``: a ``FieldCopy`` per field,
-    under ``fields``; a plain form needs no model line), ``privacy_purpose`` its line of
-    ``privacy_purposes``, ``template_setting`` the ``EmailJSSettings`` field with its EmailJS
-    template id (``*_template_id``: the settings' fingerprint includes every such field). ``email_message``: the
-    form's copy key of an e-mail body made of its fields (``{email}``) instead of a
-    ``message`` field; ``autoreply``: the e-mail carries ``reply_to`` for the template's
-    Auto-Reply to the visitor (once a day per address, see ``LeadStore.add``).
+    ``name`` names everything of it: its member of ``LeadKind`` (``BOOKING``), its Reflex
+    state (``BookingFormState``), its words in ``forms.yaml`` (a ``FormCopy``: a
+    ``FieldCopy`` per field under ``fields``, its ``name`` and ``email_heading``; a plain
+    form needs no model line), its line of ``privacy_purposes``, the DOM ids of its fields
+    (``booking-phone``). ``kind`` is what the leads table stores (default: the name; at
+    most 20 characters, never changed afterwards): its EmailJS template id is
+    ``EMAILJS_<KIND>_TEMPLATE_ID``, the agency template's when unset (``template_ids.py``).
+    ``email_message``: the form's copy key of an e-mail body made of its fields
+    (``{email}``) instead of a ``message`` field; ``autoreply``: the e-mail carries
+    ``reply_to`` for the template's Auto-Reply to the visitor (once a day per address,
+    see ``LeadStore.add``).
     """
 
-    kind: LeadKind
-    form_id: str  # The form's DOM id.
-    prefix: str  # Of its fields' DOM ids: booking-name.
+    name: str
     page: str  # The page it is on.
-    copy: str
-    privacy_purpose: str
-    template_setting: str
     fields: tuple[FormField, ...]
+    kind: str = ""  # Default: the name.
+    form_id: str = ""  # The form's DOM id; default: "<name>-form".
     inline: bool = False  # One field and the button on a line (the Home hero).
     email_message: str = ""
     autoreply: bool = False
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", self.kind or self.name)
+        object.__setattr__(self, "form_id", self.form_id or f"{self.name}-form")
+        if not _NAME.fullmatch(self.name):
+            raise ValueError(f"The form name {self.name!r} is no lower-case identifier.")
+        if not _KIND.fullmatch(self.kind) or self.kind == NOTICE:
+            raise ValueError(
+                f"The {self.name} form's kind {self.kind!r}: 1 to 20 lower-case letters, "
+                f"digits or _, and not {NOTICE!r} (the agency's notices' e-mails)."
+            )
+        if self.template_setting == EmailJSSettings.VISITOR_TEMPLATE:
+            raise ValueError(f"The kind {self.kind!r} would take the visitor template's id.")
         names = self.names
         if len(set(names)) != len(names):
             raise ValueError(f"The {self.kind} form declares a field twice: {names}.")
-        setting = self.template_setting
-        if not setting.endswith("_template_id") or setting not in EmailJSSettings.model_fields:
-            raise ValueError(
-                f"The {self.kind} form's template_setting {setting!r} is no "
-                "EmailJSSettings '*_template_id' field."
-            )
-        for field in self.fields:
-            if field.depends_on and field.depends_on not in names[: names.index(field.name)]:
-                raise ValueError(f"{field.name!r} depends on no earlier field of the form.")
-            if field.day_field and field.day_field not in names:
-                raise ValueError(f"{field.name!r}'s day_field is no field of the form.")
+        for each in self.fields:
+            if each.depends_on and each.depends_on not in names[: names.index(each.name)]:
+                raise ValueError(f"{each.name!r} depends on no earlier field of the form.")
+            if each.day_field and each.day_field not in names:
+                raise ValueError(f"{each.name!r}'s day_field is no field of the form.")
+
+    @property
+    def prefix(self) -> str:
+        """Of its fields' DOM ids: ``booking`` (``booking-name``)."""
+        return self.name
+
+    @property
+    def copy(self) -> str:
+        """Its key in ``forms.yaml``."""
+        return self.name
+
+    @property
+    def privacy_purpose(self) -> str:
+        """Its line of ``privacy_purposes`` in ``forms.yaml``."""
+        return self.name
+
+    @property
+    def template_setting(self) -> str:
+        """The ``EmailJSSettings`` name of its template id: ``booking_template_id``, read
+        from ``EMAILJS_BOOKING_TEMPLATE_ID`` (``template_ids.py``)."""
+        return f"{self.kind}_template_id"
 
     def field(self, name: str) -> FormField:
         """The field called ``name`` (``KeyError`` if the form has none)."""
-        for field in self.fields:
-            if field.name == name:
-                return field
+        for each in self.fields:
+            if each.name == name:
+                return each
         raise KeyError(name)
 
     @property
     def names(self) -> tuple[str, ...]:
         """The names of its fields, in order."""
-        return tuple(field.name for field in self.fields)
+        return tuple(each.name for each in self.fields)
 
     def field_id(self, name: str) -> str:
         """The DOM id of one of its fields (or of the hidden ones): ``booking-phone``."""
@@ -96,8 +136,14 @@ class FormDeclaration:
 
     @property
     def words(self) -> FormCopy:
-        """What the form says (``forms.yaml``)."""
+        """What the form says (``forms.yaml``), in the language in use."""
         return getattr(COPY, self.copy)
+
+    @property
+    def agency_words(self) -> FormCopy:
+        """What the form says to the agency (its desk, report and e-mails): in Spanish."""
+        with locale.active(locale.DEFAULT_LOCALE):
+            return self.words
 
     def field_words(self, field: FormField) -> FieldCopy:
         """What one of its fields says: label, placeholder, error."""
@@ -106,7 +152,7 @@ class FormDeclaration:
     @property
     def errors(self) -> dict[str, str]:
         """The message of each of its fields when wrong, in the form's order."""
-        return {field.name: self.field_words(field).error for field in self.fields}
+        return {each.name: self.field_words(each).error for each in self.fields}
 
     @property
     def privacy(self) -> PrivacyNotice:
@@ -162,26 +208,18 @@ def pack_options() -> tuple[Option, ...]:
 
 
 HERO = FormDeclaration(
-    kind=LeadKind.HERO,
+    name="hero",
+    kind="contact",  # Its stored value predates the name.
     form_id="hero-capture-form",
-    prefix="hero",
     page=paths.HOME,
-    copy="hero",
-    privacy_purpose="hero",
-    template_setting="contact_template_id",
     fields=(EMAIL,),
     inline=True,
     email_message="email_message",
 )
 
 BOOKING = FormDeclaration(
-    kind=LeadKind.BOOKING,
-    form_id="booking-form",
-    prefix="booking",
+    name="booking",
     page=paths.SCHEDULE,
-    copy="booking",
-    privacy_purpose="booking",
-    template_setting="booking_template_id",
     fields=(
         replace(NAME, email=("from_name", "reply_name")),  # The auto-reply greets by name.
         EMAIL,
@@ -194,13 +232,8 @@ BOOKING = FormDeclaration(
 )
 
 QUOTE = FormDeclaration(
-    kind=LeadKind.QUOTE,
-    form_id="quote-form",
-    prefix="quote",
+    name="quote",
     page=paths.CONTACT,
-    copy="quote",
-    privacy_purpose="quote",
-    template_setting="quote_template_id",
     fields=(
         NAME,
         EMAIL,
@@ -218,26 +251,47 @@ QUOTE = FormDeclaration(
     ),
 )
 
-# Every form, in the order of the export's columns (each field once, first seen first).
-FORMS: tuple[FormDeclaration, ...] = (BOOKING, QUOTE, HERO)
-BY_KIND: dict[LeadKind, FormDeclaration] = {form.kind: form for form in FORMS}
+# Every form, in the site's order (the order of ``LeadKind``, of the Reflex states, of the
+# template's sections). A new form: its declaration above and its line here (then its
+# words, page and privacy text: docs/forms.md).
+FORMS: tuple[FormDeclaration, ...] = (HERO, BOOKING, QUOTE)
+BY_KIND: dict[str, FormDeclaration] = {form.kind: form for form in FORMS}
 
 
-def form_templates(emailjs: EmailJSSettings) -> dict[LeadKind, str]:
-    """Each form's EmailJS template id, from the setting its declaration names (unset: the
-    agency template's, ``EmailJSSettings.template_id``)."""
-    return {form.kind: emailjs.template_id(form.template_setting) for form in FORMS}
+class _FormNames(Mapping[str, str]):
+    """Each declared form's name as the agency reads it (its words' ``name``, in Spanish),
+    by kind, read when asked: the desk's and the report's name of a form."""
+
+    def __getitem__(self, kind: str) -> str:
+        return BY_KIND[kind].agency_words.name
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(BY_KIND)
+
+    def __len__(self) -> int:
+        return len(BY_KIND)
 
 
-def export_fields(forms: tuple[FormDeclaration, ...] = FORMS) -> tuple[str, ...]:
-    """The lead fields ``leads export`` writes as columns: every exported field once."""
+FORM_NAMES: Mapping[str, str] = _FormNames()
+
+
+def export_forms(forms: tuple[FormDeclaration, ...] | None = None) -> list[FormDeclaration]:
+    """The forms (default: every one) in the order the exports read them: the forms with
+    the most fields first, so the name, e-mail and phone most forms ask for lead the columns
+    and each column is labelled as the fullest form labels it."""
+    return sorted(FORMS if forms is None else forms, key=lambda form: -len(form.fields))
+
+
+def export_fields(forms: tuple[FormDeclaration, ...] | None = None) -> tuple[str, ...]:
+    """The lead fields ``leads export`` (and the desk's CSV) writes as columns: every
+    exported field once, first seen first (``export_forms``)."""
     names: dict[str, None] = {}
-    for form in forms:
+    for form in export_forms(forms):
         names |= {field.name: None for field in form.fields if field.export}
     return tuple(names)
 
 
-def submission_fields(kind: LeadKind) -> tuple[str, ...]:
+def submission_fields(kind: str) -> tuple[str, ...]:
     """The names a valid submission of the ``kind`` form posts, in the form's order:
     its fields and the honeypot (for the load test's crafted submissions)."""
     return (*BY_KIND[kind].names, HONEYPOT_FIELD)

@@ -1,28 +1,26 @@
-"""A lead's e-mail as its form declares it: the EmailJS template variables of a form's
-fields (``form_params``) and the pure formatting they use (a date in words, the name the
-auto-reply may show). ``leads.delivery`` sends them; ``python -m agency_site.forms``
-lists them."""
+"""A lead as its form declares it, for the agency and the visitor's e-mails: the EmailJS
+template variables of a form's fields (``form_params``), a field's value as the agency
+reads it (``field_text``) and a lead's summary (``summary_rows``: the booking's pages and
+the digest), and the pure formatting they use (a date in words, the name the auto-reply
+may show). ``leads.delivery`` sends them; ``python -m agency_site.forms`` lists them."""
 
 import datetime as dt
 import re
 import unicodedata
+from collections.abc import Mapping
 from typing import Any
 
 from agency_site.content.form_words import COPY
 from agency_site.content.template import render
-from agency_site.forms.declarations import FormDeclaration
-from agency_site.forms.fields import Control
-from agency_site.forms.kinds import LeadKind
-
-# The agency's e-mails that are no lead's (a booking cancelled or moved by its visitor,
-# the morning digest): only ``message`` and ``from_email``, through the agency template.
-NOTICE = "notice"
+from agency_site.forms import declarations
+from agency_site.forms.declarations import NOTICE, FormDeclaration
+from agency_site.forms.fields import Control, FormField
 
 
 def agency_kinds() -> tuple[str, ...]:
     """Every kind of e-mail the agency template receives (one section of it each): each
-    kind of lead's, then the notices'."""
-    return (*(kind.value for kind in LeadKind), NOTICE)
+    declared form's, then the notices' (``NOTICE``: only ``message`` and ``from_email``)."""
+    return (*(form.kind for form in declarations.FORMS), NOTICE)
 
 
 def date_es(iso_date: str) -> str:
@@ -47,6 +45,37 @@ def kind_params(kind: str) -> dict[str, str]:
     if kind not in kinds:
         raise ValueError(f"{kind!r} is no kind of the agency's e-mails.")
     return {"kind": kind} | {f"is_{each}": "1" if each == kind else "" for each in kinds}
+
+
+def field_text(field: FormField, value: Any) -> str:
+    """A stored value as the agency reads it (in the language in use): a choice by its
+    option's name, a date in words, the rest as stored."""
+    text = "" if value is None else str(value)
+    if not text:
+        return ""
+    if field.control is Control.CHOICE:
+        names = {option.value: option.label for option in field.choices()}
+        return names.get(text, text)
+    if field.control is Control.DATE:
+        try:
+            return date_es(text)
+        except ValueError:
+            return text
+    return text
+
+
+def summary_rows(
+    form: FormDeclaration, fields: Mapping[str, Any], leave_out: tuple[str, ...] = ()
+) -> list[tuple[str, str]]:
+    """A lead of ``form`` as a summary lists it, in the language in use: each declared
+    field in the form's order, as (its words' ``summary``, ``field_text``); the empty ones
+    and those named in ``leave_out`` left out. A field added to the form shows by itself."""
+    rows = []
+    for field in form.fields:
+        text = field_text(field, fields.get(field.name))
+        if text and field.name not in leave_out:
+            rows.append((form.field_words(field).summary, text))
+    return rows
 
 
 # Longest visitor name an e-mail carries (the auto-reply greets the visitor with it).
@@ -74,9 +103,8 @@ def form_params(form: FormDeclaration, fields: dict[str, Any], to_email: str) ->
     params = {"to_email": to_email}
     for field in form.fields:
         value = str(fields.get(field.name, "") or "")
-        if field.control is Control.CHOICE:
-            labels = {option.value: option.label for option in field.choices()}
-            value = labels.get(value, value)
+        if field.control is Control.CHOICE:  # Its option's name (a date goes as stored).
+            value = field_text(field, value)
         for name in field.email:
             params[name] = _DERIVED[name](value) if name in _DERIVED and value else value
     if form.email_message:

@@ -50,6 +50,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from agency_site.forms.template_ids import shared_templates
 from agency_site.leads.models import utcnow
 from agency_site.leads.store import LeadStore, LeadSummary
 from agency_site.leads.webhooks.channel import WebhookSummary
@@ -141,8 +142,8 @@ def health_report(
         body["unwritable"] = sorted(unwritable_settings)
     if unset:
         body["unset_settings"] = list(unset)
-    if emailjs and emailjs.shared_templates:
-        body["shared_templates"] = emailjs.shared_templates
+    if emailjs and (shared := shared_templates(emailjs)):
+        body["shared_templates"] = shared
     if webhooks is not None:
         body["webhooks"] = webhooks.as_json()
     if unshown_spam:

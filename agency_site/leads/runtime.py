@@ -29,7 +29,7 @@ from starlette.applications import Starlette
 
 from agency_site.content.site import SITE
 from agency_site.emailjs import EmailJSClient, ssl_context
-from agency_site.forms.declarations import form_templates
+from agency_site.forms.template_ids import fingerprint, form_templates, shared_templates
 from agency_site.leads import database, migrations, plugins
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.health import LeadsHealth, leads_api, unwritable
@@ -123,7 +123,7 @@ def build_delivery(settings: Settings, store: LeadStore) -> Delivery:
         client=client,
         templates=form_templates(emailjs),
         to_email=SITE.email,
-        config=emailjs.fingerprint,
+        config=fingerprint(emailjs),
         policy=RetryPolicy(
             base=dt.timedelta(seconds=settings.leads.retry_base_seconds),
             cap=dt.timedelta(seconds=settings.leads.retry_max_seconds),
@@ -235,7 +235,7 @@ def report_emailjs(emailjs: EmailJSSettings) -> None:
             ", ".join(emailjs.missing),
             LEADS_HEALTH,
         )
-    for unset, shared in emailjs.shared_templates.items():
+    for unset, shared in shared_templates(emailjs).items():
         logger.warning(
             "%s is not set: those e-mails go through %s, whose template must show their "
             "fields too (the agency template of docs/leads.md, `python -m "

@@ -1,5 +1,6 @@
 """The month's report as text, in Spanish (what ``python -m agency_site.report`` prints)."""
 
+from agency_site.forms.declarations import FORM_NAMES
 from agency_site.report.figures import Figures, Rate
 
 MONTHS = ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
@@ -15,7 +16,13 @@ BOOKING_STEPS = (
     ("attended", "atendidas"),
     ("no_show", "no se presentó"),
 )
-FORMS = {"contact": "Inicio", "booking": "Cita", "quote": "Presupuesto", "": "sin decir"}
+UNSAID = "sin decir"  # A form started that the browser did not name.
+
+
+def form_name(kind: str) -> str:
+    """A form as the report names it: its words' ``name`` (``forms.yaml``), "sin decir"
+    when the browser did not say which, the kind itself for one no longer declared."""
+    return FORM_NAMES.get(kind, kind) if kind else UNSAID
 
 
 def set_aside(spam: int) -> str:
@@ -68,7 +75,7 @@ def sections(figures: Figures) -> list[tuple[str, list[str]]]:
             + [
                 "Formularios empezados por formulario: "
                 + (
-                    ", ".join(f"{FORMS.get(f, f)} {n}" for f, n in sorted(figures.started.items()))
+                    ", ".join(f"{form_name(f)} {n}" for f, n in sorted(figures.started.items()))
                     or "0"
                 ),
                 f"Solicitudes: {figures.leads['sent']} enviadas, {figures.leads['delivered']} ya en "

@@ -1,5 +1,5 @@
-"""Backend state of the lead forms, one class per declaration (``agency_site/forms/``);
-the rules live in ``agency_site.leads.intake``.
+"""Backend state of the lead forms, one class per declaration (``agency_site/forms/``),
+made from it (``FORM_STATES``); the rules live in ``agency_site.leads.intake``.
 
 Inputs are uncontrolled: typing sends nothing, the whole form arrives once on
 submit. A submission runs as a background event so the 5-second success message
@@ -19,7 +19,6 @@ import reflex as rx
 
 from agency_site.forms import declarations
 from agency_site.forms.declarations import FormDeclaration
-from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
 from agency_site.leads.runtime import intake
 from agency_site.leads.validation import screen
@@ -167,25 +166,31 @@ def sending_stale(since: float, now: float | None = None) -> bool:
     return (time.time() if now is None else now) - since > sending_deadline()
 
 
-class HeroFormState(LeadFormState, rx.State):
-    """The hero form of Home."""
-
-    form: ClassVar[FormDeclaration] = declarations.HERO
-
-
-class BookingFormState(LeadFormState, rx.State):
-    """The consultation booking form of /schedule."""
-
-    form: ClassVar[FormDeclaration] = declarations.BOOKING
+def state_name(form: FormDeclaration) -> str:
+    """The class name of ``form``'s state: ``BookingFormState`` for the ``booking`` form
+    (Reflex names the state after it and this module: the load test's
+    ``agency_site___state___form_states____booking_form_state``)."""
+    return "".join(part.title() for part in form.name.split("_")) + "FormState"
 
 
-class QuoteFormState(LeadFormState, rx.State):
-    """The quote request of /contact."""
+def _form_state(form: FormDeclaration) -> type[LeadFormState]:
+    """The state of ``form``: a class of this module, as if written here, ``form`` its
+    declaration (a ``class BookingFormState(LeadFormState, rx.State)`` with ``form =
+    declarations.BOOKING``)."""
+    name = state_name(form)
+    namespace = {
+        "__module__": __name__,
+        "__qualname__": name,
+        "__doc__": f"The {form.name} form's state ({form.page}).",
+        "__annotations__": {"form": ClassVar[FormDeclaration]},
+        "form": form,
+    }
+    return type(name, (LeadFormState, rx.State), namespace)
 
-    form: ClassVar[FormDeclaration] = declarations.QUOTE
 
-
-# The state of each form, by kind (a new form: one class above and its line here).
-FORM_STATES: dict[LeadKind, type[LeadFormState]] = {
-    state.form.kind: state for state in (HeroFormState, BookingFormState, QuoteFormState)
+# The state of each form, by kind, one per declaration; each is also a name of this module
+# (``HeroFormState``, ``BookingFormState``, ``QuoteFormState``), where pickling finds it.
+FORM_STATES: dict[str, type[LeadFormState]] = {
+    form.kind: _form_state(form) for form in declarations.FORMS
 }
+globals().update({state.__name__: state for state in FORM_STATES.values()})

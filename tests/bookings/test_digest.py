@@ -17,6 +17,7 @@ from agency_site.bookings import digest, slots
 from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.models import Attendance, BookingStatus
 from agency_site.content.bookings import COPY
+from agency_site.content.form_words import COPY as FORM_WORDS
 from agency_site.leads.models import Lead, LeadMonitor
 from agency_site.leads.store import LeadStore
 from agency_site.working_calendar import WorkingCalendar
@@ -191,7 +192,7 @@ def test_each_meeting_shows_its_message_and_video_call(store: LeadStore, monkeyp
     assert send_digest(store, desk_for(store, 14, sent))
     (text,) = agency_mails(sent)
     key = slots.get(store.engine, lead_id).link_key
-    assert f"{COPY.labels.message}: Una web" in text
+    assert f"{FORM_WORDS.booking.fields['message'].summary}: Una web" in text
     assert f"{COPY.digest.meeting_link}: https://meet.jit.si/x-{key}" in text
 
 

@@ -11,7 +11,7 @@ import jinja2
 from agency_site import paths
 from agency_site.desk import inbox, static
 from agency_site.desk.audit import AuditAction
-from agency_site.desk.guard import TEMPLATES
+from agency_site.desk.guard import TEMPLATES, environment
 from agency_site.forms.kinds import LeadKind
 from agency_site.reflex_ext.js import node_check
 from agency_site.routes import ROUTES
@@ -21,8 +21,7 @@ DESK = Path(inbox.__file__).parent
 
 
 def _words() -> jinja2.environment.TemplateModule:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True)
-    return env.get_template("_words.html").module
+    return environment(lambda name, **params: "").get_template("_words.html").module
 
 
 def test_every_form_status_and_action_has_its_words() -> None:

@@ -2,6 +2,9 @@
 export and the EmailJS parameters follow the declaration, and so does a field added to it."""
 
 import datetime as dt
+import os
+import pickle
+import re
 from dataclasses import replace
 from html.parser import HTMLParser
 
@@ -10,9 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pytest_httpserver import HTTPServer
 
-from agency_site import locale, paths
+from agency_site import paths
 from agency_site.components.form_layouts import lead_form
-from agency_site.content.form_words import COPY, FieldCopy, FormCopy
+from agency_site.content.form_words import COPY
 from agency_site.forms import declarations
 from agency_site.forms.__main__ import describe
 from agency_site.forms.declarations import (
@@ -23,7 +26,6 @@ from agency_site.forms.declarations import (
     LANGUAGE_FIELD,
     FormDeclaration,
     export_fields,
-    form_templates,
     pack_options,
     service_options,
     submission_fields,
@@ -31,14 +33,16 @@ from agency_site.forms.declarations import (
 from agency_site.forms.fields import Control, FormField
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
+from agency_site.forms.template_ids import fingerprint, form_templates
 from agency_site.leads import rgpd_commands
 from agency_site.leads.delivery import template_params
 from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore
 from agency_site.leads.validation import validate
 from agency_site.rules import MESSAGE_MAX, NAME_MAX
-from agency_site.settings import EmailJSSettings
+from agency_site.settings import ROOT, EmailJSSettings
 from agency_site.site_api import answer_page, form_page
+from agency_site.state import form_states
 from agency_site.state.form_states import FORM_STATES, BookingFormState
 from tests.emailjs_fake import accept_sends, make_client
 from tests.lead_store import AGENCY_INBOX, LEASE, make_delivery
@@ -287,95 +291,123 @@ def test_a_typed_field_with_a_maximum_length_is_declared(control: Control, max_l
 
 @pytest.mark.parametrize("form", FORMS, ids=lambda form: form.kind)
 def test_changing_any_form_s_template_id_changes_the_fingerprint(form: FormDeclaration):
-    before = EmailJSSettings(**{form.template_setting: "template_a"})
-    after = EmailJSSettings(**{form.template_setting: "template_b"})
-    assert before.fingerprint != after.fingerprint
+    before = EmailJSSettings(_env_file=None, **{form.template_setting: "template_a"})
+    after = EmailJSSettings(_env_file=None, **{form.template_setting: "template_b"})
+    assert fingerprint(before) != fingerprint(after)
     assert form_templates(after)[form.kind] == "template_b"
 
 
-def _throwaway_kind(monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> LeadKind:
-    """A member added to ``LeadKind`` for one test (as a line in kinds.py would be)."""
-    member = str.__new__(LeadKind, value)
-    member._name_, member._value_ = name, value
-    monkeypatch.setitem(LeadKind._member_map_, name, member)
-    monkeypatch.setitem(LeadKind._value2member_map_, value, member)
-    monkeypatch.setattr(LeadKind, "_member_names_", [*LeadKind._member_names_, name])
-    return member
+def test_the_fingerprint_of_today_s_settings_is_the_one_held_leads_carry() -> None:
+    """The digest each held lead stored (``held_config``) before the template ids were read
+    by their pattern: the same settings give the same one, so no lead is released by the
+    upgrade alone."""
+    settings = EmailJSSettings(_env_file=None, service_id="service_x", public_key="key_x",
+                               private_key="secret", contact_template_id="template_agency",
+                               quote_template_id="template_quote")  # fmt: skip
+    assert fingerprint(settings) == "8fdf0dc341bbf196"
+    assert fingerprint(EmailJSSettings(_env_file=None)) == "affb3401a4a9a14b"
 
 
-class _FourFormsSettings(EmailJSSettings):
-    """The settings with the fourth form's template id (a line in settings.py)."""
-
-    newsletter_template_id: str = ""
+# --- Derived from the declarations: the kinds, the states, the template ids --------------
 
 
-def test_a_fourth_form_is_data_keyed_by_its_declaration(
-    monkeypatch: pytest.MonkeyPatch, store: LeadStore, emailjs: HTTPServer
-) -> None:
-    """A throwaway newsletter form: its kind, its declaration, its words and privacy purpose
-    (the YAML), its template setting. Validation, storage, delivery, the settings'
-    fingerprint and the no-JavaScript page follow, with nothing else written for it."""
-    kind = _throwaway_kind(monkeypatch, "NEWSLETTER", "newsletter")
-    monkeypatch.setattr(declarations, "EmailJSSettings", _FourFormsSettings)
-    form = FormDeclaration(
-        kind=kind,
-        form_id="newsletter-form",
-        prefix="newsletter",
-        page=paths.HOME,
-        copy="newsletter",
-        privacy_purpose="newsletter",
-        template_setting="newsletter_template_id",
-        fields=(declarations.NAME, declarations.EMAIL),
-    )
-    monkeypatch.setattr(declarations, "FORMS", (*FORMS, form))
-    monkeypatch.setitem(BY_KIND, kind, form)
-    words = FormCopy(
-        fields={
-            "name": FieldCopy(label="Tu nombre", error="Escribe tu nombre."),
-            "email": FieldCopy(label="Tu correo", error="Escribe un correo válido."),
-        },
-        submit="Suscribirme",
-        success="¡Suscrito!",
-    )
-    for language in locale.LOCALES:
-        copy = COPY.of(language)
-        purposes = {**copy.privacy_purposes, "newsletter": "enviarte el boletín mensual"}
-        update = {"newsletter": words, "privacy_purposes": purposes}
-        monkeypatch.setitem(COPY._by_locale, language, copy.model_copy(update=update))
-
-    # Validated by its fields' rules and stored.
-    submitted = {"name": " Ana García ", "email": "ana@example.com"}
-    result = validate(kind, submitted, TODAY)
-    assert result.errors == {}
-    assert validate(kind, {"name": "A"}, TODAY).errors == {
-        "name": "Escribe tu nombre.",
-        "email": "Escribe un correo válido.",
-    }
-    lead_id = store.add(kind, result.fields, claim_token=None, lease=LEASE)
-    assert store.get(lead_id).kind == "newsletter"
-
-    # Delivered with the template id of the setting its declaration names, which the
-    # fingerprint covers without a line of its own.
-    settings = _FourFormsSettings(newsletter_template_id="template_newsletter")
-    assert _FourFormsSettings(newsletter_template_id="another").fingerprint != settings.fingerprint
-    accept_sends(emailjs)
-    delivery = make_delivery(store, make_client(emailjs))
-    delivery.templates = {**delivery.templates, **form_templates(settings)}
-    assert run(delivery.retry_due()) == 1
-    assert store.get(lead_id).status == LeadStatus.SENT
-    (request, _response) = emailjs.log[-1]
-    payload = request.get_json()
-    assert payload["template_id"] == "template_newsletter"
-    assert payload["template_params"]["from_name"] == "Ana García"
-
-    # Its page without JavaScript shows its fields, with its words.
-    html = form_page(kind, {}, "/x", "https://s.es")
-    assert controls(html).names == [
-        "name",
-        "email",
-        HONEYPOT_FIELD,
-        LANGUAGE_FIELD,
-        FORM_TOKEN_FIELD,
+def test_the_kinds_are_the_declarations_with_their_stored_values() -> None:
+    assert [(kind.name, kind.value) for kind in LeadKind] == [
+        (form.name.upper(), form.kind) for form in FORMS
     ]
-    assert 'for="newsletter-email">Tu correo' in html and "Suscribirme" in html
-    assert "enviarte el boletín mensual" in form.privacy.items[1][1]
+    assert {kind.name: kind.value for kind in LeadKind} == {
+        "HERO": "contact",  # What the leads table holds: never changed.
+        "BOOKING": "booking",
+        "QUOTE": "quote",
+    }
+    assert pickle.loads(pickle.dumps(LeadKind.BOOKING)) is LeadKind.BOOKING
+
+
+def test_each_form_s_state_keeps_the_name_the_browser_and_the_load_test_use() -> None:
+    """Made from the declarations, the states are named as the classes written by hand
+    were (Reflex names a state after its module and class: the compiled pages and
+    ``scripts/loadtest/protocol.py`` send events to those names)."""
+    prefix = "reflex___state____state.agency_site___state___form_states____"
+    assert {kind: state.get_full_name() for kind, state in FORM_STATES.items()} == {
+        "contact": prefix + "hero_form_state",
+        "booking": prefix + "booking_form_state",
+        "quote": prefix + "quote_form_state",
+    }
+    for state in FORM_STATES.values():
+        assert getattr(form_states, state.__name__) is state  # Where pickling finds it.
+        assert pickle.loads(pickle.dumps(state)) is state
+        assert set(state.event_handlers) >= {"submit", "expire_sending"}
+        assert "<locals>" not in state.__qualname__
+    assert form_states.HeroFormState.form is declarations.HERO
+    assert form_states.state_name(replace(declarations.HERO, name="news_letter")) == (
+        "NewsLetterFormState"
+    )
+
+
+KINDS = st.from_regex(r"[a-z][a-z0-9_]{0,19}", fullmatch=True).filter(
+    lambda kind: kind not in ("notice", "visitor")
+)
+
+
+@given(kind=KINDS, template=st.from_regex(r"template_[a-z0-9]{1,12}", fullmatch=True))
+def test_any_kind_s_template_id_is_read_by_the_one_pattern(kind: str, template: str) -> None:
+    """``EMAILJS_<KIND>_TEMPLATE_ID``, for any kind a form may declare: from the
+    environment, or from the caller (a test) by its setting's name."""
+    form = FormDeclaration(
+        name="throwaway", kind=kind, page=paths.HOME, fields=(declarations.EMAIL,)
+    )
+    variable = EmailJSSettings.variable(form.template_setting)
+    assert variable == f"EMAILJS_{kind.upper()}_TEMPLATE_ID"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(variable, template)
+        assert EmailJSSettings(_env_file=None).template_id(form.template_setting) == template
+    given_ = EmailJSSettings(_env_file=None, **{form.template_setting: template})
+    assert given_.own_template_id(form.template_setting) == template
+
+
+def test_a_form_s_template_id_is_read_from_the_env_file_and_the_environment_wins(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in [name for name in os.environ if name.startswith("EMAILJS_")]:
+        monkeypatch.delenv(name)
+    env_file = tmp_path / ".env"
+    env_file.write_text("EMAILJS_QUOTE_TEMPLATE_ID=template_file\nEMAILJS_BOOKING_TEMPLATE_ID=b\n")
+    assert EmailJSSettings(_env_file=env_file).template_id("quote_template_id") == "template_file"
+    monkeypatch.setenv("EMAILJS_QUOTE_TEMPLATE_ID", "template_env")
+    settings = EmailJSSettings(_env_file=env_file)
+    assert settings.template_id("quote_template_id") == "template_env"
+    assert settings.template_id("booking_template_id") == "b"
+
+
+@given(
+    kind=st.one_of(
+        st.from_regex(r"[a-z][a-z0-9_]{20,30}", fullmatch=True),  # Longer than the column.
+        st.from_regex(r"[A-Z0-9_ -][a-z0-9]{0,5}", fullmatch=True),  # Not a lower-case name.
+        st.sampled_from(["notice", "visitor", ""]),
+    )
+)
+def test_a_kind_the_table_or_the_templates_cannot_take_is_refused_when_declared(kind: str):
+    with pytest.raises(ValueError, match=r"kind|visitor"):
+        FormDeclaration(name="throwaway", kind=kind or "_", page=paths.HOME,
+                        fields=(declarations.EMAIL,))  # fmt: skip
+
+
+# The documented pattern, as .env.example and docs/configuration.md write it.
+PATTERN = "EMAILJS_<KIND>_TEMPLATE_ID"
+NAMED = re.compile(r"EMAILJS_([A-Z][A-Z0-9_]*)_TEMPLATE_ID")
+
+
+@pytest.mark.parametrize("doc", [".env.example", "docs/configuration.md"])
+def test_the_docs_describe_the_template_pattern_once_and_name_only_declared_forms(doc: str):
+    """The pattern is documented once in each, and true for any declared form (a new form
+    needs no line in either); each variable they name is the agency's, the visitor's or a
+    declared form's, so a form renamed or dropped leaves no stale name behind."""
+    text = (ROOT / doc).read_text(encoding="utf-8")
+    assert text.count(PATTERN) == 1, doc
+    named = set(NAMED.findall(text))
+    declared = {form.kind.upper() for form in FORMS}
+    assert named <= declared | {"VISITOR"}, named - declared
+    assert {"CONTACT", "VISITOR"} <= named
+    for form in FORMS:
+        expected = PATTERN.replace("<KIND>", form.kind.upper())
+        assert EmailJSSettings.variable(form.template_setting) == expected

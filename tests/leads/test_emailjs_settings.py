@@ -11,8 +11,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pytest_httpserver import HTTPServer
 
-from agency_site.forms.declarations import FORMS, form_templates
+from agency_site.forms.declarations import FORMS
 from agency_site.forms.kinds import LeadKind
+from agency_site.forms.template_ids import (
+    fingerprint,
+    form_templates,
+    shared_templates,
+    template_settings,
+)
 from agency_site.leads import runtime
 from agency_site.leads.health import LeadsHealth
 from agency_site.leads.statuses import LeadStatus
@@ -25,7 +31,9 @@ from tests.leads.health_page import get_health as owner_health
 from tests.leads.test_monitor import MAX_AGE
 from tests.run_async import run
 
-TEMPLATE_FIELDS = [name for name in EmailJSSettings.model_fields if name.endswith("_template_id")]
+# Every template id in use: each declared form's (EMAILJS_<KIND>_TEMPLATE_ID), the agency's
+# and the visitor's.
+TEMPLATE_FIELDS = list(template_settings())
 ACCOUNT = {"service_id": "service_x", "public_key": "key_x"}
 QUOTE = {
     "name": "Ana García",
@@ -55,7 +63,7 @@ def test_a_form_s_template_id_left_unset_is_the_agency_template_s(set_ids: set[s
     visitor = "template_visitor_template_id" if "visitor_template_id" in set_ids else ""
     assert settings.template_id("visitor_template_id") == visitor
     # Each form's unset id is named, with the template its e-mails go through instead.
-    shared = settings.shared_templates
+    shared = shared_templates(settings)
     assert set(shared) == {
         EmailJSSettings.variable(form.template_setting)
         for form in FORMS
@@ -77,8 +85,8 @@ def test_falling_back_changes_the_fingerprint_so_held_leads_are_released() -> No
     at the first start with the new one: the templates in use changed."""
     before = emailjs_settings(**ACCOUNT, contact_template_id="a")
     after = emailjs_settings(**ACCOUNT, contact_template_id="b")
-    assert before.template_ids["quote_template_id"] == "a"
-    assert before.fingerprint != after.fingerprint
+    assert before.template_id("quote_template_id") == "a"
+    assert fingerprint(before) != fingerprint(after)
 
 
 def test_a_quote_goes_out_through_the_agency_template_with_its_flag(
