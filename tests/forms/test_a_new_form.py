@@ -54,9 +54,9 @@ from agency_site.forms.fields import Control, FormField
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.template_ids import fingerprint, form_templates, shared_templates
 from agency_site.leads.intake import LeadIntake
-from agency_site.leads.kinds import LeadStatus
 from agency_site.leads.plugins import Hold
 from agency_site.leads.ratelimit import RateLimiter
+from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore
 from agency_site.report import text as report_text
 from agency_site.report.figures import Figures, month_figures
