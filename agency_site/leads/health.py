@@ -51,6 +51,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from agency_site.forms.template_ids import shared_templates
+from agency_site.leads.database import error_line
 from agency_site.leads.models import utcnow
 from agency_site.leads.store import LeadStore, LeadSummary
 from agency_site.leads.webhooks.channel import WebhookSummary
@@ -232,8 +233,12 @@ class LeadsHealth:
             summary = store.summary()
             unshown = store.unlisted_spam_count(now=now)
             hooks = self.webhooks()
-        except Exception:
-            logger.exception("The leads health check could not read the database.")
+        except Exception as error:
+            # One bounded line (the driver's first line), no traceback: a worker's first
+            # check can come before its start-up migration, and a database down says so
+            # at every check.
+            logger.error("The leads health check could not read the database: %s.",
+                         error_line(error))  # fmt: skip
             body = {"status": "error", **({"unwritable": bad} if bad else {})}
             return Checked(503, body, self.clock(), utcnow())
         code, body = health_report(
