@@ -24,6 +24,7 @@ from agency_site.emailjs import LIB_VERSION
 from agency_site.forms.email import date_es, kind_params
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import source as lead_source
+from agency_site.leads.site_secret import CHALLENGE, FILE_NAME, FORM_TOKEN, NETWORK_DIGEST, derived
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
 from agency_site.working_calendar import Closure, default_calendar
 from tests.e2e.conftest import EMAILJS_E2E, HEALTH_TOKEN_E2E, SiteServer
@@ -453,13 +454,21 @@ def test_a_double_click_sends_once_and_the_button_says_it_is_sending(
 
 
 def test_no_emailjs_setting_reaches_the_browser(site: SiteServer) -> None:
-    """Nor the booking links' secret the site generated (nor its log)."""
+    """Nor the site secret the site generated, nor a key derived from it (nor its log)."""
     built = site.web_dir / "build" / "client"
     files = [f for f in built.rglob("*") if f.is_file() and f.suffix in {".js", ".html", ".json"}]
     assert files, "the production build is missing"
-    link_secret = Path(site.env["DEPLOY_DATA_DIR"], "booking-link-secret").read_text().strip()
-    assert len(link_secret) >= 32
-    secrets = [v.encode() for v in (*EMAILJS_E2E.values(), link_secret)]
+    # A form's token is signed with a key of the site secret: asking for one makes it.
+    with urllib.request.urlopen(f"{site.url}{paths.FORM_TOKEN}?form=quote", timeout=10):
+        pass
+    site_secret = Path(site.env["DEPLOY_DATA_DIR"], FILE_NAME).read_text().strip()
+    assert len(site_secret) >= 32
+    kept = [
+        site_secret,
+        *(derived(site_secret, use) for use in (FORM_TOKEN, CHALLENGE, NETWORK_DIGEST)),
+    ]
+    secrets = [v.encode() for v in (*EMAILJS_E2E.values(), *kept)]
     leaked = [(f.name, s) for f in files for s in secrets if s in f.read_bytes()]
     assert leaked == []
-    assert link_secret not in site.log_path.read_text(errors="replace")
+    log = site.log_path.read_text(errors="replace")
+    assert [key for key in kept if key in log] == []
