@@ -21,6 +21,25 @@ SERVICES_PREFIX = "/services"
 PORTFOLIO = "/portfolio"
 BLOG = "/blog"
 
+# Files at the site's root: shipped in assets/ (made by scripts/make_brand_assets.py) or
+# written by every build (agency_site/build_steps.py).
+FAVICON_PATH = "/favicon.ico"
+APPLE_TOUCH_ICON_PATH = "/apple-touch-icon.png"
+ICON_192_PATH = "/icon-192.png"
+ICON_512_PATH = "/icon-512.png"
+MANIFEST_PATH = "/manifest.webmanifest"
+SITEMAP_PATH = "/sitemap.xml"
+ROBOTS_PATH = "/robots.txt"
+
+
+def social_image(suffix: str = "") -> str:
+    """The social card, e.g. ``/social-card.png``; a language's (``suffix`` ``-ca``),
+    ``/social-card-ca.png`` (``seo/urls.social_image_path``)."""
+    return f"/social-card{suffix}.png"
+
+
+SOCIAL_IMAGE_PATH = social_image()  # The default language's.
+
 NOT_FOUND = "404"
 # The build's not-found page, the default language's (``locale.not_found_file``: each one's).
 NOT_FOUND_FILE = "/404.html"

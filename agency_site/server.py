@@ -28,13 +28,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from agency_site.locale import DEFAULT_LOCALE, LOCALES, locale_of, not_found_file, prefix
 from agency_site.paths import SITE_API_PREFIX
 from agency_site.reflex_ext.internals import get_config, static_dir
-from agency_site.security_headers import (
+from agency_site.settings import get_settings
+from agency_site.web_base.security_headers import (
     asset_headers,
     content_security_policy,
     document_headers,
     is_document,
 )
-from agency_site.settings import get_settings
 
 # Vite's content-hashed bundles: cached for a year, a new build has new names.
 _HASHED_ASSETS = "/assets/"

@@ -5,11 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from agency_site import images
 from agency_site.reflex_ext.build_plugin import (
     NOT_FOUND_PROBE,
     SiteBuildPlugin,
-    _publish_pictures,
+    _start_publishing,
     install_not_found_page,
     prerender_not_found,
 )
@@ -77,7 +76,7 @@ def test_the_icons_go_into_one_chunk_and_the_env_into_its_importer_s() -> None:
 
 
 def test_the_pictures_encode_while_the_build_goes_on_and_are_in_public_before_vite(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
     """The save task returns at once; the static assets (after npm install, before Vite)
     are asked for only once the pictures are in public/."""
@@ -87,22 +86,18 @@ def test_the_pictures_encode_while_the_build_goes_on_and_are_in_public_before_vi
         go_on.wait(timeout=10)
         (public_dir / "picture.avif").write_bytes(b"encoded")
 
-    monkeypatch.setattr(images, "publish", publish)
-    _publish_pictures(tmp_path)
+    _start_publishing(publish, tmp_path)
     assert not (tmp_path / "picture.avif").exists()  # Still encoding: the build went on.
     threading.Timer(0.2, go_on.set).start()
     assert SiteBuildPlugin().get_static_assets() == []
     assert (tmp_path / "picture.avif").read_bytes() == b"encoded"
 
 
-def test_a_picture_that_cannot_be_encoded_fails_the_build(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_picture_that_cannot_be_encoded_fails_the_build(tmp_path: Path) -> None:
     def publish(public_dir: Path) -> None:
         raise OSError("no space left on device")
 
-    monkeypatch.setattr(images, "publish", publish)
-    _publish_pictures(tmp_path)
+    _start_publishing(publish, tmp_path)
     with pytest.raises(OSError, match="no space left"):
         SiteBuildPlugin().get_static_assets()
     assert SiteBuildPlugin().get_static_assets() == []  # Nothing is left waiting.

@@ -18,12 +18,13 @@ from PIL import ImageDraw
 from pydantic import ValidationError
 from starlette.staticfiles import StaticFiles
 
-from agency_site import images, server
+from agency_site import server
 from agency_site.components.media import image
+from agency_site.content import images
 from agency_site.content.base import Image
 from agency_site.deploy import topology
-from agency_site.security_headers import page_policy
-from agency_site.static_host import HASHED_PREFIX
+from agency_site.deploy.static_host import HASHED_PREFIX
+from agency_site.web_base.security_headers import page_policy
 from scripts import image_weights
 from tests.content_walker import content_modules, module_models
 from tests.run_async import run

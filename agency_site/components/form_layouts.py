@@ -36,12 +36,12 @@ from agency_site.forms.declarations import (
     HONEYPOT_FIELD,
     IDEMPOTENCY_FIELD,
     LANGUAGE_FIELD,
+    SOURCE_FIELD,
     FormDeclaration,
 )
 from agency_site.forms.fields import Control
 from agency_site.forms.outcome import Result
-from agency_site.leads import source as lead_source
-from agency_site.leads.spam.widget import STARTER_URL, WIDGET_TAG, widget_attributes
+from agency_site.forms.widget_markup import STARTER_URL, WIDGET_TAG, widget_attributes
 from agency_site.locale import localized_path
 from agency_site.reflex_ext.backend_origin import backend_base
 from agency_site.reflex_ext.client_state import hook_var
@@ -136,7 +136,7 @@ def _language_field(form: FormDeclaration) -> rx.Component:
 def _source_field(form: FormDeclaration) -> rx.Component:
     """Where the visit came from, written by the layout's browser code on submit
     (``js/lead_source.js``); the server checks it (``leads/source.py``)."""
-    return rx.el.input(type="hidden", name=lead_source.FIELD, id=form.field_id(lead_source.FIELD))
+    return rx.el.input(type="hidden", name=SOURCE_FIELD, id=form.field_id(SOURCE_FIELD))
 
 
 def _honeypot(form: FormDeclaration) -> rx.Component:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 logger = logging.getLogger(__name__)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIR = ROOT / "assets" / "images" / "source"
 CACHE_DIR = ROOT / ".cache" / "images"
 # The assets folder's copy of the sources, which Reflex copies into every build: not served.
