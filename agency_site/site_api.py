@@ -72,13 +72,11 @@ from agency_site.forms.declarations import (
     BY_KIND,
     CHALLENGE_FIELD,
     FORM_TOKEN_FIELD,
-    HONEYPOT_ATTRIBUTES,
-    HONEYPOT_FIELD,
     IDEMPOTENCY_FIELD,
     LANGUAGE_FIELD,
     FormDeclaration,
 )
-from agency_site.forms.field_markup import field_markup
+from agency_site.forms.field_markup import field_markup, honeypot_markup
 from agency_site.forms.fields import Control, FormField
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
@@ -88,7 +86,7 @@ from agency_site.leads.spam.form_token import FormTokens
 from agency_site.leads.validation import MAX_FIELDS
 from agency_site.reflex_ext.backend_origin import own_origin
 from agency_site.settings import origin
-from agency_site.web_base.plain_page import alternatives_notice, field_html, page
+from agency_site.web_base.plain_page import alternatives_notice, attributes_html, field_html, page
 from agency_site.web_base.request_body import BODY_TIMEOUT_S, SlowBody, read_body
 
 _STATUS = {
@@ -135,9 +133,6 @@ def origin_allowed(headers: Mapping[str, str], allowed: Iterable[str]) -> bool:
 # --- The answer page ---------------------------------------------------------------------
 
 
-_HONEYPOT_ATTRIBUTES = "".join(f' {name}="{value}"' for name, value in HONEYPOT_ATTRIBUTES)
-
-
 class _Form:
     """The plain form of a declaration, with the values sent and a message per wrong field:
     the same contract (``forms/field_markup.py``) as the page's own form, drawn as HTML
@@ -161,11 +156,10 @@ class _Form:
 
     def render(self, action: str) -> str:
         fields = "".join(self._field(field) for field in self.form.fields)
-        hidden = self.form.field_id(HONEYPOT_FIELD)
+        trap = honeypot_markup(self.form)
         honeypot = (
-            f'<div class="hp" aria-hidden="true"><label for="{hidden}">'
-            f'{escape(COPY.honeypot_label)}</label><input id="{hidden}" '
-            f'name="{HONEYPOT_FIELD}" type="text" tabindex="-1" autocomplete="off"{_HONEYPOT_ATTRIBUTES}></div>'
+            f'<div class="hp" aria-hidden="true"><label for="{trap.id}">{escape(trap.label)}'
+            f"</label><input{attributes_html(trap.attributes | trap.markers)}></div>"
         )
         return (
             f'<form method="post" action="{escape(action, quote=True)}" '
