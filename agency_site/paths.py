@@ -40,6 +40,11 @@ def social_image(suffix: str = "") -> str:
 
 SOCIAL_IMAGE_PATH = social_image()  # The default language's.
 
+# Where every build puts its content-hashed files (Vite's bundles; the site's pictures):
+# every server and static host caches them for a year (server.py, deploy/).
+HASHED_ASSETS = "/assets/"
+PICTURES = f"{HASHED_ASSETS}img/"
+
 NOT_FOUND = "404"
 # The build's not-found page, the default language's (``locale.not_found_file``: each one's).
 NOT_FOUND_FILE = "/404.html"
@@ -54,6 +59,13 @@ def case_study(case_id: str) -> str:
     """Path of a case study detail page, e.g. ``/case-studies/b2b-leads``."""
     return f"{CASE_STUDIES}/{case_id}"
 
+
+# Reflex's own endpoints on the backend, which the proxies forward besides the site's
+# (deploy/topology.py): its websocket's events, its liveness and its health checks
+# (tests/test_paths.py checks they are Reflex's ``constants.Endpoint``).
+EVENT = "/_event"
+PING = "/ping"
+HEALTH = "/_health"
 
 # Our own HTTP endpoints on the backend, all under one prefix the proxies forward
 # (deploy/): the plain HTML forms' POST targets, the leads health check... Written here
