@@ -11,6 +11,7 @@ from pathlib import Path
 
 import reflex as rx
 
+from agency_site.build_steps import SITE_BUILD_STEPS
 from agency_site.reflex_ext.build_plugin import SiteBuildPlugin
 from agency_site.settings import get_settings  # Also merges .env into the environment.
 
@@ -75,7 +76,7 @@ config = rx.Config(
     frontend_compression_formats=["brotli", "zstd", "gzip"],
     plugins=[
         rx.plugins.TailwindV4Plugin(),
-        SiteBuildPlugin(),
+        SiteBuildPlugin(steps=SITE_BUILD_STEPS),
     ],
     # sitemap.xml is SiteBuildPlugin's: it pairs each page with its twin in each language.
     disable_plugins=[rx.plugins.SitemapPlugin],

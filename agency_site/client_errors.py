@@ -23,8 +23,8 @@ from starlette.routing import Route
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.paths import CLIENT_ERRORS
 from agency_site.reflex_ext.lazy_socket import MAX_REPORT_CHARS
-from agency_site.request_body import SlowBody, read_body
 from agency_site.site_api import client_address, origin_allowed
+from agency_site.web_base.request_body import SlowBody, read_body
 
 logger = logging.getLogger(__name__)
 

@@ -21,6 +21,30 @@ SERVICES_PREFIX = "/services"
 PORTFOLIO = "/portfolio"
 BLOG = "/blog"
 
+# Files at the site's root: shipped in assets/ (made by scripts/make_brand_assets.py) or
+# written by every build (agency_site/build_steps.py).
+FAVICON_PATH = "/favicon.ico"
+APPLE_TOUCH_ICON_PATH = "/apple-touch-icon.png"
+ICON_192_PATH = "/icon-192.png"
+ICON_512_PATH = "/icon-512.png"
+MANIFEST_PATH = "/manifest.webmanifest"
+SITEMAP_PATH = "/sitemap.xml"
+ROBOTS_PATH = "/robots.txt"
+
+
+def social_image(suffix: str = "") -> str:
+    """The social card, e.g. ``/social-card.png``; a language's (``suffix`` ``-ca``),
+    ``/social-card-ca.png`` (``seo/urls.social_image_path``)."""
+    return f"/social-card{suffix}.png"
+
+
+SOCIAL_IMAGE_PATH = social_image()  # The default language's.
+
+# Where every build puts its content-hashed files (Vite's bundles; the site's pictures):
+# every server and static host caches them for a year (server.py, deploy/).
+HASHED_ASSETS = "/assets/"
+PICTURES = f"{HASHED_ASSETS}img/"
+
 NOT_FOUND = "404"
 # The build's not-found page, the default language's (``locale.not_found_file``: each one's).
 NOT_FOUND_FILE = "/404.html"
@@ -35,6 +59,13 @@ def case_study(case_id: str) -> str:
     """Path of a case study detail page, e.g. ``/case-studies/b2b-leads``."""
     return f"{CASE_STUDIES}/{case_id}"
 
+
+# Reflex's own endpoints on the backend, which the proxies forward besides the site's
+# (deploy/topology.py): its websocket's events, its liveness and its health checks
+# (tests/test_paths.py checks they are Reflex's ``constants.Endpoint``).
+EVENT = "/_event"
+PING = "/ping"
+HEALTH = "/_health"
 
 # Our own HTTP endpoints on the backend, all under one prefix the proxies forward
 # (deploy/): the plain HTML forms' POST targets, the leads health check... Written here

@@ -26,18 +26,16 @@ from starlette.responses import FileResponse, RedirectResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agency_site.locale import DEFAULT_LOCALE, LOCALES, locale_of, not_found_file, prefix
-from agency_site.paths import SITE_API_PREFIX
+from agency_site.paths import HASHED_ASSETS, SITE_API_PREFIX
 from agency_site.reflex_ext.internals import get_config, static_dir
-from agency_site.security_headers import (
+from agency_site.settings import get_settings
+from agency_site.web_base.security_headers import (
     asset_headers,
     content_security_policy,
     document_headers,
     is_document,
 )
-from agency_site.settings import get_settings
 
-# Vite's content-hashed bundles: cached for a year, a new build has new names.
-_HASHED_ASSETS = "/assets/"
 # Build files that are not pages of their own: /404 must stay a 404.
 _NOT_PAGES = frozenset(
     {"404", "__spa-fallback"} | {not_found_file(language).strip("/")[:-5] for language in LOCALES}
@@ -83,7 +81,8 @@ class SiteMiddleware:
             await self.app(scope, receive, send)
             return
 
-        immutable = scope["path"].startswith(_HASHED_ASSETS)
+        # Vite's content-hashed bundles: cached for a year, a new build has new names.
+        immutable = scope["path"].startswith(HASHED_ASSETS)
         # The backend's own pages carry no <meta> policy: the whole one goes as a header.
         documents = (
             self.backend_page_headers

@@ -55,6 +55,7 @@ The same endpoint is the page's fallback when the websocket is down (a ``fetch``
 
 import json
 from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass
 from html import escape
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -71,24 +72,22 @@ from agency_site.forms.declarations import (
     BY_KIND,
     CHALLENGE_FIELD,
     FORM_TOKEN_FIELD,
-    HONEYPOT_ATTRIBUTES,
-    HONEYPOT_FIELD,
     IDEMPOTENCY_FIELD,
     LANGUAGE_FIELD,
     FormDeclaration,
 )
-from agency_site.forms.field_markup import field_markup
+from agency_site.forms.field_markup import field_markup, honeypot_markup
 from agency_site.forms.fields import Control, FormField
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
+from agency_site.forms.widget_markup import STARTER_URL, WIDGET_TAG, widget_attributes
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.spam.form_token import FormTokens
-from agency_site.leads.spam.widget import STARTER_URL, WIDGET_TAG, widget_attributes
 from agency_site.leads.validation import MAX_FIELDS
-from agency_site.plain_page import alternatives_notice, field_html, page
 from agency_site.reflex_ext.backend_origin import own_origin
-from agency_site.request_body import BODY_TIMEOUT_S, SlowBody, read_body
 from agency_site.settings import origin
+from agency_site.web_base.plain_page import alternatives_notice, attributes_html, field_html, page
+from agency_site.web_base.request_body import BODY_TIMEOUT_S, SlowBody, read_body
 
 _STATUS = {
     Result.SENT: 200,
@@ -134,9 +133,6 @@ def origin_allowed(headers: Mapping[str, str], allowed: Iterable[str]) -> bool:
 # --- The answer page ---------------------------------------------------------------------
 
 
-_HONEYPOT_ATTRIBUTES = "".join(f' {name}="{value}"' for name, value in HONEYPOT_ATTRIBUTES)
-
-
 class _Form:
     """The plain form of a declaration, with the values sent and a message per wrong field:
     the same contract (``forms/field_markup.py``) as the page's own form, drawn as HTML
@@ -160,11 +156,10 @@ class _Form:
 
     def render(self, action: str) -> str:
         fields = "".join(self._field(field) for field in self.form.fields)
-        hidden = self.form.field_id(HONEYPOT_FIELD)
+        trap = honeypot_markup(self.form)
         honeypot = (
-            f'<div class="hp" aria-hidden="true"><label for="{hidden}">'
-            f'{escape(COPY.honeypot_label)}</label><input id="{hidden}" '
-            f'name="{HONEYPOT_FIELD}" type="text" tabindex="-1" autocomplete="off"{_HONEYPOT_ATTRIBUTES}></div>'
+            f'<div class="hp" aria-hidden="true"><label for="{trap.id}">{escape(trap.label)}'
+            f"</label><input{attributes_html(trap.attributes | trap.markers)}></div>"
         )
         return (
             f'<form method="post" action="{escape(action, quote=True)}" '
@@ -281,6 +276,137 @@ def honest_token_request(headers: Mapping[str, str], allowed: Iterable[str]) -> 
 OnToken = Callable[[str | None, str], Awaitable[object]]
 
 
+@dataclass(frozen=True)
+class FormEndpoints:
+    """The handlers of the ``/_site/forms`` endpoints, with what they are built with (see
+    ``create_app``)."""
+
+    get_intake: Callable[[], LeadIntake]
+    api_url: str
+    site_url: str
+    allowed: tuple[str, ...]
+    trusted_hops: int
+    max_body_bytes: int
+    body_timeout_s: float
+    get_tokens: Callable[[], FormTokens | None]
+    on_token: OnToken | None
+    refused_text: str  # The refusals' text.
+
+    def routes(self) -> list[Route]:
+        return [
+            Route(paths.FORM_TOKEN, self.get_token, methods=["GET"]),
+            Route(paths.form_post("{kind}"), self.post_form, methods=["POST"]),
+            Route(paths.form_post("{kind}"), self.get_form, methods=["GET"]),
+        ]
+
+    def visitor(self, request: Request) -> str:
+        """The visitor's address (``client_address``)."""
+        peer = request.client.host if request.client else ""
+        return client_address(peer, request.headers.getlist("x-forwarded-for"), self.trusted_hops)
+
+    def fresh_token(self) -> str:
+        """A new form token ("" when the time trap is off)."""
+        tokens = self.get_tokens()
+        return tokens.issue() if tokens is not None else ""
+
+    def refuse(self, request: Request, status: int, title: str) -> Response:
+        """A refusal that is no submission, as JSON or as a short page."""
+        if _wants_json(request):
+            return JSONResponse({"result": "refused"}, status_code=status)
+        return _short_page(status, title, self.refused_text, self.site_url)
+
+    def action(self, kind: LeadKind) -> str:
+        """Where the plain form of ``kind`` posts."""
+        return self.api_url + paths.form_post(kind)
+
+    async def read_form(self, request: Request) -> dict[str, str] | Response:
+        """The posted form's values, or the refusal of a post that is no submission (wrong
+        origin, type, size, a slow body)."""
+        if not origin_allowed(request.headers, self.allowed):
+            return self.refuse(request, 403, COPY.answer_page.refused)
+        content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if content_type != _FORM_TYPE:
+            return self.refuse(request, 415, COPY.answer_page.refused)
+        try:
+            body = await read_body(request, self.max_body_bytes, self.body_timeout_s)
+        except SlowBody:
+            return self.refuse(request, 408, COPY.answer_page.refused)
+        if body is None:
+            return self.refuse(request, 413, COPY.answer_page.too_large)
+        # The body is capped, so parsing it is cheap; the intake refuses too many fields.
+        return dict(parse_qsl(body.decode("utf-8", errors="replace"), keep_blank_values=True))
+
+    async def post_form(self, request: Request) -> Response:
+        """``POST /_site/forms/<kind>``: a submission, without JavaScript or over ``fetch``."""
+        try:
+            kind = LeadKind(request.path_params["kind"])
+        except ValueError:
+            return self.refuse(request, 404, NOT_FOUND.heading)
+        values = await self.read_form(request)
+        if isinstance(values, Response):
+            return values
+        key = values.pop(IDEMPOTENCY_FIELD, None) or request.headers.get(IDEMPOTENCY_HEADER)
+        no_script = not _wants_json(request) and browser_navigation(request.headers)
+        submission = await self.get_intake().submit(
+            kind, values, self.visitor(request), idempotency_key=key, no_script=no_script
+        )
+        if _wants_json(request):
+            return _json_answer(submission)
+        return self.page_answer(kind, values, submission)
+
+    def page_answer(
+        self, kind: LeadKind, values: dict[str, str], submission: Submission
+    ) -> Response:
+        """The answer without JavaScript, in the language of the page the form was sent
+        from: a stored lead's redirect (Post/Redirect/Get), else the page in place."""
+        language = locale.parse(values.get(LANGUAGE_FIELD))
+        if submission.result in STORED:
+            query = urlencode({ANSWER_PARAM: submission.result, LANGUAGE_FIELD: language})
+            return RedirectResponse(f"{self.action(kind)}?{query}", 303)
+        shown = values if len(values) <= MAX_FIELDS else {}
+        with locale.active(language):
+            token = values.get(FORM_TOKEN_FIELD) or self.fresh_token()
+            html = answer_page(kind, submission, shown, self.action(kind), self.site_url, token)
+        return HTMLResponse(html, status_code=_STATUS[submission.result])
+
+    async def get_form(self, request: Request) -> Response:
+        """``GET /_site/forms/<kind>``: a stored submission's answer (``?answer=``), else
+        the plain form, its selects chosen from the query."""
+        try:
+            kind = LeadKind(request.path_params["kind"])
+        except ValueError:
+            return self.refuse(request, 404, NOT_FOUND.heading)
+        query = dict(request.query_params)
+        with locale.active(locale.parse(query.get(LANGUAGE_FIELD))):
+            if (answer := query.get(ANSWER_PARAM)) in STORED:
+                html = stored_page(kind, Result(answer), self.site_url)
+            else:
+                html = form_page(kind, query, self.action(kind), self.site_url, self.fresh_token())
+        return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+
+    async def get_token(self, request: Request) -> Response:
+        """A fresh form token, for the form's browser code (``js/form_http_fallback.js``)."""
+        counted = None
+        if self.on_token is not None and honest_token_request(request.headers, self.allowed):
+            form = request.query_params.get(paths.FORM_TOKEN_FORM)
+            counted = BackgroundTask(self.on_token, form, self.visitor(request))
+        return JSONResponse(
+            {"token": self.fresh_token() or None},
+            headers={"Cache-Control": "no-store"},
+            background=counted,
+        )
+
+
+def _json_answer(submission: Submission) -> Response:
+    """The HTTP fallback's answer: the result, the errors, a challenge; the page's status."""
+    body = {"result": str(submission.result), "errors": submission.errors}
+    if submission.challenge:
+        body["challenge"] = json.loads(submission.challenge)
+    return JSONResponse(
+        body, status_code=_STATUS[submission.result], headers={"Cache-Control": "no-store"}
+    )
+
+
 def create_app(
     get_intake: Callable[[], LeadIntake],
     *,
@@ -293,127 +419,20 @@ def create_app(
     get_tokens: Callable[[], FormTokens | None] = lambda: None,
     on_token: OnToken | None = None,
 ) -> Starlette:
-    """The Starlette app of the ``/_site/`` endpoints (mounted before Reflex's own);
-    ``get_tokens``: the forms' time trap, None when off; ``on_token``: told of each token
-    request a page of the site makes (``honest_token_request``), after the answer is sent."""
-    allowed = tuple(allowed_origins)
-
-    def visitor(request: Request) -> str:
-        peer = request.client.host if request.client else ""
-        return client_address(peer, request.headers.getlist("x-forwarded-for"), trusted_hops)
-
-    def fresh_token() -> str:
-        tokens = get_tokens()
-        return tokens.issue() if tokens is not None else ""
-
-    refused_text = COPY.answer_page.refused_text
-
-    def refuse(request: Request, status: int, title: str) -> Response:
-        if _wants_json(request):
-            return JSONResponse({"result": "refused"}, status_code=status)
-        return _short_page(status, title, refused_text, site_url)
-
-    async def post_form(request: Request) -> Response:
-        try:
-            kind = LeadKind(request.path_params["kind"])
-        except ValueError:
-            return refuse(request, 404, NOT_FOUND.heading)
-        if not origin_allowed(request.headers, allowed):
-            return refuse(request, 403, COPY.answer_page.refused)
-        content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if content_type != _FORM_TYPE:
-            return refuse(request, 415, COPY.answer_page.refused)
-        try:
-            body = await read_body(request, max_body_bytes, body_timeout_s)
-        except SlowBody:
-            return refuse(request, 408, COPY.answer_page.refused)
-        if body is None:
-            return refuse(request, 413, COPY.answer_page.too_large)
-        # The body is capped, so parsing it is cheap; the intake refuses too many fields.
-        values = dict(parse_qsl(body.decode("utf-8", errors="replace"), keep_blank_values=True))
-        key = values.pop(IDEMPOTENCY_FIELD, None) or request.headers.get(IDEMPOTENCY_HEADER)
-        client_ip = visitor(request)
-        no_script = not _wants_json(request) and browser_navigation(request.headers)
-        submission = await get_intake().submit(
-            kind, values, client_ip, idempotency_key=key, no_script=no_script
-        )
-        status = _STATUS[submission.result]
-        if _wants_json(request):
-            body_json = {"result": str(submission.result), "errors": submission.errors}
-            if submission.challenge:
-                body_json["challenge"] = json.loads(submission.challenge)
-            return JSONResponse(
-                body_json, status_code=status, headers={"Cache-Control": "no-store"}
-            )
-        # The answer in the language of the page the form was sent from.
-        language = locale.parse(values.get(LANGUAGE_FIELD))
-        if submission.result in STORED:
-            query = urlencode({ANSWER_PARAM: submission.result, LANGUAGE_FIELD: language})
-            return RedirectResponse(f"{api_url}{paths.form_post(kind)}?{query}", 303)
-        shown = values if len(values) <= MAX_FIELDS else {}
-        with locale.active(language):
-            token = values.get(FORM_TOKEN_FIELD) or fresh_token()
-            action = api_url + paths.form_post(kind)
-            html = answer_page(kind, submission, shown, action, site_url, token)
-        return HTMLResponse(html, status_code=status)
-
-    async def get_form(request: Request) -> Response:
-        try:
-            kind = LeadKind(request.path_params["kind"])
-        except ValueError:
-            return refuse(request, 404, NOT_FOUND.heading)
-        query = dict(request.query_params)
-        with locale.active(locale.parse(query.get(LANGUAGE_FIELD))):
-            if (answer := query.get(ANSWER_PARAM)) in STORED:
-                html = stored_page(kind, Result(answer), site_url)
-            else:
-                action = api_url + paths.form_post(kind)
-                html = form_page(kind, query, action, site_url, fresh_token())
-        return HTMLResponse(html, headers={"Cache-Control": "no-store"})
-
-    async def get_token(request: Request) -> Response:
-        """A fresh form token, for the form's browser code (``js/form_http_fallback.js``)."""
-        counted = None
-        if on_token is not None and honest_token_request(request.headers, allowed):
-            form = request.query_params.get(paths.FORM_TOKEN_FORM)
-            counted = BackgroundTask(on_token, form, visitor(request))
-        return JSONResponse(
-            {"token": fresh_token() or None},
-            headers={"Cache-Control": "no-store"},
-            background=counted,
-        )
-
-    return Starlette(
-        routes=[
-            Route(paths.FORM_TOKEN, get_token, methods=["GET"]),
-            Route(paths.form_post("{kind}"), post_form, methods=["POST"]),
-            Route(paths.form_post("{kind}"), get_form, methods=["GET"]),
-        ],
+    """The Starlette app of the ``/_site/forms`` endpoints (mounted before Reflex's own);
+    ``api_url``: what the plain forms' ``action`` starts with; ``get_tokens``: the forms'
+    time trap, None when off; ``on_token``: told of each token request a page of the site
+    makes (``honest_token_request``), after the answer is sent."""
+    endpoints = FormEndpoints(
+        get_intake=get_intake,
+        api_url=api_url,
+        site_url=site_url,
+        allowed=tuple(allowed_origins),
+        trusted_hops=trusted_hops,
+        max_body_bytes=max_body_bytes,
+        body_timeout_s=body_timeout_s,
+        get_tokens=get_tokens,
+        on_token=on_token,
+        refused_text=COPY.answer_page.refused_text,
     )
-
-
-def site_api() -> Starlette:
-    """The ``/_site/`` endpoints of this backend, from the settings: forms and leads health."""
-    from agency_site.bookings.runtime import booking_api
-    from agency_site.leads.runtime import form_tokens, health_api, intake
-    from agency_site.reflex_ext.backend_origin import backend_base
-    from agency_site.reflex_ext.internals import get_config
-    from agency_site.report.started import forms_started
-    from agency_site.report.web import report_api
-    from agency_site.settings import get_settings
-
-    settings, config = get_settings(), get_config()
-    started = forms_started(settings, lambda: intake().store.engine)
-    forms = create_app(
-        intake,
-        api_url=backend_base(),
-        site_url=settings.site_url,
-        allowed_origins=settings.allowed_origins,
-        trusted_hops=config.trusted_proxy_hops,
-        max_body_bytes=settings.reflex.socket_max_http_buffer_size,
-        get_tokens=form_tokens,
-        on_token=started.seen,
-    )
-    return Starlette(
-        routes=[*forms.routes, *health_api().routes, *booking_api().routes, *report_api().routes]
-    )
+    return Starlette(routes=endpoints.routes())

@@ -26,6 +26,15 @@ HOLIDAY_SUBDIVISION = "CT"  # Catalonia.
 WEEKEND = frozenset({5, 6})
 
 
+def one_year_after(day: dt.date) -> dt.date:
+    """The same day a year later (28 February for 29 February): the last day a booking may
+    be for, from today."""
+    try:
+        return day.replace(year=day.year + 1)
+    except ValueError:
+        return day.replace(year=day.year + 1, day=28)
+
+
 class Closure(StrEnum):
     """Why the agency does not work on a day."""
 

@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw, ImageFilter
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from agency_site.images import SOURCE_DIR  # noqa: E402
+from agency_site.content.images import SOURCE_DIR  # noqa: E402
 
 SUPERSAMPLE = 2  # Drawn twice as large and shrunk: smooth edges.
 

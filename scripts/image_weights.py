@@ -20,7 +20,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from agency_site import images
+from agency_site.content import images
 
 # (name, viewport width in CSS px, device pixel ratio)
 READERS = (("phone", 375, 2), ("desktop", 1280, 1))

@@ -16,15 +16,14 @@ sys.path.insert(0, str(ROOT))
 
 from agency_site.content.site import SITE  # noqa: E402
 from agency_site.locale import LOCALES, active  # noqa: E402
-from agency_site.seo.head import BACKGROUND_COLOR, THEME_COLOR  # noqa: E402
-from agency_site.seo.urls import (  # noqa: E402
+from agency_site.paths import (  # noqa: E402
     APPLE_TOUCH_ICON_PATH,
     FAVICON_PATH,
     ICON_192_PATH,
     ICON_512_PATH,
-    SOCIAL_IMAGE_SIZE,
-    social_image_path,
 )
+from agency_site.seo.head import BACKGROUND_COLOR, THEME_COLOR  # noqa: E402
+from agency_site.seo.urls import SOCIAL_IMAGE_SIZE, social_image_path  # noqa: E402
 
 ASSETS = ROOT / "assets"
 BOLD_FONTS = (

@@ -2,16 +2,12 @@
 
 A node is the first name under ``agency_site``: a subpackage (``leads``, ``forms``...) or a
 top-level module (``site_api``, ``working_calendar``...). Every import counts, wherever it
-is written (module level, inside a function, under ``TYPE_CHECKING``). Bottom to top:
+is written (module level, inside a function, under ``TYPE_CHECKING``).
 
-    locale, rules, settings, paths, content, working_calendar   the data
-    forms        what a form is: its declaration, its kind of lead, the visitor's outcome
-    leads        the core: store, intake, delivery, spool, monitor, cli
-    bookings     plugs into leads
-    deploy       (and the UI: state, components, pages, routes, above forms/leads/bookings)
-    desk         the owner's pages the backend renders: above leads, bookings, report and the
-                 web, below the app (only agency_site.py mounts it), beside the UI (never it)
-    site_api, agency_site.py, server                     the top
+The layers are ``LAYERS`` below, bottom to top: every node is in exactly one, and a node
+imports only from its own layer and the layers before it (``LAYER_EXCEPTIONS`` lists, with
+its reason, an import allowed to point up). ``docs/architecture.md``'s layer table is the
+same list, in the same order (``test_the_doc_s_layer_table_is_this_one``).
 """
 
 import ast
@@ -20,10 +16,40 @@ from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "agency_site"
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "agency_site"
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
 
-# What forms (what a form is) must never import: the core, the add-ons, the UI, deploy.
-ABOVE_FORMS = {"leads", "bookings", "state", "components", "pages", "routes", "deploy"}
+# The layers, bottom to top: (the layer's name, its nodes). A node imports only from its own
+# layer and those before it.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "data and rules",
+        (
+            "__init__",
+            "paths",
+            "locale",
+            "settings",
+            "rules",
+            "working_calendar",
+            "content",
+            "emailjs",
+        ),
+    ),
+    ("what a form is", ("forms",)),
+    ("the backend's own pages", ("web_base",)),
+    ("the lead core", ("leads",)),
+    ("features plugged into the core", ("bookings",)),
+    ("the Reflex fence", ("reflex_ext",)),
+    ("the web", ("seo", "site_api", "client_errors", "event_guard", "server")),
+    ("the UI", ("state", "components", "pages", "routes")),
+    ("deploy", ("deploy",)),
+    ("the owner's report", ("report",)),
+    ("the owner's desk", ("desk",)),
+    ("the app", ("agency_site", "build_steps", "site_export", "emailjs_templates")),
+)
+# Imports allowed to point up the table, each with why: (from node, to node) -> reason.
+LAYER_EXCEPTIONS: dict[tuple[str, str], str] = {}
 
 Edges = dict[tuple[str, str], list[str]]
 
@@ -55,11 +81,16 @@ def _imports(tree: ast.AST, module: list[str], is_package: bool) -> Iterator[tup
                 yield f"{base}.{alias.name}", node.lineno
 
 
-def package_graph(root: Path = PACKAGE) -> Edges:
-    """Each edge between two nodes with the ``file:line`` of every import making it."""
-    nodes = {_node(path, root) for path in root.iterdir() if path.suffix == ".py"} | {
+def package_nodes(root: Path = PACKAGE) -> set[str]:
+    """Every node of the package: its top-level modules (``__init__`` too) and subpackages."""
+    return {_node(path, root) for path in root.iterdir() if path.suffix == ".py"} | {
         path.name for path in root.iterdir() if (path / "__init__.py").is_file()
     }
+
+
+def package_graph(root: Path = PACKAGE) -> Edges:
+    """Each edge between two nodes with the ``file:line`` of every import making it."""
+    nodes = package_nodes(root)
     edges: Edges = defaultdict(list)
     for path in sorted(root.rglob("*.py")):
         source = _node(path, root)
@@ -142,19 +173,91 @@ def test_the_packages_import_each_other_without_a_cycle() -> None:
     assert not knots, "\n".join(knots) + "\n\nThe package graph:\n" + describe(GRAPH)
 
 
-def test_nothing_under_leads_imports_deploy() -> None:
-    assert ("leads", "deploy") not in GRAPH, _where(GRAPH, [("leads", "deploy")])
+def layer_problems(
+    edges: Edges,
+    nodes: set[str],
+    layers: tuple[tuple[str, tuple[str, ...]], ...] = LAYERS,
+    exceptions: dict[tuple[str, str], str] = LAYER_EXCEPTIONS,
+) -> list[str]:
+    """What breaks the table: a node in no layer or in two, a layer's node that is no
+    node, an import pointing to a later layer (but ``exceptions``), an exception no
+    import needs."""
+    found = []
+    level: dict[str, int] = {}
+    for number, (name, members) in enumerate(layers):
+        for node in members:
+            if node in level:
+                found.append(f"{node} is in two layers: {layers[level[node]][0]}, {name}")
+            level[node] = number
+    found += [f"{node} is in no layer (add it to LAYERS)" for node in sorted(nodes - set(level))]
+    found += [f"{node} is in LAYERS but no module" for node in sorted(set(level) - nodes)]
+    for (source, target), where in sorted(edges.items()):
+        up = level.get(target, -1) > level.get(source, len(layers))
+        if up and (source, target) not in exceptions:
+            found.append(
+                f"{source} ({layers[level[source]][0]}) imports {target} "
+                f"({layers[level[target]][0]}), a later layer: {', '.join(where)}"
+            )
+    found += [
+        f"the exception {source} -> {target} is no longer needed"
+        for source, target in sorted(exceptions)
+        if (source, target) not in edges
+    ]
+    return found
 
 
-def test_forms_imports_nothing_of_the_core_or_the_ui() -> None:
-    wrong = [("forms", target) for source, target in GRAPH if source == "forms"]
-    wrong = [edge for edge in wrong if edge[1] in ABOVE_FORMS]
-    assert not wrong, _where(GRAPH, wrong) + "\n\nThe package graph:\n" + describe(GRAPH)
+def test_every_node_is_in_one_layer_and_imports_only_the_layers_below() -> None:
+    """A new module or package is placed in ``LAYERS``; an import up the table fails here
+    (the lead core names no feature: bookings plug in through ``leads/plugins.py``)."""
+    found = layer_problems(GRAPH, package_nodes())
+    assert not found, "\n".join(found) + "\n\nThe package graph:\n" + describe(GRAPH)
 
 
-def test_nothing_under_leads_imports_bookings() -> None:
-    """The core names no feature: bookings plug in through ``leads/plugins.py``."""
-    assert ("leads", "bookings") not in GRAPH, _where(GRAPH, [("leads", "bookings")])
+def test_the_layer_check_finds_a_loose_module_an_upward_import_and_a_stale_exception(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "agency_site"
+    (root / "low").mkdir(parents=True)
+    (root / "low" / "__init__.py").write_text("from agency_site import top\n")
+    (root / "top.py").write_text("from agency_site.low import x\n")
+    (root / "loose.py").write_text("")
+    layers = (("bottom", ("low",)), ("top", ("top", "gone")), ("again", ("low",)))
+    assert layer_problems(package_graph(root), package_nodes(root), layers, {}) == [
+        "low is in two layers: bottom, again",
+        "loose is in no layer (add it to LAYERS)",
+        "gone is in LAYERS but no module",
+        "top (top) imports low (again), a later layer: agency_site/top.py:1",
+    ]
+    layers = (("bottom", ("low", "loose")), ("top", ("top",)))
+    exceptions = {("loose", "top"): "a reason"}
+    assert layer_problems(package_graph(root), package_nodes(root), layers, exceptions) == [
+        "low (bottom) imports top (top), a later layer: agency_site/low/__init__.py:1",
+        "the exception loose -> top is no longer needed",
+    ]
+    exceptions = {("low", "top"): "a reason"}
+    assert layer_problems(package_graph(root), package_nodes(root), layers, exceptions) == []
+
+
+def doc_layers(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The layer table of ``docs/architecture.md``: each row's layer and its nodes (the
+    names between backquotes in its second column), in order."""
+    section = text.split("\n## Layers\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("|")][2:]
+    return [
+        (cells[1].strip(), tuple(re.findall(r"`([^`]+)`", cells[2])))
+        for cells in (row.split("|") for row in rows)
+    ]
+
+
+def test_the_doc_s_layer_table_is_this_one() -> None:
+    """docs/architecture.md's table says what ``LAYERS`` says, in the same order."""
+    assert doc_layers(ARCHITECTURE.read_text(encoding="utf-8")) == list(LAYERS)
+
+
+def test_components_import_nothing_of_the_lead_core() -> None:
+    """The UI's components draw a form from what a form is (``forms/``: its fields, its
+    hidden fields, the widget's markup, its limits), never from the core that takes it."""
+    assert ("components", "leads") not in GRAPH, _where(GRAPH, [("components", "leads")])
 
 
 # A feature plugged into the core, by the word its code is written with.
@@ -302,10 +405,12 @@ SIZE_ALLOWED = {
 
 
 def oversized(root: Path = PACKAGE, package: str = "leads") -> list[str]:
-    """Each module, class or function under ``root/package`` longer than ``SIZE_LIMITS``
+    """Each module, class or function under ``root/package`` (a folder or a file) longer
+    than ``SIZE_LIMITS``
     (but those ``SIZE_ALLOWED`` lists): ``file: kind name: lines``."""
     found = []
-    for path in sorted((root / package).rglob("*.py")):
+    place = root / package
+    for path in [place] if place.is_file() else sorted(place.rglob("*.py")):
         where = str(path.relative_to(root))
         text = path.read_text(encoding="utf-8")
         pieces = [("module", path.stem, len(text.splitlines()))]
@@ -325,4 +430,10 @@ def test_the_lead_core_is_in_small_pieces() -> None:
     """No module of ``leads/`` over 450 lines, no class over 300, no function over 60: a
     reader finds the intake, its spam gate and the spool's drain each in its own place."""
     found = oversized()
+    assert not found, "Too long to read as one piece:\n" + "\n".join(found)
+
+
+def test_the_forms_endpoints_are_in_small_pieces() -> None:
+    """``site_api.py``'s endpoints are named handlers (``FormEndpoints``), each short."""
+    found = oversized(package="site_api.py")
     assert not found, "Too long to read as one piece:\n" + "\n".join(found)

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from agency_site import paths
 from agency_site.locale import LOCALES
 from agency_site.seo import urls
 
@@ -22,9 +23,9 @@ def _png_size(path: Path) -> tuple[int, int]:
     ("url_path", "size"),
     [
         *[(urls.social_image_path(language), urls.SOCIAL_IMAGE_SIZE) for language in LOCALES],
-        (urls.APPLE_TOUCH_ICON_PATH, (180, 180)),
-        (urls.ICON_192_PATH, (192, 192)),
-        (urls.ICON_512_PATH, (512, 512)),
+        (paths.APPLE_TOUCH_ICON_PATH, (180, 180)),
+        (paths.ICON_192_PATH, (192, 192)),
+        (paths.ICON_512_PATH, (512, 512)),
     ],
 )
 def test_png_assets_have_their_sizes(url_path: str, size: tuple[int, int]) -> None:
@@ -32,7 +33,7 @@ def test_png_assets_have_their_sizes(url_path: str, size: tuple[int, int]) -> No
 
 
 def test_favicon_is_an_ico_with_small_sizes() -> None:
-    data = (ASSETS / urls.FAVICON_PATH.lstrip("/")).read_bytes()
+    data = (ASSETS / paths.FAVICON_PATH.lstrip("/")).read_bytes()
     reserved, kind, count = struct.unpack("<HHH", data[:6])
     assert (reserved, kind) == (0, 1) and count >= 2
     sizes = {data[6 + 16 * i] or 256 for i in range(count)}

@@ -1,15 +1,16 @@
-"""The build plugin prerenders the 404 page and makes it the 404.html fallback."""
+"""The build plugin prerenders the 404 page and makes it the 404.html fallback, and runs the
+site's build steps it is handed (``agency_site/build_steps.py``)."""
 
 import threading
 from pathlib import Path
 
 import pytest
 
-from agency_site import images
 from agency_site.reflex_ext.build_plugin import (
     NOT_FOUND_PROBE,
+    BuildStep,
     SiteBuildPlugin,
-    _publish_pictures,
+    _start_publishing,
     install_not_found_page,
     prerender_not_found,
 )
@@ -77,7 +78,7 @@ def test_the_icons_go_into_one_chunk_and_the_env_into_its_importer_s() -> None:
 
 
 def test_the_pictures_encode_while_the_build_goes_on_and_are_in_public_before_vite(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
     """The save task returns at once; the static assets (after npm install, before Vite)
     are asked for only once the pictures are in public/."""
@@ -87,22 +88,66 @@ def test_the_pictures_encode_while_the_build_goes_on_and_are_in_public_before_vi
         go_on.wait(timeout=10)
         (public_dir / "picture.avif").write_bytes(b"encoded")
 
-    monkeypatch.setattr(images, "publish", publish)
-    _publish_pictures(tmp_path)
+    _start_publishing(publish, tmp_path)
     assert not (tmp_path / "picture.avif").exists()  # Still encoding: the build went on.
     threading.Timer(0.2, go_on.set).start()
     assert SiteBuildPlugin().get_static_assets() == []
     assert (tmp_path / "picture.avif").read_bytes() == b"encoded"
 
 
-def test_a_picture_that_cannot_be_encoded_fails_the_build(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_picture_that_cannot_be_encoded_fails_the_build(tmp_path: Path) -> None:
     def publish(public_dir: Path) -> None:
         raise OSError("no space left on device")
 
-    monkeypatch.setattr(images, "publish", publish)
-    _publish_pictures(tmp_path)
+    _start_publishing(publish, tmp_path)
     with pytest.raises(OSError, match="no space left"):
         SiteBuildPlugin().get_static_assets()
     assert SiteBuildPlugin().get_static_assets() == []  # Nothing is left waiting.
+
+
+def test_the_plugin_runs_the_steps_it_is_handed_each_at_its_moment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fence knows no feature: files queued before the compile (given the sitemap's
+    pages), background work waited for before Vite, every final page rewritten in the
+    steps' order after the fence's own rewrites, then the last files."""
+    from agency_site.reflex_ext import build_plugin
+
+    calls: list[str] = []
+    monkeypatch.setattr(build_plugin, "get_web_dir", lambda: tmp_path / "web")
+    steps = (
+        BuildStep("files", files=lambda pages: {"/a.txt": f"{len(pages)} pages"}),
+        BuildStep("background", publish=lambda public: calls.append(f"publish {public.name}")),
+        BuildStep("first", page=lambda html, api, site: html + "<!--1-->"),
+        BuildStep("second", page=lambda html, api, site: html + "<!--2-->"),
+        BuildStep("last", finish=lambda static: calls.append(f"finish {static.name}")),
+    )
+    plugin = SiteBuildPlugin(steps=steps)
+    saved: list[tuple] = []
+    page = type("Page", (), {"route": "about", "context": {"sitemap": {}}})()
+    plugin.pre_compile(
+        add_save_task=lambda task, *args: saved.append((task, args)),
+        add_modify_task=lambda name, task: None,
+        unevaluated_pages=[page],
+    )
+    files = [task(*args) for task, args in saved if task is build_plugin._public_file]
+    assert files == [("public/a.txt", "1 pages")]
+    for task, args in saved:
+        if task is build_plugin._start_publishing:
+            task(*args)
+    assert plugin.get_static_assets() == [] and calls == ["publish public"]
+    static = _build(tmp_path / ".web" / "build")
+    (tmp_path / ".web" / "routes.json").write_text('["index", "about"]')
+    plugin.post_build(static_dir=static)
+    assert (static / "__spa-fallback.html").read_text().endswith("<!--1--><!--2-->")
+    assert calls == ["publish public", "finish client"]
+
+
+def test_the_site_s_steps_give_the_crawlers_files_and_the_page_policy_comes_last() -> None:
+    from agency_site.build_steps import SITE_BUILD_STEPS, seo_files
+    from agency_site.paths import MANIFEST_PATH, ROBOTS_PATH, SITEMAP_PATH
+    from agency_site.web_base.security_headers import with_page_policy
+
+    assert set(seo_files([])) == {ROBOTS_PATH, MANIFEST_PATH, SITEMAP_PATH}
+    rewrites = [step.page for step in SITE_BUILD_STEPS if step.page]
+    assert rewrites[-1] is with_page_policy  # After every other rewrite of the pages.

@@ -5,9 +5,9 @@ import re
 import pytest
 from pydantic import ValidationError
 
-from agency_site import images as site_images
 from agency_site import paths
 from agency_site.content import about, careers, contact, home, influencer, schedule, testimonials
+from agency_site.content import images as site_images
 from agency_site.content.base import Image
 from agency_site.content.case_studies import (
     CASE_STUDIES,

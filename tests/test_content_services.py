@@ -4,7 +4,7 @@ figures, buttons and targets."""
 import pytest
 from pydantic import ValidationError
 
-from agency_site import images as site_images
+from agency_site.content import images as site_images
 from agency_site.content.base import Action, Image, ServiceBlock, euros
 from agency_site.content.sections import (
     BenefitsSection,

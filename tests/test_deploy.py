@@ -20,14 +20,14 @@ import sqlalchemy as sa
 
 from agency_site.deploy import access_log, backup, caddy, nginx, release, systemd
 from agency_site.deploy.topology import BACKEND_EXACT_PATHS, from_settings, page_paths
-from agency_site.security_headers import (
+from agency_site.settings import get_settings, load_settings
+from agency_site.web_base.security_headers import (
     HEADER_POLICY,
     asset_headers,
     document_headers,
     security_headers,
     with_page_policy,
 )
-from agency_site.settings import get_settings, load_settings
 from scripts import local_servers
 
 ROOT = Path(__file__).resolve().parents[1]

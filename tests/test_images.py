@@ -18,12 +18,12 @@ from PIL import ImageDraw
 from pydantic import ValidationError
 from starlette.staticfiles import StaticFiles
 
-from agency_site import images, server
+from agency_site import paths, server
 from agency_site.components.media import image
+from agency_site.content import images
 from agency_site.content.base import Image
 from agency_site.deploy import topology
-from agency_site.security_headers import page_policy
-from agency_site.static_host import HASHED_PREFIX
+from agency_site.web_base.security_headers import page_policy
 from scripts import image_weights
 from tests.content_walker import content_modules, module_models
 from tests.run_async import run
@@ -193,8 +193,9 @@ def test_a_build_that_may_not_write_the_cache_keeps_one_in_its_own_folder(
 
 
 def test_the_files_live_where_every_server_caches_for_a_year() -> None:
-    """server.py, Caddy and nginx (topology) and the static hosts cache it as immutable."""
-    for prefix in (HASHED_PREFIX, topology.HASHED_PREFIX, server._HASHED_ASSETS):
+    """server.py (paths.py), Caddy, nginx and the static hosts (topology) cache it as
+    immutable."""
+    for prefix in (paths.HASHED_ASSETS, topology.HASHED_PREFIX):
         assert images.URL_DIR.startswith(prefix)
 
 

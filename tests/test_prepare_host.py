@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from agency_site.deploy.release import copy_export
-from agency_site.security_headers import with_page_policy
+from agency_site.web_base.security_headers import with_page_policy
 from scripts import prepare_host
 from tests.conftest import unavailable
 from tests.test_deploy_docs import command, env_values

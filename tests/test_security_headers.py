@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agency_site.security_headers import (
+from agency_site.web_base.security_headers import (
     HEADER_POLICY,
     allowed_scripts,
     content_security_policy,

@@ -13,7 +13,9 @@ from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
 
 from agency_site.reflex_ext.internals import get_config
-from agency_site.security_headers import (
+from agency_site.server import SiteMiddleware
+from agency_site.settings import get_settings
+from agency_site.web_base.security_headers import (
     HEADER_POLICY,
     asset_headers,
     content_security_policy,
@@ -21,8 +23,6 @@ from agency_site.security_headers import (
     is_document,
     security_headers,
 )
-from agency_site.server import SiteMiddleware
-from agency_site.settings import get_settings
 from tests.run_async import run
 
 

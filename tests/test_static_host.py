@@ -6,14 +6,7 @@ from pathlib import Path
 import pytest
 
 from agency_site.deploy.__main__ import main as deploy
-from agency_site.deploy.topology import page_paths
-from agency_site.security_headers import (
-    HEADER_POLICY,
-    asset_headers,
-    document_headers,
-    with_page_policy,
-)
-from agency_site.static_host import (
+from agency_site.deploy.static_host import (
     HASHED_CACHE,
     MAX_HEADER_LINE,
     MAX_HEADER_RULES,
@@ -23,6 +16,13 @@ from agency_site.static_host import (
     netlify_redirects,
     redirects_file,
     write_host_files,
+)
+from agency_site.deploy.topology import page_paths
+from agency_site.web_base.security_headers import (
+    HEADER_POLICY,
+    asset_headers,
+    document_headers,
+    with_page_policy,
 )
 
 SITE = "https://www.example.es"

@@ -77,9 +77,9 @@ from agency_site.bookings.busy_times import (
 from agency_site.content.owner_alerts import ALERTS
 from agency_site.content.template import render
 from agency_site.forms.email import date_es
-from agency_site.leads.validation import one_year_after
 from agency_site.rules import AGENCY_TIME_ZONE
 from agency_site.settings import Settings, get_settings
+from agency_site.working_calendar import one_year_after
 
 logger = logging.getLogger(__name__)
 

@@ -56,10 +56,9 @@ from agency_site.forms.email import date_es
 from agency_site.forms.field_markup import field_markup
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.models import Lead
-from agency_site.leads.validation import one_year_after
-from agency_site.plain_page import alternatives_notice, field_html, page
-from agency_site.request_body import SlowBody, read_body
-from agency_site.working_calendar import agency_now
+from agency_site.web_base.plain_page import alternatives_notice, field_html, page
+from agency_site.web_base.request_body import SlowBody, read_body
+from agency_site.working_calendar import agency_now, one_year_after
 
 # Every page a link opens: never cached, and its URL (the token) never sent as a Referer.
 PRIVATE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}

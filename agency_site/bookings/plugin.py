@@ -109,14 +109,12 @@ def no_links(engine: sa.Engine, lead_id: int) -> dict[str, str]:
     return {"confirm_url": "", "decline_url": ""}
 
 
-def links_and_note(secrets: tuple[str, ...], engine: sa.Engine, lead_id: int) -> dict[str, str]:
-    """The agency's booking e-mail's links (signed with ``secrets``; none without) and its
-    note when the booking holds no slot."""
-    links = None
-    if secrets:
-        from agency_site.reflex_ext.internals import get_config
-
-        links = partial(agency_links, get_config().api_url, LinkSigner(secrets), engine)
+def links_and_note(
+    api_url: str, secrets: tuple[str, ...], engine: sa.Engine, lead_id: int
+) -> dict[str, str]:
+    """The agency's booking e-mail's links (to the backend at ``api_url``, signed with
+    ``secrets``; none without) and its note when the booking holds no slot."""
+    links = partial(agency_links, api_url, LinkSigner(secrets), engine) if secrets else None
     return agency_params(engine, links, lead_id)
 
 
@@ -424,7 +422,7 @@ def plugin(settings: Settings) -> BookingsPlugin:
         caps=pending_caps(settings),
         calendar=default_calendar(),
         pending_expiry_days=booking.pending_expiry_days,
-        agency_email=partial(links_and_note, secrets),
+        agency_email=partial(links_and_note, settings.reflex.api_url, secrets),
         desk=_runtime_desk,
         busy=feed.busy,
         owner_calendars=feed if feed.copies else None,

@@ -29,8 +29,6 @@ def desk() -> BookingDesk:
     page says so); without ``EMAILJS_VISITOR_TEMPLATE_ID`` the visitor is not e-mailed, and the
     agency's pages say so.
     """
-    from agency_site.reflex_ext.internals import get_config
-
     settings = get_settings()
     the_intake = intake()
     client = the_intake.delivery.client
@@ -53,7 +51,7 @@ def desk() -> BookingDesk:
         signer=LinkSigner(secrets) if secrets else None,
         send=send,
         calendar=default_calendar(),
-        api_url=get_config().api_url.rstrip("/"),
+        api_url=settings.reflex.api_url,
         site_url=settings.site_url,
         agency_link_days=settings.booking.link_days,
         daily_limit=settings.booking.daily_limit,

@@ -6,6 +6,8 @@ Inputs are uncontrolled (typing sends nothing); the state receives the whole for
 submit and validates it again on the server.
 """
 
+from collections.abc import Mapping
+
 import reflex as rx
 
 from agency_site.components import styles
@@ -28,12 +30,22 @@ _LABEL = "block text-sm font-semibold text-slate-800"
 _FIELD_ERROR = "mt-1 text-sm font-medium text-red-700 empty:mt-0"
 _HINT = "mt-1 text-sm text-slate-600"
 # HTML attribute names as Reflex props (Reflex writes ``min_length`` as ``minLength``).
-_PROPS = {"minlength": "min_length", "maxlength": "max_length", "autocomplete": "auto_complete"}
+_PROPS = {
+    "minlength": "min_length",
+    "maxlength": "max_length",
+    "autocomplete": "auto_complete",
+    "tabindex": "tab_index",
+}
+
+
+def html_props(attributes: Mapping[str, object]) -> dict:
+    """HTML attributes (``forms/field_markup.py``) as Reflex props."""
+    return {_PROPS.get(name, name): value for name, value in attributes.items()}
 
 
 def _props(markup: FieldMarkup) -> dict:
     """The field's HTML attributes as Reflex props."""
-    return {_PROPS.get(name, name): value for name, value in markup.attributes.items()}
+    return html_props(markup.attributes)
 
 
 def error(state: type[LeadFormState], name: str) -> rx.Component:

@@ -21,8 +21,7 @@ from agency_site.forms.declarations import (
     FormDeclaration,
 )
 from agency_site.forms.fields import Control, FormField
-from agency_site.leads.spam.widget import WIDGET_NAME
-from agency_site.leads.validation import one_year_after
+from agency_site.forms.widget_markup import WIDGET_NAME
 from agency_site.reflex_ext.backend_origin import backend_base
 from agency_site.reflex_ext.client_state import ClientStateVar, hook_var, refs_keys
 from agency_site.reflex_ext.internals import has_connection_errors
@@ -30,7 +29,7 @@ from agency_site.reflex_ext.js import load_js
 from agency_site.rules import AGENCY_TIME_ZONE, SUCCESS_MESSAGE_MS, TIME_SLOTS
 from agency_site.settings import get_settings
 from agency_site.state.form_states import FORM_STATES, LeadFormState
-from agency_site.working_calendar import Closure, agency_now, default_calendar
+from agency_site.working_calendar import Closure, agency_now, default_calendar, one_year_after
 
 # Today and a year from today in the agency's time zone, computed in the visitor's
 # browser after hydration: a value prerendered at build time would go stale.

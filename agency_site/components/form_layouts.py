@@ -26,22 +26,27 @@ import reflex as rx
 
 from agency_site import locale
 from agency_site.components import styles
-from agency_site.components.form_controls import error, field_control, labelled, screen_reader_label
+from agency_site.components.form_controls import (
+    error,
+    field_control,
+    html_props,
+    labelled,
+    screen_reader_label,
+)
 from agency_site.components.form_hooks import HTTP_FALLBACKS, preselect
 from agency_site.content.form_words import COPY, PrivacyNotice
 from agency_site.forms.declarations import (
     CHALLENGE_FIELD,
     FORM_TOKEN_FIELD,
-    HONEYPOT_ATTRIBUTES,
-    HONEYPOT_FIELD,
     IDEMPOTENCY_FIELD,
     LANGUAGE_FIELD,
+    SOURCE_FIELD,
     FormDeclaration,
 )
+from agency_site.forms.field_markup import honeypot_markup
 from agency_site.forms.fields import Control
 from agency_site.forms.outcome import Result
-from agency_site.leads import source as lead_source
-from agency_site.leads.spam.widget import STARTER_URL, WIDGET_TAG, widget_attributes
+from agency_site.forms.widget_markup import STARTER_URL, WIDGET_TAG, widget_attributes
 from agency_site.locale import localized_path
 from agency_site.reflex_ext.backend_origin import backend_base
 from agency_site.reflex_ext.client_state import hook_var
@@ -136,26 +141,19 @@ def _language_field(form: FormDeclaration) -> rx.Component:
 def _source_field(form: FormDeclaration) -> rx.Component:
     """Where the visit came from, written by the layout's browser code on submit
     (``js/lead_source.js``); the server checks it (``leads/source.py``)."""
-    return rx.el.input(type="hidden", name=lead_source.FIELD, id=form.field_id(lead_source.FIELD))
+    return rx.el.input(type="hidden", name=SOURCE_FIELD, id=form.field_id(SOURCE_FIELD))
 
 
 def _honeypot(form: FormDeclaration) -> rx.Component:
     """A field people never see or reach; whoever fills it is a bot.
 
-    Out of autofill's way (``HONEYPOT_ATTRIBUTES``): its name, id and label match none of
-    the patterns browsers and password managers recognise; never reached by Tab; hidden
-    from screen readers."""
-    control_id = form.field_id(HONEYPOT_FIELD)
+    Out of autofill's way (``forms/field_markup.honeypot_markup``): its name, id and label
+    match none of the patterns browsers and password managers recognise; never reached by
+    Tab; hidden from screen readers."""
+    trap = honeypot_markup(form)
     return rx.el.div(
-        rx.el.label(COPY.honeypot_label, html_for=control_id),
-        rx.el.input(
-            id=control_id,
-            name=HONEYPOT_FIELD,
-            type="text",
-            tab_index=-1,
-            auto_complete="off",
-            custom_attrs=dict(HONEYPOT_ATTRIBUTES),
-        ),
+        rx.el.label(trap.label, html_for=trap.id),
+        rx.el.input(**html_props(trap.attributes), custom_attrs=trap.markers),
         aria_hidden="true",
         class_name=_HONEYPOT,
     )

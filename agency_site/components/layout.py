@@ -5,7 +5,7 @@ import reflex as rx
 from agency_site.components.footer import footer
 from agency_site.components.navbar import navbar
 from agency_site.content.layout import LAYOUT
-from agency_site.leads.source import FIELD, UTM_KEYS
+from agency_site.forms.declarations import SOURCE_FIELD, UTM_KEYS
 from agency_site.reflex_ext.client_state import hook_var
 from agency_site.reflex_ext.internals import PlainAnchor as A
 from agency_site.reflex_ext.js import load_js
@@ -14,7 +14,7 @@ from agency_site.state import ui
 MAIN_ID = "main"
 # Where the visit came from (entry page, utm_*, referring host), kept in the page's memory
 # (nothing stored in the browser) and written into a lead form's hidden field on submit:
-# js/lead_source.js, leads/source.py.
+# js/lead_source.js, forms/declarations.py (SOURCE_FIELD), leads/source.py.
 _LEAD_SOURCE = hook_var(
     '"on"',
     [
@@ -22,7 +22,7 @@ _LEAD_SOURCE = hook_var(
             "lead_source.js",
             GLOBAL="agencySiteVisit",
             UTM_KEYS=list(UTM_KEYS),
-            FIELD=FIELD,
+            FIELD=SOURCE_FIELD,
         )
     ],
     {"react": ["useEffect"]},

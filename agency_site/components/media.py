@@ -3,7 +3,7 @@ the widths the build encodes (``agency_site/images.py``), sized for the space th
 
 import reflex as rx
 
-from agency_site import images
+from agency_site.content import images
 from agency_site.content.base import Image
 
 

@@ -5,7 +5,7 @@ from collections.abc import Iterator, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from agency_site import images
+from agency_site.content import images
 from agency_site.content.loader import fill
 
 

@@ -11,10 +11,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from agency_site import static_host as static_host_files
 from agency_site.deploy import backup as backups
 from agency_site.deploy import nginx
 from agency_site.deploy import release as releases
+from agency_site.deploy import static_host as static_host_files
 from agency_site.settings import ROOT, get_settings
 
 if TYPE_CHECKING:

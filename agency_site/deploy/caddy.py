@@ -29,8 +29,7 @@ from agency_site.deploy.topology import (
     quoted,
 )
 from agency_site.locale import DEFAULT_LOCALE, LOCALES, not_found_file
-from agency_site.paths import LEADS_HEALTH, booking_link
-from agency_site.seo.urls import MANIFEST_PATH
+from agency_site.paths import LEADS_HEALTH, MANIFEST_PATH, booking_link
 
 
 def _language_match(language: str) -> str:

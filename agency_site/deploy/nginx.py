@@ -40,8 +40,7 @@ from agency_site.deploy.topology import (
     quoted,
 )
 from agency_site.locale import DEFAULT_LOCALE, LOCALES, not_found_file
-from agency_site.paths import FORM_TOKEN, LEADS_HEALTH, booking_link
-from agency_site.seo.urls import MANIFEST_PATH
+from agency_site.paths import FORM_TOKEN, LEADS_HEALTH, MANIFEST_PATH, booking_link
 
 UPSTREAM = "agency_site_backend"
 CONNECTION_ZONE = "agency_site_conn"

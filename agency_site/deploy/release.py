@@ -47,8 +47,8 @@ from pathlib import Path
 from agency_site.deploy import caddy, nginx
 from agency_site.deploy.topology import from_settings
 from agency_site.paths import form_post
-from agency_site.security_headers import allowed_scripts, policy_of_page, script_hashes
 from agency_site.settings import get_settings
+from agency_site.web_base.security_headers import allowed_scripts, policy_of_page, script_hashes
 
 RELEASES = "releases"
 STAMP = "%Y%m%dT%H%M%S.%fZ"

@@ -109,7 +109,7 @@ def page_paths() -> tuple[str, ...]:
 
 def from_settings(settings: Settings, *, static_root: str | None = None, **overrides) -> Topology:
     """The topology the settings describe (``static_root`` overrides ``DEPLOY_STATIC_ROOT``)."""
-    from agency_site.security_headers import asset_headers, document_headers
+    from agency_site.web_base.security_headers import asset_headers, document_headers
 
     root = static_root or settings.deploy.static_root
     host = urlsplit(settings.site_url).hostname or "localhost"

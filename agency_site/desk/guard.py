@@ -55,9 +55,9 @@ from agency_site.desk.sessions import SignedIn
 from agency_site.forms.declarations import FORM_NAMES
 from agency_site.leads.models import utcnow
 from agency_site.leads.ratelimit import RateLimiter
-from agency_site.request_body import SlowBody, read_body
 from agency_site.rules import AGENCY_TIME_ZONE
 from agency_site.site_api import client_address
+from agency_site.web_base.request_body import SlowBody, read_body
 
 if TYPE_CHECKING:  # It imports this module.
     from agency_site.desk.privacy_requests import PrivacyTools

@@ -29,7 +29,7 @@ from agency_site.desk.audit import AuditAction
 from agency_site.desk.guard import desk_of, signed_in
 from agency_site.desk.models import NOTE_MAX, DeskLeadStage, DeskNote
 from agency_site.leads.models import Lead
-from agency_site.request_body import SlowBody, read_body
+from agency_site.web_base.request_body import SlowBody, read_body
 
 # A form's body: a note (2,000 characters, 4 bytes each at most, URL-encoded) and a little.
 FORM_MAX = 40 * 1024

@@ -32,11 +32,16 @@ HONEYPOT_ATTRIBUTES = (
 IDEMPOTENCY_FIELD = "idempotency_key"  # Hidden; one key per submission, set by the browser.
 LANGUAGE_FIELD = "language"  # Hidden; the language of the form's page (es, ca).
 # Hidden; the backend's signed token, fetched at the first focus in the form (the time
-# trap: leads/spam_token.py).
+# trap: leads/spam/form_token.py).
 FORM_TOKEN_FIELD = "form_token"
 # Hidden; the solved proof of work of a suspect submission (the ALTCHA widget's payload,
-# leads/spam_challenge.py), empty until the server asked for one.
+# leads/spam/challenge.py), empty until the server asked for one.
 CHALLENGE_FIELD = "altcha"
+# Hidden; where the visit came from, as JSON, written by the page's browser code on submit
+# (components/js/lead_source.js) from the page, the entry page, the referring host and these
+# campaign parameters; read by leads/source.py, which trusts none of it.
+SOURCE_FIELD = "lead_source"
+UTM_KEYS = ("utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content")
 
 
 # The agency's e-mails that are no lead's (a booking cancelled or moved by its visitor,

@@ -1,11 +1,13 @@
 """The one rendering contract of a form's field: everything a renderer draws of it, from
 its declaration. The Reflex component (``components/form_controls.py``) and the page
 without JavaScript (``site_api.py``) both read ``field_markup(form, field)`` and hold
-markup only: a constraint, an option or a word changes here, in both at once."""
+markup only: a constraint, an option or a word changes here, in both at once. So with the
+honeypot every form carries (``honeypot_markup``)."""
 
 from dataclasses import dataclass
 
-from agency_site.forms.declarations import FormDeclaration
+from agency_site.content.form_words import COPY
+from agency_site.forms.declarations import HONEYPOT_ATTRIBUTES, HONEYPOT_FIELD, FormDeclaration
 from agency_site.forms.fields import Control, FormField, Option
 
 
@@ -88,3 +90,33 @@ def field_markup(form: FormDeclaration, field: FormField) -> FieldMarkup:
 
 # The controls with a hint under them (``<name>_hint`` in the form's words).
 _HINTED = (Control.DATE, Control.SLOT)
+
+
+@dataclass(frozen=True)
+class HoneypotMarkup:
+    """The honeypot as drawn, on the page and without JavaScript alike: its label and an
+    input people never see nor reach, out of autofill's way (``HONEYPOT_FIELD``)."""
+
+    id: str
+    label: str
+    # The input's HTML attributes by their HTML names, then the password managers' markers.
+    attributes: dict[str, str | int]
+    markers: dict[str, str]
+
+
+def honeypot_markup(form: FormDeclaration) -> HoneypotMarkup:
+    """The honeypot of ``form``, in the language in use: never reached by Tab, no
+    autocomplete, skipped by the password managers (``HONEYPOT_ATTRIBUTES``)."""
+    control_id = form.field_id(HONEYPOT_FIELD)
+    return HoneypotMarkup(
+        id=control_id,
+        label=COPY.honeypot_label,
+        attributes={
+            "id": control_id,
+            "name": HONEYPOT_FIELD,
+            "type": "text",
+            "tabindex": -1,
+            "autocomplete": "off",
+        },
+        markers=dict(HONEYPOT_ATTRIBUTES),
+    )

@@ -35,7 +35,7 @@ from zoneinfo import ZoneInfo
 
 from agency_site import locale
 from agency_site.content.form_words import COPY as FORMS
-from agency_site.forms.declarations import BY_KIND, IDEMPOTENCY_FIELD, LANGUAGE_FIELD
+from agency_site.forms.declarations import BY_KIND, IDEMPOTENCY_FIELD, LANGUAGE_FIELD, SOURCE_FIELD
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result, Submission
 from agency_site.leads import source as lead_source
@@ -190,7 +190,7 @@ class LeadIntake:
             kind,
             checked.fields,
             utcnow(),
-            source=lead_source.parse(form_data.get(lead_source.FIELD)),
+            source=lead_source.parse(form_data.get(SOURCE_FIELD)),
             language=language,
             network=network_digest(client_ip, self.network_key),
             solves=proof.solves,

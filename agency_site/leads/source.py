@@ -3,7 +3,7 @@ of the visit, its ``utm_*`` parameters and the referring site's host.
 
 The page keeps the visit's entry facts in its memory only (nothing stored in the browser,
 ``components/js/lead_source.js``) and puts them, with the current page, in the forms'
-hidden ``lead_source`` field as JSON when a form is sent. Nothing here trusts it: it is read
+hidden ``lead_source`` field (``forms.declarations.SOURCE_FIELD``) as JSON when a form is sent. Nothing here trusts it: it is read
 only when short, only known keys are kept, each value is a bounded, printable string (paths
 start with ``/``, the referrer is a bare host name), and anything else is dropped, never an
 error: a lead is never refused for its source.
@@ -16,11 +16,10 @@ from typing import Any
 
 from agency_site.content.lead_source import WORDS
 from agency_site.content.loader import fill
+from agency_site.forms.declarations import UTM_KEYS
 
-FIELD = "lead_source"  # The forms' hidden field.
 _RAW_MAX = 2048
 _VALUE_MAX = 200
-UTM_KEYS = ("utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content")
 KEYS = ("page", "landing", "referrer", *UTM_KEYS)
 _HOST = re.compile(r"[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?")
 

@@ -36,7 +36,13 @@ from agency_site.forms.declarations import BY_KIND, HONEYPOT_FIELD, FormDeclarat
 from agency_site.forms.fields import Control, FormField
 from agency_site.forms.kinds import LeadKind
 from agency_site.rules import EMAIL_MAX, PHONE_MAX, PHONE_MIN, TIME_SLOTS
-from agency_site.working_calendar import Closure, WorkingCalendar, agency_now, default_calendar
+from agency_site.working_calendar import (
+    Closure,
+    WorkingCalendar,
+    agency_now,
+    default_calendar,
+    one_year_after,
+)
 
 __all__ = ["HONEYPOT_FIELD", "MAX_FIELDS", "Validation", "screen", "validate"]
 
@@ -124,14 +130,6 @@ def _phone(value: str) -> str:
     if not _PHONE.fullmatch(value) or sum(c.isdigit() for c in value) < PHONE_MIN:
         raise ValueError("invalid phone")
     return value
-
-
-def one_year_after(day: dt.date) -> dt.date:
-    """The same day a year later (28 February for 29 February)."""
-    try:
-        return day.replace(year=day.year + 1)
-    except ValueError:
-        return day.replace(year=day.year + 1, day=28)
 
 
 def _date_rule(words: Any, name: str) -> Callable[[Any, ValidationInfo], dt.date]:

@@ -1,9 +1,8 @@
-"""Reflex build plugin: files generated from the settings, and a prerendered not-found page.
+"""Reflex build plugin: what the fence changes in every build, then the site's own steps.
 
-- ``robots.txt``, ``sitemap.xml`` and ``manifest.webmanifest`` are written into the
-  build from the settings, so their absolute URLs follow ``REFLEX_DEPLOY_URL``; the
-  sitemap lists each page's twins in the other languages (``context["sitemap"]
-  ["alternates"]`` of its ``add_page``), which Reflex's own sitemap plugin cannot.
+- Each page's path and sitemap context (``context["sitemap"]["alternates"]`` of its
+  ``add_page``: its twins in the other languages, which Reflex's own sitemap plugin cannot
+  list) go to the steps that write files (``sitemap_pages``): the sitemap's.
 - React Router does not prerender the catch-all 404 route, and Reflex copies the
   empty SPA shell to ``404.html``: visitors without JavaScript and crawlers would
   get a blank page. The plugin prerenders the 404 route at a probe path and makes
@@ -17,38 +16,30 @@
   (``lazy_socket.py``), written from Reflex's pristine template on every build.
 - The prerendered pages start their JavaScript after the first paint
   (``hydration.py``).
-- Then, over the final HTML of every page, the page's own Content-Security-Policy (the
-  SHA-256 of each of its inline ``<script>``, no ``'unsafe-inline'`` for scripts) goes into
-  a ``<meta>`` first in its ``<head>`` (``agency_site/security_headers.py``): the page keeps it on any
-  static host; the servers send only the short header.
-- ``_headers`` and ``_redirects`` for Cloudflare Pages and Netlify (``static_host.py``).
-- The ALTCHA widget's files under ``/altcha/`` (``leads/spam/widget.py``: the pinned npm
-  tarball's external build, worker and styles, and the site's starter).
-- The site's pictures encoded into ``public/assets/img/`` (``agency_site/images.py``), in the
-  background from the save tasks on: a first build encodes them (about half a minute of
-  both cores) while Reflex installs the frontend packages (a first build's npm install),
-  and ``get_static_assets``, which Reflex calls after the install and before Vite copies
-  ``public/``, waits for them.
+- Then the site's own steps (``BuildStep``), which ``rxconfig.py`` hands to the plugin
+  (``agency_site/build_steps.py`` lists them, in order): the plugin imports none of the site's
+  features. Each step may give files served from the build (robots.txt, the sitemap, the
+  ALTCHA widget's files), start work in the background that the build waits for before
+  Vite copies ``public/`` (the pictures: a first build encodes them, about half a minute of
+  both cores, while Reflex installs the frontend packages, and ``get_static_assets``, which
+  Reflex calls after the install and before Vite copies ``public/``, waits for them),
+  rewrite every final page (each page's Content-Security-Policy, after every other
+  rewrite), and write files beside the pages once they are final (``_headers`` and
+  ``_redirects`` for a static host).
 """
 
 import json
 import shutil
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from agency_site import images
-from agency_site.leads.spam.widget import public_files
 from agency_site.locale import DEFAULT_LOCALE, LOCALES, localized_path, not_found_file
 from agency_site.reflex_ext.hydration import defer_hydration
 from agency_site.reflex_ext.internals import Dirs, Plugin, get_config, get_web_dir
 from agency_site.reflex_ext.js import node_check_code
 from agency_site.reflex_ext.lazy_socket import lazy_state_js
-from agency_site.security_headers import with_page_policy
-from agency_site.seo.files import robots_txt, sitemap_xml, web_manifest
-from agency_site.seo.urls import MANIFEST_PATH, ROBOTS_PATH, SITEMAP_PATH
-from agency_site.settings import get_settings
-from agency_site.static_host import write_host_files
 
 # Any path no page is declared at: React Router renders the catch-all 404 route there.
 NOT_FOUND_PROBE = "__not-found"
@@ -70,14 +61,39 @@ _OUR_GROUPS = """          groups: [
 _PRERENDER_ALL = '"prerender": true'
 _SPA_FALLBACK = "__spa-fallback.html"
 _ROUTES_MANIFEST = "routes.json"
-# The pictures being published into a build's public/ (``SiteBuildPlugin``).
-_PICTURES = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-pictures")
-_pictures_published: list[Future] = []
+# Each page's path and its sitemap context (``sitemap_pages``).
+SitemapPages = list[tuple[str, dict]]
 
 
-def _publish_pictures(public_dir: Path) -> None:
-    """A save task: the pictures start being published into ``public_dir``."""
-    _pictures_published.append(_PICTURES.submit(images.publish, public_dir))
+@dataclass(frozen=True)
+class BuildStep:
+    """One of the site's own steps in every frontend build, each part optional, each run at
+    its moment of Reflex's build:
+
+    - ``files(pages)``: files served from the build, by URL path, queued before the compile
+      (``pages``: each page's path and sitemap context);
+    - ``publish(public_dir)``: started in the background from the save tasks on, and waited
+      for before Vite copies ``public/`` (its error fails the build);
+    - ``page(html, api_url, site_url)``: every final page rewritten, after the plugin's own
+      rewrites (the not-found page, deferred hydration) and the steps listed before;
+    - ``finish(static_dir)``: once every page is final.
+    """
+
+    name: str
+    files: Callable[[SitemapPages], Mapping[str, str]] | None = None
+    publish: Callable[[Path], None] | None = None
+    page: Callable[[str, str, str], str] | None = None
+    finish: Callable[[Path], None] | None = None
+
+
+# The steps' background work in a build's public/ (``SiteBuildPlugin``).
+_BACKGROUND = ThreadPoolExecutor(max_workers=1, thread_name_prefix="site-build-steps")
+_published: list[Future] = []
+
+
+def _start_publishing(publish: Callable[[Path], None], public_dir: Path) -> None:
+    """A save task: ``publish`` starts writing into ``public_dir`` in the background."""
+    _published.append(_BACKGROUND.submit(publish, public_dir))
 
 
 def _public_file(url_path: str, text: str) -> tuple[str, str]:
@@ -158,45 +174,57 @@ def install_not_found_page(static_dir: Path, routes: list[str]) -> None:
         probe_dir.with_suffix(".html").unlink(missing_ok=True)
 
 
-def write_page_policies(static_dir: Path) -> int:
-    """Write each page's own CSP (its inline scripts' hashes) into its ``<meta>``
-    (``csp.with_page_policy``); the number of pages."""
+def rewrite_pages(static_dir: Path, rewrite: Callable[[str, str, str], str]) -> int:
+    """Rewrite every page of the build with ``rewrite(html, api_url, site_url)`` (Reflex's
+    ``REFLEX_API_URL`` and ``REFLEX_DEPLOY_URL``); the number of pages."""
     config = get_config()
     pages = sorted(static_dir.rglob("*.html"))
     for page in pages:
         html = page.read_text()
-        page.write_text(with_page_policy(html, config.api_url, config.deploy_url or ""))
+        page.write_text(rewrite(html, config.api_url, config.deploy_url or ""))
     return len(pages)
 
 
 @dataclass(kw_only=True, frozen=True)
 class SiteBuildPlugin(Plugin):
-    """robots.txt, the manifest, the lazy socket; a prerendered 404 page; deferred hydration."""
+    """The lazy socket, a prerendered 404 page, the icons' chunk, deferred hydration; then
+    the site's own ``steps``, in their order (``agency_site/build_steps.py``)."""
+
+    steps: tuple[BuildStep, ...] = ()
 
     def pre_compile(self, **context) -> None:
-        """Queue the generated files and the router config change."""
-        context["add_save_task"](_public_file, ROBOTS_PATH, robots_txt())
-        context["add_save_task"](_public_file, MANIFEST_PATH, web_manifest())
-        context["add_save_task"](_public_file, SITEMAP_PATH, sitemap_xml(sitemap_pages(context)))
+        """Queue the steps' files, the lazy socket, their background work and the config
+        changes."""
+        pages = sitemap_pages(context)
+        for step in self.steps:
+            for url_path, text in (step.files(pages) if step.files else {}).items():
+                context["add_save_task"](_public_file, url_path, text)
         context["add_save_task"](lazy_state_js)
-        for url_path, text in public_files().items():
-            context["add_save_task"](_public_file, url_path, text)
-        context["add_save_task"](_publish_pictures, get_web_dir() / Dirs.PUBLIC)
+        for step in self.steps:
+            if step.publish:
+                context["add_save_task"](
+                    _start_publishing, step.publish, get_web_dir() / Dirs.PUBLIC
+                )
         context["add_modify_task"](_ROUTER_CONFIG, prerender_not_found)
         context["add_modify_task"](_VITE_CONFIG, chunk_groups)
 
     def get_static_assets(self, **context) -> list:
-        """None of its own (its files are the save tasks'): the pictures published into
-        ``public/`` once the frontend packages are installed, before Vite copies it."""
-        while _pictures_published:
-            _pictures_published.pop().result()  # Its error fails the build.
+        """None of its own (its files are the save tasks'): the steps' background work done
+        in ``public/`` once the frontend packages are installed, before Vite copies it."""
+        while _published:
+            _published.pop().result()  # Its error fails the build.
         return []
 
     def post_build(self, **context) -> None:
-        """Swap the SPA fallback for the prerendered not-found page; defer hydration."""
+        """Swap the SPA fallback for the prerendered not-found page; defer hydration; then
+        the steps' rewrites of the final pages and their last files."""
         static_dir: Path = context["static_dir"]
         routes = json.loads((static_dir.parents[1] / _ROUTES_MANIFEST).read_text())
         install_not_found_page(static_dir, routes)
         defer_hydration(static_dir)
-        write_page_policies(static_dir)  # Last: after every rewrite of the pages.
-        write_host_files(static_dir, get_settings().site_url)  # For a static host or CDN.
+        for step in self.steps:
+            if step.page:
+                rewrite_pages(static_dir, step.page)
+        for step in self.steps:
+            if step.finish:
+                step.finish(static_dir)

@@ -26,10 +26,10 @@ from starlette.routing import Route
 
 from agency_site import locale, paths
 from agency_site.content.not_found import NOT_FOUND
-from agency_site.plain_page import page
 from agency_site.report.figures import month_figures
 from agency_site.report.link import TOKEN_PARAM, ReportLinks
 from agency_site.report.page import report_page
+from agency_site.web_base.plain_page import page
 
 # Inline styles (the page's <style>, pygal's SVG <style> and style attributes) and nothing
 # else: no script, no image, font or connection, no form, no frame, no <base>.

@@ -11,8 +11,9 @@ from typing import Any
 from xml.etree.ElementTree import Element, SubElement, indent, tostring
 
 from agency_site.content.site import SITE
+from agency_site.paths import ICON_192_PATH, ICON_512_PATH, SITEMAP_PATH
 from agency_site.seo.head import BACKGROUND_COLOR, THEME_COLOR
-from agency_site.seo.urls import ICON_192_PATH, ICON_512_PATH, SITEMAP_PATH, absolute_url
+from agency_site.seo.urls import absolute_url
 
 
 def robots_txt() -> str:

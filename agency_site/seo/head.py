@@ -8,15 +8,9 @@ import reflex as rx
 from agency_site import locale
 from agency_site.content.seo import SEO
 from agency_site.content.site import SITE
+from agency_site.paths import APPLE_TOUCH_ICON_PATH, FAVICON_PATH, MANIFEST_PATH
 from agency_site.seo import schema
-from agency_site.seo.urls import (
-    APPLE_TOUCH_ICON_PATH,
-    FAVICON_PATH,
-    MANIFEST_PATH,
-    SOCIAL_IMAGE_SIZE,
-    absolute_url,
-    social_image_path,
-)
+from agency_site.seo.urls import SOCIAL_IMAGE_SIZE, absolute_url, social_image_path
 
 # The agency's colours: Tailwind indigo-700 on white (icons, manifest, browser UI).
 THEME_COLOR = "#4338ca"

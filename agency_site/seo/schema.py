@@ -17,7 +17,8 @@ from agency_site.content.sections import PacksSection
 from agency_site.content.service_pages import SERVICE_PAGES, service_by_id
 from agency_site.content.site import SITE
 from agency_site.locale import HTML_LANG, current, localized_path
-from agency_site.seo.urls import ICON_512_PATH, SOCIAL_IMAGE_PATH, absolute_url
+from agency_site.paths import ICON_512_PATH, SOCIAL_IMAGE_PATH
+from agency_site.seo.urls import absolute_url
 
 JsonLd = dict[str, Any]
 

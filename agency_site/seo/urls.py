@@ -1,4 +1,5 @@
-"""Absolute URLs of the site, all built from the one public URL setting (REFLEX_DEPLOY_URL).
+"""Absolute URLs of the site, all built from the one public URL setting (REFLEX_DEPLOY_URL);
+the paths themselves (the icons', the manifest's, the sitemap's) are ``paths.py``'s.
 
 Canonical form of a path: no trailing slash (``/about``), except the home page
 (``/``). Links, canonical tags, Open Graph URLs and sitemap.xml all use it; the
@@ -6,24 +7,17 @@ production server answers ``/about`` directly and redirects ``/about/`` to it.
 """
 
 from agency_site.locale import DEFAULT_LOCALE
+from agency_site.paths import social_image
 from agency_site.settings import get_settings
 
-# Shipped in assets/ (made by scripts/make_brand_assets.py).
-SOCIAL_IMAGE_PATH = "/social-card.png"  # Spanish; another language's: social_image_path.
+# The social image's size (scripts/make_brand_assets.py draws it; its paths: paths.py).
 SOCIAL_IMAGE_SIZE = (1200, 630)
-FAVICON_PATH = "/favicon.ico"
-APPLE_TOUCH_ICON_PATH = "/apple-touch-icon.png"
-ICON_192_PATH = "/icon-192.png"
-ICON_512_PATH = "/icon-512.png"
-MANIFEST_PATH = "/manifest.webmanifest"
-SITEMAP_PATH = "/sitemap.xml"
-ROBOTS_PATH = "/robots.txt"
 
 
 def social_image_path(language: str) -> str:
     """The social image of a language's pages (its tagline is written on it):
     ``/social-card.png``, ``/social-card-ca.png``."""
-    return SOCIAL_IMAGE_PATH if language == DEFAULT_LOCALE else f"/social-card-{language}.png"
+    return social_image("" if language == DEFAULT_LOCALE else f"-{language}")
 
 
 def canonical_path(path: str) -> str:

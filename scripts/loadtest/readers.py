@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
 
-from agency_site import images
+from agency_site.content import images
 
 MANIFEST_PREFIX = "window.__reactRouterManifest="
 # What a browser fetches from a <link>: its rel values that load a file now.

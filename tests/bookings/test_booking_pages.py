@@ -194,7 +194,7 @@ def free_slots(client: Client, day: dt.date) -> httpx.Response:
 def test_the_free_slots_answer_only_the_days_the_form_takes(store: LeadStore) -> None:
     """Today to a year ahead (``leads/validation.py``): any other date is refused at once,
     no database read (a bot walking the calendar gets nothing but 400s)."""
-    from agency_site.leads.validation import one_year_after
+    from agency_site.working_calendar import one_year_after
 
     client = busy_client(store, shown_days=None)
     today = agency_now().date()
@@ -236,7 +236,7 @@ def test_no_date_reveals_a_busy_slot_beyond_what_the_form_needs(
 ) -> None:
     """For any date: a 400 outside the form's dates; inside, busy slots named only within
     the shown days and only among the day's open slots."""
-    from agency_site.leads.validation import one_year_after
+    from agency_site.working_calendar import one_year_after
 
     client = busy_client(store)
     now = agency_now()

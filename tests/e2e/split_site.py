@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 import pytest
 from pytest_httpserver import HTTPServer
 
-from agency_site.static_host import HEADERS_FILE, REDIRECTS_FILE
+from agency_site.deploy.static_host import HEADERS_FILE, REDIRECTS_FILE
 from scripts.local_servers import free_port
 from scripts.production_site import reflex_prod
 from tests.e2e.conftest import (

@@ -27,7 +27,7 @@ from werkzeug import Request, Response
 
 from agency_site import paths
 from agency_site.content.form_words import COPY
-from agency_site.security_headers import HEADER_POLICY
+from agency_site.web_base.security_headers import HEADER_POLICY
 from tests.e2e.conftest import SiteServer, watch_csp
 from tests.e2e.test_forms import (
     SUBMIT,

@@ -22,10 +22,10 @@ from pytest_httpserver import HTTPServer
 from agency_site import locale, paths
 from agency_site.content.form_words import COPY
 from agency_site.content.pages import PAGES
+from agency_site.deploy.static_host import REDIRECTS_FILE
 from agency_site.deploy.topology import page_paths
 from agency_site.routes import ROUTES
-from agency_site.security_headers import HEADER_POLICY
-from agency_site.static_host import REDIRECTS_FILE
+from agency_site.web_base.security_headers import HEADER_POLICY
 from tests.e2e.conftest import SiteServer
 from tests.e2e.helpers import TYPING_MS, expect_page, open_page
 from tests.e2e.split_site import SplitSite

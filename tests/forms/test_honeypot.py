@@ -60,3 +60,23 @@ def test_the_honeypot_is_out_of_reach_on_the_page_and_without_javascript(form) -
     for name, value in HONEYPOT_ATTRIBUTES:
         assert f'"{name}":"{value}"' in page
         assert f'{name}="{value}"' in plain
+
+
+def test_both_paths_draw_the_honeypot_from_its_one_markup(monkeypatch) -> None:
+    """``forms/field_markup.honeypot_markup`` is the honeypot's one description: what it
+    says shows on the page's form and on the page without JavaScript alike."""
+    from dataclasses import replace
+
+    from agency_site import site_api
+    from agency_site.components import form_layouts
+    from agency_site.forms import field_markup
+
+    def marked(form):
+        markup = field_markup.honeypot_markup(form)
+        return replace(markup, markers=markup.markers | {"data-probe": "once"})
+
+    monkeypatch.setattr(site_api, "honeypot_markup", marked)
+    monkeypatch.setattr(form_layouts, "honeypot_markup", marked)
+    form = FORMS[0]
+    assert '"data-probe":"once"' in str(_honeypot(form))
+    assert 'data-probe="once"' in form_page(form.kind, {}, "/x", "https://s.es")

@@ -5,8 +5,9 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
+from agency_site.forms.declarations import SOURCE_FIELD as FIELD
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.source import FIELD, describe, parse
+from agency_site.leads.source import describe, parse
 from agency_site.leads.store import LeadStore
 from tests.emailjs_fake import accept_sends, sent_payloads
 

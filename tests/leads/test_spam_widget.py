@@ -1,4 +1,5 @@
-"""The ALTCHA widget's files and attributes (``agency_site/leads/spam/widget.py``): a tarball
+"""The ALTCHA widget's files (``agency_site/leads/spam/widget.py``) and attributes
+(``agency_site/forms/widget_markup.py``): a tarball
 without the pinned integrity is refused, the build serves the external build, its worker,
 its styles and the site's starter under ``/altcha/``, and the widget speaks the page's
 language with the words of the site's YAML."""
@@ -12,20 +13,22 @@ import pytest
 
 from agency_site import locale
 from agency_site.forms.declarations import CHALLENGE_FIELD
-from agency_site.leads.spam.challenge import ALGORITHM
-from agency_site.leads.spam.widget import (
-    INTEGRITY,
-    PACKAGE_FILES,
+from agency_site.forms.widget_markup import (
+    ALGORITHM,
     STARTER,
     STARTER_URL,
     URL_DIR,
     WORKER,
+    widget_attributes,
+)
+from agency_site.leads.spam.widget import (
+    INTEGRITY,
+    PACKAGE_FILES,
     TarballRefused,
     checked,
     integrity,
     package_files,
     public_files,
-    widget_attributes,
 )
 
 

@@ -14,9 +14,9 @@ from agency_site.content.form_words import COPY
 from agency_site.forms.declarations import BY_KIND
 from agency_site.forms.fields import Control
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.validation import one_year_after, validate
+from agency_site.leads.validation import validate
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
-from agency_site.working_calendar import WorkingCalendar
+from agency_site.working_calendar import WorkingCalendar, one_year_after
 
 TODAY = dt.date(2026, 3, 10)  # A Tuesday.
 # Early enough that all of today's slots can still be booked.

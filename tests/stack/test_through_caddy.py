@@ -21,7 +21,11 @@ from agency_site.content.not_found import NOT_FOUND
 from agency_site.deploy.topology import CLIENT_READ_TIMEOUT_S
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
-from agency_site.security_headers import asset_headers, content_security_policy, document_headers
+from agency_site.web_base.security_headers import (
+    asset_headers,
+    content_security_policy,
+    document_headers,
+)
 from agency_site.working_calendar import default_calendar
 from tests.e2e.helpers import open_page
 from tests.emailjs_fake import sent_payloads

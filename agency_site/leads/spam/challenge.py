@@ -38,6 +38,7 @@ from collections.abc import Callable, Sequence
 
 import altcha
 
+from agency_site.forms.widget_markup import ALGORITHM
 from agency_site.leads.site_secret import CHALLENGE, transition_keys
 from agency_site.leads.spam.form_token import FILE_NAME as TOKEN_FILE
 from agency_site.settings import Settings
@@ -45,8 +46,7 @@ from agency_site.settings import Settings
 logger = logging.getLogger(__name__)
 
 SALT = b"agency_site.leads.spam-challenge"
-# The widget's default algorithm, its worker ``dist/workers/pbkdf2.js``; iterations per counter.
-ALGORITHM = "PBKDF2/SHA-256"
+# Iterations per counter of the widget's algorithm (``widget_markup.ALGORITHM``).
 COST = 1_000
 # Longest payload a form may carry (ours are about 600 characters).
 PAYLOAD_MAX = 2_000

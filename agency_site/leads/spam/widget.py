@@ -1,12 +1,12 @@
 """The ALTCHA widget a suspect submission solves (``leads/spam/challenge.py``): its files,
-served by the site itself under ``/altcha/``, and its attributes, the same on the page's
-form and on the backend's page without JavaScript.
+served by the site itself under ``/altcha/``. Its tag and attributes, the same on the page's
+form and on the backend's page without JavaScript, are the forms' (``forms/widget_markup.py``).
 
 The widget is the npm ``altcha`` package, v3, pinned here with its tarball's integrity
 (npm's ``dist.integrity``). Its **external** build is the one a strict CSP takes: no inline
 script, no ``blob:`` worker; the styles in a file, the proof-of-work worker a file of its
-own (``dist/workers/pbkdf2.js``: the ``PBKDF2/SHA-256`` the challenges use). The build plugin writes
-them into every build (``reflex_ext/build_plugin.py``), with the site's starter
+own (``dist/workers/pbkdf2.js``: the ``PBKDF2/SHA-256`` the challenges use). Every build
+writes them (a step of ``agency_site/build_steps.py``), with the site's starter
 (``components/js/altcha_start.js``): so the hashed page policy needs nothing new (scripts,
 the worker and the styles all come from ``'self'``). The tarball is fetched once with npm
 (``npm pack``, the registry the machine's npm uses) into ``.tools/``, and refused unless it
@@ -19,7 +19,6 @@ Nothing is loaded for a person who is never challenged: the form's hook
 import base64
 import hashlib
 import io
-import json
 import os
 import shutil
 import subprocess
@@ -27,32 +26,20 @@ import sys
 import tarfile
 from pathlib import Path
 
-from agency_site import locale
-from agency_site.content.form_words import COPY
-from agency_site.forms.declarations import CHALLENGE_FIELD
-from agency_site.leads.spam.challenge import ALGORITHM
+from agency_site.forms.widget_markup import STARTER, URL_DIR, WORKER
 from agency_site.settings import ROOT
 
 VERSION = "3.2.2"
 INTEGRITY = "sha512-yNITQaRSkRe0u/hMxdzoXFFqxqn9iDt1rJ0reREU3D3uDD3w1oFz6v5C2PMww2XnGThtYUwe8MW+PxsiBglNqw=="
-URL_DIR = "/altcha"
 # What the build serves under URL_DIR: the package's files...
 PACKAGE_FILES = {
     "altcha.min.js": "package/dist/external/altcha.min.js",
     "altcha.css": "package/dist/external/altcha.css",
-    "pbkdf2.js": "package/dist/workers/pbkdf2.js",
+    WORKER: "package/dist/workers/pbkdf2.js",
 }
-# The worker that solves the challenges' algorithm (registered by the starter).
-WORKER = "pbkdf2.js"
-# ...and the site's starter, which loads them (the only one a page names).
-STARTER = "altcha-start.js"
+# ...and the site's starter, which loads them (``widget_markup.STARTER``).
 STARTER_SOURCE = Path(__file__).parents[2] / "components" / "js" / "altcha_start.js"
-STARTER_URL = f"{URL_DIR}/{STARTER}"
 CACHE_DIR = ROOT / ".tools" / "altcha"
-WIDGET_TAG = "altcha-widget"
-# The widget's own copy of the payload: a name the server ignores (it reads CHALLENGE_FIELD,
-# which the starter fills in).
-WIDGET_NAME = f"{CHALLENGE_FIELD}_widget"
 
 
 class TarballRefused(RuntimeError):
@@ -125,36 +112,3 @@ def public_files(cache_dir: Path = CACHE_DIR) -> dict[str, str]:
     """Every file of the widget the build writes, by URL path (``/altcha/...``)."""
     files = package_files(tarball(cache_dir)) | {STARTER: STARTER_SOURCE.read_text()}
     return {f"{URL_DIR}/{name}": text for name, text in files.items()}
-
-
-def widget_strings() -> dict[str, str]:
-    """The widget's own labels in the language in use (its ``i18n`` keys)."""
-    words = COPY.challenge
-    return {
-        "label": words.label,
-        "verifying": words.verifying,
-        "verified": words.verified,
-        "error": words.error,
-        "expired": words.expired,
-        "verificationRequired": words.verification_required,
-        "waitAlert": words.wait_alert,
-        "footer": "",
-    }
-
-
-def widget_attributes() -> dict[str, str]:
-    """The ``<altcha-widget>``'s attributes but its ``challenge`` (the JSON text of
-    ``Submission.challenge``), in the language in use: started by the site's starter
-    (``auto`` off), which puts the payload into the form's ``CHALLENGE_FIELD`` and sends
-    the form again (``data-submit``)."""
-    return {
-        "auto": "off",
-        "name": WIDGET_NAME,
-        "language": locale.current(),
-        "configuration": json.dumps({"hideFooter": True, "hideLogo": True}),
-        "data-strings": json.dumps(widget_strings(), ensure_ascii=False),
-        "data-field": CHALLENGE_FIELD,
-        "data-algorithm": ALGORITHM,
-        "data-worker": WORKER,
-        "data-submit": "true",
-    }

@@ -27,15 +27,17 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from agency_site.paths import PICTURES
+
 logger = logging.getLogger(__name__)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIR = ROOT / "assets" / "images" / "source"
 CACHE_DIR = ROOT / ".cache" / "images"
 # The assets folder's copy of the sources, which Reflex copies into every build: not served.
 PUBLISHED_SOURCES = "images"
 # Under the content-hashed prefix every server and static host caches for a year.
-URL_DIR = "/assets/img/"
+URL_DIR = PICTURES
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # The widths offered to the browser through srcset (a phone at 2x to a wide desktop column).
 WIDTHS = (320, 480, 640, 960, 1280)
