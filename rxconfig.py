@@ -55,7 +55,7 @@ config = rx.Config(
     telemetry_enabled=False,
     show_built_with_reflex=False,
     default_color_mode="light",
-    # REFLEX_* values from the environment or .env (agency_site/settings.py).
+    # REFLEX_* values from the environment or .env (agency_site/settings/).
     db_url=_settings.reflex.db_url.get_secret_value(),
     redis_url=_settings.reflex.redis_url.get_secret_value() if _settings.reflex.redis_url else None,
     # "redis" with REFLEX_REDIS_URL, else "memory" (not Reflex's disk manager: load test);

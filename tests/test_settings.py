@@ -88,7 +88,7 @@ def test_a_dot_env_in_the_site_folder_configures_the_reflex_config(tmp_path) -> 
     """What a deployer does: copy .env.example to .env, edit, run. Reflex sees it too."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("REFLEX_", "AGENCY_"))}
     code = (
-        "import agency_site.settings as s; s.load_env_file(s.Path(%r));"
+        "from pathlib import Path; import agency_site.settings as s; s.load_env_file(Path(%r));"
         "import rxconfig; from agency_site.content.site import SITE;"
         "print(rxconfig.config.db_url, rxconfig.config.api_url, SITE.email)"
     )
@@ -226,8 +226,9 @@ def test_configured_urls_win_over_the_ports() -> None:
 # Reads a .env, then prints every setting and what Reflex's config and environment took from it.
 _DUMP_SETTINGS = """
 import enum, json, os, sys
+from pathlib import Path
 from agency_site import settings as s
-s.load_env_file(s.Path(sys.argv[1]))
+s.load_env_file(Path(sys.argv[1]))
 import rxconfig
 loaded, config = s.get_settings(), rxconfig.config
 out = {}

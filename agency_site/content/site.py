@@ -1,7 +1,7 @@
 """The agency itself: name, fixed title, contact details, address and legal identity.
 
 Every value a deployer may need to change comes from the ``AGENCY_*`` settings
-(``agency_site/settings.py``, documented in ``.env.example``); the defaults let the
+(``agency_site/settings/agency_settings.py``, documented in ``.env.example``); the defaults let the
 site run with no setup. They are read when the app is built, so a change needs a
 rebuild/restart. Its words (tagline, blurb, opening hours) are in ``content/es/site.yaml``.
 """

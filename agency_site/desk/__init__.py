@@ -11,8 +11,11 @@
 - a lead's page (``lead_page.py``), the agency's pipeline and notes (``pipeline.py``), the
   spam review (``spam_review.py``), the inbox as CSV (``inbox_export.py``), and what they
   reach of the lead core (``lead_tools.py``: its delivery, ``Desk.lead_tools``);
-- the bookings calendar (``bookings_view.py``, through the signed links' booking desk:
-  ``Desk.booking_desk``), the privacy requests (``privacy_requests.py``: ``Desk.privacy_tools``),
+- the bookings calendar (``bookings_view.py``, its routes; the week and month it draws
+  ``booking_calendar.py``; the owner's answers through the signed links' booking desk
+  ``booking_answers.py``: ``Desk.booking_desk``), the privacy requests (``privacy_requests.py``: ``Desk.privacy_tools``;
+  their rules and deadline ``privacy_rules.py``, their table ``privacy_table.py``, a person's
+  data found and erased ``privacy_findings.py``, exported ``privacy_export.py``),
   the month's figures and the leads' health (``figures_view.py``); ``static/screens.css``;
 - ``runtime.py`` (mounted by ``agency_site.py``), ``purge_plugin.py`` (its daily purge, through
   ``LEADS_PLUGINS``), ``__main__.py`` (``python -m agency_site.desk invite|url``).

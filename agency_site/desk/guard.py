@@ -60,7 +60,7 @@ from agency_site.site_api import client_address
 from agency_site.web_base.request_body import SlowBody, read_body
 
 if TYPE_CHECKING:  # It imports this module.
-    from agency_site.desk.privacy_requests import PrivacyTools
+    from agency_site.desk.privacy_findings import PrivacyTools
 
 logger = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from functools import partial
 import sqlalchemy as sa
 from sqlmodel import col
 
-from agency_site.desk import audit, pipeline, privacy_requests, sessions
+from agency_site.desk import audit, pipeline, privacy_table, sessions
 from agency_site.desk.models import DeskChallenge, DeskInvite
 from agency_site.leads.monitor import Monitor
 from agency_site.leads.plugins import LeadPlugin, Watcher
@@ -48,7 +48,7 @@ def purge(
 ) -> DeskPurged:
     """Delete what the desk keeps no longer (module doc); how many of each."""
     lines = audit.purge(engine, audit_months, now)
-    requests = privacy_requests.purge_closed(engine, audit_months, now)
+    requests = privacy_table.purge_closed(engine, audit_months, now)
     ended = sessions.purge(engine, now, idle, max_age)
     with engine.begin() as connection:
         challenges = connection.execute(

@@ -11,7 +11,7 @@ from agency_site.desk.config import desk_config
 from agency_site.desk.figures_view import leads_health_details
 from agency_site.desk.guard import Desk, DeskMount, create_app
 from agency_site.desk.lead_tools import LeadTools
-from agency_site.desk.privacy_requests import PrivacyTools
+from agency_site.desk.privacy_findings import PrivacyTools
 from agency_site.desk.sign_in import PUBLIC, SignInLimiter
 
 

@@ -36,7 +36,7 @@ from agency_site.desk import people, sign_in
 from agency_site.desk.app import SCREENS, routes
 from agency_site.desk.config import DeskConfig
 from agency_site.desk.guard import Desk, create_app
-from agency_site.desk.privacy_requests import PrivacyTools
+from agency_site.desk.privacy_findings import PrivacyTools
 from agency_site.desk.sign_in import PUBLIC, SignInLimiter
 from agency_site.leads.spool import Spool
 from agency_site.working_calendar import WorkingCalendar

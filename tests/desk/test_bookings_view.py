@@ -23,9 +23,9 @@ from agency_site.bookings.links import LinkAction, LinkSigner
 from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.bookings.pages import create_app as booking_links_app
 from agency_site.content.bookings import COPY
-from agency_site.desk import bookings_view
+from agency_site.desk import booking_answers, booking_calendar
 from agency_site.desk.audit import AuditAction
-from agency_site.desk.bookings_view import CalendarView, period
+from agency_site.desk.booking_calendar import CalendarView, period
 from agency_site.desk.models import DeskAudit
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.models import Lead
@@ -163,7 +163,7 @@ def test_the_week_and_the_month_place_each_booking_beside_the_busy_times(site) -
                 assert "data-booking" not in part
 
     # The open slots: the working calendar's, not held (10:00; 17:00 freed), not busy.
-    [shown_day] = bookings_view.calendar_days(site.screens.booking_desk, [day], START)
+    [shown_day] = booking_calendar.calendar_days(site.screens.booking_desk, [day], START)
     assert shown_day.busy == [("11:00", "12:30")]
     assert [b.lead_id for b in shown_day.bookings] == [pending]
     assert shown_day.free == tuple(s for s in TIME_SLOTS if s not in ("10:00", "11:00", "12:00"))
@@ -204,7 +204,7 @@ def test_waiting_bookings_show_how_long_and_turn_red_past_a_working_day(site) ->
     assert "desde hace 1 h" in fresh_card
     assert "fuera de plazo" not in fresh_card.split("</li>")[0]
     # The rule is the owner's alert's: due one working day after the request.
-    rows = bookings_view.waiting(site.screens.booking_desk, START)
+    rows = booking_calendar.waiting(site.screens.booking_desk, START)
     due = {row.lead_id: row.overdue for row in rows}
     assert due == {
         old: slots.answer_due(START - dt.timedelta(days=3, hours=2), CALENDAR) <= START,
@@ -568,9 +568,9 @@ def test_every_answer_outcome_and_closure_has_its_words() -> None:
     from tests.desk.test_pages import _words
 
     words = _words()
-    answers = {str(answer) for answer in bookings_view.BookingAnswer}
+    answers = {str(answer) for answer in booking_calendar.BookingAnswer}
     assert set(words.BOOKING_ANSWERS) == set(words.BOOKING_ANSWERS_HELP) == answers
-    outcomes = {str(outcome) for outcome in bookings_view.BookingOutcome}
+    outcomes = {str(outcome) for outcome in booking_answers.BookingOutcome}
     assert set(words.BOOKING_OUTCOMES) == outcomes
     assert set(words.BOOKING_TOLD) <= set(words.BOOKING_DONE) <= outcomes
     assert set(words.CLOSURES) == {str(closure) for closure in Closure}

@@ -1,14 +1,13 @@
-"""Personas: a privacy request is recorded with its one-month deadline (the RGPD's, counted
-from date to date: Hypothesis), finds everything about its address (the leads table, this
-host's spool, the webhook and CRM copies with their ids), exports it (JSON; a CSV a Spanish
-Excel opens: BOM, ``;``, CRLF, formulas neutralised, accents kept: Hypothesis), erases it
+"""Personas: a privacy request is recorded with its one-month deadline (counted from date
+to date: ``test_privacy_rules.py``), finds everything about its address (the leads table,
+this host's spool, the webhook and CRM copies with their ids), exports it (JSON; a CSV a
+Spanish Excel opens, its cells read back: ``test_privacy_export.py``), erases it
 everywhere (the ``lead.erased`` message reaches a receiver at the HTTP level when the webhook
 round runs) and is closed keeping only what the privacy policy says. Export and erase ask
 for the passkey again; no audit line holds the address or a name (Hypothesis). SQLite and
 PostgreSQL."""
 
 import base64
-import calendar
 import csv
 import dataclasses
 import datetime as dt
@@ -27,17 +26,13 @@ from pytest_httpserver import HTTPServer
 from standardwebhooks import Webhook
 
 from agency_site import paths
-from agency_site.desk import privacy_requests, purge_plugin
+from agency_site.desk import privacy_findings, privacy_requests, privacy_table, purge_plugin
 from agency_site.desk.audit import AuditAction
-from agency_site.desk.inbox_export import FORMULA_START, excel_cell, field_labels
+from agency_site.desk.inbox_export import field_labels
 from agency_site.desk.models import DeskAudit, DeskPrivacyRequest
-from agency_site.desk.privacy_requests import (
-    PrivacyTools,
-    Urgency,
-    deadline,
-    spanish_csv,
-    urgency,
-)
+from agency_site.desk.privacy_export import COLUMNS
+from agency_site.desk.privacy_findings import PrivacyTools
+from agency_site.desk.privacy_rules import PrivacyOutcome, PrivacyRight, Urgency
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.models import LeadWebhook, email_digest
 from agency_site.leads.spool import SpooledLead
@@ -49,40 +44,6 @@ from tests.run_async import run
 SECRET = "whsec_" + base64.b64encode(b"k" * 32).decode()
 AT_ONCE = WebhookPolicy(schedule=(dt.timedelta(0),), jitter=0, timeout_s=2.0)
 START = dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)
-
-
-# --- The deadline ---------------------------------------------------------------------------
-
-
-def _next_month_days(day: dt.date) -> list[dt.date]:
-    year, month = day.year + day.month // 12, day.month % 12 + 1
-    return [dt.date(year, month, n) for n in range(1, calendar.monthrange(year, month)[1] + 1)]
-
-
-@given(st.dates(min_value=dt.date(2000, 1, 1), max_value=dt.date(2999, 11, 30)))
-def test_the_deadline_is_the_same_day_next_month_or_its_last_day(received: dt.date) -> None:
-    """RGPD art. 12.3, counted as Regulation 1182/71 art. 3.2.c (and Código Civil art. 5.1)
-    count a period of months: from date to date; the month's last day when it has none."""
-    due = deadline(received)
-    following = _next_month_days(received)
-    assert due in following  # In the next month, always.
-    # The latest day of that month not past the day of receipt: the same day, or the last.
-    assert due == max(day for day in following if day.day <= received.day)
-    assert 28 <= (due - received).days <= 31
-    assert deadline(received + dt.timedelta(days=1)) >= due  # Never earlier for a later one.
-
-
-def test_the_deadline_of_the_months_edges() -> None:
-    assert deadline(dt.date(2026, 3, 15)) == dt.date(2026, 4, 15)
-    assert deadline(dt.date(2027, 1, 31)) == dt.date(2027, 2, 28)
-    assert deadline(dt.date(2028, 1, 31)) == dt.date(2028, 2, 29)
-    assert deadline(dt.date(2026, 3, 31)) == dt.date(2026, 4, 30)
-    assert deadline(dt.date(2026, 12, 31)) == dt.date(2027, 1, 31)
-    due = dt.date(2026, 12, 30)
-    assert urgency(due, dt.date(2026, 12, 22)) is Urgency.OK
-    assert urgency(due, dt.date(2026, 12, 23)) is Urgency.NEAR
-    assert urgency(due, due) is Urgency.NEAR
-    assert urgency(due, dt.date(2026, 12, 31)) is Urgency.OVER
 
 
 # --- The screen -----------------------------------------------------------------------------
@@ -168,7 +129,7 @@ def audit_rows(site: DeskSite) -> list[DeskAudit]:
 
 
 def request_row(site: DeskSite, request_id: int) -> DeskPrivacyRequest:
-    return privacy_requests.get_request(site.engine, request_id)
+    return privacy_table.get_request(site.engine, request_id)
 
 
 def test_a_request_is_recorded_with_its_deadline_turning_amber_then_red(site) -> None:
@@ -235,7 +196,7 @@ def test_find_lists_the_leads_the_spool_lines_and_the_copies_with_their_ids(
     assert "Esperando a la base de datos" in page
     assert "Destino 1: aviso firmado (webhook)" in page and "crm-4711" in page
     assert "Destino 2: chat compatible con Slack" in page
-    found = privacy_requests.find(tools_of(site), "ana@example.com")
+    found = privacy_findings.find(tools_of(site), "ana@example.com")
     assert sorted(lead.id for lead in found.leads) == [mine, also_mine]
     assert {(c.lead_id, c.endpoint, c.remote_id) for c in found.copies} == {
         (mine, 1, "crm-4711"), (also_mine, 1, "crm-4711"), (mine, 2, None), (also_mine, 2, None),
@@ -277,30 +238,6 @@ def test_the_export_in_json_and_in_a_csv_a_spanish_excel_opens(site: DeskSite) -
     assert "otoño" in values["Origen"]
     exported = [row for row in audit_rows(site) if row.action == AuditAction.PRIVACY_EXPORTED]
     assert len(exported) == 2 and request_row(site, request_id).exported_at is not None
-
-
-TEXT = st.text(
-    st.characters(codec="utf-8", exclude_categories=("Cs",), exclude_characters="\x00"),
-    max_size=30,
-)
-
-
-@settings(max_examples=200)
-@given(rows=st.lists(st.lists(TEXT, min_size=1, max_size=4), min_size=1, max_size=5))
-def test_a_spanish_csv_reads_back_every_cell_with_formulas_neutralised(rows) -> None:
-    width = max(len(row) for row in rows)
-    rows = [row + [""] * (width - len(row)) for row in rows]
-    raw = spanish_csv([f"c{n}" for n in range(width)], rows)
-    assert raw.startswith("\ufeff".encode())
-    text = raw.decode("utf-8-sig")
-    assert text.endswith("\r\n")
-    back = list(csv.reader(io.StringIO(text, newline=""), delimiter=";"))
-    assert back[0] == [f"c{n}" for n in range(width)]
-    for sent, read in zip(rows, back[1:], strict=True):
-        for value, cell_read in zip(sent, read, strict=True):
-            assert not cell_read.startswith(FORMULA_START)
-            assert cell_read == ("'" + value if value.startswith(FORMULA_START) else value)
-            assert excel_cell(value) == cell_read
 
 
 def test_erase_removes_everything_and_the_receivers_get_lead_erased(
@@ -475,11 +412,11 @@ def test_every_right_outcome_column_and_destination_has_its_words() -> None:
     from tests.desk.test_pages import _words
 
     words = _words()
-    assert set(words.RIGHTS) == {str(right) for right in privacy_requests.PrivacyRight}
-    outcomes = {str(outcome) for outcome in privacy_requests.PrivacyOutcome}
+    assert set(words.RIGHTS) == {str(right) for right in PrivacyRight}
+    outcomes = {str(outcome) for outcome in PrivacyOutcome}
     assert set(words.PRIVACY_OUTCOMES) == outcomes
     assert set(words.URGENCY) == {str(level) for level in Urgency}
-    assert set(privacy_requests.COLUMNS) <= set(words.PRIVACY_COLUMNS) | set(field_labels())
+    assert set(COLUMNS) <= set(words.PRIVACY_COLUMNS) | set(field_labels())
     labels = {
         kind.label
         for kind in vars(destinations).values()
