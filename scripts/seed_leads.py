@@ -35,8 +35,8 @@ and the server's ``data_directory`` the one ``make stack`` created for ``STACK_P
 (``scripts/stack.py``: ``/tmp/agency-stack-<port>/postgres/data``). Anything else, a
 deployment's database first of all, is refused with the reason and nothing is written.
 
-It inserts in multi-row INSERTs of ``CHUNK`` rows, in one transaction, then (PostgreSQL)
-``VACUUM ANALYZE`` the tables: 30,000 leads take about 15 s (docs/loadtest.md).
+It inserts ``CHUNK`` rows per executemany, in one transaction, then (PostgreSQL) ``VACUUM
+ANALYZE`` and ``CHECKPOINT`` (``--no-settle``: not): 30,000 leads take about 10 s.
 """
 
 import argparse
@@ -443,11 +443,19 @@ def _chunks(items: list[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
 
 
 def seed(
-    engine: sa.Engine, count: int, now: dt.datetime | None = None, *, random_seed: int = 45
+    engine: sa.Engine,
+    count: int,
+    now: dt.datetime | None = None,
+    *,
+    random_seed: int = 45,
+    settle: bool = True,
 ) -> dict[str, int]:
     """Write a year of ``count`` leads (``year``) into ``engine``'s migrated database, in one
     transaction; the rows written by table. ``AlreadySeeded`` when it was seeded before
-    (nothing written). On PostgreSQL the tables are vacuumed and analyzed after."""
+    (nothing written). On PostgreSQL, with ``settle``, the database is then as a year of
+    leads written one by one leaves it: its tables vacuumed and analyzed, the new pages
+    written out (``CHECKPOINT``). Without: what autovacuum and the next checkpoint do
+    after a bulk insert happens during whatever runs next (``--no-settle``)."""
     now = now or dt.datetime.now(dt.UTC)
     plan_start = dt.date.fromisoformat(
         SlotPlan(now.astimezone(ZoneInfo(AGENCY_TIME_ZONE))).take()[0]
@@ -475,10 +483,11 @@ def seed(
             connection.execute(
                 sa.text("SELECT setval(pg_get_serial_sequence('leads', 'id'), max(id)) FROM leads")
             )
-    if engine.dialect.name == "postgresql":
+    if settle and engine.dialect.name == "postgresql":
         with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
             for table in order:
                 connection.execute(sa.text(f"VACUUM ANALYZE {table.name}"))
+            connection.execute(sa.text("CHECKPOINT"))
     return {table.name: rows.count(table) for table in order}
 
 
@@ -527,6 +536,12 @@ def main(argv: list[str] | None = None) -> int:
         "--count", type=int, default=int(os.environ.get("SEED_LEADS", DEFAULT_COUNT))
     )
     parser.add_argument("--port", type=int, default=int(os.environ.get("STACK_PORT", "8080")))
+    parser.add_argument(
+        "--no-settle",
+        dest="settle",
+        action="store_false",
+        help="no VACUUM ANALYZE nor CHECKPOINT after the insert (to measure their absence)",
+    )
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("--count (SEED_LEADS) must be at least 1")
@@ -538,7 +553,7 @@ def main(argv: list[str] | None = None) -> int:
     engine = sa.create_engine(url)
     started = time.monotonic()
     try:
-        written = seed(engine, args.count)
+        written = seed(engine, args.count, settle=args.settle)
     except AlreadySeeded as error:
         print(
             f"Refused: {error}; `make stack-down`, `make stack` for an empty one.", file=sys.stderr
@@ -547,7 +562,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         engine.dispose()
     took = time.monotonic() - started
-    print(f"Seeded in {took:.1f} s (and VACUUM ANALYZE):")
+    settled = " (then VACUUM ANALYZE, CHECKPOINT)" if args.settle else " (not settled)"
+    print(f"Seeded in {took:.1f} s{settled}:")
     for table, rows in written.items():
         print(f"  {table:24} {rows:7,}")
     return 0

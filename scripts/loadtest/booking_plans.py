@@ -179,12 +179,17 @@ def full_reads(engine: sa.Engine, sent: Sent, tables: tuple[str, ...] = GROWING)
     """How ``sent`` reads one of ``tables`` whole instead of searching an index: PostgreSQL's
     plan with sequential scans priced out (so any index that can serve is used) has a
     ``Seq Scan``, or an index scan whose condition does not bound the index's first column;
-    SQLite's plan a ``SCAN`` of it (the whole table, or a whole index). Empty: every read of
-    them is a search."""
+    SQLite's plan a ``SCAN`` of it (the whole table, or a whole index) or a ``SEARCH`` using
+    no index. Empty: every read of them is a search."""
     if engine.dialect.name != "postgresql":
         names = "|".join(tables)
-        scan = re.compile(rf"^SCAN ({names})\b")
-        return [step for step in plan(engine, sent) if scan.match(step)]
+        step_of = re.compile(rf"^(SCAN|SEARCH) ({names})\b")
+        # A search of an index's (or the rowid's) leading columns; "SEARCH leads" alone
+        # (max() of a column no index holds) reads the whole table too.
+        search = re.compile(
+            rf"^SEARCH ({names}) USING (COVERING INDEX|INDEX|INTEGER PRIMARY KEY|PRIMARY KEY)\b"
+        )
+        return [s for s in plan(engine, sent) if step_of.match(s) and not search.match(s)]
     with engine.connect() as connection:
         raw = connection.connection.driver_connection
         cursor = raw.cursor()
