@@ -180,7 +180,7 @@ spam-bots: setup
 ## seed-leads: a year of an agency's leads in the running `make stack`'s database (SEED_LEADS,
 ##             30000 by default): the three forms, bookings in every state, webhooks, the
 ##             funnel's daily rows; refuses any database but the stack's, and a second seed
-##             (docs/loadtest.md, "A year of leads") [about 15 s]
+##             (docs/loadtest.md, "A year of leads") [about 10 s]
 SEED_LEADS ?= 30000
 .PHONY: seed-leads
 seed-leads: setup-dev
