@@ -177,6 +177,15 @@ loadtest: setup-dev
 spam-bots: setup
 	$(BIN)/python -m scripts.spam_bots $(SPAM_BOTS_ARGS)
 
+## seed-leads: a year of an agency's leads in the running `make stack`'s database (SEED_LEADS,
+##             30000 by default): the three forms, bookings in every state, webhooks, the
+##             funnel's daily rows; refuses any database but the stack's, and a second seed
+##             (docs/loadtest.md, "A year of leads") [about 10 s]
+SEED_LEADS ?= 30000
+.PHONY: seed-leads
+seed-leads: setup-dev
+	SEED_LEADS=$(SEED_LEADS) $(BIN)/python scripts/seed_leads.py
+
 ## simulate: the lead's life, long: tests/leads/test_lead_life.py (`make test` runs a few examples)
 ##           with LEAD_LIFE_EXAMPLES random sequences of up to LEAD_LIFE_STEPS steps each, on
 ##           SQLite and PostgreSQL, then what they covered (each rule, each check)

@@ -404,12 +404,44 @@ def _start_servers(state: dict, started: float) -> None:
     state["pids"]["postgres"] = postgres.pid
     state["db_url"] = postgres.url
     _save(state)
+    _observe_postgres(state)
     _log(f"PostgreSQL on 127.0.0.1:{postgres.port}", started)
     (STATE_DIR / "env").write_text(
         f"REFLEX_DB_URL={postgres.url}\nREFLEX_REDIS_URL={redis.url}\n"
         f"REFLEX_API_URL=http://localhost:{base}\nREFLEX_DEPLOY_URL=http://localhost:{base}\n"
         + "".join(f"{name}={value}\n" for name, value in access_log_env().items())
     )
+
+
+# What the stack's PostgreSQL records for a load test's questions (docs/loadtest.md, "A year
+# of leads"): every statement's count and time (pg_stat_statements, its view in the
+# database), each statement slower than 50 ms, lock waits, checkpoints and autovacuum's
+# runs in its log.
+_OBSERVE_POSTGRES = {
+    "shared_preload_libraries": "pg_stat_statements",
+    "log_min_duration_statement": "50ms",
+    "log_lock_waits": "on",
+    "log_checkpoints": "on",
+    "log_autovacuum_min_duration": "0",
+}
+
+
+def _observe_postgres(state: dict) -> None:
+    """Turn on the stack's PostgreSQL's statement statistics and log (``_OBSERVE_POSTGRES``):
+    written with ALTER SYSTEM, read after a restart; the extension's view created."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(state["db_url"], isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            for name, value in _OBSERVE_POSTGRES.items():
+                connection.execute(sa.text(f"ALTER SYSTEM SET {name} = '{value}'"))
+        engine.dispose()
+        restart_postgres(state)
+        with engine.connect() as connection:
+            connection.execute(sa.text("CREATE EXTENSION IF NOT EXISTS pg_stat_statements"))
+    finally:
+        engine.dispose()
 
 
 def _start_caddy(state: dict) -> int:

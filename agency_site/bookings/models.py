@@ -68,6 +68,10 @@ class Booking(SQLModel, table=True):
         sa.Index("ix_bookings_network", "network"),
         # The pending bookings of one mailbox (``caps.py``), counted in the claim's transaction.
         sa.Index("ix_bookings_mailbox_state", "mailbox", "state"),
+        # The watchers' reads, without reading every booking kept (``slots.py``): those
+        # unanswered (every worker's poll), to expire, expired and untold; the moves to tell.
+        sa.Index("ix_bookings_state_created_at", "state", "created_at"),
+        sa.Index("ix_bookings_moved_at", "moved_at"),
     )
 
     lead_id: int = Field(primary_key=True, foreign_key="leads.id", ondelete="CASCADE")
