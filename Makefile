@@ -131,12 +131,21 @@ test-e2e: setup-dev
 	$(BIN)/python scripts/node_tools.py axe-core
 	$(BIN)/python -m pytest -m "e2e and not stack" $(PYTEST_E2E_PARALLEL)
 
-## bench: Lighthouse over the production build with budgets (not part of `make test`)
-##        e.g. make bench BENCH_ARGS="--routes / /contact --runs 1"
-##        [about 90 min: 44 routes x 3 runs of about 40 s; one route about 2 min]
+## bench: Lighthouse over the production build with budgets, and the check that a reader of
+##        Home downloads nothing of the owner's desk (not part of `make test`; docs/benchmark.md)
+##        e.g. make bench BENCH_ARGS="--routes / /contact --runs 1 --no-baseline"
+##        [about 95 min: 44 routes x 3 runs of about 40 s, 2 builds; one route about 4 min]
 bench: setup-dev
 	bash scripts/ensure_chromium.sh
-	$(BIN)/python scripts/bench.py $(BENCH_ARGS)
+	$(BIN)/python -m scripts.bench $(BENCH_ARGS)
+
+## bench-inp: Interaction to Next Paint of the lead forms on a phone (CPU 4x slower): the tap
+##            on load, the first tap, typing and the submit of each form (docs/benchmark.md)
+##            e.g. make bench-inp BENCH_INP_ARGS="--forms hero --runs 3" [about 4 min]
+.PHONY: bench-inp
+bench-inp: setup-dev
+	bash scripts/ensure_chromium.sh
+	$(BIN)/python -m scripts.bench_inp $(BENCH_INP_ARGS)
 
 ## stack: the production topology on loopback: Redis, PostgreSQL, 2 backends x 2 workers, Caddy
 ##        (http://localhost:$(STACK_PORT)); returns once it answers. Debian packages installed if root.
