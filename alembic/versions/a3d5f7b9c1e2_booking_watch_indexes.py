@@ -6,7 +6,7 @@ moves still to tell (``moves_untold``). Each of them read every booking of the y
 (docs/loadtest.md, "A year of leads").
 
 Revision ID: a3d5f7b9c1e2
-Revises: f3b9d2c7e481
+Revises: c5e8a2d4f716
 Create Date: 2026-11-28 21:30:00.000000
 
 """
@@ -17,7 +17,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = "a3d5f7b9c1e2"
-down_revision: str | Sequence[str] | None = "f3b9d2c7e481"
+down_revision: str | Sequence[str] | None = "c5e8a2d4f716"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
