@@ -618,6 +618,42 @@ def test_the_access_log_keeps_only_what_the_policy_says(
     )
 
 
+@pytest.mark.parametrize("run_server", [_run_caddy, _run_nginx], ids=["caddy", "nginx"])
+def test_a_bundle_is_served_by_its_name_and_only_a_missing_one_is_logged(
+    run_server, served_root, monkeypatch
+) -> None:
+    """The hashed bundles take their own short way (docs/loadtest.md, "Where Caddy's time
+    goes"): no page lookup (``/assets/x`` is never ``x.html``) and no access log line for
+    a bundle served (a page view's files are no visit), but a missing one is logged as any
+    404. Pages keep their lines and a page's trailing slash still redirects."""
+    port = local_servers.free_port()
+    monkeypatch.setenv("REFLEX_DEPLOY_URL", f"http://localhost:{port}")
+    monkeypatch.setenv("DEPLOY_BACKENDS", f"127.0.0.1:{local_servers.free_port()}")
+    monkeypatch.setenv("DEPLOY_ACCESS_LOG", str(served_root / "caddy" / "access.log"))
+    (served_root / "assets" / "stray.html").write_text("<!doctype html><title>x</title>")
+    (served_root / "about").mkdir(mode=0o755)  # A page's folder, as the export has them.
+    _page(served_root / "about" / "index.html", "Nosotros")
+    topology = from_settings(load_settings(), static_root=str(served_root))
+    process = run_server(topology, served_root)
+    try:
+        local_servers.wait_for_port(port)
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}") as client:
+            assert client.get(ASSETS[0]).status_code == 200
+            assert client.get("/assets/stray").status_code == 404
+            assert client.get("/assets/missing-Zz99.js").status_code == 404
+            for slash, page in (("/about/", "/about"), ("/ca/", "/ca")):
+                answer = client.get(slash)
+                assert (answer.status_code, answer.headers["location"]) == (308, page)
+            assert client.get("/about").status_code == 200
+    finally:
+        local_servers.stop_pid(process.pid)
+    logs = "".join(path.read_text() for path in served_root.rglob("access.log"))
+    logged = [json.loads(line)["request"]["uri"] for line in logs.splitlines()]
+    assert ASSETS[0] not in logged
+    for uri in ("/assets/stray", "/assets/missing-Zz99.js", "/about/", "/about"):
+        assert uri in logged, (uri, logged)
+
+
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_a_restore_never_hands_out_an_id_issued_before_it(kind, request, tmp_path) -> None:
     """Leads made after the backup are lost by the restore, but not their ids: the links

@@ -320,8 +320,11 @@ map $http_upgrade $connection_upgrade {{
     # One URL per page: /about/ answers 308 to /about (only for real pages).
 {redirects}
 
+    # The hashed bundles: not in the access log (a page view's files are no visit; a
+    # missing one is logged by the not-found page's location), as in the Caddyfile.
     location {HASHED_PREFIX} {{
 {_headers(topology, "        ", HASHED_CACHE)}
+        access_log off;
         try_files $uri =404;
     }}
     location = {MANIFEST_PATH} {{
