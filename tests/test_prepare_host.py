@@ -259,7 +259,7 @@ def test_nginx_by_default_with_certbot_its_renewal_hook_and_challenge_folder(
     assert hook.read_text() == prepare_host.certbot_hook()
     assert "\nexec systemctl reload nginx\n" in hook.read_text()
     assert _mode_owner(hook) == ("0o755", "root")
-    subprocess.run(["sh", "-n", str(hook)], check=True)
+    subprocess.run(["bash", "-n", str(hook)], check=True)  # Its syntax (sh is a subset).
     assert _mode_owner(host.path(prepare_host.ACME_WEBROOT)) == ("0o755", "root")
     assert "caddy.service.d" not in output
 
