@@ -384,10 +384,11 @@ map $http_upgrade $connection_upgrade {{
 
 
 def standalone_config(prefix: str) -> str:
-    """A whole ``nginx.conf`` around the server block, to run it unprivileged in ``prefix``."""
+    """A whole ``nginx.conf`` around the server block, to run it in ``prefix`` (``make stack``,
+    the release's ``nginx -t``): one worker per core, as Debian's ``nginx.conf``."""
     return f"""{GENERATED}
 load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;
-worker_processes 1;
+worker_processes auto;
 pid {prefix}/nginx.pid;
 error_log {prefix}/error.log warn;
 events {{
