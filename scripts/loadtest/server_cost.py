@@ -60,6 +60,7 @@ class Started:
     process: subprocess.Popen
     url: str
     admin: str = ""  # Caddy's admin endpoint (host:port)
+    model_url: str = ""  # Where the reader model is read over HTTP/1.1 (default: ``url``)
 
 
 def tree(pid: int) -> list[int]:
@@ -108,8 +109,11 @@ def _topology(root: Path, port: int, log: Path, admin: str):
     return from_settings(get_settings(), static_root=str(root), caddy_admin=admin)
 
 
-def start_caddy(root: Path, work: Path, config: Path | None, env: dict[str, str]) -> Started:
-    """Caddy from the rendered Caddyfile (or ``config``) on a free port, admin on another."""
+def start_caddy(
+    root: Path, work: Path, config: Path | None, env: dict[str, str], h2c: bool = False
+) -> Started:
+    """Caddy from the rendered Caddyfile (or ``config``) on a free port, admin on another
+    (``h2c``: HTTP/2 in clear text accepted too)."""
     from agency_site.deploy import caddy
 
     port, admin = local_servers.free_port(), f"127.0.0.1:{local_servers.free_port()}"
@@ -119,6 +123,8 @@ def start_caddy(root: Path, work: Path, config: Path | None, env: dict[str, str]
     else:
         text = re.sub(r"http://:\d+", f"http://:{port}", config.read_text())
         text = re.sub(r"(?m)^(\s*admin) \S+$", rf"\1 {admin}", text)
+    if h2c:
+        text = text.replace("\tservers {\n", "\tservers {\n\t\tprotocols h1 h2 h2c\n", 1)
     (work / "Caddyfile").write_text(text)
     process = subprocess.Popen(
         ["caddy", "run", "--config", str(work / "Caddyfile"), "--adapter", "caddyfile"],
@@ -138,17 +144,22 @@ def start_caddy(root: Path, work: Path, config: Path | None, env: dict[str, str]
     return Started(process, f"http://127.0.0.1:{port}", admin)
 
 
-def start_nginx(root: Path, work: Path, workers: str) -> Started:
-    """nginx from the rendered server block on a free port, ``workers`` worker processes."""
+def start_nginx(root: Path, work: Path, workers: str, h2c: bool = False) -> Started:
+    """nginx from the rendered server block on a free port, ``workers`` worker processes
+    (``h2c``: HTTP/2 in clear text only on that port)."""
     from agency_site.deploy import nginx
 
     port = local_servers.free_port()
     prefix = work / "nginx"
     prefix.mkdir(exist_ok=True)
     topology = _topology(root, port, prefix / "access.log", "off")
-    (prefix / "agency_site.conf").write_text(nginx.server_block(topology))
+    site = nginx.server_block(topology)
+    model_port = local_servers.free_port()
+    if h2c:  # nginx speaks h2c only on a port of its own: the model is read on another.
+        site = site.replace(f"listen {port};", f"listen {port} http2;\n    listen {model_port};", 1)
+    (prefix / "agency_site.conf").write_text(site)
     main = nginx.standalone_config(str(prefix)).replace(
-        "worker_processes 1;", f"worker_processes {workers};"
+        "worker_processes auto;", f"worker_processes {workers};"
     )
     (prefix / "nginx.conf").write_text(main)
     process = subprocess.Popen(
@@ -156,7 +167,8 @@ def start_nginx(root: Path, work: Path, workers: str) -> Started:
         start_new_session=True,
     )
     local_servers.wait_for_port(port)
-    return Started(process, f"http://127.0.0.1:{port}")
+    model = f"http://127.0.0.1:{model_port}" if h2c else ""
+    return Started(process, f"http://127.0.0.1:{port}", model_url=model)
 
 
 def pages_of(root: Path) -> list[str]:
@@ -185,11 +197,14 @@ def _record_profile(admin: str, seconds: int, out: Path) -> threading.Thread:
     return thread
 
 
-def measure(started: Started, steps, readers: int, rate: int, work: Path) -> dict:
+def measure(
+    started: Started, steps, readers: int, rate: int, work: Path, h2c: bool = False
+) -> dict:
     """One run: the readers through the server, its CPU and peak RSS around them."""
     pids = tree(started.process.pid)
     before, wall = cpu_seconds(pids), time.monotonic()
-    result = asyncio.run(static_load.run(steps, started.url, readers, readers / rate, 30.0, work))
+    ramp = readers / rate
+    result = asyncio.run(static_load.run(steps, started.url, readers, ramp, 30.0, work, h2c))
     cpu = cpu_seconds(pids) - before
     return {
         "requests": result.requests,
@@ -211,31 +226,32 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--readers", type=int, default=4000, help="h2load readers per run")
     cli.add_argument("--rate", type=int, default=500, help="readers created per second")
     cli.add_argument("--runs", type=int, default=3)
-    cli.add_argument("--workers", default="1", help="nginx's worker_processes")
+    cli.add_argument("--workers", default="1", help="nginx's worker_processes (1: per core)")
     cli.add_argument("--env", action="append", default=[], help="NAME=VALUE for Caddy")
     cli.add_argument("--pprof", type=Path, help="Caddy: a CPU profile of the first run")
     cli.add_argument("--label", default="", help="a name for the printed lines")
+    cli.add_argument("--h2c", action="store_true", help="HTTP/2 in clear text, not HTTP/1.1")
     args = cli.parse_args(argv)
     root = args.root.resolve()
     env = dict(item.split("=", 1) for item in args.env)
     work = Path(tempfile.mkdtemp(prefix="server-cost-"))
     work.chmod(0o755)
     if args.server == "caddy":
-        started = start_caddy(root, work, args.config, env)
+        started = start_caddy(root, work, args.config, env, args.h2c)
     else:
-        started = start_nginx(root, work, args.workers)
+        started = start_nginx(root, work, args.workers, args.h2c)
     label = args.label or (args.config.name if args.config else args.server)
     try:
-        steps = visits(started.url, pages_of(root))
+        steps = visits(started.model_url or started.url, pages_of(root))
         requests = sum(len(files) for step in steps for files in step) / len(steps)
         print(f"{label}: {started.url}, {requests:.1f} requests a reader", flush=True)
-        measure(started, steps, min(args.readers, 500), args.rate, work)  # warm
+        measure(started, steps, min(args.readers, 500), args.rate, work, args.h2c)  # warm
         for run in range(args.runs):
             profile = None
             if args.pprof and run == 0 and started.admin:
                 seconds = max(int(args.readers / args.rate), 1)
                 profile = _record_profile(started.admin, seconds, args.pprof)
-            r = measure(started, steps, args.readers, args.rate, work)
+            r = measure(started, steps, args.readers, args.rate, work, args.h2c)
             if profile is not None:
                 profile.join()
             print(
