@@ -147,11 +147,12 @@ bench-inp: setup-dev
 	bash scripts/ensure_chromium.sh
 	$(BIN)/python -m scripts.bench_inp $(BENCH_INP_ARGS)
 
-## stack: the production topology on loopback: Redis, PostgreSQL, 2 backends x 2 workers, Caddy
-##        (http://localhost:$(STACK_PORT)); returns once it answers. Debian packages installed if root.
-##        [5-8 min: builds the export]
+## stack: the production topology on loopback: Redis, PostgreSQL, 2 backends x 2 workers, nginx
+##        (http://localhost:$(STACK_PORT); STACK_SERVER=caddy: Caddy instead); returns once it
+##        answers. Debian packages installed if root. [5-8 min: builds the export]
 STACK_PORT ?= 8080
 export STACK_PORT
+export STACK_SERVER
 stack: setup-dev
 	$(BIN)/python scripts/stack.py up
 
@@ -166,7 +167,7 @@ stack-down:
 stack-release: setup-dev
 	$(BIN)/python scripts/stack.py release $(STACK_RELEASE_ARGS)
 
-## test-stack: browser smoke tests through Caddy and nginx, and a backend killed mid-visit
+## test-stack: browser smoke tests through nginx and Caddy, and a backend killed mid-visit
 ##             (starts `make stack` with a fake EmailJS, stops it at the end) [about 4 min]
 test-stack: setup-dev
 	bash scripts/ensure_chromium.sh

@@ -3,20 +3,23 @@
 Run once from the clone, as root, with the system's ``python3`` (no venv exists yet, so
 this file uses the standard library only; docs/deploy.md "Fresh Debian VPS")::
 
-    sudo python3 /srv/agency_site/app/scripts/prepare_host.py --server caddy
+    sudo python3 /srv/agency_site/app/scripts/prepare_host.py                 # nginx
+    sudo python3 /srv/agency_site/app/scripts/prepare_host.py --server caddy  # or Caddy
 
 Running it again changes nothing that is already right (it is safe after a ``git pull``:
 it reinstalls the locked requirements). In order it:
 
 1. installs the Debian packages (``apt-get``; ``--no-apt`` skips it): ``python3-venv``,
-   ``git``, the web server (``--server caddy|nginx|none``) and, unless
-   ``--no-databases``, PostgreSQL and Redis;
+   ``git``, the web server (``--server nginx|caddy|none``; nginx, the default, with
+   Debian's ``certbot`` and its nginx plugin) and, unless ``--no-databases``, PostgreSQL
+   and Redis;
 2. creates the system user ``DEPLOY_USER`` (``agency``; no login shell, home in the data
    folder, where Reflex keeps its Node and Bun);
 3. creates the folders: the data and backup folders (``DEPLOY_DATA_DIR``,
    ``DEPLOY_BACKUP_DIR``; the user's, 0700), the parent of ``DEPLOY_STATIC_ROOT`` where
    the releases go and ``/etc/agency_site`` where they are rendered (root's, 0755: the
-   web server reads them), and the web server's access log (``DEPLOY_ACCESS_LOG``: the web
+   web server reads them; ``SERVER_FILE`` there names the web server), and the web server's
+   access log (``DEPLOY_ACCESS_LOG``: the web
    server writes it, the user's group reads it for the nightly report; 0640);
 4. gives the clone to root, not writable by the user: root runs its code and its
    ``.venv`` (``deploy release``), so a user who could change them would become root.
@@ -30,7 +33,11 @@ it reinstalls the locked requirements). In order it:
    the one the backends already keep in the data folder, else a new one); an existing
    ``.env`` is only narrowed to that owner and mode, given a ``BOOKING_LINK_SECRET`` line
    at its end when it sets none, and a warning names the write paths it lacks;
-7. with ``--server caddy``: gives Debian's ``caddy.service`` the site's Go runtime settings
+7. with nginx: makes ``ACME_WEBROOT`` (where ``certbot --webroot`` would put Let's
+   Encrypt's challenges; the nginx plugin needs none), writes certbot's deploy hook
+   (``CERTBOT_HOOK``: nginx reloads after each renewal, so it serves the renewed
+   certificate) and enables Debian's ``certbot.timer`` (``certbot renew`` twice a day);
+   with ``--server caddy``: gives Debian's ``caddy.service`` the site's Go runtime settings
    (``CADDY_ENVIRONMENT``) in a drop-in, ``/etc/systemd/system/caddy.service.d/``, and
    restarts Caddy when it runs and the drop-in changed.
 
@@ -71,11 +78,26 @@ DEFAULTS = {
 CONF_DIR = "/etc/agency_site"
 REQUIREMENTS = "requirements-postgres.txt"
 BASE_PACKAGES = ("python3-venv", "git")
+# nginx is the default: on this 2-core box it held the load target (10,000 readers + 400
+# bookings in 20 s) where Caddy could not (docs/loadtest.md, "Caddy or nginx").
+DEFAULT_SERVER = "nginx"
 WEB_SERVER_PACKAGES = {
+    "nginx": ("nginx", "libnginx-mod-http-brotli-static", "certbot", "python3-certbot-nginx"),
     "caddy": ("caddy",),
-    "nginx": ("nginx", "libnginx-mod-http-brotli-static"),
     "none": (),
 }
+# certbot's nginx plugin answers Let's Encrypt's challenges by itself; this folder is the
+# rendered site's challenge folder for `certbot --webroot` (Topology.acme_webroot: a test
+# keeps them equal).
+ACME_WEBROOT = "/var/www/letsencrypt"
+# Run by `certbot renew` after each certificate it renewed (Debian's certbot.timer runs it
+# twice a day): nginx reads certificates when it (re)loads its configuration.
+CERTBOT_HOOK = "/etc/letsencrypt/renewal-hooks/deploy/agency_site-reload-nginx"
+CERTBOT_TIMER = "certbot.timer"
+# The web server this host runs, one word: what `deploy release` validates and reloads, and
+# what a later run of this script prepares, when neither is told (agency_site/deploy
+# /__main__.py reads the same file name: a test keeps them equal).
+SERVER_FILE = f"{CONF_DIR}/web-server"
 DATABASE_PACKAGES = ("postgresql", "redis-server")
 # Caddy's Go runtime under a spike: its garbage collector at 400 % (Go's default 100 %)
 # spends less of the box on collecting. make loadtest --stack, 2,500 readers + 400
@@ -105,9 +127,66 @@ def ensure_caddy_drop_in(root: Path) -> None:
     path.write_text(caddy_drop_in(), encoding="utf-8")
     path.chmod(0o644)
     _say(f"{path} written: {' '.join(f'{k}={v}' for k, v in CADDY_ENVIRONMENT.items())}")
-    if root == Path("/") and shutil.which("systemctl") and Path("/run/systemd/system").is_dir():
+    if _systemd_here(root):
         _run(["systemctl", "daemon-reload"])
         _run(["systemctl", "try-restart", "caddy"])
+
+
+def certbot_hook() -> str:
+    """The deploy hook: reload nginx, which then serves the renewed certificate."""
+    return (
+        "#!/bin/sh\n# Written by scripts/prepare_host.py (CERTBOT_HOOK): certbot renew runs it\n"
+        "# after renewing a certificate; nginx reads certificates when it reloads.\n"
+        "exec systemctl reload nginx\n"
+    )
+
+
+def _systemd_here(root: Path) -> bool:
+    """Whether ``root`` is this host's own running systemd (not a test's folder)."""
+    return (
+        root == Path("/")
+        and bool(shutil.which("systemctl"))
+        and Path("/run/systemd/system").is_dir()
+    )
+
+
+def ensure_certbot(root: Path) -> None:
+    """The ACME folder, certbot's deploy hook (written when it differs) and its timer on."""
+    ensure_folder(_under(root, ACME_WEBROOT), 0o755, None)
+    hook = _under(root, CERTBOT_HOOK)
+    if not (hook.is_file() and hook.read_text(encoding="utf-8") == certbot_hook()):
+        hook.parent.mkdir(parents=True, exist_ok=True)
+        hook.write_text(certbot_hook(), encoding="utf-8")
+        _say(f"{hook} written: nginx reloads after each renewal")
+    hook.chmod(0o755)
+    if _systemd_here(root):
+        _run(["systemctl", "enable", "--now", CERTBOT_TIMER])
+
+
+def previous_server(root: Path) -> str | None:
+    """The web server an earlier run prepared here: the one ``SERVER_FILE`` names, else
+    Caddy when a host prepared before that file existed shows it (its Go runtime drop-in, or
+    Debian's Caddyfile linked to the rendered one), else None."""
+    recorded = _under(root, SERVER_FILE)
+    if recorded.is_file():
+        name = recorded.read_text(encoding="utf-8").strip()
+        return name if name in WEB_SERVER_PACKAGES else None
+    linked = _under(root, "/etc/caddy/Caddyfile")
+    rendered = _under(root, f"{CONF_DIR}/Caddyfile")
+    if _under(root, CADDY_DROP_IN).is_file() or (
+        linked.is_symlink() and os.readlink(linked) in (str(rendered), f"{CONF_DIR}/Caddyfile")
+    ):
+        return "caddy"
+    return None
+
+
+def record_server(root: Path, server: str) -> None:
+    """``SERVER_FILE`` names ``server`` (root's, 0644)."""
+    path = _under(root, SERVER_FILE)
+    if not (path.is_file() and path.read_text(encoding="utf-8") == server + "\n"):
+        path.write_text(server + "\n", encoding="utf-8")
+        _say(f"{path}: {server}")
+    path.chmod(0o644)
 
 
 def packages(server: str, databases: bool) -> list[str]:
@@ -332,6 +411,8 @@ def prepare(args: argparse.Namespace) -> None:
     root, app = args.root.resolve(), args.app_dir.resolve()
     if not (app / REQUIREMENTS).is_file():
         raise SystemExit(f"prepare_host: {app} is not a clone of the site (no {REQUIREMENTS}).")
+    # A host keeps the web server it was prepared with unless told otherwise.
+    args.server = args.server or previous_server(root) or DEFAULT_SERVER
     if args.apt:
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
         _run(["apt-get", "install", "-y", *packages(args.server, args.databases)], env=env)
@@ -341,6 +422,7 @@ def prepare(args: argparse.Namespace) -> None:
     ensure_folder(backups, 0o700, user)
     ensure_folder(_under(root, args.static_root).parent, 0o755, None)
     ensure_folder(_under(root, CONF_DIR), 0o755, None)
+    record_server(root, args.server)
     if args.server != "none":
         ensure_access_log(_under(root, args.access_log), args.server, user)
     take_tree(app, user)
@@ -369,7 +451,9 @@ def prepare(args: argparse.Namespace) -> None:
     # Root's (the release reads it as root), readable by the user's group (backends, exports).
     os.chown(env_file, 0, user.pw_gid)
     env_file.chmod(0o640)
-    if args.server == "caddy":
+    if args.server == "nginx":
+        ensure_certbot(root)
+    elif args.server == "caddy":
         ensure_caddy_drop_in(root)
     _say("done")
 
@@ -379,8 +463,9 @@ def parser() -> argparse.ArgumentParser:
     env = {key: os.environ.get(f"DEPLOY_{key.upper()}", "").strip() for key in DEFAULTS}
     value = {key: env[key] or default for key, default in DEFAULTS.items()}
     cli = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    cli.add_argument("--server", choices=sorted(WEB_SERVER_PACKAGES), default="caddy",
-                     help="the web server to install (none on a backend-only host)")  # fmt: skip
+    cli.add_argument("--server", choices=sorted(WEB_SERVER_PACKAGES),
+                     help=f"the web server to install (none on a backend-only host); default: "
+                     f"the one this host was prepared with, else {DEFAULT_SERVER}")  # fmt: skip
     cli.add_argument("--no-apt", dest="apt", action="store_false", help="install no package")
     cli.add_argument("--no-databases", dest="databases", action="store_false",
                      help="no PostgreSQL and Redis (they run on another host)")  # fmt: skip

@@ -39,6 +39,9 @@ PROGRAMS: dict[str, Program] = {
     "systemd-analyze": Program("systemd", TESTS, "verifies the generated systemd units"),
     "nft": Program("nftables", TESTS, "checks the deploy guide's firewall rule (nft -c)"),
     "bwrap": Program("bubblewrap", TESTS, "a read-only root as systemd's ProtectSystem=strict"),
+    "certbot": Program(
+        "python3-certbot-nginx", TESTS, "its nginx plugin renews through the rendered https site"
+    ),
     "h2load": Program("nghttp2-client", LOADTEST, "drives 10,000 readers (make loadtest --stack)"),
     "chromium": Program("chromium", BROWSER, "the release's smoke check, Lighthouse, autofill"),
     "chromium-headless-shell": Program(

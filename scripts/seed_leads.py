@@ -57,6 +57,9 @@ import sqlalchemy as sa
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from agency_site.leads.statuses import LeadStatus, SpamReason  # noqa: E402
+from agency_site.leads.webhooks.queue import REMOVED, SENT, endpoint_key  # noqa: E402
+
 from agency_site.bookings.models import (  # noqa: E402
     Attendance,
     Booking,
@@ -67,7 +70,6 @@ from agency_site.bookings.models import (  # noqa: E402
 )
 from agency_site.desk.models import DeskLeadStage  # noqa: E402
 from agency_site.forms.kinds import LeadKind  # noqa: E402
-from agency_site.leads.kinds import LeadStatus, SpamReason  # noqa: E402
 from agency_site.leads.models import (  # noqa: E402
     AttemptOutcome,
     Lead,
@@ -79,7 +81,6 @@ from agency_site.leads.models import (  # noqa: E402
     email_key,
     mailbox_digest,
 )
-from agency_site.leads.webhook_queue import REMOVED, SENT, endpoint_key  # noqa: E402
 from agency_site.report import tables as report  # noqa: E402
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS  # noqa: E402
 from agency_site.working_calendar import WorkingCalendar, default_calendar  # noqa: E402

@@ -1,6 +1,7 @@
 """The production topology on this machine's loopback: ``make stack`` / ``make stack-down``.
 
-    make stack                      # Redis, PostgreSQL, 2 backends x 2 workers, Caddy: http://localhost:8080
+    make stack                      # Redis, PostgreSQL, 2 backends x 2 workers, nginx: http://localhost:8080
+    make stack STACK_SERVER=caddy   # Caddy in front instead (the documented alternative)
     make stack STACK_PORT=9080      # beside a dev server
     make stack STACK_FRONTEND_ZIP=frontend.zip  # first release: a `make export` made for its URL
     make stack-down                 # stops everything it started, by pid
@@ -12,11 +13,11 @@
     .venv/bin/python scripts/stack.py restart-postgres  # the same, on the same data
     .venv/bin/python scripts/stack.py stop-postgres     # stopped until start-postgres
     .venv/bin/python scripts/stack.py stop-redis        # stopped until start-redis
-    .venv/bin/python scripts/stack.py caddy-websocket refuse   # Caddy answers 403 to upgrades
-    .venv/bin/python scripts/stack.py caddy-websocket allow    # ...and passes them on again
+    .venv/bin/python scripts/stack.py websocket refuse   # the web server answers 403 to upgrades
+    .venv/bin/python scripts/stack.py websocket allow    # ...and passes them on again
 
 What runs (ports from STACK_PORT, default 8080):
-    Caddy            STACK_PORT      the static export, /_event /ping /_health /_site/* balanced
+    nginx (or Caddy) STACK_PORT      the static export, /_event /ping /_health /_site/* balanced
     backend 1 and 2  STACK_PORT+11, +12   `reflex run --env prod --backend-only`, 2 workers each
     Redis            STACK_PORT+13   shared visitor state and rate-limit counts
     PostgreSQL       STACK_PORT+14   the leads
@@ -30,8 +31,14 @@ the database starts empty on each ``up``. Its first release is exported from the
 is ``STACK_FRONTEND_ZIP``: a ``frontend.zip`` exported with the stack's URL baked in
 (``REFLEX_API_URL=REFLEX_DEPLOY_URL=http://localhost:8080 make export``: CI does, and serves
 the export it checked instead of building the same site again). ``.stack/env`` holds the stack's REFLEX_DB_URL and REFLEX_REDIS_URL for the
-operator command or a load test, and DEPLOY_ACCESS_LOG: Caddy's access log, ``.stack/access.log``,
-for ``python -m agency_site.report``.
+operator command or a load test, and DEPLOY_ACCESS_LOG: the web server's access log (nginx's in
+its folder, Caddy's ``.stack/access.log``), for ``python -m agency_site.report``.
+
+The web server is nginx, as on a host prepared by ``scripts/prepare_host.py`` (the deployed
+default: docs/deploy.md), from the configuration the release renders (its standalone
+``nginx.conf`` in ``.stack/conf/``); ``STACK_SERVER=caddy`` puts Caddy there instead, from
+the rendered Caddyfile. The load test and the stack tests start the other one beside it
+on a free port (``scripts/loadtest/web_servers.py``).
 """
 
 import argparse
@@ -43,13 +50,14 @@ import sys
 import time
 import urllib.request
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scripts import local_servers  # noqa: E402
-from scripts.prepare_host import CADDY_ENVIRONMENT  # noqa: E402
+from scripts.prepare_host import CADDY_ENVIRONMENT, DEFAULT_SERVER  # noqa: E402
 from scripts.production_site import own_web_workdir, reflex_prod  # noqa: E402
 
 STATE_DIR = ROOT / ".stack"
@@ -86,7 +94,7 @@ def postgres_dir(base: int) -> Path:
 def ports(base: int) -> dict[str, int]:
     """Every port of the stack, from its public one."""
     return {
-        "caddy": base,
+        "web": base,
         **{f"backend{n}": base + 10 + n for n in range(1, BACKENDS + 1)},
         "redis": base + 13,
         "postgres": base + 14,
@@ -217,7 +225,7 @@ def restart_postgres(state: dict, down_s: float = 0.0) -> None:
 
 # A fault drill's Caddyfile: websocket upgrades of /_event answered 403 (a proxy or a
 # corporate network that blocks websockets); everything else as generated.
-_REFUSE_WEBSOCKET = """\t# Fault drill (stack.py caddy-websocket refuse): no websocket upgrade.
+_REFUSE_WEBSOCKET = """\t# Fault drill (stack.py websocket refuse): no websocket upgrade.
 \t@upgrade {
 \t\tpath /_event /_event/*
 \t\theader Connection *Upgrade*
@@ -238,20 +246,52 @@ def refusing_websockets(caddyfile: str) -> str:
     return caddyfile.replace(anchor, _REFUSE_WEBSOCKET + anchor, 1)
 
 
-def caddy_websocket(state: dict, refuse: bool) -> None:
-    """Make the running Caddy refuse websocket upgrades (``refuse``) or pass them again."""
-    caddyfile = STATE_DIR / "conf" / "Caddyfile"
-    generated = STATE_DIR / "conf" / "Caddyfile.generated"
+# The same drill in nginx's site: an upgrade of /_event is answered 403 in its location.
+_NGINX_EVENT = "    location /_event {\n"
+_NGINX_REFUSE = "        if ($http_upgrade) {  # Fault drill (stack.py websocket refuse).\n            return 403;\n        }\n"
+
+
+def refusing_websockets_nginx(site: str) -> str:
+    """The generated nginx site with websocket upgrades of /_event answered 403."""
+    if site.count(_NGINX_EVENT) != 1:
+        raise SystemExit("The nginx site has no single /_event location to refuse upgrades in.")
+    return site.replace(_NGINX_EVENT, _NGINX_EVENT + _NGINX_REFUSE, 1)
+
+
+def web_server(state: dict) -> str:
+    """The web server in front of this stack (Caddy for one started before there was a choice)."""
+    return state.get("server", "caddy")
+
+
+def _web_files(state: dict) -> tuple[Path, Callable[[str], str]]:
+    """The file the drill edits and how: Caddy's Caddyfile or nginx's site."""
+    if web_server(state) == "caddy":
+        return STATE_DIR / "conf" / "Caddyfile", refusing_websockets
+    return Path(state["nginx_prefix"]) / "agency_site.conf", refusing_websockets_nginx
+
+
+def websocket(state: dict, refuse: bool) -> None:
+    """Make the stack's web server refuse websocket upgrades (``refuse``) or pass them again."""
+    path, refusing = _web_files(state)
+    generated = path.with_name(path.name + ".generated")
     if not generated.exists():
-        shutil.copy2(caddyfile, generated)
+        shutil.copy2(path, generated)
     text = generated.read_text()
-    caddyfile.write_text(refusing_websockets(text) if refuse else text)
-    _caddy_reload(state)
+    path.write_text(refusing(text) if refuse else text)
+    _web_reload(state)
 
 
 def access_log_env() -> dict[str, str]:
-    """Caddy's access log in .stack/, where `python -m agency_site.report` finds it."""
+    """The rendered Caddyfile's access log, in .stack/."""
     return {"DEPLOY_ACCESS_LOG": str(STATE_DIR / "access.log")}
+
+
+def access_log(state: dict) -> Path:
+    """The access log of the stack's web server, where `python -m agency_site.report` reads:
+    Caddy's (``access_log_env``), or nginx's in its folder (``nginx.standalone_config``)."""
+    if web_server(state) == "caddy":
+        return STATE_DIR / "access.log"
+    return Path(state["nginx_prefix"]) / "access.log"
 
 
 def backend_addresses(base: int) -> list[str]:
@@ -264,15 +304,18 @@ def _caddy_admin(state: dict) -> str:
     return f"unix/{served_dir(state['port']) / 'caddy-admin.sock'}"
 
 
-def _caddy_reload(state: dict) -> None:
-    """Caddy reads its Caddyfile again (through its admin socket)."""
+def _web_reload(state: dict) -> None:
+    """The stack's web server reads its configuration again: Caddy through its admin socket,
+    nginx by its signal (``nginx -s reload``), as ``systemctl reload`` does on a host."""
     from agency_site.deploy import release as releases
 
-    releases.run(
-        ["caddy", "reload", "--config", str(STATE_DIR / "conf" / "Caddyfile"),
-         "--adapter", "caddyfile", "--address", _caddy_admin(state)],
-        "caddy reload",
-    )  # fmt: skip
+    if web_server(state) == "caddy":
+        command = ["caddy", "reload", "--config", str(STATE_DIR / "conf" / "Caddyfile"),
+                   "--adapter", "caddyfile", "--address", _caddy_admin(state)]  # fmt: skip
+    else:
+        command = ["nginx", "-c", str(STATE_DIR / "conf" / "nginx.conf"),
+                   "-p", state["nginx_prefix"], "-s", "reload"]  # fmt: skip
+    releases.run(command, f"{web_server(state)} reload")
 
 
 def release_target(state: dict):
@@ -308,9 +351,9 @@ def release_target(state: dict):
     return releases.Target(
         static_root=Path(state["www"]),
         conf_dir=STATE_DIR / "conf",
-        server="caddy",
+        server=web_server(state),
         public_url=f"http://localhost:{base}",
-        reload=lambda: _caddy_reload(state),
+        reload=lambda: _web_reload(state),
         migrate=lambda: _run(
             [sys.executable, "-m", "reflex", "db", "migrate"], env, STATE_DIR / "migrate.log"
         ),
@@ -341,7 +384,7 @@ def release(state: dict, rollback: bool, fault: str | None) -> int:
     """`make stack-release`: the release (or rollback) of the checkout to this stack."""
     from agency_site.deploy import release as releases
 
-    if not state.get("pids", {}).get("caddy"):
+    if not state.get("pids", {}).get(web_server(state)):
         raise SystemExit("No stack is running: `make stack` first.")
     target = release_target(state)
     export = target.export
@@ -409,7 +452,7 @@ def _start_servers(state: dict, started: float) -> None:
     (STATE_DIR / "env").write_text(
         f"REFLEX_DB_URL={postgres.url}\nREFLEX_REDIS_URL={redis.url}\n"
         f"REFLEX_API_URL=http://localhost:{base}\nREFLEX_DEPLOY_URL=http://localhost:{base}\n"
-        + "".join(f"{name}={value}\n" for name, value in access_log_env().items())
+        f"DEPLOY_ACCESS_LOG={access_log(state)}\n"
     )
 
 
@@ -444,30 +487,32 @@ def _observe_postgres(state: dict) -> None:
         engine.dispose()
 
 
-def _start_caddy(state: dict) -> int:
-    """Caddy with the installed Caddyfile; its pid."""
-    caddy_env = {
-        **os.environ,
-        **CADDY_ENVIRONMENT,  # What a prepared host's caddy.service gets.
-        "XDG_DATA_HOME": str(STATE_DIR),
-        "XDG_CONFIG_HOME": str(STATE_DIR),
-    }
-    config = str(STATE_DIR / "conf" / "Caddyfile")
-    with (STATE_DIR / "caddy.log").open("ab") as out:
-        caddy = subprocess.Popen(
-            ["caddy", "run", "--config", config, "--adapter", "caddyfile"],
-            env=caddy_env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
+def _start_web_server(state: dict) -> int:
+    """The stack's web server with the installed configuration; its pid."""
+    if web_server(state) == "caddy":
+        env = {
+            **os.environ,
+            **CADDY_ENVIRONMENT,  # What a prepared host's caddy.service gets.
+            "XDG_DATA_HOME": str(STATE_DIR),
+            "XDG_CONFIG_HOME": str(STATE_DIR),
+        }
+        config = str(STATE_DIR / "conf" / "Caddyfile")
+        command = ["caddy", "run", "--config", config, "--adapter", "caddyfile"]
+    else:
+        env = dict(os.environ)
+        command = ["nginx", "-c", str(STATE_DIR / "conf" / "nginx.conf"),
+                   "-p", state["nginx_prefix"], "-g", "daemon off;"]  # fmt: skip
+    with (STATE_DIR / f"{web_server(state)}.log").open("ab") as out:
+        process = subprocess.Popen(
+            command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
-    state["pids"]["caddy"] = caddy.pid
+    state["pids"][web_server(state)] = process.pid
     _save(state)
-    return caddy.pid
+    return process.pid
 
 
-def up(base: int) -> None:
-    """Start the whole topology and return once Caddy serves / and /_health."""
+def up(base: int, server: str) -> None:
+    """Start the whole topology and return once the web server serves / and /_health."""
     from agency_site.deploy import release as releases
 
     started = time.monotonic()
@@ -478,14 +523,14 @@ def up(base: int) -> None:
         shutil.rmtree(STATE_DIR)
     STATE_DIR.mkdir()
     STATE_DIR.chmod(0o755)  # PostgreSQL runs as its own user and must reach its folder.
-    state: dict = {"port": base, "pids": {}}
+    state: dict = {"port": base, "pids": {}, "server": server}
+    state["nginx_prefix"] = str(served_dir(base) / "nginx")
     _save(state)
     _start_servers(state, started)
     env = _site_env(state, base)
     _run([sys.executable, "-m", "reflex", "db", "migrate"], env, STATE_DIR / "migrate.log")
     _log("Leads database migrated", started)
     state["www"] = str(served_dir(base) / "www")
-    state["nginx_prefix"] = str(served_dir(base) / "nginx")
     _save(state)
     target = release_target(state)
     first = releases.new_release(target)
@@ -505,22 +550,23 @@ def up(base: int) -> None:
         _wait_ok(f"http://{backend}/ping", START_TIMEOUT_S, pid=pid)
         _log(f"Backend {number} answers on {backend}", started)
     releases.install(target, releases.rendered_files(target, first))
-    caddy = _start_caddy(state)
+    web = _start_web_server(state)
     url = f"http://localhost:{base}"
-    _wait_ok(f"{url}/", 30, pid=caddy)
+    _wait_ok(f"{url}/", 30, pid=web)
     _wait_ok(f"{url}/_health", 60, lambda body: json.loads(body).get("status") is True)
     backends = ",".join(backend_addresses(base))
-    _log(f"Up: {url}  (backends {backends}, {WORKERS_PER_BACKEND} workers each)", started)
+    _log(f"Up: {url}  ({server}; backends {backends}, {WORKERS_PER_BACKEND} workers each)", started)
     print(url)
 
 
 def down() -> None:
-    """Stop every process the stack started, by pid (Caddy first, PostgreSQL last)."""
+    """Stop every process the stack started, by pid (the web server first, PostgreSQL last)."""
     import signal
 
     state = _load()
     pids: dict[str, int] = state.get("pids", {})
-    order = ["caddy", *sorted(k for k in pids if k.startswith("backend")), "redis", "postgres"]
+    backends = sorted(k for k in pids if k.startswith("backend"))
+    order = ["caddy", "nginx", *backends, "redis", "postgres"]
     for name in order:
         pid = pids.get(name)
         if pid and _alive(pid):
@@ -554,12 +600,12 @@ def main() -> int:
             "restart-redis",
             "restart-postgres",
             *SERVER_COMMANDS,
-            "caddy-websocket",
+            "websocket",
             "release",
         ],
     )
     parser.add_argument(
-        "number", nargs="?", default="1", help="backend 1 or 2; caddy-websocket: refuse|allow"
+        "number", nargs="?", default="1", help="backend 1 or 2; websocket: refuse|allow"
     )
     parser.add_argument(
         "--down-seconds", type=float, default=0.0, help="restart-*: stay stopped this long"
@@ -567,10 +613,16 @@ def main() -> int:
     parser.add_argument("--rollback", action="store_true", help="release: the previous one")
     parser.add_argument("--fault", choices=["csp"], help="release: a broken release (drill)")
     parser.add_argument("--port", type=int, default=int(os.environ.get("STACK_PORT", "8080")))
+    parser.add_argument(
+        "--server",
+        choices=("nginx", "caddy"),
+        default=os.environ.get("STACK_SERVER") or DEFAULT_SERVER,
+        help="up: the web server in front (STACK_SERVER; default nginx, as a prepared host)",
+    )
     args = parser.parse_args()
     if args.command == "up":
         try:
-            up(args.port)
+            up(args.port, args.server)
         except BaseException:
             down()  # Leave nothing half-started behind.
             raise
@@ -582,10 +634,10 @@ def main() -> int:
         kill_backend(_load(), int(args.number))
     elif args.command in SERVER_COMMANDS:
         SERVER_COMMANDS[args.command](_load())
-    elif args.command == "caddy-websocket":
+    elif args.command == "websocket":
         if args.number not in ("refuse", "allow"):
-            parser.error("caddy-websocket refuse|allow")
-        caddy_websocket(_load(), refuse=args.number == "refuse")
+            parser.error("websocket refuse|allow")
+        websocket(_load(), refuse=args.number == "refuse")
     elif args.command == "restart-redis":
         restart_redis(_load(), args.down_seconds)
     elif args.command == "restart-postgres":

@@ -6,6 +6,7 @@ import ipaddress
 import json
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -29,6 +30,7 @@ from agency_site.web_base.security_headers import (
     with_page_policy,
 )
 from scripts import local_servers
+from tests.conftest import unavailable
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -485,6 +487,22 @@ def test_the_production_release_runs_systemd_and_bakes_the_public_url(settings, 
     assert options["env"]["REFLEX_API_URL"] == "https://www.agencia.example"
 
 
+def test_a_release_uses_the_hosts_web_server_nginx_by_default(tmp_path) -> None:
+    """Without --server, the release validates and reloads the server prepare_host.py
+    recorded for the host (a Caddy host keeps Caddy), else nginx; --server overrides."""
+    from agency_site.deploy import __main__ as cli
+
+    def server(*extra: str) -> str:
+        args = cli._parser().parse_args(["release", "--conf-dir", str(tmp_path), *extra])
+        return cli.web_server(args)
+
+    assert server() == release.DEFAULT_SERVER == "nginx"
+    (tmp_path / release.SERVER_FILE).write_text("caddy\n")
+    assert server() == "caddy" and server("--server", "nginx") == "nginx"
+    (tmp_path / release.SERVER_FILE).write_text("none\n")  # A backend-only host's.
+    assert server() == "nginx"
+
+
 class _Backend(http.server.BaseHTTPRequestHandler):
     """A backend answering every request with a page, and the weaker Referrer-Policy."""
 
@@ -630,6 +648,183 @@ def test_the_access_log_keeps_only_what_the_policy_says(
     assert hits["/_site/bookings/cancel"].referrer == (
         f"http://localhost:{port}/_site/bookings/decline"
     )
+
+
+@pytest.mark.parametrize("run_server", [_run_caddy, _run_nginx], ids=["caddy", "nginx"])
+def test_a_bundle_is_served_by_its_name_and_only_a_missing_one_is_logged(
+    run_server, served_root, monkeypatch
+) -> None:
+    """The hashed bundles take their own short way (docs/loadtest.md, "Where Caddy's time
+    goes"): no page lookup (``/assets/x`` is never ``x.html``) and no access log line for
+    a bundle served (a page view's files are no visit), but a missing one is logged as any
+    404. Pages keep their lines and a page's trailing slash still redirects."""
+    port = local_servers.free_port()
+    monkeypatch.setenv("REFLEX_DEPLOY_URL", f"http://localhost:{port}")
+    monkeypatch.setenv("DEPLOY_BACKENDS", f"127.0.0.1:{local_servers.free_port()}")
+    monkeypatch.setenv("DEPLOY_ACCESS_LOG", str(served_root / "caddy" / "access.log"))
+    (served_root / "assets" / "stray.html").write_text("<!doctype html><title>x</title>")
+    (served_root / "about").mkdir(mode=0o755)  # A page's folder, as the export has them.
+    _page(served_root / "about" / "index.html", "Nosotros")
+    topology = from_settings(load_settings(), static_root=str(served_root))
+    process = run_server(topology, served_root)
+    try:
+        local_servers.wait_for_port(port)
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}") as client:
+            assert client.get(ASSETS[0]).status_code == 200
+            assert client.get("/assets/stray").status_code == 404
+            assert client.get("/assets/missing-Zz99.js").status_code == 404
+            for slash, page in (("/about/", "/about"), ("/ca/", "/ca")):
+                answer = client.get(slash)
+                assert (answer.status_code, answer.headers["location"]) == (308, page)
+            assert client.get("/about").status_code == 200
+    finally:
+        local_servers.stop_pid(process.pid)
+    logs = "".join(path.read_text() for path in served_root.rglob("access.log"))
+    logged = [json.loads(line)["request"]["uri"] for line in logs.splitlines()]
+    assert ASSETS[0] not in logged
+    for uri in ("/assets/stray", "/assets/missing-Zz99.js", "/about/", "/about"):
+        assert uri in logged, (uri, logged)
+
+
+def self_signed(folder: Path, host: str) -> tuple[Path, Path]:
+    """A certificate for ``host`` and its key, made here (Let's Encrypt is not reachable)."""
+    cert, key = folder / "fullchain.pem", folder / "privkey.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-days", "2", "-subj", f"/CN={host}", "-addext", f"subjectAltName=DNS:{host}",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return cert, key
+
+
+@pytest.fixture
+def https_site(served_root, monkeypatch):
+    """nginx serving ``served_root`` as https://www.agencia.example from the rendered files,
+    with a self-signed certificate at the path certbot would write, on free ports."""
+    host = "www.agencia.example"
+    live = served_root / "letsencrypt" / "live" / host
+    live.mkdir(parents=True)
+    cert, key = self_signed(live, host)
+    webroot = served_root / "acme"
+    (webroot / nginx.ACME_CHALLENGE.strip("/")).mkdir(parents=True)
+    for folder in (webroot, *webroot.rglob("*")):
+        folder.chmod(0o755)  # nginx's workers (nobody) read the challenges.
+    monkeypatch.setenv("REFLEX_DEPLOY_URL", f"https://{host}")
+    monkeypatch.setenv("DEPLOY_BACKENDS", f"127.0.0.1:{local_servers.free_port()}")
+    monkeypatch.setenv("DEPLOY_ACCESS_LOG", str(served_root / "log" / "access.log"))
+    (served_root / "log").mkdir()
+    monkeypatch.setenv("DEPLOY_TLS_CERTIFICATE", str(cert))
+    monkeypatch.setenv("DEPLOY_TLS_CERTIFICATE_KEY", str(key))
+    https_port, http_port = local_servers.free_port(), local_servers.free_port()
+    topology = from_settings(
+        load_settings(), static_root=str(served_root), listen_port=https_port,
+        http_port=http_port, acme_webroot=str(webroot),
+    )  # fmt: skip
+    prefix = served_root / "nginx"
+    prefix.mkdir()
+    (prefix / "agency_site.conf").write_text(nginx.server_block(topology))
+    (prefix / "nginx.conf").write_text(nginx.standalone_config(str(prefix)))
+    checked = subprocess.run(
+        ["nginx", "-t", "-c", str(prefix / "nginx.conf"), "-p", str(prefix)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert checked.returncode == 0, checked.stderr
+    process = subprocess.Popen(
+        ["nginx", "-c", str(prefix / "nginx.conf"), "-p", str(prefix), "-g", "daemon off;"],
+        start_new_session=True,
+    )
+    try:
+        local_servers.wait_for_port(https_port)
+        local_servers.wait_for_port(http_port)
+        yield topology, webroot
+    finally:
+        local_servers.stop_pid(process.pid)
+
+
+@pytest.mark.filterwarnings("ignore:ssl.TLSVersion.TLSv1_1 is deprecated:DeprecationWarning")
+def test_nginx_serves_an_https_site_with_a_certbot_certificate(https_site, served_root) -> None:
+    """The rendered https site: TLS 1.2+ with the certificate at certbot's path, HSTS and
+    the document headers on its pages; on the plain port the ACME challenges are served
+    (never redirected) and everything else is sent to https; both ports log privately."""
+    import ssl
+
+    topology, webroot = https_site
+    host, base = topology.host, f"https://127.0.0.1:{topology.port}"
+    with httpx.Client(base_url=base, verify=False, headers={"Host": host}) as client:
+        page = client.get("/about?gclid=SECRET-CLICK")
+        assert page.status_code == 200 and "Nosotros" in page.text
+        for name, value in topology.asset_headers + topology.document_headers:
+            assert page.headers.get(name) == value, name
+        assert page.headers["strict-transport-security"] == "max-age=31536000; includeSubDomains"
+        assert page.http_version in ("HTTP/1.1", "HTTP/2")
+    # An old protocol is refused; TLS 1.2 is accepted.
+    for version, accepted in ((ssl.TLSVersion.TLSv1_1, False), (ssl.TLSVersion.TLSv1_2, True)):
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+        context.minimum_version = context.maximum_version = version
+        context.set_ciphers("ALL:@SECLEVEL=0")
+        try:
+            with (
+                socket.create_connection(("127.0.0.1", topology.port), 5) as raw,
+                context.wrap_socket(raw, server_hostname=host) as tls,
+            ):
+                assert accepted, tls.version()
+        except ssl.SSLError:
+            assert not accepted, version
+    token = "tok-3Fz_9"
+    (webroot / nginx.ACME_CHALLENGE.strip("/") / token).write_text("tok-3Fz_9.key-auth")
+    with httpx.Client(base_url=f"http://127.0.0.1:{topology.http_port}") as plain:
+        challenge = plain.get(f"{nginx.ACME_CHALLENGE}{token}", headers={"Host": host})
+        assert (challenge.status_code, challenge.text) == (200, "tok-3Fz_9.key-auth")
+        moved = plain.get("/about?utm_source=x&t=SECRET-TOKEN", headers={"Host": host})
+        assert moved.status_code == 301
+        assert moved.headers["location"] == (
+            f"https://{host}:{topology.port}/about?utm_source=x&t=SECRET-TOKEN"
+        )
+    log = (served_root / "log" / "access.log").read_text()
+    assert "SECRET" not in log and "127.0.0.1" not in log
+    uris = [json.loads(line)["request"]["uri"] for line in log.splitlines()]
+    assert "/about" in uris and "/about?utm_source=x" in uris
+
+
+def test_certbots_nginx_plugin_renews_through_the_rendered_site(
+    https_site, served_root, tmp_path
+) -> None:
+    """What Debian's certbot.timer runs (``certbot renew``, the nginx plugin that issued the
+    certificate): the plugin reads the rendered configuration, answers Let's Encrypt's
+    challenge on the site's plain port through the running nginx, then puts the files back
+    as they were. Offline: the challenge is fetched here instead of by Let's Encrypt."""
+    if not shutil.which("certbot"):
+        unavailable("certbot is not installed (apt-get install python3-certbot-nginx)")
+    topology, _ = https_site
+    prefix = served_root / "nginx"
+    rendered = {path: path.read_text() for path in prefix.glob("*.conf")}
+    rehearsal = subprocess.Popen(
+        ["/usr/bin/python3", str(ROOT / "tests" / "certbot_nginx_rehearsal.py"),
+         str(prefix / "nginx.conf"), topology.host, str(topology.http_port),
+         str(topology.port), str(tmp_path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        started = rehearsal.stdout.readline().split()
+        assert len(started) == 2, rehearsal.communicate(timeout=30)[1][-3000:]
+        path, validation = started
+        answer = httpx.get(
+            f"http://127.0.0.1:{topology.http_port}{path}", headers={"Host": topology.host}
+        )
+        assert (answer.status_code, answer.text) == (200, validation)
+        rehearsal.stdin.write("\n")
+        rehearsal.stdin.flush()
+        assert rehearsal.stdout.readline().strip() == "clean"
+    finally:
+        rehearsal.kill()
+        errors = rehearsal.communicate()[1]
+    assert rehearsal.returncode in (0, -9), errors
+    assert {path: path.read_text() for path in prefix.glob("*.conf")} == rendered
+    time.sleep(1)  # The plugin's reload.
+    page = httpx.get(f"https://127.0.0.1:{topology.port}/about", verify=False)
+    assert page.status_code == 200
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])

@@ -56,6 +56,56 @@ def test_the_caddyfile_refusing_websockets_is_valid_and_keeps_the_rest(
     assert result.returncode == 0, result.stderr[-2000:]
 
 
+def test_the_nginx_site_refusing_websockets_is_valid_and_refuses_only_upgrades(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The drill on the stack's default server: nginx answers 403 to an upgrade of /_event
+    and passes the rest (the socket's polling, the pages) as generated."""
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    import httpx
+
+    from agency_site.deploy import nginx
+    from scripts import local_servers
+    from tests.test_deploy import _static_site
+
+    served_root = Path(tempfile.mkdtemp(prefix="agency-drill-"))  # nginx's workers read it.
+    _static_site(served_root)
+
+    port = local_servers.free_port()
+    monkeypatch.setenv("REFLEX_DEPLOY_URL", f"http://localhost:{port}")
+    monkeypatch.setenv("REFLEX_API_URL", f"http://localhost:{port}")
+    monkeypatch.setenv("DEPLOY_BACKENDS", f"127.0.0.1:{local_servers.free_port()}")
+    generated = nginx.server_block(from_settings(load_settings(), static_root=str(served_root)))
+    refusing = stack.refusing_websockets_nginx(generated)
+    assert refusing.replace(stack._NGINX_REFUSE, "") == generated
+    prefix = served_root / "nginx"
+    prefix.mkdir()
+    (prefix / "agency_site.conf").write_text(refusing)
+    (prefix / "nginx.conf").write_text(nginx.standalone_config(str(prefix)))
+    process = subprocess.Popen(
+        ["nginx", "-c", str(prefix / "nginx.conf"), "-p", str(prefix), "-g", "daemon off;"],
+        start_new_session=True,
+    )
+    try:
+        local_servers.wait_for_port(port)
+        url = f"http://127.0.0.1:{port}"
+        upgrade = {"Upgrade": "websocket", "Connection": "Upgrade"}
+        assert (
+            httpx.get(url + "/_event/?EIO=4&transport=websocket", headers=upgrade).status_code
+            == 403
+        )
+        # Polling goes on to the backends (none listens here: 502), the pages are served.
+        assert httpx.get(url + "/_event/?EIO=4&transport=polling").status_code == 502
+        assert httpx.get(url + "/").status_code == 200
+    finally:
+        local_servers.stop_pid(process.pid)
+        shutil.rmtree(served_root, ignore_errors=True)
+
+
 def test_every_booking_of_a_run_asks_for_its_own_slot() -> None:
     import datetime as dt
 

@@ -245,7 +245,8 @@ def test_both_web_servers_get_their_own_knee_and_cost_side_by_side() -> None:
 
 @pytest.mark.parametrize(
     ("argv", "servers"),
-    [(["--stack"], ["caddy"]), (["--stack", "--server", "nginx"], ["nginx"]),
+    # None: the stack's own (nginx unless STACK_SERVER=caddy), read where the run starts.
+    [(["--stack"], [None]), (["--stack", "--server", "nginx"], ["nginx"]),
      (["--stack", "--server", "both"], ["caddy", "nginx"])],
 )  # fmt: skip
 def test_the_web_servers_of_a_run_follow_from_the_options(argv, servers) -> None:

@@ -122,9 +122,7 @@ def host() -> Iterator[Host]:
 def prepared(host: Host) -> tuple[Host, str]:
     """The clone and the first run of prepare_host.py, as the doc says; its output."""
     host.run(f"sudo git clone {REPOSITORY} /srv/agency_site/app")
-    return host, host.run(
-        "sudo python3 /srv/agency_site/app/scripts/prepare_host.py --server caddy"
-    )
+    return host, host.run("sudo python3 /srv/agency_site/app/scripts/prepare_host.py")
 
 
 def test_a_fresh_host_is_prepared_as_the_doc_says(prepared: tuple[Host, str]) -> None:
@@ -236,7 +234,7 @@ def test_a_second_run_changes_nothing_that_is_right(prepared: tuple[Host, str]) 
         for name in (folder, *(os.path.join(folder, entry) for entry in dirs + files)):
             os.lchown(name, user.pw_uid, user.pw_gid)
     env_file.chmod(0o600)
-    output = host.run("sudo python3 /srv/agency_site/app/scripts/prepare_host.py --server caddy")
+    output = host.run("sudo python3 /srv/agency_site/app/scripts/prepare_host.py")
     assert "useradd" not in output and "-m venv" not in output and "WARNING" not in output
     assert env_file.read_text().endswith("AGENCY_NAME=Kept\n")
     assert_env_file_is_roots(host)
@@ -245,15 +243,49 @@ def test_a_second_run_changes_nothing_that_is_right(prepared: tuple[Host, str]) 
     assert_the_user_writes_only_its_folders(host)
 
 
-def test_caddy_gets_the_sites_go_runtime_settings_once(prepared: tuple[Host, str]) -> None:
-    """--server caddy: Debian's caddy.service gets GOGC=400 in a drop-in, written once."""
+def test_nginx_by_default_with_certbot_its_renewal_hook_and_challenge_folder(
+    prepared: tuple[Host, str],
+) -> None:
+    """The default web server is nginx, with Debian's certbot and its nginx plugin: the
+    challenge folder, the hook that reloads nginx after each renewal (certbot.timer runs
+    `certbot renew`), and the server recorded for `deploy release`."""
     host, output = prepared
+    assert {"nginx", "certbot", "python3-certbot-nginx"} <= set(
+        prepare_host.packages(prepare_host.DEFAULT_SERVER, databases=True)
+    )
+    assert f"{host.path(prepare_host.SERVER_FILE)}: nginx" in output
+    hook = host.path(prepare_host.CERTBOT_HOOK)
+    assert f"{hook} written" in output
+    assert hook.read_text() == prepare_host.certbot_hook()
+    assert "\nexec systemctl reload nginx\n" in hook.read_text()
+    assert _mode_owner(hook) == ("0o755", "root")
+    subprocess.run(["bash", "-n", str(hook)], check=True)  # Its syntax (sh is a subset).
+    assert _mode_owner(host.path(prepare_host.ACME_WEBROOT)) == ("0o755", "root")
+    assert "caddy.service.d" not in output
+
+
+def test_caddy_gets_the_sites_go_runtime_settings_once_and_keeps_caddy(
+    prepared: tuple[Host, str],
+) -> None:
+    """--server caddy: Debian's caddy.service gets GOGC=400 in a drop-in, written once; the
+    host keeps Caddy on later runs that name no server (the doc's update), and the release
+    reads it."""
+    from agency_site.deploy.__main__ import _parser, web_server
+
+    host, _ = prepared
+    output = host.run("sudo python3 /srv/agency_site/app/scripts/prepare_host.py --server caddy")
     drop_in = host.path(prepare_host.CADDY_DROP_IN)
     assert f"{drop_in} written: GOGC=400" in output
     assert drop_in.read_text().splitlines()[1:] == ["[Service]", "Environment=GOGC=400"]
     assert _mode_owner(drop_in) == ("0o644", "root")
-    again = host.run("sudo python3 /srv/agency_site/app/scripts/prepare_host.py --server caddy")
-    assert "caddy.service.d" not in again
+    again = host.run("sudo python3 /srv/agency_site/app/scripts/prepare_host.py --no-apt")
+    assert "caddy.service.d" not in again and "certbot" not in again
+    assert host.path(prepare_host.SERVER_FILE).read_text() == "caddy\n"
+    conf_dir = str(host.path("/etc/agency_site"))
+    assert web_server(_parser().parse_args(["release", "--conf-dir", conf_dir])) == "caddy"
+    # A host prepared for Caddy before the server was recorded is still Caddy's.
+    host.path(prepare_host.SERVER_FILE).unlink()
+    assert prepare_host.previous_server(host.base) == "caddy"
 
 
 def test_the_caddy_drop_in_is_a_unit_file_systemd_reads(tmp_path: Path) -> None:
@@ -483,11 +515,17 @@ def test_the_firewall_rule(host: Host) -> None:
 
 
 def test_the_defaults_are_the_sites() -> None:
+    from agency_site.deploy import release
+    from agency_site.deploy.topology import Topology
     from agency_site.settings import DeploySettings
 
     defaults = DeploySettings.model_fields
     for key, value in prepare_host.DEFAULTS.items():
         assert defaults[key].default == value, key
+    assert Topology.__dataclass_fields__["acme_webroot"].default == prepare_host.ACME_WEBROOT
+    assert f"{prepare_host.CONF_DIR}/{release.SERVER_FILE}" == prepare_host.SERVER_FILE
+    assert prepare_host.DEFAULT_SERVER == release.DEFAULT_SERVER
+    assert set(release.SERVERS) == set(prepare_host.WEB_SERVER_PACKAGES) - {"none"}
 
 
 def _root_only(tmp_path: Path) -> Path:

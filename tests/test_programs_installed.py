@@ -179,6 +179,7 @@ def test_missing_programs_reads_the_table(monkeypatch: pytest.MonkeyPatch) -> No
         "systemd-analyze",
         "nft",
         "bwrap",
+        "certbot",
     }
     assert "postgresql" in local_servers.missing_programs()
     monkeypatch.setattr(local_servers.shutil, "which", lambda name: f"/usr/bin/{name}")

@@ -15,6 +15,7 @@ from agency_site.deploy import backup as backups
 from agency_site.deploy import nginx
 from agency_site.deploy import release as releases
 from agency_site.deploy import static_host as static_host_files
+from agency_site.deploy.release import DEFAULT_SERVER, SERVER_FILE, SERVERS
 from agency_site.settings import ROOT, get_settings
 
 if TYPE_CHECKING:
@@ -42,7 +43,12 @@ def _parser() -> argparse.ArgumentParser:
         help="export, render, validate, switch, reload, migrate, restart, check (docs/deploy.md)",
     )
     release.add_argument("--rollback", action="store_true", help="return to the previous release")
-    release.add_argument("--server", choices=("caddy", "nginx"), default="caddy")
+    release.add_argument(
+        "--server",
+        choices=SERVERS,
+        help=f"default: the one scripts/prepare_host.py set up ({SERVER_FILE} in --conf-dir), "
+        f"else {DEFAULT_SERVER}",
+    )
     release.add_argument(
         "--conf-dir",
         type=Path,
@@ -161,9 +167,20 @@ def _as_site_user(command: list[str]) -> list[str]:
     return ["runuser", "-u", user, "--", *command]
 
 
+def web_server(args: argparse.Namespace) -> str:
+    """``--server``, else the one scripts/prepare_host.py recorded in the conf folder (a host
+    prepared for Caddy keeps Caddy), else ``DEFAULT_SERVER``."""
+    if args.server:
+        return args.server
+    recorded = args.conf_dir / SERVER_FILE
+    name = recorded.read_text(encoding="utf-8").strip() if recorded.is_file() else ""
+    return name if name in SERVERS else DEFAULT_SERVER
+
+
 def production_target(args: argparse.Namespace) -> releases.Target:
-    """The release steps of a server set up as docs/deploy.md says (systemd, Caddy or nginx)."""
+    """The release steps of a server set up as docs/deploy.md says (systemd, nginx or Caddy)."""
     settings = get_settings()
+    args.server = web_server(args)
     app_dir = Path(settings.deploy.app_dir if Path(settings.deploy.app_dir).is_dir() else ROOT)
     reload_command = args.reload_command or f"systemctl reload {args.server}"
     python = sys.executable

@@ -114,8 +114,24 @@ def _access_log(topology: Topology) -> str:
 \t}}"""
 
 
+def _page_redirects(topology: Topology, indent: str) -> str:
+    """One URL per page: ``/about/`` answers 308 to ``/about`` (only for real pages), in a
+    route only a path ending in ``/`` enters: the other requests (every file) skip the
+    pages' matchers (one each) instead of trying them all."""
+    redirects = "\n".join(f"{indent}\tredir {path}/ {path} 308" for path in topology.pages)
+    return f"{indent}@slash path */\n{indent}route @slash {{\n{redirects}\n{indent}}}"
+
+
 def caddyfile(topology: Topology) -> str:
-    """The whole Caddyfile of the site."""
+    """The whole Caddyfile of the site.
+
+    Its requests take one of three ways, each with its headers set once (docs/loadtest.md,
+    "Where Caddy's time goes", measured what each piece cost): the backends' paths; the
+    hashed bundles under ``HASHED_PREFIX`` (no page lookup, no redirect matcher, not in the
+    access log: a page view's files are not visits, and the log's own cost per line is a
+    fifth of Caddy's CPU); and the pages and other files (``try_files``, the redirects,
+    the document headers). Unknown paths answer the not-found page of their language; an
+    unknown bundle is logged as any 404."""
     # Slow clients: headers and bodies must arrive in time (a websocket, once upgraded, is
     # not cut: Go clears the deadlines of a hijacked connection).
     options = [
@@ -138,7 +154,6 @@ def caddyfile(topology: Topology) -> str:
     # request path: the pages (after try_files, *.html), "/" and the not-found pages.
     document = topology.document_headers
     asset_lines = "\n".join(f"\t\t{name} {quoted(value)}" for name, value in topology.asset_headers)
-    redirects = "\n".join(f"\tredir {path}/ {path} 308" for path in topology.pages)
     backends = " ".join(topology.backends)
     global_options = "{\n" + "\n".join(options) + "\n}\n\n"
     not_found = "\n".join(
@@ -195,16 +210,21 @@ def caddyfile(topology: Topology) -> str:
 \t\t}}
 \t}}
 
-\t# One URL per page: /about/ answers 308 to /about (only for real pages).
-{redirects}
+\t# The hashed bundles: immutable, served as they are named, not logged.
+\thandle {HASHED_PREFIX}* {{
+\t\tskip_log
+\t\theader Cache-Control {quoted(HASHED_CACHE)}
+\t\tfile_server {{
+\t\t\tprecompressed br zstd gzip
+\t\t}}
+\t}}
 
+\t# The pages (about.html for /about) and the other files.
 \thandle {{
-\t\t@hashed path {HASHED_PREFIX}*
-\t\t@other not path {HASHED_PREFIX}*
-\t\theader @hashed Cache-Control {quoted(HASHED_CACHE)}
-\t\theader @other Cache-Control {quoted(SHORT_CACHE)}
+\t\theader Cache-Control {quoted(SHORT_CACHE)}
 \t\theader {MANIFEST_PATH} Content-Type {quoted(MANIFEST_TYPE)}
 \t\troute {{
+{_page_redirects(topology, chr(9) * 3)}
 \t\t\ttry_files {{path}}.html {{path}}
 \t\t\t@document path / *.html
 {_header(document, chr(9) * 3, "@document ")}
@@ -217,6 +237,8 @@ def caddyfile(topology: Topology) -> str:
 \t# Unknown paths: the exported not-found page of the path's language, with status 404.
 \thandle_errors {{
 \t\timport asset_headers
+\t\t# Logged, whatever its way (a missing bundle too).
+\t\tvars skip_log false
 {not_found}
 \t\thandle {{
 \t\t\trespond "{{err.status_code}} {{err.status_text}}"

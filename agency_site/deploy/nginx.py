@@ -161,25 +161,64 @@ def _proxy(
     return "\n".join("        " + line for line in lines)
 
 
+# Let's Encrypt's HTTP-01 challenges on the plain port: certbot's nginx plugin answers
+# them there by itself (it adds its own location while it renews: docs/deploy.md); this
+# folder (``Topology.acme_webroot``) serves them to ``certbot --webroot`` too.
+ACME_CHALLENGE = "/.well-known/acme-challenge/"
+# TLS as Mozilla's "intermediate" profile (ssl-config.mozilla.org, nginx 1.22, OpenSSL 3):
+# TLS 1.2 and 1.3, forward-secret AEAD ciphers only, the client's order (all are strong).
+TLS_PROTOCOLS = "TLSv1.2 TLSv1.3"
+TLS_CIPHERS = (
+    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
+    "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
+    "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305:"
+    "DHE-RSA-AES128-GCM-SHA256:DHE-RSA-AES256-GCM-SHA384:DHE-RSA-CHACHA20-POLY1305"
+)
+TLS_SESSION_CACHE = "shared:agency_site_tls:10m"
+
+
+def _public_https(topology: Topology) -> bool:
+    return topology.scheme == "https" and not topology.local
+
+
 def _listen(topology: Topology) -> str:
-    if topology.scheme == "https" and not topology.local:
+    if _public_https(topology):
         return (
             f"    listen {topology.port} ssl http2;\n"
             f"    listen [::]:{topology.port} ssl http2;\n"
             f"    ssl_certificate {topology.tls_certificate};\n"
             f"    ssl_certificate_key {topology.tls_certificate_key};\n"
+            f"    ssl_protocols {TLS_PROTOCOLS};\n"
+            f"    ssl_ciphers {TLS_CIPHERS};\n"
+            "    ssl_prefer_server_ciphers off;\n"
+            f"    ssl_session_cache {TLS_SESSION_CACHE};\n"
+            "    ssl_session_timeout 1d;\n"
+            "    ssl_session_tickets off;\n"
         )
     return f"    listen {topology.port};\n"
 
 
 def _http_to_https(topology: Topology) -> str:
-    if topology.scheme != "https" or topology.local:
+    """An https site's plain port: the ACME challenges, and a redirect to https for the
+    rest (in a location, so a challenge is never redirected). Its log is the site's."""
+    if not _public_https(topology):
         return ""
-    return (
-        "server {\n    listen 80;\n    listen [::]:80;\n"
-        f"    server_name {topology.host};\n"
-        f"    return 301 https://{topology.host}$request_uri;\n}}\n\n"
-    )
+    https = f"https://{topology.host}" + (f":{topology.port}" if topology.port != 443 else "")
+    return f"""server {{
+    listen {topology.http_port};
+    listen [::]:{topology.http_port};
+    server_name {topology.host};
+    server_tokens off;
+{_access_log(topology)}    location ^~ {ACME_CHALLENGE} {{
+        root {topology.acme_webroot};
+        default_type text/plain;
+    }}
+    location / {{
+        return 301 {https}$request_uri;
+    }}
+}}
+
+"""
 
 
 def _access_log(topology: Topology) -> str:
@@ -319,8 +358,11 @@ map $http_upgrade $connection_upgrade {{
     # One URL per page: /about/ answers 308 to /about (only for real pages).
 {redirects}
 
+    # The hashed bundles: not in the access log (a page view's files are no visit; a
+    # missing one is logged by the not-found page's location), as in the Caddyfile.
     location {HASHED_PREFIX} {{
 {_headers(topology, "        ", HASHED_CACHE)}
+        access_log off;
         try_files $uri =404;
     }}
     location = {MANIFEST_PATH} {{
@@ -341,10 +383,11 @@ map $http_upgrade $connection_upgrade {{
 
 
 def standalone_config(prefix: str) -> str:
-    """A whole ``nginx.conf`` around the server block, to run it unprivileged in ``prefix``."""
+    """A whole ``nginx.conf`` around the server block, to run it in ``prefix`` (``make stack``,
+    the release's ``nginx -t``): one worker per core, as Debian's ``nginx.conf``."""
     return f"""{GENERATED}
 load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;
-worker_processes 1;
+worker_processes auto;
 pid {prefix}/nginx.pid;
 error_log {prefix}/error.log warn;
 events {{

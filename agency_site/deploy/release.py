@@ -56,6 +56,13 @@ PING_TIMEOUT_S = 300
 HYDRATED = "html[data-hydrated='true']"
 # Pages the browser check opens: the home page and a form page.
 BROWSER_ROUTES = ("/", "/contact")
+# The web servers a release renders, validates and reloads. nginx by default: on a 2-core
+# box it held the load target (10,000 readers + 400 bookings in 20 s) and Debian's Caddy
+# 2.6 did not (docs/loadtest.md, "Caddy or nginx").
+SERVERS = ("nginx", "caddy")
+DEFAULT_SERVER = "nginx"
+# In the conf folder: the web server scripts/prepare_host.py set up on this host, one word.
+SERVER_FILE = "web-server"
 
 
 class ReleaseError(Exception):
@@ -96,7 +103,7 @@ class Target:
 
     static_root: Path  # The symlink the live release is reached by (DEPLOY_STATIC_ROOT).
     conf_dir: Path  # Where the rendered files are installed (the web server includes them).
-    server: str  # "caddy" or "nginx": the one validated and reloaded.
+    server: str  # One of SERVERS: the one validated and reloaded.
     public_url: str  # Smoke-checked through the web server.
     reload: Callable[[], None]
     migrate: Callable[[], None]

@@ -67,6 +67,9 @@ class Topology:
     document_headers: tuple[tuple[str, str], ...]
     pages: tuple[str, ...]  # Canonical page paths other than "/" (for /page/ → /page)
     listen_port: int | None = None  # Override the port of the public URL (local stacks)
+    http_port: int = 80  # An https site's plain port (nginx: ACME challenges, redirect)
+    # Where `certbot --webroot` puts the ACME challenges (scripts/prepare_host.py makes it).
+    acme_webroot: str = "/var/www/letsencrypt"
     app_dir: str = "/srv/agency_site/app"
     user: str = "agency"
     backup_keep: int = 14

@@ -183,7 +183,7 @@ def target_site(args, stack: StackInfo | None, port: int, workdir: Path) -> tupl
     if args.start_single:
         return start_single(args, port, workdir)
     if stack:
-        print(f"Stack: {stack.url} (every backend worker's RSS, Caddy, Redis, PostgreSQL)")
+        print(f"Stack: {stack.url} (every backend worker's RSS, the web server, Redis, PostgreSQL)")
         return None, stack.url.replace("localhost", "127.0.0.1"), stack.db_url, stack.pids
     print(f"Site: {args.url} (not started here: it must send e-mail to 127.0.0.1:{port})")
     return None, args.url.rstrip("/"), args.db_url, args.backend_pid
@@ -194,8 +194,9 @@ def through(name: str, args, ctx: dict, build: BuildInfo) -> list[dict]:
     front = web_servers.start(name, ctx["stack"])
     print(f"\nWeb server: {name} on {front.url} (pids {front.pids()})")
     try:
-        # Caddy is the stack's own site (its configured origin); nginx is a name of it.
-        origin = ctx["stack"].url if name == "caddy" else front.url
+        # The stack's own server is the site (its configured origin); one beside it is a name
+        # of it.
+        origin = ctx["stack"].url if front.process is None else front.url
         model = reader_model(front.url, ctx["pages"])
         ctx.update(url=front.url, web_server=front, origin=origin, model=model)
         return asyncio.run(run_all(args, ctx, build))
@@ -236,7 +237,8 @@ def run(args, stack: StackInfo | None, workdir: Path) -> tuple[dict, list[dict]]
         if stack is None:
             ctx["model"] = reader_model(url, pages)
             return ctx, asyncio.run(run_all(args, ctx, build))
-        return ctx, [r for name in args.servers for r in through(name, args, ctx, build)]
+        names = [name or web_servers.stack_server(stack) for name in args.servers]
+        return ctx, [r for name in names for r in through(name, args, ctx, build)]
     finally:
         stop_process(spy, signal.SIGINT, 30)  # py-spy writes its file on SIGINT
         if server is not None:

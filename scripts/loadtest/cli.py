@@ -45,8 +45,10 @@ def _parser() -> argparse.ArgumentParser:
     add("--url", help="a running site (loopback only); default: start one")
     add("--start-single", action="store_true", help="build and start `reflex run --env prod`")
     add("--stack", action="store_true", help="drive the running `make stack` (.stack/)")
-    add("--server", choices=("caddy", "nginx", "both"), default="caddy",
-        help="with --stack: the web server in front (both: Caddy's rounds, then nginx's)")  # fmt: skip
+    add("--server", choices=("caddy", "nginx", "both"),
+        help="with --stack: the web server in front (default: the stack's own, nginx unless "
+        "STACK_SERVER=caddy; the other is started beside it; both: Caddy's rounds, then "
+        "nginx's)")  # fmt: skip
     add("--fault", choices=FAULTS, help="with --stack: one fault mid-round, then check delivery")
     add("--fault-at", type=float, default=5.0, help="the fault starts at (s)")
     add("--settle", type=float, default=240.0, help="with --fault: wait for delivery up to (s)")
@@ -89,9 +91,9 @@ def _utm(value: str) -> str:
 def _check_modes(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if args.fault and not args.stack:
         parser.error("--fault needs --stack")
-    if args.server != "caddy" and not args.stack:
+    if args.server and not args.stack:
         parser.error("--server needs --stack")
-    if args.server != "caddy" and args.fault:
+    if args.server and args.fault:
         parser.error("--server and --fault exclude each other (a fault run has its own path)")
     if args.tracemalloc and (args.stack or args.url or not args.socket_readers):
         parser.error("--tracemalloc starts its own single-process site, with --socket-readers")

@@ -1,7 +1,7 @@
 """The monitor run (``--fault monitor-held-lead``): an owner's monitor beside the visitors.
 
 A lead is held (as after EmailJS refused the configuration: its canary due only
-later), so ``/_site/leads/health`` answers 503; nginx is started from the
+later), so ``/_site/leads/health`` answers 503; nginx (the stack's, or one started from the
 configuration ``make stack`` generated and every visitor of the round goes through
 it, each from its own loopback address (nginx limits connections and backend
 requests per address), while a poller GETs ``/_site/leads/health`` through nginx every
@@ -75,7 +75,7 @@ class Monitor:
         """Hold a lead, start nginx and the poller; the URL the visitors use."""
         self.lead_id = await asyncio.to_thread(hold_lead, self.db_url)
         note(f"lead {self.lead_id} held (canary postponed): {LEADS_HEALTH} answers 503")
-        self.nginx = await asyncio.to_thread(web_servers.start_nginx, self.stack)
+        self.nginx = await asyncio.to_thread(web_servers.start, "nginx", self.stack)
         url = self.nginx.url
         note(
             f"nginx on {url} (pid {self.nginx.pids()[0]}); a monitor polls {LEADS_HEALTH} every 1 s"
@@ -107,7 +107,7 @@ class Monitor:
             await asyncio.to_thread(web_servers.stop, self.nginx)
         if self.lead_id is not None:
             await asyncio.to_thread(release_lead, self.db_url, self.lead_id)
-        note(f"monitor polls: {dict(self.statuses)}; nginx stopped, the held lead removed")
+        note(f"monitor polls: {dict(self.statuses)}; the held lead removed")
 
     def misses(self) -> list[str]:
         """Every poll must have answered 503 (the lead held), none failed."""

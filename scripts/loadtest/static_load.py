@@ -73,15 +73,17 @@ def timing_script(steps: list[list[str]], base_url: str, pause_ms: float = NAV_P
 
 
 def command(
-    script: Path, requests: int, log: Path, clients: int, ramp_s: float, timeout_s: float
-) -> list[str]:
+    script: Path, requests: int, log: Path, clients: int, ramp_s: float, timeout_s: float,
+    h2c: bool = False,
+) -> list[str]:  # fmt: skip
     """One h2load process: ``clients`` readers created evenly over ``ramp_s``, each
-    making the ``requests`` of the timing script."""
+    making the ``requests`` of the timing script (over HTTP/1.1, or ``h2c``: HTTP/2 in
+    clear text, one stream at a time as a page's requests in order)."""
     periods = max(ramp_s / RATE_PERIOD_S, 1.0)
     rate = max(math.ceil(clients / periods), 1)
     return [
         H2LOAD,
-        "--h1",
+        *([] if h2c else ["--h1"]),
         "--threads=1",
         f"--clients={clients}",
         f"--rate={rate}",
@@ -97,7 +99,7 @@ def command(
 
 async def run(
     visits: list[list[list[str]]], base_url: str, readers: int, ramp_s: float, timeout_s: float,
-    workdir: Path,
+    workdir: Path, h2c: bool = False,
 ) -> StaticResult:  # fmt: skip
     """Drive ``readers`` h2load readers, shared among ``visits``; their summed result."""
     result = StaticResult(readers=readers)
@@ -110,7 +112,8 @@ async def run(
             script.write_text(timing_script(steps, base_url))
             log.unlink(missing_ok=True)  # h2load appends
             requests = sum(map(len, steps))
-            jobs.append((command(script, requests, log, clients, ramp_s, timeout_s), log))
+            cmd = command(script, requests, log, clients, ramp_s, timeout_s, h2c)
+            jobs.append((cmd, log))
     procs = [
         await asyncio.create_subprocess_exec(
             *cmd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT

@@ -207,17 +207,17 @@ class Injector:
                 await self.stack("kill-backend", number)
                 await self.stack("start-backend", number)
                 self.note(f"backend {number} started and answers /ping without PostgreSQL")
-            await asyncio.sleep(3)  # Caddy's active health check sees them (every 2 s)
+            await asyncio.sleep(3)  # The web server's next connection to each succeeds.
         elif self.fault == "proxy-refuse-websocket":
-            await self.stack("caddy-websocket", "refuse")
-            self.note("Caddy answers 403 to every websocket upgrade of /_event")
+            await self.stack("websocket", "refuse")
+            self.note("the web server answers 403 to every websocket upgrade of /_event")
         self.start = time.monotonic()
 
     async def after(self) -> None:
         """Undo a whole-round fault."""
         if self.fault == "proxy-refuse-websocket":
-            await self.stack("caddy-websocket", "allow")
-            self.note("Caddy passes websocket upgrades again")
+            await self.stack("websocket", "allow")
+            self.note("the web server passes websocket upgrades again")
 
     async def during(self, at_s: float) -> None:
         """The fault at ``at_s`` seconds into the round (each ends by itself)."""

@@ -1,7 +1,9 @@
-"""The production topology under test: `make stack` (Caddy, 2 backends x 2 workers, Redis,
+"""The production topology under test: `make stack` (nginx, 2 backends x 2 workers, Redis,
 PostgreSQL) started once for the session with EmailJS pointed at the session's fake
 (``emailjs_fake`` of tests/emailjs_fake.py), and stopped
-(`make stack-down`) at the end.
+(`make stack-down`) at the end. ``nginx_server`` and ``caddy_server`` are each web server in
+front of it: the stack's own, or one started beside it from the rendered configuration
+(scripts/loadtest/web_servers.py), as the load test does.
 """
 
 import json
@@ -73,5 +75,32 @@ def stack(emailjs_fake: HTTPServer):
 
 @pytest.fixture(scope="session")
 def base_url(stack: Stack) -> str:
-    """pytest-playwright's base URL: the site through Caddy."""
+    """pytest-playwright's base URL: the site through the stack's web server."""
     return stack.url
+
+
+def _web_server(stack: Stack, name: str):
+    from scripts.loadtest import web_servers
+    from scripts.loadtest.topology import StackInfo
+
+    server = web_servers.start(name, StackInfo.load(stack.state_dir))
+    yield server
+    web_servers.stop(server)
+
+
+@pytest.fixture(scope="module")
+def nginx_server(stack: Stack):
+    """nginx in front of the stack (its own, or one beside it on a free port)."""
+    yield from _web_server(stack, "nginx")
+
+
+@pytest.fixture(scope="module")
+def caddy_server(stack: Stack):
+    """Caddy in front of the stack (beside its nginx on a free port, or its own)."""
+    yield from _web_server(stack, "caddy")
+
+
+@pytest.fixture(scope="module")
+def nginx_url(nginx_server) -> str:
+    """nginx's URL in front of the stack's backends."""
+    return nginx_server.url

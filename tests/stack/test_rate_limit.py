@@ -1,4 +1,5 @@
-"""Behind Caddy, the rate limit counts the visitor's real address, in Redis, across every worker."""
+"""Behind the stack's web server, the rate limit counts the visitor's real address, in Redis,
+across every worker."""
 
 import uuid
 
@@ -24,7 +25,7 @@ def _client(address: str, stack: Stack) -> httpx.Client:
 
 
 def _post(client: httpx.Client, email: str) -> int:
-    # A forged X-Forwarded-For on every request: Caddy replaces it with the real address.
+    # A forged X-Forwarded-For on every request: the web server replaces it with the real one.
     forged = f"10.{uuid.uuid4().int % 250}.0.1"
     response = client.post(
         CONTACT_POST,
@@ -40,7 +41,7 @@ def test_an_abuser_is_stopped_and_other_visitors_are_not(stack: Stack) -> None:
         # Junk counts too: the limit is reached without one valid submission.
         statuses = [_post(abuser, "no-es-un-correo") for _ in range(limit)]
         assert set(statuses) == {400}, statuses
-        # Spread over 2 backends x 2 workers by Caddy, the count is still one (Redis): a
+        # Spread over 2 backends x 2 workers by the web server, the count is still one (Redis): a
         # valid submission past the limit is not stored, only asked for a proof of work
         # (202: leads/spam/challenge.py), which a person solves and a flood pays for.
         assert _post(abuser, "abuser@example.com") == 202

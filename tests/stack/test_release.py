@@ -17,7 +17,7 @@ from agency_site.content.form_words import COPY
 from tests.e2e.conftest import ROOT
 from tests.e2e.helpers import open_page
 from tests.stack.conftest import Stack
-from tests.stack.test_through_caddy import SUBMIT, wait_for_senders
+from tests.stack.test_through_the_stack import SUBMIT, wait_for_senders
 
 CONTENT_FILE = ROOT / "agency_site" / "content" / "es" / "pages" / "home.yaml"
 OLD_LINE = "  heading: Hacemos crecer tu negocio en el mundo digital\n"

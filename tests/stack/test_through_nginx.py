@@ -1,4 +1,5 @@
-"""The same export behind the generated nginx configuration: pages, 404, headers, the websocket."""
+"""The same export behind the generated nginx configuration (the stack's own web server, or
+one beside it): pages, 404, headers, the websocket, a monitor, the access log."""
 
 import base64
 import os
@@ -10,40 +11,19 @@ import time
 from pathlib import Path
 
 import httpx
-import pytest
 
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.forms.declarations import HONEYPOT_FIELD
 from agency_site.routes import NOT_FOUND_TITLE, ROUTES
-from scripts import local_servers
 from scripts.loadtest.monitor import hold_lead, release_lead
 from tests.stack.conftest import Stack
 from tests.stack.test_rate_limit import NO_SCRIPT_POST
-from tests.stack.test_through_caddy import (
+from tests.stack.test_through_the_stack import (
     check_header_sets,
     quiet_websocket_survives,
     visit_and_read_log,
 )
 from tests.test_deploy import assert_log_keeps_only_the_policy
-
-
-@pytest.fixture(scope="module")
-def nginx_url(stack: Stack):
-    """nginx on a free port, from the configuration `make stack` generated, balancing its backends."""
-    prefix = Path(stack.state()["nginx_prefix"])
-    port = local_servers.free_port()
-    conf = (prefix / "agency_site.conf").read_text()
-    (prefix / "agency_site.conf").write_text(
-        re.sub(r"listen \d+;", f"listen 127.0.0.1:{port};", conf)
-    )
-    process = subprocess.Popen(
-        ["nginx", "-c", str(stack.state_dir / "conf" / "nginx.conf"), "-p", str(prefix),
-         "-g", "daemon off;"],
-        start_new_session=True,
-    )  # fmt: skip
-    local_servers.wait_for_port(port)
-    yield f"http://127.0.0.1:{port}"
-    local_servers.stop_pid(process.pid)
 
 
 def test_nginx_configuration_passes_nginx_t(stack: Stack) -> None:
@@ -161,8 +141,9 @@ def test_a_monitor_polling_a_503_never_takes_a_backend_out(nginx_url: str, stack
     assert errors == []
 
 
-def test_the_access_log_keeps_only_what_the_policy_says(nginx_url: str, stack: Stack) -> None:
-    """The same visitor as through Caddy: nothing of it anywhere in nginx's log."""
-    log = Path(stack.state()["nginx_prefix"]) / "access.log"
-    expected, logs, recent = visit_and_read_log(nginx_url, log)
+def test_the_access_log_keeps_only_what_the_policy_says(nginx_server) -> None:
+    """A visitor behind a CDN and a proxy, with every identifier in the query and the
+    Referer: nothing of it in nginx's log (anywhere in the whole file), the address
+    masked, only the path, utm_* keys, Referer's origin and User-Agent."""
+    expected, logs, recent = visit_and_read_log(nginx_server.url, nginx_server.access_log)
     assert_log_keeps_only_the_policy(logs, expected, recent)
