@@ -98,7 +98,8 @@ def test_the_secret_never_reaches_the_log(tmp_path: Path, caplog: pytest.LogCapt
     with caplog.at_level(logging.DEBUG):
         made = plugin(settings)
         (key,) = link_secrets(settings)
-    assert made.agency_email.args == ((key,),)  # The plugin signs its links with it.
+    # The plugin signs its links with it (to the backend the settings name).
+    assert made.agency_email.args == (settings.reflex.api_url, (key,))
     kept = (tmp_path / site_secret.FILE_NAME).read_text().strip()
     assert key not in caplog.text and kept not in caplog.text
 
