@@ -20,7 +20,6 @@ from agency_site.content.case_studies import CaseStudiesPage, CaseStudy
 from agency_site.content.contact import ContactPage
 from agency_site.content.home import HomePage
 from agency_site.content.legal import LegalPage
-from agency_site.content.not_found import NOT_FOUND
 from agency_site.content.pages import PAGES, PageEntry
 from agency_site.content.schedule import SchedulePage
 from agency_site.content.sections import SectionsPage
@@ -141,8 +140,6 @@ ROUTES: tuple[Route, ...] = tuple(
     _route(entry, language) for language in locale.LOCALES for entry in PAGES.of(language).values()
 )
 BY_PATH: dict[str, Route] = {route.path: route for route in ROUTES}
-
-NOT_FOUND_TITLE = SITE.page_title(NOT_FOUND.heading)
 
 
 def breadcrumb_trail(route: Route) -> list[tuple[str, str]]:

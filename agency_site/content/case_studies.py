@@ -14,8 +14,6 @@ from agency_site.content.files import load, load_folder
 from agency_site.content.sections import CallToAction
 from agency_site.locale import Localized
 
-DEFAULT_CASE_ID = "ecommerce-growth"
-
 
 class CaseMetric(Content):
     """A result of a case: the figure, what it measures, an icon and how it was reached."""
@@ -88,11 +86,3 @@ class CaseStudiesPage(Content):
 
 PAGE = Localized(lambda: load("pages/case-studies.yaml", CaseStudiesPage))
 CASE_STUDIES = Localized(lambda: load_folder("case-studies", CaseStudy, PAGE.order))
-
-
-def case_study_by_id(case_id: str) -> CaseStudy:
-    """The case study with this id (``KeyError`` if there is none)."""
-    for case in CASE_STUDIES:
-        if case.id == case_id:
-            return case
-    raise KeyError(case_id)

@@ -256,13 +256,6 @@ class SectionsPage(Content):
         ]
         return data | {"sections": sections}
 
-    def by_id(self, section_id: str) -> Any:
-        """The section of this anchor (``LookupError`` if there is none)."""
-        for section in self.sections:
-            if section.id == section_id:
-                return section
-        raise LookupError(section_id)
-
     def section(self, kind: type[Section]) -> Any:
         """The first section of ``kind`` (``LookupError`` if there is none)."""
         for section in self.sections:

@@ -108,14 +108,6 @@ def _rewrite(html: str, source: str) -> tuple[str, str | None]:
     return html[: bootstrap.start()] + script + html[bootstrap.end() :], code
 
 
-def defer_page(html: str, source: str = "<page>") -> str:
-    """One page's HTML with its module preloads and bootstrap moved after the first paint.
-
-    ``source`` names the page in a build error.
-    """
-    return _rewrite(html, source)[0]
-
-
 def check_scripts(scripts: dict[str, str]) -> None:
     """Fail the build unless ``node --check`` accepts every script (by the page it goes in)."""
     distinct = {code: page for page, code in scripts.items()}

@@ -126,15 +126,6 @@ class LeadFormState(rx.State, mixin=True):
         """
         return self.sending and not sending_stale(self.sending_since)
 
-    @rx.event
-    def expire_sending(self):
-        """The periodic check (the page may call it every few seconds while ``sending``):
-        clear a leftover flag past its deadline."""
-        if self.sending and sending_stale(self.sending_since):
-            logger.warning("The %s form's sending flag expired (a lost worker?).", self.form.kind)
-            self.sending = False
-            self.sending_since = 0.0
-
     async def _finish(self, submission: Submission, digest: str) -> int:
         """Clear ``sending`` and show the outcome; the number of the result shown."""
         for attempt in range(3):

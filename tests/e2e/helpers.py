@@ -4,9 +4,13 @@ import re
 
 from playwright.sync_api import Page, Response, expect
 
-from agency_site.routes import NOT_FOUND_TITLE, ROUTES
+from agency_site.content.not_found import NOT_FOUND
+from agency_site.content.site import SITE
+from agency_site.routes import ROUTES
 
 _TITLES = {route.path: route.title for route in ROUTES}
+# The not-found page's title in Spanish (pages/not_found.py's title(), as a visitor reads it).
+NOT_FOUND_TITLE = SITE.page_title(NOT_FOUND.heading)
 # As long as a person takes to fill a form: past the spam time trap's 3 s
 # (LEADS_SPAM_MIN_SECONDS), for the sites that keep it (their real visitors).
 TYPING_MS = 3_500
@@ -40,3 +44,9 @@ def scroll_to(page: Page, y: int) -> None:
     """Scroll the window to ``y`` and wait until the browser reports it."""
     page.evaluate("y => window.scrollTo(0, y)", y)
     page.wait_for_function("y => Math.abs(window.scrollY - y) < 1", arg=y)
+
+
+def section_by_id(content, section_id: str):
+    """The section of a sectioned page's content with this anchor id."""
+    [section] = [section for section in content.sections if section.id == section_id]
+    return section

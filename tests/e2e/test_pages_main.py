@@ -20,7 +20,7 @@ from agency_site.content.sections import (
 from agency_site.content.service_pages import SERVICES
 from agency_site.content.site import SITE
 from agency_site.routes import ROUTES
-from tests.e2e.helpers import expect_page, open_page
+from tests.e2e.helpers import expect_page, open_page, section_by_id
 
 MAIN_PATHS = [
     paths.HOME,
@@ -257,12 +257,14 @@ def test_careers_open_positions_button_scrolls_down_the_same_page(
     page: Page, base_url: str
 ) -> None:
     open_page(page, paths.CAREERS)
-    positions = page.locator(f"#{careers.CAREERS.by_id('posiciones').id}")
+    positions = page.locator(f"#{section_by_id(careers.CAREERS, 'posiciones').id}")
     expect(positions).not_to_be_in_viewport()
     page.get_by_role("link", name=careers.CAREERS.hero_actions[0].label).click()
     expect(positions.get_by_role("heading", level=2)).to_be_in_viewport()
     expect(page).to_have_url(
-        re.compile(rf"{re.escape(paths.CAREERS)}/?#{careers.CAREERS.by_id('posiciones').id}$")
+        re.compile(
+            rf"{re.escape(paths.CAREERS)}/?#{section_by_id(careers.CAREERS, 'posiciones').id}$"
+        )
     )
     assert page.evaluate("window.scrollY") > 300
 
@@ -298,7 +300,7 @@ def test_influencer_programme_explains_the_deal_and_shows_its_stats(page: Page) 
         [d.title for d in influencer.PAGE.section(ChecklistsSection).checklists]
     )
     expect(page.locator("#para-quien h3")).to_have_text(
-        [a.title for a in influencer.PAGE.by_id("para-quien").benefits]
+        [a.title for a in section_by_id(influencer.PAGE, "para-quien").benefits]
     )
 
 

@@ -336,7 +336,7 @@ def test_each_form_s_state_keeps_the_name_the_browser_and_the_load_test_use() ->
     for state in FORM_STATES.values():
         assert getattr(form_states, state.__name__) is state  # Where pickling finds it.
         assert pickle.loads(pickle.dumps(state)) is state
-        assert set(state.event_handlers) >= {"submit", "expire_sending"}
+        assert "submit" in state.event_handlers
         assert "<locals>" not in state.__qualname__
     assert form_states.HeroFormState.form is declarations.HERO
     assert form_states.state_name(replace(declarations.HERO, name="news_letter")) == (

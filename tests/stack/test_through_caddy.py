@@ -8,7 +8,8 @@ from pathlib import Path
 import httpx
 
 from agency_site.content.not_found import NOT_FOUND
-from agency_site.routes import NOT_FOUND_TITLE, ROUTES
+from agency_site.routes import ROUTES
+from tests.e2e.helpers import NOT_FOUND_TITLE
 from tests.stack.conftest import Stack
 from tests.stack.test_through_the_stack import (
     assert_precompressed,

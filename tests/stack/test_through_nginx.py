@@ -14,8 +14,9 @@ import httpx
 
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.forms.declarations import HONEYPOT_FIELD
-from agency_site.routes import NOT_FOUND_TITLE, ROUTES
+from agency_site.routes import ROUTES
 from scripts.loadtest.monitor import hold_lead, release_lead
+from tests.e2e.helpers import NOT_FOUND_TITLE
 from tests.stack.conftest import Stack
 from tests.stack.test_rate_limit import NO_SCRIPT_POST
 from tests.stack.test_through_the_stack import (

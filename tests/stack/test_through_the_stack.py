@@ -21,7 +21,7 @@ from agency_site import paths
 from agency_site.content.form_words import COPY
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.deploy.topology import CLIENT_READ_TIMEOUT_S
-from agency_site.routes import NOT_FOUND_TITLE, ROUTES
+from agency_site.routes import ROUTES
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS
 from agency_site.web_base.security_headers import (
     asset_headers,
@@ -29,7 +29,7 @@ from agency_site.web_base.security_headers import (
     document_headers,
 )
 from agency_site.working_calendar import default_calendar
-from tests.e2e.helpers import open_page
+from tests.e2e.helpers import NOT_FOUND_TITLE, open_page
 from tests.emailjs_fake import sent_payloads
 from tests.run_async import run
 from tests.stack.conftest import Stack
