@@ -21,18 +21,13 @@ import pytest
 from agency_site.bookings import busy_caldav
 from agency_site.bookings.busy_feed import BusyFeed, booking_window
 from agency_site.bookings.busy_times import BusyRules, BusyTimes
+from scripts.local_servers import free_port
 from tests.bookings.test_busy_times import FEEDS, MONTH
 from tests.run_async import run
 
 USER, PASSWORD = "owner", "a long test password"
 NOW = dt.datetime(2026, 3, 1, 9, tzinfo=dt.UTC)
 TODAY = dt.date(2026, 3, 1)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

@@ -94,6 +94,7 @@ from agency_site.leads.webhooks.channel import WebhookChannel, WebhookPolicy
 from agency_site.report.started import StartedCounter
 from agency_site.site_api import create_app as site_api_app
 from agency_site.working_calendar import agency_now, default_calendar
+from scripts.local_servers import free_port
 from tests.bookings.test_booking_pages import Client, desk_for
 from tests.bookings.test_bookings import SECRET
 from tests.emailjs_fake import accept_sends, refuse_sends, sent_payloads
@@ -422,9 +423,7 @@ class World:
         self.dialect = "postgresql" if self.url.startswith("postgresql") else "sqlite"
         self.engine = new_engine(self.url)
         if self.dialect == "postgresql":
-            with socket.socket() as probe:  # A port nobody listens on.
-                probe.bind(("127.0.0.1", 0))
-                port = probe.getsockname()[1]
+            port = free_port()  # A port nobody listens on.
             down_url = f"postgresql+psycopg://agency:x@127.0.0.1:{port}/agency"
             self.down = database.create_engine(down_url, connect_timeout_s=1, statement_timeout_s=1)
         else:  # A SQLite file in a folder that does not exist cannot be opened.

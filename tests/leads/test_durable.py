@@ -54,6 +54,7 @@ from agency_site.leads.store import LeadStore
 from agency_site.rules import EMAIL_MAX
 from agency_site.site_api import create_app
 from scripts import local_servers
+from scripts.local_servers import free_port
 from tests.emailjs_fake import (
     accept_sends,
     answer_sends,
@@ -67,17 +68,10 @@ from tests.run_async import run
 KEY = "0f8e2c7a9b1d4e6f8a0b2c4d6e8f0a1b"
 
 
-def closed_port() -> int:
-    """A loopback port nobody listens on."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def down_engine(kind: str, tmp_path: Path) -> sa.Engine:
     """An engine on a database that does not answer, with the site's timeouts."""
     if kind == "postgresql":
-        url = f"postgresql+psycopg://agency:x@127.0.0.1:{closed_port()}/agency"
+        url = f"postgresql+psycopg://agency:x@127.0.0.1:{free_port()}/agency"
         return database.create_engine(url, connect_timeout_s=1, statement_timeout_s=1)
     # A SQLite file in a folder that does not exist cannot be opened.
     return sa.create_engine(f"sqlite:///{tmp_path / 'missing' / 'leads.db'}")
@@ -286,7 +280,7 @@ def test_a_backend_started_while_the_database_is_down_delivers_once_it_is_back(
     monkeypatch.setattr(runtime, "PREPARE_RETRY_MAX_S", 0.2)
     accept_sends(emailjs)
     folder = tmp_path / "later"
-    pg_folder, port, servers = Path(tempfile.mkdtemp(prefix="agency-pg-late-")), closed_port(), []
+    pg_folder, port, servers = Path(tempfile.mkdtemp(prefix="agency-pg-late-")), free_port(), []
     pg_folder.chmod(0o755)
     if kind == "postgresql":
         url = f"postgresql+psycopg://{local_servers.PG_USER}:{local_servers.PG_PASSWORD}"
@@ -805,7 +799,7 @@ def test_backups_are_pruned_by_age_even_when_the_backup_fails(
     out.mkdir()
     for day in (1, 10, 19):
         (out / f"leads-202611{day:02d}T033000Z.dump").write_text("x")
-    down = f"postgresql+psycopg://agency:x@127.0.0.1:{closed_port()}/agency"
+    down = f"postgresql+psycopg://agency:x@127.0.0.1:{free_port()}/agency"
     now = dt.datetime(2026, 11, 20, 3, 30, tzinfo=dt.UTC)
     result = backup.nightly(down, out, 14, webhook_url=httpserver.url_for("/hook"), now=now)
     assert result.path is None and "pg_dump" in result.error

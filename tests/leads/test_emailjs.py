@@ -9,6 +9,7 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
 from agency_site.emailjs import SEND_PATH, EmailJSClient, Outcome
+from scripts.local_servers import free_port
 from tests.emailjs_fake import accept_sends, expected_payload, make_client
 from tests.run_async import run
 
@@ -123,9 +124,7 @@ def test_a_connection_dropped_after_the_request_is_unconfirmed() -> None:
 
 
 def test_a_refused_connection_is_a_transient_network_error() -> None:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()  # Nobody listens on it.
     client = EmailJSClient(
         api_base=f"http://127.0.0.1:{port}", service_id="s", public_key="p", timeout_s=2
     )

@@ -209,11 +209,11 @@ def test_two_workers_count_an_address_once_through_redis(redis_server, db_url: s
 def test_redis_down_falls_back_to_the_worker_s_own_marks(caplog) -> None:
     """Redis not answering: the worker marks in its memory (still once per address) and
     says so once; the token's answer never waits for it."""
-    from tests.leads.test_durable import closed_port
+    from scripts.local_servers import free_port
 
     counter = StartedCounter(
         lambda: sa.create_engine("sqlite://"),
-        storage_for(f"redis://127.0.0.1:{closed_port()}/0"),
+        storage_for(f"redis://127.0.0.1:{free_port()}/0"),
     )
 
     async def scenario() -> list[bool]:
