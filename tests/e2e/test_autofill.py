@@ -15,8 +15,8 @@ from pytest_httpserver import HTTPServer
 from agency_site import locale
 from agency_site.forms.declarations import BOOKING, HERO, HONEYPOT_FIELD, QUOTE, FormDeclaration
 from tests.e2e.conftest import SiteServer, chromium_path
+from tests.e2e.form_helpers import SUBMIT, leads, wait_for_sends, wait_until_sent
 from tests.e2e.helpers import open_page
-from tests.e2e.test_forms import SUBMIT, leads, wait_for_sends, wait_until_sent
 
 # A full saved profile: everything a browser could offer to fill.
 PROFILE = {

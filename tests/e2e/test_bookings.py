@@ -13,8 +13,7 @@ from agency_site.content.form_words import COPY
 from agency_site.forms.email import date_es
 from agency_site.rules import TIME_SLOTS
 from tests.e2e.conftest import SiteServer
-from tests.e2e.helpers import open_page
-from tests.e2e.test_forms import (
+from tests.e2e.form_helpers import (
     SUBMIT,
     fill_booking,
     leads,
@@ -24,6 +23,7 @@ from tests.e2e.test_forms import (
     wait_for_sends,
     working_day,
 )
+from tests.e2e.helpers import open_page
 
 TAKEN_START = BOOKINGS.slots.taken.split("{slots}")[0]
 

@@ -30,9 +30,9 @@ from tests.e2e.conftest import (
     WEBHOOK_SECRET_E2E,
     SiteServer,
 )
+from tests.e2e.form_helpers import SUBMIT, fill_booking, open_schedule, working_day
 from tests.e2e.test_a11y import DESKTOP, MOBILE
 from tests.e2e.test_desk import authenticator, axe_violations, enroll
-from tests.e2e.test_forms import SUBMIT, fill_booking, open_schedule, working_day
 from tests.e2e.test_reschedule import wait_for_params
 
 

@@ -23,10 +23,10 @@ from agency_site import paths
 from agency_site.content.form_words import COPY
 from agency_site.desk.log import LOG
 from tests.e2e.conftest import EMAILJS_E2E, SiteServer
+from tests.e2e.form_helpers import SUBMIT, fill_booking, new_address, wait_for_sends, working_day
 from tests.e2e.helpers import open_page
 from tests.e2e.test_a11y import DESKTOP, MOBILE
 from tests.e2e.test_desk import authenticator, axe_source, axe_violations, enroll
-from tests.e2e.test_forms import SUBMIT, fill_booking, new_address, wait_for_sends, working_day
 from tests.emailjs_fake import sent_payloads
 
 __all__ = ["axe_source"]  # The fixture, used by name.

@@ -12,8 +12,7 @@ from pytest_httpserver import HTTPServer
 from agency_site import paths
 from agency_site.content.form_words import COPY
 from tests.e2e.conftest import SiteServer
-from tests.e2e.helpers import open_page
-from tests.e2e.test_forms import (
+from tests.e2e.form_helpers import (
     SUBMIT,
     expect_shown_for_about_five_seconds,
     fill_booking,
@@ -21,6 +20,7 @@ from tests.e2e.test_forms import (
     wait_for_sends,
     working_day,
 )
+from tests.e2e.helpers import open_page
 
 EVENT_SOCKET = re.compile(r"/_event")
 

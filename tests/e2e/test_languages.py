@@ -18,8 +18,8 @@ from agency_site.content.not_found import NOT_FOUND
 from agency_site.locale import AUTONYMS
 from agency_site.routes import BY_PATH, ROUTES, alternates
 from tests.e2e.conftest import EMAILJS_E2E, SiteServer
+from tests.e2e.form_helpers import SUBMIT, fill_booking, wait_for_sends, working_day
 from tests.e2e.helpers import expect_page, open_page
-from tests.e2e.test_forms import SUBMIT, fill_booking, wait_for_sends, working_day
 
 CATALAN = [route for route in ROUTES if route.locale == "ca"]
 _HREF = re.compile(r'<a [^>]*href="(/[^"]*)"[^>]*>')

@@ -14,8 +14,7 @@ from agency_site import paths
 from agency_site.content.form_words import COPY
 from agency_site.state import ui
 from tests.e2e.conftest import SiteServer
-from tests.e2e.helpers import expect_page, open_page, scroll_to
-from tests.e2e.test_forms import (
+from tests.e2e.form_helpers import (
     SUBMIT,
     expect_shown_for_about_five_seconds,
     fill_booking,
@@ -23,6 +22,7 @@ from tests.e2e.test_forms import (
     wait_for_sends,
     working_day,
 )
+from tests.e2e.helpers import expect_page, open_page, scroll_to
 
 # Long enough for a socket that would open at mount, or after a navigation, to show up.
 SETTLE_MS = 1_500

@@ -29,7 +29,7 @@ from agency_site import paths
 from agency_site.content.form_words import COPY
 from agency_site.web_base.security_headers import HEADER_POLICY
 from tests.e2e.conftest import SiteServer, watch_csp
-from tests.e2e.test_forms import (
+from tests.e2e.form_helpers import (
     SUBMIT,
     fill_booking,
     leads,

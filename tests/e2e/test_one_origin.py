@@ -16,9 +16,9 @@ from pytest_httpserver import HTTPServer
 from agency_site import paths
 from agency_site.content.form_words import COPY
 from tests.e2e.conftest import SiteServer
+from tests.e2e.form_helpers import SUBMIT, leads, wait_for_sends
 from tests.e2e.helpers import open_page
 from tests.e2e.test_form_http_fallback import refuse_websockets
-from tests.e2e.test_forms import SUBMIT, leads, wait_for_sends
 
 NAMES = ("localhost", "127.0.0.1", "0.0.0.0")
 

@@ -12,8 +12,7 @@ from agency_site.content.site import SITE
 from agency_site.forms.email import kind_params
 from agency_site.forms.kinds import LeadKind
 from tests.e2e.conftest import EMAILJS_E2E, SiteServer
-from tests.e2e.helpers import open_page
-from tests.e2e.test_forms import (
+from tests.e2e.form_helpers import (
     SUBMIT,
     leads,
     new_address,
@@ -21,6 +20,7 @@ from tests.e2e.test_forms import (
     visit_source,
     wait_for_sends,
 )
+from tests.e2e.helpers import open_page
 
 WORDS = COPY.quote.fields
 

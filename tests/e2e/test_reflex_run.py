@@ -41,9 +41,9 @@ from tests.e2e.conftest import (
     watch_csp,
     web_template,
 )
+from tests.e2e.form_helpers import SUBMIT, fill_booking, wait_for_sends, working_day
 from tests.e2e.helpers import TYPING_MS, open_page
 from tests.e2e.test_desk import authenticator
-from tests.e2e.test_forms import SUBMIT, fill_booking, wait_for_sends, working_day
 from tests.emailjs_fake import accept_sends, sent_payloads
 
 # Each test builds the site (production or development) before it browses.

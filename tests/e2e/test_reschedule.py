@@ -21,8 +21,8 @@ from agency_site.content.bookings import COPY as BOOKINGS
 from agency_site.content.form_words import COPY
 from agency_site.forms.email import date_es
 from tests.e2e.conftest import EMAILJS_E2E, VISITOR_TEMPLATE_E2E
+from tests.e2e.form_helpers import SUBMIT, fill_booking, working_day
 from tests.e2e.helpers import open_page
-from tests.e2e.test_forms import SUBMIT, fill_booking, working_day
 from tests.emailjs_fake import sent_payloads
 
 VISITOR_TEMPLATE = VISITOR_TEMPLATE_E2E

@@ -18,9 +18,9 @@ from pytest_httpserver import HTTPServer
 from agency_site import locale, paths
 from agency_site.content.form_words import COPY
 from scripts.spam_bots import HEADLESS_WAIT_S, headless_submit
+from tests.e2e.form_helpers import wait_for_sends
 from tests.e2e.helpers import open_page
 from tests.e2e.split_site import SplitSite
-from tests.e2e.test_forms import wait_for_sends
 
 SUBMIT = "button[type=submit]"
 # A first worker that cannot start: the widget's solving fails, and waits for the person.

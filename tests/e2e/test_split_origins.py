@@ -27,10 +27,10 @@ from agency_site.deploy.topology import page_paths
 from agency_site.routes import ROUTES
 from agency_site.web_base.security_headers import HEADER_POLICY
 from tests.e2e.conftest import SiteServer
+from tests.e2e.form_helpers import SUBMIT, fill_booking, wait_for_sends, working_day
 from tests.e2e.helpers import TYPING_MS, expect_page, open_page
 from tests.e2e.split_site import SplitSite
 from tests.e2e.test_form_http_fallback import refuse_websockets
-from tests.e2e.test_forms import SUBMIT, fill_booking, wait_for_sends, working_day
 from tests.test_static_host import parse_redirects
 
 # What Reflex's default overlay would show: none of it may appear.
