@@ -1,6 +1,8 @@
 """The owner's calendars (``BOOKING_BUSY_ICS_URLS``): fetched on a schedule, kept on disk as
 busy intervals, expanded into busy times (``busy_times.py``) that the form's free slots and
-the server's checks leave out.
+the server's checks leave out. A fetch is ``busy_fetch.py`` (a conditional GET or a CalDAV
+pull), a kept copy ``busy_copy.py`` (``FeedCopy``: its intervals on disk); this module runs
+them (``BusyFeed``) and tells the owner.
 
 - **Fetched in the background**, never in a visitor's request, and never inside the
   monitor's round: the bookings plugin's watcher (``BusyFeed.watch_in_background``, every
@@ -46,23 +48,26 @@ by its ``pull`` (the window's events, expanded) instead of a GET; the rest is th
 
 import asyncio
 import datetime as dt
-import hashlib
-import json
 import logging
 import os
-import re
-import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 import httpx
 import icalendar
 
 from agency_site.bookings import busy_caldav
+from agency_site.bookings.busy_copy import COPY_FILE, FeedCopy
+from agency_site.bookings.busy_fetch import (
+    FetchFailed,
+    booking_window,
+    conditional_get,
+    feed_urls,
+    pulled,
+)
 from agency_site.bookings.busy_times import (
     NOTHING_BUSY,
     BusyRules,
@@ -79,156 +84,18 @@ from agency_site.content.template import render
 from agency_site.forms.email import date_es
 from agency_site.rules import AGENCY_TIME_ZONE
 from agency_site.settings import Settings, get_settings
-from agency_site.working_calendar import one_year_after
 
 logger = logging.getLogger(__name__)
 
-# The largest calendar taken (a Google calendar of years of events is a few MB).
-MAX_BYTES = 20 * 1024 * 1024
 FOLDER_NAME = "busy-feeds"
 ALERTED = ".alerted"
 # The marker of a series the owner was asked about: this prefix and its digest.
 WIDE_ALERTED = ".wide-"
-# The kind of kept copy this code writes: busy intervals only.
-COPY_VERSION = 2
-# A kept copy's file names: a digest of the calendar's address (``FeedCopy.stem``).
-_COPY_FILE = re.compile(r"[0-9a-f]{24}\.(json|ics)")
 # Sends the owner an alert (the monitor's webhook): text -> whether it was taken.
 Alert = Callable[[str], Awaitable[bool]]
 
-
-def feed_urls(text: str) -> tuple[str, ...]:
-    """The calendar addresses of ``BOOKING_BUSY_ICS_URLS`` (comma- or space-separated);
-    ``webcal://`` (what calendar apps hand out) is fetched as ``https://``. One that is no
-    http(s) address is left out with an ERROR (the form works without it)."""
-    urls = []
-    for number, part in enumerate(text.replace(",", " ").split(), 1):
-        if part.lower().startswith("webcal://"):
-            part = "https://" + part[len("webcal://") :]
-        if urlsplit(part).scheme.lower() in ("http", "https") and urlsplit(part).hostname:
-            urls.append(part)
-        else:
-            logger.error(
-                "Address %s of BOOKING_BUSY_ICS_URLS is not an http(s):// or webcal:// "
-                "address: it is left out.",
-                number,
-            )
-    return tuple(urls)
-
-
 # A calendar and its busy intervals over the booking window.
 Expanded = tuple[icalendar.Calendar, list[Interval]]
-
-
-def _interval_json(interval: Interval) -> list[str]:
-    return [interval.start.isoformat(), interval.end.isoformat(), interval.series]
-
-
-def _interval(item: list[str]) -> Interval:
-    start, end, series = item
-    interval = Interval(dt.datetime.fromisoformat(start), dt.datetime.fromisoformat(end), series)
-    if interval.start.tzinfo is None or interval.end.tzinfo is None:
-        raise ValueError("a time without its zone")
-    return interval
-
-
-@dataclass
-class FeedCopy:
-    """One calendar: where it is, its last good copy, and how fetching it goes."""
-
-    number: int  # 1, 2...: how logs and alerts name it (with its host).
-    url: str
-    folder: Path
-    # The last good calendar, in memory only (None after a restart, until a fetch).
-    calendar: icalendar.Calendar | None = None
-    intervals: list[Interval] = field(default_factory=list)  # Its busy times, expanded.
-    etag: str = ""
-    last_modified: str = ""
-    good_at: dt.datetime | None = None  # The last fetch that got (or confirmed) a calendar.
-    failing_since: dt.datetime | None = None  # Since when every fetch failed (None: fine).
-    due_at: dt.datetime | None = None  # The next fetch (None: at once).
-    problem: str = ""  # The last fetch's failure.
-    # How a calendar that is no iCal address is read (CalDAV); None: a conditional GET.
-    pull: busy_caldav.Pull | None = field(default=None, repr=False)
-
-    @property
-    def name(self) -> str:
-        return f"calendar {self.number} ({urlsplit(self.url).hostname or '?'})"
-
-    @property
-    def stem(self) -> Path:
-        """Its files' path without suffix: a digest of the (secret) address."""
-        return self.folder / hashlib.sha256(self.url.encode()).hexdigest()[:24]
-
-    def load(self, read: Callable[[bytes], list[Interval]]) -> None:
-        """Take the busy intervals kept on disk, if any and usable; a copy of the older
-        kind (the whole calendar) is turned into intervals with ``read`` (parse and
-        expand) and written again without it. One that cannot be used is deleted (the
-        first fetch, at once, takes the calendar again)."""
-        kept, whole = self.stem.with_suffix(".json"), self.stem.with_suffix(".ics")
-        try:
-            meta = json.loads(kept.read_text())
-            if meta.get("version") == COPY_VERSION:
-                intervals = [_interval(item) for item in meta["intervals"]]
-            else:  # The older kind: the calendar itself beside its conditional GET's data.
-                intervals = read(whole.read_bytes())
-            good_at = meta.get("good_at")
-            good_at = dt.datetime.fromisoformat(good_at) if good_at else None
-        except FileNotFoundError:
-            if not whole.exists():
-                return
-            error_name = "FileNotFoundError"
-        except Exception as error:  # A damaged or unreadable file: as if none was kept.
-            error_name = type(error).__name__
-        else:
-            self.intervals, self.good_at = intervals, good_at
-            if whole.exists():
-                self.save()  # Only the intervals from now on.
-                logger.info("The kept copy of %s now holds its busy times only.", self.name)
-            return
-        logger.warning(
-            "The kept copy of %s cannot be used (%s): it is deleted and fetched again.",
-            self.name,
-            error_name,
-        )
-        for path in (kept, whole):
-            path.unlink(missing_ok=True)
-
-    def save(self) -> None:
-        """Keep the busy intervals and when they were last fetched (nothing else)."""
-        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        data = {
-            "version": COPY_VERSION,
-            "good_at": self.good_at.isoformat() if self.good_at else None,
-            "intervals": [_interval_json(interval) for interval in self.intervals],
-        }
-        _write(self.stem.with_suffix(".json"), json.dumps(data).encode())
-        self.stem.with_suffix(".ics").unlink(missing_ok=True)
-
-    def conditions(self) -> dict[str, str]:
-        """The conditional GET's headers (none without a good copy in memory)."""
-        if self.calendar is None:
-            return {}
-        headers = {}
-        if self.etag:
-            headers["If-None-Match"] = self.etag
-        if self.last_modified:
-            headers["If-Modified-Since"] = self.last_modified
-        return headers
-
-
-def _write(path: Path, data: bytes) -> None:
-    """Replace ``path`` by ``data`` at once (0600): a reader sees the old file or the new."""
-    descriptor, name = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-    try:
-        with os.fdopen(descriptor, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(name, path)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise
 
 
 def _marked(marker: Path) -> bool:
@@ -239,18 +106,6 @@ def _marked(marker: Path) -> bool:
     except FileExistsError:
         return False
     return True
-
-
-class FetchFailed(Exception):
-    """A calendar could not be had this time (its text says why, without the address)."""
-
-
-def booking_window(today: dt.date) -> tuple[dt.datetime, dt.datetime]:
-    """Where busy times matter: from yesterday (the agency's day) to a year after today,
-    as far ahead as the form takes bookings."""
-    zone = ZoneInfo(AGENCY_TIME_ZONE)
-    start = dt.datetime.combine(today - dt.timedelta(days=1), dt.time(), zone)
-    return start, dt.datetime.combine(one_year_after(today) + dt.timedelta(days=2), dt.time(), zone)
 
 
 @dataclass
@@ -310,7 +165,7 @@ class BusyFeed:
         except OSError:  # No folder yet (or none readable): nothing kept.
             return
         for path in paths:
-            if _COPY_FILE.fullmatch(path.name) and path.stem not in mine:
+            if COPY_FILE.fullmatch(path.name) and path.stem not in mine:
                 path.unlink(missing_ok=True)
                 logger.info("A kept copy of a calendar no longer configured was deleted.")
 
@@ -362,9 +217,9 @@ class BusyFeed:
         try:
             async with asyncio.timeout(seconds):
                 if copy.pull is None:
-                    answer = await _get(client, copy)
+                    answer = await conditional_get(client, copy)
                 else:
-                    answer = await _pulled(copy.pull, today)
+                    answer = await pulled(copy.pull, today)
             expanded = None
             if answer is not None:
                 expanded = await asyncio.to_thread(self.read, answer.body, today)
@@ -486,45 +341,6 @@ class BusyFeed:
                     time=f"{first:%H:%M}",
                 )
             )
-
-
-@dataclass(frozen=True)
-class FeedAnswer:
-    """A calendar's new text and what a conditional GET of it sends next."""
-
-    body: bytes
-    etag: str
-    last_modified: str
-
-
-async def _get(client: httpx.AsyncClient, copy: FeedCopy) -> FeedAnswer | None:
-    """The calendar's new text, or None when unchanged (304)."""
-    try:
-        async with client.stream("GET", copy.url, headers=copy.conditions()) as response:
-            if response.status_code == httpx.codes.NOT_MODIFIED and copy.calendar is not None:
-                return None
-            if response.status_code != httpx.codes.OK:
-                raise FetchFailed(f"HTTP {response.status_code}")
-            body = bytearray()
-            async for chunk in response.aiter_bytes():
-                body += chunk
-                if len(body) > MAX_BYTES:
-                    raise FetchFailed(f"larger than {MAX_BYTES // 2**20} MB")
-            headers = response.headers
-            return FeedAnswer(
-                bytes(body), headers.get("ETag", ""), headers.get("Last-Modified", "")
-            )
-    except httpx.HTTPError as error:
-        raise FetchFailed(type(error).__name__) from None
-
-
-async def _pulled(pull: busy_caldav.Pull, today: dt.date) -> FeedAnswer:
-    """A pulled calendar's events of the booking window (always new: no conditions)."""
-    try:
-        body = await pull(*booking_window(today))
-    except busy_caldav.Unreachable as error:
-        raise FetchFailed(str(error)) from None
-    return FeedAnswer(body, "", "")
 
 
 def _today() -> dt.date:

@@ -104,60 +104,11 @@ def _while_open(value: str) -> rx.Var:
 
 def _mobile_nav() -> rx.Component:
     """Menu toggle and the full-screen list for small screens."""
-    item = (
-        "block rounded-lg px-4 py-3 text-lg font-medium text-slate-900 hover:bg-indigo-50 "
-        + styles.FOCUS_RING
-    )
     return rx.el.div(
-        rx.el.button(
-            rx.cond(
-                ui.mobile_menu_open.value,
-                rx.icon("x", size=28, aria_hidden="true"),
-                rx.icon("menu", size=28, aria_hidden="true"),
-            ),
-            rx.el.span(
-                rx.cond(
-                    ui.mobile_menu_open.value, LAYOUT.navbar.close_menu, LAYOUT.navbar.open_menu
-                ),
-                class_name="sr-only",
-            ),
-            id=ui.MOBILE_MENU_TOGGLE_ID,
-            type="button",
-            aria_expanded=rx.cond(ui.mobile_menu_open.value, "true", "false"),
-            aria_controls=MOBILE_MENU_ID,
-            on_click=ui.mobile_menu_open.set_value(~ui.mobile_menu_open.value),
-            class_name="relative z-[60] rounded-md p-2 text-slate-900 " + styles.FOCUS_RING,
-        ),
-        rx.el.div(
-            rx.el.ul(
-                rx.el.li(_link(*nav_links()[0], item)),
-                rx.el.li(
-                    _toggle(
-                        LAYOUT.navbar.services,
-                        ui.mobile_services_open,
-                        MOBILE_SERVICES_MENU_ID,
-                        ui.MOBILE_SERVICES_TOGGLE_ID,
-                        item + " flex w-full items-center justify-between text-left",
-                    ),
-                    _services_list(
-                        MOBILE_SERVICES_MENU_ID,
-                        ui.mobile_services_open.value,
-                        "block rounded-lg px-4 py-2 text-base text-slate-800 hover:bg-indigo-50 "
-                        + styles.FOCUS_RING,
-                        "ml-4 border-l border-slate-200 pl-2",
-                    ),
-                ),
-                *[rx.el.li(_link(label, href, item)) for label, href in nav_links()[1:]],
-                *[rx.el.li(link) for link in other_languages(item)],
-                _contact_button(styles.BUTTON_PRIMARY + " mt-4 w-full"),
-                class_name="space-y-1",
-            ),
-            id=MOBILE_MENU_ID,
-            class_name=rx.cond(
-                ui.mobile_menu_open.value,
-                "fixed inset-0 z-50 h-dvh w-screen overflow-y-auto bg-white px-6 pt-24 pb-10",
-                "hidden",
-            ),
+        _mobile_toggle(),
+        _mobile_menu(
+            "block rounded-lg px-4 py-3 text-lg font-medium text-slate-900 hover:bg-indigo-50 "
+            + styles.FOCUS_RING
         ),
         id=ui.MOBILE_NAV_ID,
         # While open, the toggle (now 'Cerrar menú') and the list form a modal dialog
@@ -168,6 +119,62 @@ def _mobile_nav() -> rx.Component:
             "aria-label": _while_open(LAYOUT.navbar.mobile_menu),
         },
         class_name="md:hidden",
+    )
+
+
+def _mobile_toggle() -> rx.Component:
+    """The button that opens the mobile menu (a burger) and closes it (a cross)."""
+    return rx.el.button(
+        rx.cond(
+            ui.mobile_menu_open.value,
+            rx.icon("x", size=28, aria_hidden="true"),
+            rx.icon("menu", size=28, aria_hidden="true"),
+        ),
+        rx.el.span(
+            rx.cond(ui.mobile_menu_open.value, LAYOUT.navbar.close_menu, LAYOUT.navbar.open_menu),
+            class_name="sr-only",
+        ),
+        id=ui.MOBILE_MENU_TOGGLE_ID,
+        type="button",
+        aria_expanded=rx.cond(ui.mobile_menu_open.value, "true", "false"),
+        aria_controls=MOBILE_MENU_ID,
+        on_click=ui.mobile_menu_open.set_value(~ui.mobile_menu_open.value),
+        class_name="relative z-[60] rounded-md p-2 text-slate-900 " + styles.FOCUS_RING,
+    )
+
+
+def _mobile_menu(item: str) -> rx.Component:
+    """The mobile menu's full-screen list, shown while open (``item``: a link's classes)."""
+    return rx.el.div(
+        rx.el.ul(
+            rx.el.li(_link(*nav_links()[0], item)),
+            rx.el.li(
+                _toggle(
+                    LAYOUT.navbar.services,
+                    ui.mobile_services_open,
+                    MOBILE_SERVICES_MENU_ID,
+                    ui.MOBILE_SERVICES_TOGGLE_ID,
+                    item + " flex w-full items-center justify-between text-left",
+                ),
+                _services_list(
+                    MOBILE_SERVICES_MENU_ID,
+                    ui.mobile_services_open.value,
+                    "block rounded-lg px-4 py-2 text-base text-slate-800 hover:bg-indigo-50 "
+                    + styles.FOCUS_RING,
+                    "ml-4 border-l border-slate-200 pl-2",
+                ),
+            ),
+            *[rx.el.li(_link(label, href, item)) for label, href in nav_links()[1:]],
+            *[rx.el.li(link) for link in other_languages(item)],
+            _contact_button(styles.BUTTON_PRIMARY + " mt-4 w-full"),
+            class_name="space-y-1",
+        ),
+        id=MOBILE_MENU_ID,
+        class_name=rx.cond(
+            ui.mobile_menu_open.value,
+            "fixed inset-0 z-50 h-dvh w-screen overflow-y-auto bg-white px-6 pt-24 pb-10",
+            "hidden",
+        ),
     )
 
 

@@ -85,6 +85,20 @@ def _corrected(
     return values
 
 
+def _released(claim_token: str | None, lease: dt.timedelta | None) -> dict[str, Any]:
+    """The values of a lead released from quarantine: queued, or claimed by its caller
+    (``claim_token`` and its ``lease``) to be sent at once."""
+    now = utcnow()
+    if claim_token is None or lease is None:
+        return {"status": LeadStatus.QUEUED, "next_attempt_at": now}
+    return {
+        "status": LeadStatus.SENDING,
+        "next_attempt_at": now + lease,
+        "claim_token": claim_token,
+        "claimed_until": now + lease,
+    }
+
+
 class LeadStore(Claims, Rights, Jobs):
     """The leads table behind one SQLAlchemy engine (SQLite file or Postgres), and the
     plugins whose hooks run in its transactions (``plugins.py``; none by default)."""
@@ -151,6 +165,19 @@ class LeadStore(Claims, Rights, Jobs):
             language=language,
             spam_reason=spam,
         )
+        return self._insert(lead, autoreply_day=autoreply_day, hold=hold, spam=spam)
+
+    def _insert(
+        self,
+        lead: Lead,
+        *,
+        autoreply_day: dt.date | None,
+        hold: Hold | None,
+        spam: SpamReason | None,
+    ) -> Lead:
+        """``add_lead``'s transaction: the visitor's auto-reply claimed, the lead inserted,
+        its webhooks queued (not a spam's) and what comes with it held."""
+        email, key = lead.fields.get("email"), lead.idempotency_key
         try:
             with Session(self.engine, expire_on_commit=False) as session:
                 if autoreply_day is not None and isinstance(email, str):
@@ -164,7 +191,7 @@ class LeadStore(Claims, Rights, Jobs):
                 session.commit()
                 return lead
         except sa.exc.IntegrityError:
-            self._duplicate(idempotency_key)
+            self._duplicate(key)
             raise
 
     def release_spam(
@@ -203,17 +230,7 @@ class LeadStore(Claims, Rights, Jobs):
         so the page's next try of the corrected submission finds it; ``DuplicateSubmission``
         if another lead has that key). Its ``lead.created`` webhook is queued in it too.
         """
-        now = utcnow()
-        claim = (
-            {"status": LeadStatus.QUEUED, "next_attempt_at": now}
-            if claim_token is None or lease is None
-            else {
-                "status": LeadStatus.SENDING,
-                "next_attempt_at": now + lease,
-                "claim_token": claim_token,
-                "claimed_until": now + lease,
-            }
-        )
+        claim = _released(claim_token, lease)
         if fields is not None:
             claim |= _corrected(fields, idempotency_key, language)
         try:

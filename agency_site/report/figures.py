@@ -132,57 +132,8 @@ def month_figures(engine: sa.Engine, month: dt.date) -> Figures:
     wide_start = dt.datetime.combine(start - dt.timedelta(days=1), dt.time(), dt.UTC)
     wide_end = dt.datetime.combine(end + dt.timedelta(days=1), dt.time(), dt.UTC)
     with engine.connect() as connection:
-        daily = dict(_sum(connection, tables.page_views, start, end, "day"))
-        day = start
-        while day < end:
-            figures.visits_by_day.append((day, int(daily.get(day, 0))))
-            day += dt.timedelta(days=1)
-        figures.visits_by_page = [
-            (row.page, row.language, int(row.n))
-            for row in _sum(connection, tables.page_views, start, end, "page", "language")
-        ]
-        figures.devices = Counter(
-            {
-                row.device: int(row.n)
-                for row in _sum(connection, tables.page_views, start, end, "device")
-            }
-        )
-        figures.referrers = _top(
-            [
-                (row.domain, int(row.n))
-                for row in _sum(connection, tables.referrers, start, end, "domain")
-            ]
-        )
-        figures.campaigns = _top(
-            [
-                (row.utm_source, row.utm_medium, row.utm_campaign, int(row.n))
-                for row in _sum(
-                    connection,
-                    tables.campaigns,
-                    start,
-                    end,
-                    "utm_source",
-                    "utm_medium",
-                    "utm_campaign",
-                )
-            ]
-        )
-        figures.bots = [
-            (row.bot, int(row.n)) for row in _sum(connection, tables.bots, start, end, "bot")
-        ]
-        figures.not_found = _top(
-            [
-                (row.path, row.referrer, int(row.n))
-                for row in _sum(connection, tables.not_found, start, end, "path", "referrer")
-            ],
-            others=False,  # No page to redirect.
-        )
-        figures.started = Counter(
-            {
-                row.form: int(row.n)
-                for row in _sum(connection, tables.forms_started, start, end, "form")
-            }
-        )
+        _read_visits(connection, figures, start, end)
+        _read_sources(connection, figures, start, end)
         leads = connection.execute(
             sa.select(Lead.kind, Lead.status, Lead.source, Lead.fields, Lead.created_at).where(
                 Lead.created_at >= wide_start, Lead.created_at < wide_end
@@ -193,11 +144,76 @@ def month_figures(engine: sa.Engine, month: dt.date) -> Figures:
                 Booking.created_at >= wide_start, Booking.created_at < wide_end
             )
         ).all()
+    _count_leads(figures, [lead for lead in leads if _in_month(lead.created_at, start, end)])
+    _count_bookings(
+        figures, [booking for booking in bookings if _in_month(booking.created_at, start, end)]
+    )
+    return figures
+
+
+def _read_visits(connection: sa.Connection, figures: Figures, start, end) -> None:
+    """The month's visits from the daily tables: by day (every day, 0 when none), by page
+    and language, by device, and the forms started."""
+    daily = dict(_sum(connection, tables.page_views, start, end, "day"))
+    day = start
+    while day < end:
+        figures.visits_by_day.append((day, int(daily.get(day, 0))))
+        day += dt.timedelta(days=1)
+    figures.visits_by_page = [
+        (row.page, row.language, int(row.n))
+        for row in _sum(connection, tables.page_views, start, end, "page", "language")
+    ]
+    figures.devices = Counter(
+        {
+            row.device: int(row.n)
+            for row in _sum(connection, tables.page_views, start, end, "device")
+        }
+    )
+    figures.started = Counter(
+        {row.form: int(row.n) for row in _sum(connection, tables.forms_started, start, end, "form")}
+    )
+
+
+def _read_sources(connection: sa.Connection, figures: Figures, start, end) -> None:
+    """Where the month's visits came from and what missed: referrers, campaigns, bots and
+    the pages not found, each its ``TOP``."""
+    figures.referrers = _top(
+        [
+            (row.domain, int(row.n))
+            for row in _sum(connection, tables.referrers, start, end, "domain")
+        ]
+    )
+    figures.campaigns = _top(
+        [
+            (row.utm_source, row.utm_medium, row.utm_campaign, int(row.n))
+            for row in _sum(
+                connection,
+                tables.campaigns,
+                start,
+                end,
+                "utm_source",
+                "utm_medium",
+                "utm_campaign",
+            )
+        ]
+    )
+    figures.bots = [
+        (row.bot, int(row.n)) for row in _sum(connection, tables.bots, start, end, "bot")
+    ]
+    figures.not_found = _top(
+        [
+            (row.path, row.referrer, int(row.n))
+            for row in _sum(connection, tables.not_found, start, end, "path", "referrer")
+        ],
+        others=False,  # No page to redirect.
+    )
+
+
+def _count_leads(figures: Figures, leads: list[sa.Row]) -> None:
+    """The month's leads: sent (delivered or waiting) or spam, by form, source and service."""
     by_source, by_service = Counter(), Counter()
     names = _service_names()
     for lead in leads:
-        if not _in_month(lead.created_at, start, end):
-            continue
         if lead.status == LeadStatus.SPAM:
             figures.leads["spam"] += 1
             continue
@@ -207,9 +223,13 @@ def month_figures(engine: sa.Engine, month: dt.date) -> Figures:
         by_source[_source(lead.source)] += 1
         if lead.kind == LeadKind.QUOTE and (service := (lead.fields or {}).get("service")):
             by_service[names.get(service, service)] += 1
+    figures.leads_by_source = by_source.most_common()
+    figures.leads_by_service = by_service.most_common()
+
+
+def _count_bookings(figures: Figures, bookings: list[sa.Row]) -> None:
+    """The month's bookings: requested, by state, attended or not."""
     for booking in bookings:
-        if not _in_month(booking.created_at, start, end):
-            continue
         figures.bookings["requested"] += 1
         figures.bookings[booking.state] += 1
         if booking.attendance == Attendance.ATTENDED:
@@ -218,6 +238,3 @@ def month_figures(engine: sa.Engine, month: dt.date) -> Figures:
             figures.bookings["no_show"] += 1
     # Confirmed: every booking the agency confirmed (attended or not since).
     figures.bookings["confirmed"] = figures.bookings[BookingStatus.CONFIRMED]
-    figures.leads_by_source = by_source.most_common()
-    figures.leads_by_service = by_service.most_common()
-    return figures

@@ -19,7 +19,8 @@ import icalendar
 import pytest
 
 from agency_site.bookings import busy_caldav
-from agency_site.bookings.busy_feed import BusyFeed, booking_window
+from agency_site.bookings.busy_feed import BusyFeed
+from agency_site.bookings.busy_fetch import booking_window
 from agency_site.bookings.busy_times import BusyRules, BusyTimes
 from scripts.local_servers import free_port
 from tests.bookings.test_busy_times import FEEDS, MONTH

@@ -18,7 +18,8 @@ import pytest
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from agency_site.bookings.busy_feed import ALERTED, BusyFeed, feed_urls
+from agency_site.bookings.busy_feed import ALERTED, BusyFeed
+from agency_site.bookings.busy_fetch import feed_urls
 from agency_site.bookings.busy_times import NOTHING_BUSY, BusyRules, owner_addresses
 from agency_site.content.owner_alerts import ALERTS
 from tests.run_async import run
