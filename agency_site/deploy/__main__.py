@@ -22,13 +22,7 @@ if TYPE_CHECKING:
     from agency_site.leads.store import LeadStore
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m agency_site.deploy",
-        description="Write the web server and systemd files from the site's settings; back up and "
-        "restore leads.",
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
+def _render_command(commands: argparse._SubParsersAction) -> None:
     render = commands.add_parser("render", help="write Caddyfile, nginx site and systemd units")
     render.add_argument("--out", required=True, type=Path, help="folder to write them into")
     render.add_argument("--static-root", help="the exported site (default: DEPLOY_STATIC_ROOT)")
@@ -38,6 +32,9 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         help="also write a standalone nginx.conf running in this folder",
     )
+
+
+def _release_command(commands: argparse._SubParsersAction) -> None:
     release = commands.add_parser(
         "release",
         help="export, render, validate, switch, reload, migrate, restart, check (docs/deploy.md)",
@@ -74,6 +71,10 @@ def _parser() -> argparse.ArgumentParser:
         help="check hydration in Chromium (auto: when Playwright and Chromium are installed)",
     )
     release.add_argument("--public-url", help="checked through the web server (default: the site)")
+
+
+def _database_commands(commands: argparse._SubParsersAction) -> None:
+    """``backup``, ``restore`` and ``migrate``: the leads database."""
     backup = commands.add_parser("backup", help="copy the leads database (REFLEX_DB_URL)")
     backup.add_argument("--out", required=True, type=Path, help="folder of the backups")
     backup.add_argument(
@@ -93,12 +94,26 @@ def _parser() -> argparse.ArgumentParser:
         "migrate",
         help="migrate the leads database (REFLEX_DB_URL) under the backends' migration lock",
     )
+
+
+def _static_host_command(commands: argparse._SubParsersAction) -> None:
     host = commands.add_parser(
         "static-host",
         help="make an unpacked frontend.zip ready for a static host (docs/deploy.md)",
     )
     host.add_argument("host", choices=("cloudflare", "netlify"))
     host.add_argument("folder", type=Path, help="the unpacked frontend.zip")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m agency_site.deploy",
+        description="Write the web server and systemd files from the site's settings; back up and "
+        "restore leads.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    for add in (_render_command, _release_command, _database_commands, _static_host_command):
+        add(commands)
     return parser
 
 
