@@ -437,3 +437,10 @@ def test_the_forms_endpoints_are_in_small_pieces() -> None:
     """``site_api.py``'s endpoints are named handlers (``FormEndpoints``), each short."""
     found = oversized(package="site_api.py")
     assert not found, "Too long to read as one piece:\n" + "\n".join(found)
+
+
+def test_deploy_is_in_small_pieces() -> None:
+    """``deploy/``'s web-server configurations are template files (``deploy/templates/``)
+    filled by short functions, and a release's checks are apart from its switching."""
+    found = oversized(package="deploy")
+    assert not found, "Too long to read as one piece:\n" + "\n".join(found)

@@ -8,6 +8,8 @@ so that a deployer edits ``.env``, never a configuration by hand:
 - ``caddy.py``     the Caddyfile (static export, precompressed files, TLS by itself), whose
   text is ``templates/Caddyfile.tmpl``
 - ``nginx.py``     the same as an nginx server block (``templates/nginx-site.conf.tmpl``)
+- ``release.py``   a release: export, render, validate, switch, reload, migrate, restart,
+  check, and back on failure; ``release_checks.py`` what it checks once live
 - ``systemd.py``   the backend unit (migrate, then serve; restart on failure) and the backup timer
 - ``backup.py``    a copy of the leads database (``pg_dump`` or SQLite's online backup)
 

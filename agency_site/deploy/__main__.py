@@ -16,6 +16,7 @@ from agency_site.deploy import nginx
 from agency_site.deploy import release as releases
 from agency_site.deploy import static_host as static_host_files
 from agency_site.deploy.release import DEFAULT_SERVER, SERVER_FILE, SERVERS
+from agency_site.deploy.release_checks import ReleaseError
 from agency_site.settings import ROOT, get_settings
 
 if TYPE_CHECKING:
@@ -153,7 +154,7 @@ def render(
     )
     try:
         files = releases.rendered_files(target, root)
-    except releases.ReleaseError as error:
+    except ReleaseError as error:
         raise SystemExit(
             f"{error}: export the site first and point --static-root (or "
             "DEPLOY_STATIC_ROOT) at the unpacked frontend.zip. Each page carries its own "
@@ -245,7 +246,7 @@ def run_release(target: releases.Target, rollback: bool) -> int:
     """Release (or roll back); a failure is one clear message and exit status 1."""
     try:
         (releases.rollback if rollback else releases.release)(target)
-    except releases.ReleaseError as error:
+    except ReleaseError as error:
         print(f"Release failed: {error}", file=sys.stderr)
         return 1
     return 0
