@@ -383,6 +383,7 @@ def unpack_export(frontend_zip: Path, folder: Path, url: str) -> None:
 def release(state: dict, rollback: bool, fault: str | None) -> int:
     """`make stack-release`: the release (or rollback) of the checkout to this stack."""
     from agency_site.deploy import release as releases
+    from agency_site.deploy.release_checks import ReleaseError
 
     if not state.get("pids", {}).get(web_server(state)):
         raise SystemExit("No stack is running: `make stack` first.")
@@ -405,7 +406,7 @@ def release(state: dict, rollback: bool, fault: str | None) -> int:
         target.export = broken_export
     try:
         (releases.rollback if rollback else releases.release)(target)
-    except releases.ReleaseError as error:
+    except ReleaseError as error:
         print(f"Release failed: {error}", file=sys.stderr)
         return 1
     finally:

@@ -402,7 +402,6 @@ SIZE_ALLOWED: dict[tuple[str, str], str] = {}
 SIZE_ALLOWED_FILES: dict[str, str] = {
     "bookings/slots.py": "split on branch hs-slots",
     "bookings/pages.py": "split on branch hs-slots",
-    "deploy/": "split on branch hs-deploy",
 }
 
 

@@ -20,6 +20,7 @@ import pytest
 import sqlalchemy as sa
 
 from agency_site.deploy import access_log, backup, caddy, nginx, release, systemd
+from agency_site.deploy.release_checks import ReleaseError
 from agency_site.deploy.topology import BACKEND_EXACT_PATHS, from_settings, page_paths
 from agency_site.settings import get_settings, load_settings
 from agency_site.web_base.security_headers import (
@@ -380,7 +381,7 @@ class _Recorder:
     def smoke(self, folder: Path) -> None:
         self.calls.append(f"smoke {folder.name}")
         if self.broken:
-            raise release.ReleaseError("page / did not hydrate")
+            raise ReleaseError("page / did not hydrate")
 
 
 def test_a_release_switches_atomically_keeps_bundles_and_rolls_back(tmp_path, monkeypatch):
@@ -401,7 +402,7 @@ def test_a_release_switches_atomically_keeps_bundles_and_rolls_back(tmp_path, mo
     release.rollback(target)
 
     recorder.broken = True
-    with pytest.raises(release.ReleaseError, match=f"Switched back to release {second.name}"):
+    with pytest.raises(ReleaseError, match=f"Switched back to release {second.name}"):
         release.release(target)
     assert release.current(target) == second
     assert release.releases(target) == [first, second, third]  # The broken one is gone.
@@ -411,7 +412,7 @@ def test_a_release_switches_atomically_keeps_bundles_and_rolls_back(tmp_path, mo
     assert release.rollback(target) == first
     assert release.current(target) == first
     assert f"root * {first}" in (target.conf_dir / "Caddyfile").read_text()
-    with pytest.raises(release.ReleaseError, match="no release before"):
+    with pytest.raises(ReleaseError, match="no release before"):
         release.rollback(target)
 
 
@@ -426,7 +427,7 @@ def test_an_invalid_configuration_switches_nothing(
     recorder = _Recorder(tmp_path, monkeypatch, server)
     first = release.release(recorder.target)
     monkeypatch.setattr(module, function, lambda topology: "not a configuration {")
-    with pytest.raises(release.ReleaseError, match=f"{server} (validate|-t) failed"):
+    with pytest.raises(ReleaseError, match=f"{server} (validate|-t) failed"):
         release.release(recorder.target)
     assert release.current(recorder.target) == first
     assert release.releases(recorder.target) == [first]
@@ -873,7 +874,7 @@ def test_two_releases_never_run_at_once(tmp_path, monkeypatch) -> None:
     first = release.release(recorder.target)
     with release.one_at_a_time(recorder.target):  # Another release, running.
         for step in (release.release, release.rollback):
-            with pytest.raises(release.ReleaseError, match="Another release or rollback"):
+            with pytest.raises(ReleaseError, match="Another release or rollback"):
                 step(recorder.target)
     assert release.releases(recorder.target) == [first] and recorder.exports == 1
     assert release.current(recorder.target) == first

@@ -28,13 +28,6 @@ _OTHER_PATHS = re.compile(
 )
 # Where they are still typed, and why (file under agency_site/): this list only shrinks.
 OTHER_PATHS_ELSEWHERE = {
-    # deploy/'s configurations and releases are being rewritten on another branch (the
-    # Caddy and nginx files become templates, issue 46 item 2): they name paths.py's
-    # constants once that lands.
-    "deploy/caddy.py",
-    "deploy/nginx.py",
-    "deploy/release.py",
-    "deploy/topology.py",
     # A regular expression that cuts Reflex's own ping path off the URL Reflex gives the
     # page (``env.PING``), to reach the backend's root: changed, it changes every build's
     # utils/state.js, which only the browser tests check.

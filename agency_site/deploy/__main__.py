@@ -16,19 +16,14 @@ from agency_site.deploy import nginx
 from agency_site.deploy import release as releases
 from agency_site.deploy import static_host as static_host_files
 from agency_site.deploy.release import DEFAULT_SERVER, SERVER_FILE, SERVERS
+from agency_site.deploy.release_checks import ReleaseError
 from agency_site.settings import ROOT, get_settings
 
 if TYPE_CHECKING:
     from agency_site.leads.store import LeadStore
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m agency_site.deploy",
-        description="Write the web server and systemd files from the site's settings; back up and "
-        "restore leads.",
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
+def _render_command(commands: argparse._SubParsersAction) -> None:
     render = commands.add_parser("render", help="write Caddyfile, nginx site and systemd units")
     render.add_argument("--out", required=True, type=Path, help="folder to write them into")
     render.add_argument("--static-root", help="the exported site (default: DEPLOY_STATIC_ROOT)")
@@ -38,6 +33,9 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         help="also write a standalone nginx.conf running in this folder",
     )
+
+
+def _release_command(commands: argparse._SubParsersAction) -> None:
     release = commands.add_parser(
         "release",
         help="export, render, validate, switch, reload, migrate, restart, check (docs/deploy.md)",
@@ -74,6 +72,10 @@ def _parser() -> argparse.ArgumentParser:
         help="check hydration in Chromium (auto: when Playwright and Chromium are installed)",
     )
     release.add_argument("--public-url", help="checked through the web server (default: the site)")
+
+
+def _database_commands(commands: argparse._SubParsersAction) -> None:
+    """``backup``, ``restore`` and ``migrate``: the leads database."""
     backup = commands.add_parser("backup", help="copy the leads database (REFLEX_DB_URL)")
     backup.add_argument("--out", required=True, type=Path, help="folder of the backups")
     backup.add_argument(
@@ -93,12 +95,26 @@ def _parser() -> argparse.ArgumentParser:
         "migrate",
         help="migrate the leads database (REFLEX_DB_URL) under the backends' migration lock",
     )
+
+
+def _static_host_command(commands: argparse._SubParsersAction) -> None:
     host = commands.add_parser(
         "static-host",
         help="make an unpacked frontend.zip ready for a static host (docs/deploy.md)",
     )
     host.add_argument("host", choices=("cloudflare", "netlify"))
     host.add_argument("folder", type=Path, help="the unpacked frontend.zip")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m agency_site.deploy",
+        description="Write the web server and systemd files from the site's settings; back up and "
+        "restore leads.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    for add in (_render_command, _release_command, _database_commands, _static_host_command):
+        add(commands)
     return parser
 
 
@@ -138,7 +154,7 @@ def render(
     )
     try:
         files = releases.rendered_files(target, root)
-    except releases.ReleaseError as error:
+    except ReleaseError as error:
         raise SystemExit(
             f"{error}: export the site first and point --static-root (or "
             "DEPLOY_STATIC_ROOT) at the unpacked frontend.zip. Each page carries its own "
@@ -230,7 +246,7 @@ def run_release(target: releases.Target, rollback: bool) -> int:
     """Release (or roll back); a failure is one clear message and exit status 1."""
     try:
         (releases.rollback if rollback else releases.release)(target)
-    except releases.ReleaseError as error:
+    except ReleaseError as error:
         print(f"Release failed: {error}", file=sys.stderr)
         return 1
     return 0

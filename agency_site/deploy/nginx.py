@@ -5,16 +5,19 @@ Needs the ``gzip_static`` module (in every Debian nginx) and ``brotli_static``
 serves the ``.br`` and ``.gz`` siblings and leaves the ``.zst`` ones to Caddy. For an
 ``https://`` site the certificate comes from elsewhere (e.g. certbot); Caddy gets one by
 itself.
-Check with ``nginx -t``.
+Check with ``nginx -t``. The block's text is ``templates/nginx-site.conf.tmpl`` (Jinja2); this
+module works out what fills it.
 
 The booking links (``/_site/bookings/…?t=<token>``) are the permission to see and change a
 booking, so their token is never written down: the access log uses the ``agency_site``
 format (JSON lines of the shape Caddy writes too, agency_site/deploy/access_log.py, the
-address shortened by ``_MASKED_ADDRESS``), whose URI keeps a path and its ``utm_*`` keys
+address shortened by the ``$agency_masked_address`` map), whose URI keeps a path and its ``utm_*`` keys
 only, and their answers carry ``Referrer-Policy: no-referrer``, so a browser sends the
 URL nowhere. nginx's error log
 still names the whole request line when the backend cannot be reached (it has no format).
 """
+
+import functools
 
 from agency_site import locale
 from agency_site.deploy import access_log
@@ -23,24 +26,17 @@ from agency_site.deploy.topology import (
     BACKEND_PREFIXES,
     BACKEND_REQUEST_BURST,
     BACKEND_REQUESTS_PER_S,
-    CLIENT_MAX_BODY,
-    CLIENT_READ_TIMEOUT_S,
     CONNECTIONS_PER_ADDRESS,
-    FAIL_WINDOW_S,
     GENERATED,
-    HASHED_CACHE,
-    HASHED_PREFIX,
-    MANIFEST_TYPE,
-    MAX_FAILS,
     PUBLIC_GET_BURST,
     PUBLIC_GETS_PER_MINUTE,
-    SHORT_CACHE,
     WEBSOCKET_READ_TIMEOUT_S,
     Topology,
     quoted,
+    render,
 )
 from agency_site.locale import DEFAULT_LOCALE, LOCALES, not_found_file
-from agency_site.paths import FORM_TOKEN, LEADS_HEALTH, MANIFEST_PATH, booking_link
+from agency_site.paths import EVENT, FORM_TOKEN, LEADS_HEALTH, booking_link
 
 UPSTREAM = "agency_site_backend"
 CONNECTION_ZONE = "agency_site_conn"
@@ -51,13 +47,6 @@ PUBLIC_GETS = (FORM_TOKEN, LEADS_HEALTH)
 LOG_FORMAT = "agency_site"
 # The booking links' pages, calendar file and free slots: "/_site/bookings/".
 BOOKING_PREFIX = booking_link("")
-# The visitor's address shortened: an IPv4 address's first 24 bits, an IPv6 one's first
-# 48 (written out: its first three groups; any other spelling keeps nothing).
-_MASKED_ADDRESS = r"""map $remote_addr $agency_masked_address {
-    "~^(?<agency_ipv4>\d+\.\d+\.\d+)\.\d+$" "$agency_ipv4.0";
-    "~*^(?<agency_ipv6>[0-9a-f]{1,4}:[0-9a-f]{1,4}:[0-9a-f]{1,4}):" "$agency_ipv6::";
-    default "::";
-}"""
 
 
 def _document_variable(name: str) -> str:
@@ -81,16 +70,13 @@ def _chunks(value: str) -> list[str]:
     return [*pieces, value]
 
 
-def _document_maps(topology: Topology) -> str:
-    """One ``map`` per document header (per piece of a long one): its value when the answer
-    is HTML, else empty (nginx sends no header with an empty value), as the Python server's
-    ``is_document``."""
-    return "\n\n".join(
-        f"map $sent_http_content_type {_document_variable(name)}_{index} {{\n"
-        f'    "~*^text/html" {quoted(piece)};\n    default "";\n}}'
+def _document_maps(topology: Topology) -> list[tuple[str, str]]:
+    """Each document header's maps (one per piece of a long one): variable and value."""
+    return [
+        (f"{_document_variable(name)}_{index}", piece)
         for name, value in topology.document_headers
         for index, piece in enumerate(_chunks(value))
-    )
+    ]
 
 
 def _document_value(name: str, value: str) -> str:
@@ -181,205 +167,75 @@ def _public_https(topology: Topology) -> bool:
     return topology.scheme == "https" and not topology.local
 
 
-def _listen(topology: Topology) -> str:
-    if _public_https(topology):
-        return (
-            f"    listen {topology.port} ssl http2;\n"
-            f"    listen [::]:{topology.port} ssl http2;\n"
-            f"    ssl_certificate {topology.tls_certificate};\n"
-            f"    ssl_certificate_key {topology.tls_certificate_key};\n"
-            f"    ssl_protocols {TLS_PROTOCOLS};\n"
-            f"    ssl_ciphers {TLS_CIPHERS};\n"
-            "    ssl_prefer_server_ciphers off;\n"
-            f"    ssl_session_cache {TLS_SESSION_CACHE};\n"
-            "    ssl_session_timeout 1d;\n"
-            "    ssl_session_tickets off;\n"
-        )
-    return f"    listen {topology.port};\n"
-
-
-def _http_to_https(topology: Topology) -> str:
-    """An https site's plain port: the ACME challenges, and a redirect to https for the
-    rest (in a location, so a challenge is never redirected). Its log is the site's."""
-    if not _public_https(topology):
-        return ""
-    https = f"https://{topology.host}" + (f":{topology.port}" if topology.port != 443 else "")
-    return f"""server {{
-    listen {topology.http_port};
-    listen [::]:{topology.http_port};
-    server_name {topology.host};
-    server_tokens off;
-{_access_log(topology)}    location ^~ {ACME_CHALLENGE} {{
-        root {topology.acme_webroot};
-        default_type text/plain;
-    }}
-    location / {{
-        return 301 {https}$request_uri;
-    }}
-}}
-
-"""
-
-
-def _access_log(topology: Topology) -> str:
-    """A public site's access log line (a local one's comes from ``standalone_config``)."""
-    return "" if topology.local else f"    access_log {topology.access_log} {LOG_FORMAT};\n"
-
-
-def _log_format(topology: Topology) -> str:
-    """The access log's format (agency_site/deploy/access_log.py) and the maps it reads:
+def _log_values(topology: Topology) -> dict[str, object]:
+    """What the access log's format and maps are made of (agency_site/deploy/access_log.py):
     the address shortened, the URI's path and ``utm_*`` keys, the Referer's own path or
     origin and the User-Agent; nothing else of the request."""
     own, other = access_log.referer_patterns(topology)
-    utm_maps = "\n".join(
-        f'map $arg_{key} $agency_{key} {{\n    "" "";\n    default "&{key}=$arg_{key}";\n}}'
-        for key in access_log.UTM_KEYS
-    )
-    utm = "".join(f"$agency_{key}" for key in access_log.UTM_KEYS)
-    return f"""# The access log (agency_site/deploy/access_log.py): JSON; the address shortened; the
-# URI's path and its utm_* keys, no other query key (a booking or report link's token, ad
-# click ids...); the Referer cut to the site's own path or another site's origin, and the
-# User-Agent; no other header.
-{_MASKED_ADDRESS}
-map $request_uri $agency_path {{
-    "~^(?<agency_request_path>[^?]*)" $agency_request_path;
-}}
-{utm_maps}
-map "{utm}" $agency_utm_query {{
-    "~^&(?<agency_utm>.+)$" "?$agency_utm";
-    default "";
-}}
-map $http_referer $agency_referer {{
-    "~*{own}$" $1;
-    "~*{other}$" $1;
-    default "";
-}}
-map $http_user_agent $agency_user_agent {{
-    "~^(?<agency_agent>.{{0,{access_log.AGENT_MAX}}})" $agency_agent;
-}}
-log_format {LOG_FORMAT} escape=json '{{"ts":$msec,"status":$status,"request":{{'
-    '"remote_ip":"$agency_masked_address","method":"$request_method",'
-    '"uri":"$agency_path$agency_utm_query"}},'
-    '"{access_log.FIELD}":"$agency_referer $agency_user_agent"}}';"""
+    return {
+        "log_format": LOG_FORMAT,
+        "access_log": topology.access_log,
+        "utm_keys": access_log.UTM_KEYS,
+        "own_referer": own,
+        "other_referer": other,
+        "agent_max": access_log.AGENT_MAX,
+        "log_field": access_log.FIELD,
+    }
+
+
+def _tls_values(topology: Topology) -> dict[str, object]:
+    """An https site's certificate, TLS profile and plain port (ACME, the redirect)."""
+    port = f":{topology.port}" if topology.port != 443 else ""
+    return {
+        "public_https": _public_https(topology),
+        "tls_certificate": topology.tls_certificate,
+        "tls_certificate_key": topology.tls_certificate_key,
+        "tls_protocols": TLS_PROTOCOLS,
+        "tls_ciphers": TLS_CIPHERS,
+        "tls_session_cache": TLS_SESSION_CACHE,
+        "http_port": topology.http_port,
+        "acme_challenge": ACME_CHALLENGE,
+        "acme_webroot": topology.acme_webroot,
+        "https_url": f"https://{topology.host}{port}",
+    }
 
 
 def server_block(topology: Topology) -> str:
-    """The upstream, websocket map and server blocks of the site."""
-    backends = "\n".join(
-        f"    server {address} max_fails={MAX_FAILS} fail_timeout={FAIL_WINDOW_S}s;"
-        for address in topology.backends
+    """The upstream, websocket map and server blocks of the site
+    (``templates/nginx-site.conf.tmpl``)."""
+    return render(
+        "nginx-site.conf.tmpl",
+        **_log_values(topology),
+        **_tls_values(topology),
+        headers=functools.partial(_headers, topology),
+        proxy=functools.partial(_proxy, topology),
+        upstream=UPSTREAM,
+        backends=topology.backends,
+        connection_zone=CONNECTION_ZONE,
+        request_zone=REQUEST_ZONE,
+        public_get_zone=PUBLIC_GET_ZONE,
+        requests_per_s=BACKEND_REQUESTS_PER_S,
+        public_gets_per_minute=PUBLIC_GETS_PER_MINUTE,
+        document_maps=_document_maps(topology),
+        local=topology.local,
+        host=topology.host,
+        port=topology.port,
+        server_name="_" if topology.local else topology.host,
+        static_root=topology.static_root,
+        connections_per_address=CONNECTIONS_PER_ADDRESS,
+        default_not_found=not_found_file(DEFAULT_LOCALE),
+        backend_locations=[f"location = {path}" for path in BACKEND_EXACT_PATHS]
+        + [f"location {prefix}" for prefix in BACKEND_PREFIXES if prefix != EVENT],
+        event=EVENT,
+        public_gets=PUBLIC_GETS,
+        booking_prefix=BOOKING_PREFIX,
+        pages=topology.pages,
+        other_languages=[
+            (locale.prefix(language), not_found_file(language))
+            for language in LOCALES
+            if language != DEFAULT_LOCALE
+        ],
     )
-    backend_locations = [f"location = {path}" for path in BACKEND_EXACT_PATHS] + [
-        f"location {prefix}" for prefix in BACKEND_PREFIXES if prefix != "/_event"
-    ]
-    backend_headers = _headers(topology, "        ", proxied=True)
-    proxied = "\n".join(
-        f"    {location} {{\n{backend_headers}\n{_proxy(topology)}\n    }}"
-        for location in backend_locations
-    )
-    # The token and health GETs: their own tighter limit too.
-    proxied += "".join(
-        f"\n    location = {path} {{\n{backend_headers}\n{_proxy(topology, public_get=True)}\n    }}"
-        for path in PUBLIC_GETS
-    )
-    # The booking links: their own Referrer-Policy.
-    proxied += (
-        f"\n    location {BOOKING_PREFIX} {{\n"
-        f"{_headers(topology, '        ', private=True, proxied=True)}\n"
-        f"{_proxy(topology, private=True)}\n    }}"
-    )
-    redirects = "\n".join(
-        f"    location = {path}/ {{\n        return 308 {path};\n    }}" for path in topology.pages
-    )
-    # Each other language's pages (/ca/...): the same files, its own not-found page.
-    language_locations = "".join(
-        f"""    location {locale.prefix(language)}/ {{
-        error_page 404 {not_found_file(language)};
-{_headers(topology, "        ", SHORT_CACHE)}
-        try_files $uri.html $uri =404;
-    }}
-"""
-        for language in LOCALES
-        if language != DEFAULT_LOCALE
-    )
-    server_name = "_" if topology.local else topology.host
-    return f"""{GENERATED}
-upstream {UPSTREAM} {{
-{backends}
-    keepalive 16;
-}}
-
-# Per visitor address: open connections, and requests per second to the backends.
-limit_conn_zone $binary_remote_addr zone={CONNECTION_ZONE}:10m;
-limit_req_zone $binary_remote_addr zone={REQUEST_ZONE}:10m rate={BACKEND_REQUESTS_PER_S}r/s;
-limit_req_zone $binary_remote_addr zone={PUBLIC_GET_ZONE}:10m rate={PUBLIC_GETS_PER_MINUTE}r/m;
-
-map $http_upgrade $connection_upgrade {{
-    default upgrade;
-    "" close;
-}}
-
-{_log_format(topology)}
-
-# The document headers of the Python server (agency_site/server.py), on HTML answers only.
-{_document_maps(topology)}
-
-{_http_to_https(topology)}server {{
-{_listen(topology)}    server_name {server_name};
-    root {topology.static_root};
-    server_tokens off;
-    absolute_redirect off;
-{_access_log(topology)}
-    gzip_static on;
-    brotli_static on;
-    charset utf-8;
-    # Slow or abusive clients: a refused request is told 429; headers and each read of a
-    # body must arrive in time; bodies are small (forms, the socket's polling transport).
-    limit_conn {CONNECTION_ZONE} {CONNECTIONS_PER_ADDRESS};
-    limit_conn_status 429;
-    limit_req_status 429;
-    client_header_timeout {CLIENT_READ_TIMEOUT_S}s;
-    client_body_timeout {CLIENT_READ_TIMEOUT_S}s;
-    client_max_body_size {CLIENT_MAX_BODY};
-    # Unknown paths: the exported not-found page, with status 404 (another language's
-    # paths: its own, in its location below).
-    error_page 404 {not_found_file(DEFAULT_LOCALE)};
-
-{_headers(topology, "    ")}
-
-    # Websocket events: upgrade, and a read timeout longer than any quiet visit.
-    location /_event {{
-{backend_headers}
-{_proxy(topology, websocket=True)}
-    }}
-    # Liveness/health and the site's own endpoints.
-{proxied}
-
-    # One URL per page: /about/ answers 308 to /about (only for real pages).
-{redirects}
-
-    # The hashed bundles: not in the access log (a page view's files are no visit; a
-    # missing one is logged by the not-found page's location), as in the Caddyfile.
-    location {HASHED_PREFIX} {{
-{_headers(topology, "        ", HASHED_CACHE)}
-        access_log off;
-        try_files $uri =404;
-    }}
-    location = {MANIFEST_PATH} {{
-{_headers(topology, "        ", SHORT_CACHE)}
-        types {{ }}
-        default_type {MANIFEST_TYPE};
-    }}
-    location = / {{
-{_headers(topology, "        ", SHORT_CACHE)}
-        try_files /index.html =404;
-    }}
-    location / {{
-{_headers(topology, "        ", SHORT_CACHE)}
-        try_files $uri.html $uri =404;
-    }}
-{language_locations}}}
-"""
 
 
 def standalone_config(prefix: str) -> str:

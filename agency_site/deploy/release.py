@@ -19,7 +19,8 @@ In order, stopping at the first failure:
    CSP header comes with it, a page
    hydrates in a browser with no CSP violation (Chromium through Playwright, when
    installed), ``/_health`` answers and a form's endpoint answers a bad submission
-   with its page of field errors (nothing is stored).
+   with its page of field errors (nothing is stored). These checks, the backends' ``/ping``
+   and ``ReleaseError`` are ``release_checks.py``'s.
 
 A failure after the switch switches back (symlink, rendered files, reload) and says
 why; nothing before the switch touches what is served. ``release --rollback``
@@ -37,25 +38,19 @@ import os
 import shutil
 import subprocess
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from email.message import Message
 from pathlib import Path
 
 from agency_site.deploy import caddy, nginx
+from agency_site.deploy.release_checks import ReleaseError, log, smoke_check, wait_for_ping
 from agency_site.deploy.topology import from_settings
-from agency_site.paths import form_post
+from agency_site.paths import PING
 from agency_site.settings import get_settings
-from agency_site.web_base.security_headers import allowed_scripts, policy_of_page, script_hashes
+from agency_site.web_base.security_headers import policy_of_page
 
 RELEASES = "releases"
 STAMP = "%Y%m%dT%H%M%S.%fZ"
-PING_TIMEOUT_S = 300
-HYDRATED = "html[data-hydrated='true']"
-# Pages the browser check opens: the home page and a form page.
-BROWSER_ROUTES = ("/", "/contact")
 # The web servers a release renders, validates and reloads. nginx by default: on a 2-core
 # box it held the load target (10,000 readers + 400 bookings in 20 s) and Debian's Caddy
 # 2.6 did not (docs/loadtest.md, "Caddy or nginx").
@@ -65,14 +60,6 @@ DEFAULT_SERVER = "nginx"
 SERVER_FILE = "web-server"
 
 
-class ReleaseError(Exception):
-    """A release step failed; the message says which and why."""
-
-
-def _log(message: str) -> None:
-    print(f"[release] {message}", flush=True)
-
-
 def run(command: Sequence[str], what: str, **kwargs) -> str:
     """Run ``command``; a failure is a ReleaseError naming ``what`` with the output's tail."""
     result = subprocess.run(command, capture_output=True, text=True, **kwargs)
@@ -80,21 +67,6 @@ def run(command: Sequence[str], what: str, **kwargs) -> str:
         tail = "\n".join((result.stdout + result.stderr).splitlines()[-15:])
         raise ReleaseError(f"{what} failed (`{' '.join(command)}`):\n{tail}")
     return result.stdout
-
-
-def wait_for_ping(address: str, timeout: float = PING_TIMEOUT_S) -> None:
-    """Wait until ``http://address/ping`` answers 200."""
-    deadline = time.monotonic() + timeout
-    last = ""
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://{address}/ping", timeout=3) as response:
-                if response.status == 200:
-                    return
-        except OSError as error:
-            last = str(error)
-        time.sleep(0.5)
-    raise ReleaseError(f"backend {address} did not answer /ping in {timeout:.0f} s ({last})")
 
 
 @dataclass
@@ -292,108 +264,6 @@ def switch(target: Target, release: Path) -> None:
     os.replace(temporary, link)
 
 
-def _get(url: str) -> tuple[int, Message, str]:
-    """Status, headers and text of a GET (identity encoding: the file as released)."""
-    try:
-        with urllib.request.urlopen(url, timeout=20) as response:
-            return response.status, response.headers, response.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, error.headers, error.read().decode(errors="replace")
-
-
-def _page_file(release: Path, path: str) -> Path:
-    return release / ("index.html" if path == "/" else f"{path.strip('/')}.html")
-
-
-def smoke_check(target: Target, release: Path) -> None:
-    """Every route, the CSP, /_health and a form endpoint through the web server."""
-    from agency_site.routes import ROUTES
-
-    url = target.public_url.rstrip("/")
-    problems = []
-    for route in ROUTES:
-        status, headers, body = _get(url + route.path)
-        if status != 200:
-            problems.append(f"{route.path} answered {status}")
-            continue
-        if body != _page_file(release, route.path).read_text():
-            problems.append(f"{route.path} is not this release's page")
-        # The page's own policy (its <meta>) lists its inline scripts; the header adds
-        # what <meta> cannot carry (frame-ancestors).
-        if blocked := script_hashes(body) - allowed_scripts(policy_of_page(body) or ""):
-            problems.append(f"{route.path}: {len(blocked)} inline script(s) blocked by the CSP")
-        if "frame-ancestors" not in headers.get("Content-Security-Policy", ""):
-            problems.append(f"{route.path}: no frame-ancestors in the CSP header")
-    status, _, body = _get(url + "/_health")
-    if status != 200:
-        problems.append(f"/_health answered {status}: {body[:200]}")
-    form = urllib.request.Request(
-        url + form_post("contact"),
-        data=b"email=no-es-un-correo&website=",
-        headers={"Origin": url, "Content-Type": "application/x-www-form-urlencoded"},
-    )
-    try:
-        with urllib.request.urlopen(form, timeout=20) as response:
-            status = response.status
-    except urllib.error.HTTPError as error:
-        status = error.code
-    if status != 400:  # The page of field errors: the form's endpoint validated it.
-        problems.append(f"the contact form's endpoint answered {status}, not 400")
-    if not problems and target.browser != "no":
-        problems += browser_check(url, required=target.browser == "yes")
-    if problems:
-        raise ReleaseError("smoke check through the web server: " + "; ".join(problems))
-    _log(f"smoke check: {len(ROUTES)} routes 200 with this release's pages, CSP allows them")
-
-
-def _chromium() -> str | None:
-    for candidate in (os.environ.get("CHROMIUM_PATH"), "/usr/bin/chromium"):
-        if candidate and Path(candidate).exists():
-            return candidate
-    return shutil.which("chromium")
-
-
-def browser_check(url: str, *, required: bool) -> list[str]:
-    """Open pages in Chromium: each hydrates and the browser reports no CSP violation."""
-    executable = _chromium()
-    try:
-        from playwright.sync_api import Error as PlaywrightError
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        executable = None
-    if executable is None:
-        if required:
-            return ["the browser check needs Playwright and Chromium"]
-        _log("browser check skipped (no Playwright or Chromium here)")
-        return []
-    problems = []
-    with sync_playwright() as driver:
-        browser = driver.chromium.launch(
-            executable_path=executable, args=["--no-sandbox", "--disable-gpu"]
-        )
-        try:
-            page = browser.new_page()
-            page.add_init_script(
-                "window.__cspViolations = [];"
-                "document.addEventListener('securitypolicyviolation',"
-                " e => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));"
-            )
-            for path in BROWSER_ROUTES:
-                page.goto(url + path)
-                try:
-                    page.wait_for_selector(HYDRATED, state="attached", timeout=30_000)
-                except PlaywrightError:
-                    problems.append(f"{path} did not hydrate in the browser")
-                violations = page.evaluate("window.__cspViolations")
-                if violations:
-                    problems.append(f"{path}: CSP violations {violations[:3]}")
-        finally:
-            browser.close()
-    if not problems:
-        _log(f"browser check: {', '.join(BROWSER_ROUTES)} hydrate with no CSP violation")
-    return problems
-
-
 def _go_live(target: Target, release: Path, files: dict[str, str]) -> None:
     switch(target, release)
     install(target, files)
@@ -401,14 +271,17 @@ def _go_live(target: Target, release: Path, files: dict[str, str]) -> None:
 
 
 def _checks(target: Target, release: Path) -> None:
-    (target.smoke or (lambda folder: smoke_check(target, folder)))(release)
+    if target.smoke:
+        target.smoke(release)
+    else:
+        smoke_check(target.public_url, release, target.browser)
 
 
 def _switch_back(target: Target, previous: Path | None, why: Exception) -> None:
     if previous is None:
         raise ReleaseError(f"{why}\nNo previous release to switch back to.") from why
-    _log(f"FAILED: {why}")
-    _log(f"switching back to {previous.name}")
+    log(f"FAILED: {why}")
+    log(f"switching back to {previous.name}")
     _go_live(target, previous, rendered_files(target, previous))
     raise ReleaseError(f"{why}\nSwitched back to release {previous.name}.") from why
 
@@ -456,26 +329,26 @@ def _release(target: Target) -> Path:
     previous = current(target)
     new = new_release(target)
     try:
-        _log(f"exporting into {new}")
+        log(f"exporting into {new}")
         target.export(new)
         carried = carry_assets(previous, new)
-        _log(f"exported; {carried} bundle(s) of the previous release kept for open tabs")
+        log(f"exported; {carried} bundle(s) of the previous release kept for open tabs")
         files = rendered_files(target, new)
         validate(target, files, target.releases / ".staging")
-        _log(f"{target.server} accepts the rendered configuration")
+        log(f"{target.server} accepts the rendered configuration")
     except (ReleaseError, OSError) as error:
         shutil.rmtree(new, ignore_errors=True)
         _own_assets_file(new).unlink(missing_ok=True)
         raise ReleaseError(f"{error}\nNothing was switched: the live site is unchanged.") from error
     try:
         _go_live(target, new, files)
-        _log(f"switched the static root to {new.name} and reloaded {target.server}")
+        log(f"switched the static root to {new.name} and reloaded {target.server}")
         target.migrate()
-        _log("leads database migrated")
+        log("leads database migrated")
         for address in target.backends:
             target.restart_backend(address)
             wait_for_ping(address)
-            _log(f"backend {address} restarted and answers /ping")
+            log(f"backend {address} restarted and answers {PING}")
         _checks(target, new)
     except (ReleaseError, OSError) as error:
         try:
@@ -485,7 +358,7 @@ def _release(target: Target) -> Path:
                 shutil.rmtree(new, ignore_errors=True)  # Never served again.
                 _own_assets_file(new).unlink(missing_ok=True)
     removed = prune(target)
-    _log(
+    log(
         f"release {new.name} live in {time.monotonic() - started:.0f} s"
         f" ({len(removed)} old release(s) removed, {len(releases(target))} kept)"
     )
@@ -509,14 +382,14 @@ def _rollback(target: Target) -> Path:
     files = rendered_files(target, previous)
     validate(target, files, target.releases / ".staging")
     _go_live(target, previous, files)
-    _log(f"switched the static root back to {previous.name} and reloaded {target.server}")
+    log(f"switched the static root back to {previous.name} and reloaded {target.server}")
     try:
         _checks(target, previous)
     except ReleaseError as error:
         if live is not None:
             _switch_back(target, live, error)
         raise
-    _log(f"release {previous.name} live again")
+    log(f"release {previous.name} live again")
     return previous
 
 
