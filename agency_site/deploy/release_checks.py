@@ -20,6 +20,10 @@ from agency_site.paths import HEALTH, PING, form_post
 from agency_site.web_base.security_headers import allowed_scripts, policy_of_page, script_hashes
 
 PING_TIMEOUT_S = 300
+# A web server's reload ends after its command returns: nginx's master (``nginx -s reload``,
+# ``systemctl reload nginx``) starts new workers on the new file after the signal, and the
+# old ones serve the release before until then. How long the smoke check waits for it.
+RELOAD_TIMEOUT_S = 15
 HYDRATED = "html[data-hydrated='true']"
 # Pages the browser check opens: the home page and a form page.
 BROWSER_ROUTES = ("/", "/contact")
@@ -62,12 +66,27 @@ def _page_file(release: Path, path: str) -> Path:
     return release / ("index.html" if path == "/" else f"{path.strip('/')}.html")
 
 
+def wait_for_release(url: str, release: Path, timeout: float = RELOAD_TIMEOUT_S) -> None:
+    """Wait until the web server at ``url`` serves ``release``'s home page (its reload took
+    effect), ``timeout`` seconds at most: the smoke check then says what is still wrong."""
+    deadline = time.monotonic() + timeout
+    page = _page_file(release, "/").read_text()
+    while time.monotonic() < deadline:
+        try:
+            if _get(url + "/")[2] == page:
+                return
+        except OSError:
+            pass  # The server between its old and new workers; asked again.
+        time.sleep(0.2)
+
+
 def smoke_check(public_url: str, release: Path, browser: str) -> None:
     """Every route, the CSP, /_health and a form endpoint through the web server at
     ``public_url``; then, unless ``browser`` is "no", ``browser_check`` ("yes": required)."""
     from agency_site.routes import ROUTES
 
     url = public_url.rstrip("/")
+    wait_for_release(url, release)
     problems = []
     for route in ROUTES:
         status, headers, body = _get(url + route.path)
