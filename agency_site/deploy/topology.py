@@ -16,7 +16,7 @@ from agency_site.paths import (
     SITE_API_PREFIX,
     form_post,
 )
-from agency_site.settings import Settings
+from agency_site.settings import DeploySettings, Settings
 
 # Paths the web server hands to the backends: Reflex's websocket, liveness and health,
 # and the site's own HTTP endpoints (forms without JavaScript, leads health).
@@ -103,6 +103,10 @@ def render(template: str, **values: object) -> str:
     return _environment().get_template(template).render(**values)
 
 
+# The settings' defaults a topology built by hand (a test, a local stack) starts from.
+_DEPLOY = DeploySettings.model_fields
+
+
 @dataclass(frozen=True, kw_only=True)
 class Topology:
     """One site behind one web server, balanced over several backend addresses."""
@@ -119,11 +123,12 @@ class Topology:
     http_port: int = 80  # An https site's plain port (nginx: ACME challenges, redirect)
     # Where `certbot --webroot` puts the ACME challenges (scripts/prepare_host.py makes it).
     acme_webroot: str = "/var/www/letsencrypt"
-    app_dir: str = "/srv/agency_site/app"
-    user: str = "agency"
-    backup_keep: int = 14
-    # The site's JSON access log (addresses shortened), read by agency_site/report.
-    access_log: str = "/var/log/agency_site/access.log"
+    # Where the code lives, who runs it, the backups' days and the site's JSON access log
+    # (addresses shortened, read by agency_site/report): DEPLOY_*'s own defaults.
+    app_dir: str = _DEPLOY["app_dir"].default
+    user: str = _DEPLOY["user"].default
+    backup_keep: int = _DEPLOY["backup_keep"].default
+    access_log: str = _DEPLOY["access_log"].default
     tls_certificate: str = ""
     tls_certificate_key: str = ""
     # Caddy's admin endpoint on a local site (a stack reloads through it); off by default.
