@@ -57,9 +57,6 @@ import sqlalchemy as sa
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from agency_site.leads.statuses import LeadStatus, SpamReason  # noqa: E402
-from agency_site.leads.webhooks.queue import REMOVED, SENT, endpoint_key  # noqa: E402
-
 from agency_site.bookings.models import (  # noqa: E402
     Attendance,
     Booking,
@@ -81,6 +78,8 @@ from agency_site.leads.models import (  # noqa: E402
     email_key,
     mailbox_digest,
 )
+from agency_site.leads.statuses import LeadStatus, SpamReason  # noqa: E402
+from agency_site.leads.webhooks.queue import REMOVED, SENT, endpoint_key  # noqa: E402
 from agency_site.report import tables as report  # noqa: E402
 from agency_site.rules import AGENCY_TIME_ZONE, TIME_SLOTS  # noqa: E402
 from agency_site.working_calendar import WorkingCalendar, default_calendar  # noqa: E402

@@ -7,7 +7,7 @@
 - The visitor's link (``cancel``) opens their manage page: the booking, a form to move it
   (the next free slots, the booking form's date and time controls) and the cancel button.
   ``POST /_site/bookings/move`` (the link, the booking's ``sequence`` as shown, a date and
-  a time) moves it once (``slots.move``): the form carries the version it was drawn for,
+  a time) moves it once (``reschedule.move``): the form carries the version it was drawn for,
   so the same form sent again (a double click, a reload, a replay) finds the booking at a
   later version and changes nothing, while the link itself stays the visitor's to move or
   cancel again. Inside ``BOOKING_CHANGE_NOTICE_HOURS``, or after
@@ -42,7 +42,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from agency_site import locale, paths
-from agency_site.bookings import mails, slots
+from agency_site.bookings import availability, mails, reschedule, slots
 from agency_site.bookings.busy_times import NOTHING_BUSY
 from agency_site.bookings.calendar_file import ics
 from agency_site.bookings.desk import ATTENDANCE, BookingDesk
@@ -228,13 +228,19 @@ async def _move_part(desk: BookingDesk, token: str, booking: Booking, asked: Mov
     when the booking cannot be moved now, the agency's phone, WhatsApp and e-mail."""
     now = agency_now()
     refused = desk.moves.refusal(booking, now)
-    if refused is slots.MoveRefused.TOO_LATE:
+    if refused is reschedule.MoveRefused.TOO_LATE:
         return alternatives_notice(render(COPY.manage.too_late, hours=_hours(desk.moves.notice)))
-    if refused is slots.MoveRefused.TOO_MANY:
+    if refused is reschedule.MoveRefused.TOO_MANY:
         return alternatives_notice(COPY.manage.too_many)
     today = now.date()
     days = await asyncio.to_thread(
-        slots.free_by_day, desk.engine, today, now, desk.calendar, desk.daily_limit, desk.busy()
+        availability.free_by_day,
+        desk.engine,
+        today,
+        now,
+        desk.calendar,
+        desk.daily_limit,
+        desk.busy(),
     )
     items = "".join(f"<li>{escape(_free_day(day, free))}</li>" for day, free in days[:_FREE_DAYS])
     intro = f"<p>{escape(COPY.manage.next_free)}</p><ul>{items}</ul>" if items else ""
@@ -290,13 +296,13 @@ async def _move(desk: BookingDesk, request: Request, body_timeout_s: float) -> R
         try:
             date, version = dt.date.fromisoformat(asked.date), int(sent.get("v", ""))
         except ValueError:
-            return await _moved_page(desk, token, lead, slots.Moved.NOT_OPEN, asked)
+            return await _moved_page(desk, token, lead, reschedule.Moved.NOT_OPEN, asked)
         outcome, booking, told = await desk.move(
             link.lead_id, date, asked.time, version, agency_now()
         )
         if booking is None:
             return _problem(desk, COPY.problems.unknown, 404)
-        if outcome is slots.Moved.DONE:
+        if outcome is reschedule.Moved.DONE:
             return _moved_done(desk, token, booking, lead, told)
         return await _moved_page(desk, token, lead, outcome, asked, booking)
 
@@ -305,7 +311,7 @@ async def _moved_page(
     desk: BookingDesk,
     token: str,
     lead: Lead,
-    outcome: slots.Moved | slots.MoveRefused,
+    outcome: reschedule.Moved | reschedule.MoveRefused,
     asked: MoveForm,
     booking: Booking | None = None,
 ) -> HTMLResponse:
@@ -313,28 +319,28 @@ async def _moved_page(
     booking = booking or await asyncio.to_thread(slots.get, desk.engine, lead.id or 0)
     if booking is None:
         return _problem(desk, COPY.problems.unknown, 404)
-    if outcome is slots.Moved.NOT_ALLOWED:
+    if outcome is reschedule.Moved.NOT_ALLOWED:
         return _why_not(desk, LinkAction.CANCEL, booking) or _problem(
             desk, COPY.problems.unknown, 404
         )
-    if outcome is slots.Moved.STALE:
+    if outcome is reschedule.Moved.STALE:
         return await _manage_page(desk, token, booking, lead, note=COPY.manage.stale, status=409)
-    if isinstance(outcome, slots.MoveRefused):  # The page now offers the phone instead.
+    if isinstance(outcome, reschedule.MoveRefused):  # The page now offers the phone instead.
         return await _manage_page(desk, token, booking, lead, status=409)
     errors = {"date": COPY.manage.not_open}
-    if outcome is slots.Moved.SAME:
+    if outcome is reschedule.Moved.SAME:
         errors = {"time": COPY.manage.same}
-    elif outcome is slots.Moved.SLOT_TAKEN:
+    elif outcome is reschedule.Moved.SLOT_TAKEN:
         errors = {"time": await _taken_words(desk, asked)}
     retry = MoveForm(asked.date, asked.time, errors)
-    status = 409 if outcome is slots.Moved.SLOT_TAKEN else 400
+    status = 409 if outcome is reschedule.Moved.SLOT_TAKEN else 400
     return await _manage_page(desk, token, booking, lead, retry, status=status)
 
 
 async def _taken_words(desk: BookingDesk, asked: MoveForm) -> str:
     """Why the slot asked for is not free, with the nearest free ones (as the form says)."""
     found = await asyncio.to_thread(
-        slots.nearest_free,
+        availability.nearest_free,
         desk.engine,
         dt.date.fromisoformat(asked.date),
         asked.time,
@@ -443,7 +449,7 @@ async def _free_slots(desk: BookingDesk, request: Request) -> Response:
     shown = desk.busy_shown_days
     told = shown is None or date < today + dt.timedelta(days=shown)
     found = await asyncio.to_thread(
-        slots.availability,
+        availability.availability,
         desk.engine,
         date,
         now,
