@@ -13,7 +13,7 @@ from functools import partial
 import sqlalchemy as sa
 
 from agency_site import locale
-from agency_site.bookings import slots
+from agency_site.bookings import reschedule, slots
 from agency_site.bookings.busy_times import BusySource, nothing_busy
 from agency_site.bookings.caps import PendingCaps
 from agency_site.bookings.links import LinkAction, LinkProblem, LinkSigner, VerifiedLink
@@ -62,7 +62,7 @@ class BookingDesk:
     # (``BOOKING_BUSY_SHOWN_DAYS``; None: of every day the form takes).
     busy_shown_days: int | None = None
     # When the visitor may move their booking.
-    moves: slots.MoveRules = field(default_factory=slots.MoveRules)
+    moves: reschedule.MoveRules = field(default_factory=reschedule.MoveRules)
     # The pending caps a booking holding no slot meets when its visitor moves it to one.
     caps: PendingCaps = field(default_factory=PendingCaps)
 
@@ -117,12 +117,12 @@ class BookingDesk:
 
     async def move(
         self, lead_id: int, date: dt.date, time: str, version: int, now: dt.datetime
-    ) -> tuple[slots.Moved | slots.MoveRefused, Booking | None, bool]:
+    ) -> tuple[reschedule.Moved | reschedule.MoveRefused, Booking | None, bool]:
         """Move booking ``lead_id`` (shown at ``version``) to ``date`` ``time`` once; the
         outcome, the booking after it, and whether the visitor was e-mailed about it."""
         moved, booking = await asyncio.to_thread(
             partial(
-                slots.move,
+                reschedule.move,
                 self.engine,
                 lead_id,
                 date,
@@ -136,7 +136,7 @@ class BookingDesk:
                 pending_caps=self.caps,
             )
         )
-        if moved is not slots.Moved.DONE or booking is None:
+        if moved is not reschedule.Moved.DONE or booking is None:
             return moved, booking, False
         lead = await asyncio.to_thread(LeadStore(self.engine).get, lead_id)
         told = lead is not None and await self.tell_move(booking, lead)
@@ -162,7 +162,7 @@ class BookingDesk:
                 )
             if visitor := await self.send("visitor", mail.params):
                 await asyncio.to_thread(
-                    slots.mark_move_told, self.engine, booking.lead_id, sequence, agency=False
+                    reschedule.mark_move_told, self.engine, booking.lead_id, sequence, agency=False
                 )
         if booking.agency_told_sequence < sequence:
             links = ""
@@ -173,7 +173,7 @@ class BookingDesk:
             email = str(lead.fields.get("email", ""))
             if await self.send("agency", {"message": message, "from_email": email}):
                 await asyncio.to_thread(
-                    slots.mark_move_told, self.engine, booking.lead_id, sequence, agency=True
+                    reschedule.mark_move_told, self.engine, booking.lead_id, sequence, agency=True
                 )
         return visitor
 

@@ -69,7 +69,8 @@ class Booking(SQLModel, table=True):
         # The pending bookings of one mailbox (``caps.py``), counted in the claim's transaction.
         sa.Index("ix_bookings_mailbox_state", "mailbox", "state"),
         # The watchers' reads, without reading every booking kept (``slots.py``): those
-        # unanswered (every worker's poll), to expire, expired and untold; the moves to tell.
+        # unanswered (every worker's poll), to expire, expired and untold; the moves to tell
+        # (``reschedule.py``).
         sa.Index("ix_bookings_state_created_at", "state", "created_at"),
         sa.Index("ix_bookings_moved_at", "moved_at"),
     )
@@ -102,7 +103,7 @@ class Booking(SQLModel, table=True):
     link_key: str | None = Field(default_factory=new_link_key, max_length=32)
     # The calendar event's SEQUENCE: one more per move, so calendar apps move the event
     # (same UID) instead of adding a second one. Also the version a manage page's move
-    # form carries: a move applies only to the version it was shown (``slots.move``).
+    # form carries: a move applies only to the version it was shown (``reschedule.move``).
     sequence: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     # Moves the visitor made (``BOOKING_MAX_RESCHEDULES``), the slot it held before the
     # last one (``slot_key``), and when that move was made.

@@ -45,7 +45,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from agency_site import locale
-from agency_site.bookings import busy_feed, digest, events, slots
+from agency_site.bookings import availability, busy_feed, digest, events, reschedule, slots
 from agency_site.bookings.busy_times import BusySource, nothing_busy
 from agency_site.bookings.caps import (
     PendingCaps,
@@ -205,7 +205,7 @@ class BookingsPlugin(LeadPlugin):
         if isinstance(refused, slots.DayFull):
             return {"date": BOOKINGS.slots.day_full}
         busy = isinstance(refused, slots.SlotBusy)
-        nearest = slots.nearest_free(
+        nearest = availability.nearest_free(
             session, date, time, agency_now(), self.calendar, self.daily_limit, busy=self.busy()
         )
         if not nearest:
@@ -303,7 +303,7 @@ class BookingsPlugin(LeadPlugin):
             return 0
         store = monitor.store
         before = utcnow() - MOVE_TOLD_GRACE
-        untold = await asyncio.to_thread(slots.moves_untold, store.engine, before)
+        untold = await asyncio.to_thread(reschedule.moves_untold, store.engine, before)
         for booking in untold:
             if lead := await asyncio.to_thread(store.get, booking.lead_id):
                 await desk.tell_move(booking, lead)

@@ -11,7 +11,7 @@ from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.link_secret import link_secrets
 from agency_site.bookings.links import LinkSigner
 from agency_site.bookings.pages import create_app
-from agency_site.bookings.slots import MoveRules
+from agency_site.bookings.reschedule import MoveRules
 from agency_site.content.site import SITE
 from agency_site.forms.email import NOTICE, kind_params
 from agency_site.leads.runtime import intake

@@ -14,8 +14,8 @@ by the owner, after its slot was taken (or over a cap, drained) is stored withou
 refused. Pending bookings are capped per mailbox and per network (``caps.py``, counted in
 the claiming transaction) and expire, freeing their slot, when left unanswered
 (``expire_pending``).
-The visitor moves their booking (``move``) in one conditional UPDATE too: the old slot
-freed and the new one claimed together, only from the version their page was shown.
+Which slots are free is ``availability.py``'s; the visitor's or the owner's move of a
+booking (one conditional UPDATE too) is ``moves.py``'s.
 """
 
 import datetime as dt
@@ -23,14 +23,12 @@ import enum
 import logging
 from collections.abc import Iterable
 from contextlib import nullcontext
-from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from agency_site.bookings import caps, events
-from agency_site.bookings.busy_times import NOTHING_BUSY, BusyTimes
+from agency_site.bookings import events
 from agency_site.bookings.models import (
     Attendance,
     Booking,
@@ -40,14 +38,11 @@ from agency_site.bookings.models import (
     slot_key,
 )
 from agency_site.leads.models import utcnow
-from agency_site.leads.validation import one_year_after
 from agency_site.rules import AGENCY_TIME_ZONE
 from agency_site.working_calendar import WorkingCalendar
 
 logger = logging.getLogger(__name__)
 
-# How far ahead the nearest free slots are looked for when the asked one is taken.
-_SEARCH_DAYS = 21
 # The first key of the days' advisory locks (PostgreSQL): the second is the day's ordinal.
 _DAY_LOCK_SPACE = 0x0B00C
 
@@ -171,81 +166,6 @@ def taken(bind: sa.Engine | Session, dates: Iterable[dt.date]) -> dict[dt.date, 
     return held
 
 
-@dataclass(frozen=True)
-class Availability:
-    """What the form offers for a day."""
-
-    free: tuple[str, ...]  # The day's slots still open, not held and not busy, in order.
-    # The day's slots held by a pending or confirmed booking, or the owner is busy for.
-    taken: tuple[str, ...]
-    full: bool  # The day reached BOOKING_DAILY_LIMIT.
-
-
-def availability(
-    engine: sa.Engine,
-    date: dt.date,
-    now: dt.datetime,
-    calendar: WorkingCalendar,
-    daily_limit: int,
-    busy: BusyTimes = NOTHING_BUSY,
-) -> Availability:
-    """The free slots of ``date`` at ``now`` (``busy``: the owner's calendar)."""
-    held = taken(engine, [date])[date]
-    full = bool(daily_limit) and len(held) >= daily_limit
-    unavailable = held | busy.busy_slots(date)
-    free = () if full else tuple(s for s in calendar.open_slots(date, now) if s not in unavailable)
-    return Availability(free=free, taken=tuple(sorted(unavailable)), full=full)
-
-
-def nearest_free(
-    bind: sa.Engine | Session,
-    date: dt.date,
-    time: str,
-    now: dt.datetime,
-    calendar: WorkingCalendar,
-    daily_limit: int,
-    count: int = 3,
-    busy: BusyTimes = NOTHING_BUSY,
-) -> list[tuple[dt.date, str]]:
-    """Up to ``count`` free slots nearest to ``date`` ``time``: that day's first (closest
-    in time), then the following working days' in order (none the owner is ``busy`` for)."""
-    found: list[tuple[dt.date, str]] = []
-    for day, free in free_by_day(bind, date, now, calendar, daily_limit, busy):
-        if day == date:
-            free.sort(key=lambda slot: abs(_minutes(slot) - _minutes(time)))
-        found.extend((day, slot) for slot in free)
-        if len(found) >= count:
-            break
-    return found[:count]
-
-
-def free_by_day(
-    bind: sa.Engine | Session,
-    start: dt.date,
-    now: dt.datetime,
-    calendar: WorkingCalendar,
-    daily_limit: int,
-    busy: BusyTimes = NOTHING_BUSY,
-) -> list[tuple[dt.date, list[str]]]:
-    """The days from ``start`` on (``_SEARCH_DAYS`` of them) with free slots, and those
-    slots in order (none held, none the owner is ``busy`` for)."""
-    days = [start + dt.timedelta(days=n) for n in range(_SEARCH_DAYS)]
-    held = taken(bind, days)
-    found = []
-    for day in days:
-        if daily_limit and len(held[day]) >= daily_limit:
-            continue
-        open_slots = calendar.open_slots(day, now)
-        if free := [s for s in open_slots if s not in held[day] and not busy.blocks(day, s)]:
-            found.append((day, free))
-    return found
-
-
-def _minutes(slot: str) -> int:
-    hours, minutes = slot.split(":")
-    return int(hours) * 60 + int(minutes)
-
-
 def spend_link(session: Session, link_digest: str | None) -> bool:
     """Spend a single-use link in the caller's transaction (``booking_link_uses``' primary
     key); False (the transaction rolled back) when it was spent before. None: no link."""
@@ -333,38 +253,6 @@ def decide(
         return Decision.DONE, booking
 
 
-# --- Moving a booking from the visitor's manage link -------------------------------------
-
-
-class MoveRefused(enum.StrEnum):
-    """Why a booking cannot be moved now (the page offers phone and WhatsApp instead)."""
-
-    TOO_LATE = "too_late"  # Inside BOOKING_CHANGE_NOTICE_HOURS of the appointment.
-    TOO_MANY = "too_many"  # Already moved BOOKING_MAX_RESCHEDULES times.
-
-
-@dataclass(frozen=True)
-class MoveRules:
-    """When a visitor may move their booking (``BOOKING_CHANGE_NOTICE_HOURS``,
-    ``BOOKING_MAX_RESCHEDULES``) and whether a confirmed one moved is pending again
-    (``BOOKING_RECONFIRM_MOVES``)."""
-
-    notice: dt.timedelta = dt.timedelta(hours=24)
-    max_moves: int = 3
-    reconfirm: bool = False
-
-    def refusal(self, booking: Booking, now: dt.datetime) -> MoveRefused | None:
-        """Why ``booking`` cannot be moved at ``now`` (aware), or None when it can.
-
-        The notice is counted in real hours (UTC instants): across a change of the clocks
-        the wall clock's hours are one more or one less."""
-        if until(slot_start(booking.date, booking.time), now) < self.notice:
-            return MoveRefused.TOO_LATE
-        if booking.reschedules >= self.max_moves:
-            return MoveRefused.TOO_MANY
-        return None
-
-
 def slot_start(date: dt.date, time: str) -> dt.datetime:
     """When the slot ``date`` ``time`` starts (aware, the agency's wall clock)."""
     return dt.datetime.combine(date, dt.time.fromisoformat(time), ZoneInfo(AGENCY_TIME_ZONE))
@@ -375,154 +263,6 @@ def until(moment: dt.datetime, now: dt.datetime) -> dt.timedelta:
     one time zone on their wall clocks; through UTC the hour a clock change adds or takes
     away counts as it passes."""
     return moment.astimezone(dt.UTC) - now.astimezone(dt.UTC)
-
-
-class Moved(enum.StrEnum):
-    """How a move ended (besides ``MoveRefused``)."""
-
-    DONE = "done"
-    # The form was shown for an earlier version of the booking (the same move sent again,
-    # or another tab moved it first): nothing changed.
-    STALE = "stale"
-    NOT_ALLOWED = "not_allowed"  # Declined, cancelled or expired: it holds no slot to move.
-    UNKNOWN = "unknown"
-    NOT_OPEN = "not_open"  # Not a bookable slot: closed day, too soon, too far, no such slot.
-    SAME = "same"  # The slot the booking already holds.
-    SLOT_TAKEN = "slot_taken"  # Another booking holds it, or its day is full.
-
-
-def bookable(date: dt.date, time: str, now: dt.datetime, calendar: WorkingCalendar) -> bool:
-    """Whether the form would accept ``date`` ``time`` at ``now``: an open slot of a working
-    day from today to a year ahead (``leads.validation``'s date rule)."""
-    return date <= one_year_after(now.date()) and time in calendar.open_slots(date, now)
-
-
-def move(
-    engine: sa.Engine,
-    lead_id: int,
-    date: dt.date,
-    time: str,
-    *,
-    version: int,
-    now: dt.datetime,
-    rules: MoveRules,
-    calendar: WorkingCalendar,
-    daily_limit: int = 0,
-    busy: BusyTimes = NOTHING_BUSY,
-    pending_caps: caps.PendingCaps = caps.NO_CAPS,
-    counted: bool = True,
-) -> tuple[Moved | MoveRefused, Booking | None]:
-    """Move booking ``lead_id`` to ``date`` ``time`` in one transaction, if it is still at
-    ``version`` (its ``sequence`` when the form was shown). ``counted``: the move counts
-    toward the visitor's ``rules.max_moves`` (a visitor's; the owner's, from the desk, not).
-
-    One conditional UPDATE frees the old slot and claims the new one (the unique
-    ``active_slot`` still allows one booking per slot: of two moves to one slot, one
-    wins, the other is ``SLOT_TAKEN``), adds one to ``sequence`` and ``reschedules``,
-    and, with ``rules.reconfirm``, makes a confirmed booking pending again. A replayed
-    form finds the booking at a later version: ``STALE``, nothing changes. A slot the owner
-    is ``busy`` for is answered as a taken one. A pending booking that holds no slot
-    (``slot_lost``) claims one by moving: within ``pending_caps`` (``caps.over``, in this
-    transaction), else answered as a taken slot. Returns the outcome and the booking as it
-    is afterwards.
-    """
-    with Session(engine, expire_on_commit=False) as session:
-        booking = session.get(Booking, lead_id)
-        if booking is None:
-            return Moved.UNKNOWN, None
-        state = BookingStatus(booking.state)
-        if booking.sequence != version:
-            return Moved.STALE, booking
-        if not state.active:
-            return Moved.NOT_ALLOWED, booking
-        if refused := rules.refusal(booking, now):
-            return refused, booking
-        if (date, time) == (booking.date, booking.time) and booking.active_slot:
-            return Moved.SAME, booking
-        if not bookable(date, time, now, calendar):
-            return Moved.NOT_OPEN, booking
-        if busy.blocks(date, time):
-            return Moved.SLOT_TAKEN, booking
-        # A pending booking holding no slot claims one: its caps are locked before the day.
-        claims = booking.active_slot is None and state is BookingStatus.PENDING
-        if claims:
-            caps.lock(session, pending_caps, booking.mailbox, booking.network)
-        # A move within its own day leaves the day's count as it is.
-        if date != booking.date and day_full(session, date, daily_limit):
-            session.rollback()
-            return Moved.SLOT_TAKEN, booking
-        values = {
-            "date": date,
-            "time": time,
-            "active_slot": slot_key(date, time),
-            "slot_lost": False,
-            "sequence": Booking.sequence + 1,
-            "reschedules": Booking.reschedules + (1 if counted else 0),
-            "moved_from": slot_key(booking.date, booking.time),
-            "moved_at": utcnow(),
-        }
-        if rules.reconfirm and state is BookingStatus.CONFIRMED:
-            values |= {"state": BookingStatus.PENDING, "decided_at": None}
-        try:
-            changed = session.execute(
-                sa.update(Booking)
-                .where(
-                    col(Booking.lead_id) == lead_id,
-                    col(Booking.sequence) == version,
-                    col(Booking.state).in_((BookingStatus.PENDING, BookingStatus.CONFIRMED)),
-                )
-                .values(**values)
-            ).rowcount
-        except sa.exc.IntegrityError:  # The unique slot: another booking holds it.
-            session.rollback()
-            return Moved.SLOT_TAKEN, session.get(Booking, lead_id)
-        if not changed:  # Moved or cancelled meanwhile, by another request.
-            session.rollback()
-            return Moved.STALE, session.get(Booking, lead_id)
-        # Counted after the write: on SQLite the transaction holds the write lock by now.
-        if claims and caps.over(
-            session, pending_caps, booking.mailbox, booking.network, exclude=lead_id
-        ):
-            session.rollback()
-            logger.warning("Booking %s holds no slot and its visitor is over a cap.", lead_id)
-            return Moved.SLOT_TAKEN, session.get(Booking, lead_id)
-        events.queue(session, lead_id, "booking.rescheduled")
-        session.commit()
-        session.refresh(booking)
-        logger.info(
-            "Booking %s moved by %s from %s to %s.",
-            lead_id,
-            "its visitor" if counted else "the agency",
-            booking.moved_from,
-            booking.active_slot,
-        )
-        return Moved.DONE, booking
-
-
-def moves_untold(engine: sa.Engine, before: dt.datetime) -> list[Booking]:
-    """Bookings moved before ``before``, still pending or confirmed, whose last move the
-    visitor or the agency was not yet e-mailed about, oldest move first."""
-    query = select(Booking).where(
-        col(Booking.moved_at) < before,
-        col(Booking.state).in_((BookingStatus.PENDING, BookingStatus.CONFIRMED)),
-        sa.or_(
-            col(Booking.visitor_told_sequence) < col(Booking.sequence),
-            col(Booking.agency_told_sequence) < col(Booking.sequence),
-        ),
-    )
-    with Session(engine, expire_on_commit=False) as session:
-        return list(session.exec(query.order_by(col(Booking.moved_at))).all())
-
-
-def mark_move_told(engine: sa.Engine, lead_id: int, sequence: int, *, agency: bool) -> None:
-    """Record that the visitor (or the agency) was e-mailed about version ``sequence``."""
-    column = Booking.agency_told_sequence if agency else Booking.visitor_told_sequence
-    with engine.begin() as connection:
-        connection.execute(
-            sa.update(Booking)
-            .where(col(Booking.lead_id) == lead_id, col(column) < sequence)
-            .values({column.key: sequence})
-        )
 
 
 def answer_due(

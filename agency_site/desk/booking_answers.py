@@ -6,7 +6,7 @@ words in ``_words.html``), and a line of the audit log when something changed:
   (``slots.decide``, the same e-mails to the visitor, and to the agency for a cancel),
   only for the booking as the page showed it (its ``sequence`` and state: a booking moved,
   answered or cancelled meanwhile is left alone and the page says so).
-- *Mover* (its own page: the free slots of a week): ``slots.move`` in one step (the old
+- *Mover* (its own page: the free slots of a week): ``reschedule.move`` in one step (the old
   slot freed and the new one claimed together; a slot taken meanwhile is refused, pick
   another), under the **owner's** rules (``OWNER_MOVES``): the visitor's notice
   (``BOOKING_CHANGE_NOTICE_HOURS``) and move limit (``BOOKING_MAX_RESCHEDULES``) protect the
@@ -35,7 +35,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from agency_site import paths
-from agency_site.bookings import slots
+from agency_site.bookings import reschedule, slots
 from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.links import LinkAction
 from agency_site.bookings.models import Attendance, Booking, BookingStatus
@@ -172,9 +172,9 @@ async def answer(request: Request) -> Response:
 
 
 MOVE_REFUSED = {
-    slots.Moved.SLOT_TAKEN: BookingOutcome.SLOT_TAKEN,
-    slots.Moved.NOT_OPEN: BookingOutcome.NOT_OPEN,
-    slots.Moved.SAME: BookingOutcome.SAME,
+    reschedule.Moved.SLOT_TAKEN: BookingOutcome.SLOT_TAKEN,
+    reschedule.Moved.NOT_OPEN: BookingOutcome.NOT_OPEN,
+    reschedule.Moved.SAME: BookingOutcome.SAME,
 }
 
 
@@ -201,7 +201,7 @@ async def move(request: Request) -> Response:
         return _move_again(lead_id, shown, BookingOutcome.NOT_OPEN, day)
     moved, after = await asyncio.to_thread(
         partial(
-            slots.move,
+            reschedule.move,
             tools.engine,
             lead_id,
             day,
@@ -217,10 +217,10 @@ async def move(request: Request) -> Response:
     )
     if moved in MOVE_REFUSED:
         return _move_again(lead_id, shown, MOVE_REFUSED[moved], day)
-    if moved is slots.MoveRefused.TOO_LATE:
+    if moved is reschedule.MoveRefused.TOO_LATE:
         return _back(shown, BookingOutcome.STARTED, lead_id)
-    if moved is not slots.Moved.DONE or after is None:
-        gone = moved is slots.Moved.UNKNOWN
+    if moved is not reschedule.Moved.DONE or after is None:
+        gone = moved is reschedule.Moved.UNKNOWN
         return _back(shown, BookingOutcome.UNKNOWN if gone else BookingOutcome.CHANGED, lead_id)
     await record(request, AuditAction.BOOKING_MOVED, lead_id=lead_id)
     confirmed = await asyncio.to_thread(_settled, tools.engine, after)
@@ -234,7 +234,7 @@ async def move(request: Request) -> Response:
 def _settled(engine: sa.Engine, moved: Booking) -> bool:
     """After the owner's move: the agency made it (its own e-mail of it is not sent), and a
     pending booking is confirmed at its new time; whether it was."""
-    slots.mark_move_told(engine, moved.lead_id, moved.sequence, agency=True)
+    reschedule.mark_move_told(engine, moved.lead_id, moved.sequence, agency=True)
     if moved.state != BookingStatus.PENDING:
         return False
     decision, _ = slots.decide(

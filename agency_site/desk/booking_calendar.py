@@ -1,7 +1,7 @@
 """The bookings calendar's data: the week or month shown (``Period``), each day with its
 requested and confirmed bookings, the owner's busy stretches (the intervals the booking
 form leaves out, ``BookingDesk.busy``: ``busy_feed``/``busy_times``) and the slots still
-open (``slots.availability``: the working calendar's, not held, not busy, as the form
+open (``availability.availability``: the working calendar's, not held, not busy, as the form
 offers them), and every booking still waiting for an answer, the oldest first, with how long
 it has waited and whether it is past its answer's due time (``slots.answer_due``: one
 working day, the rule the owner's "unanswered" alert follows). Each booking as the calendar
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from agency_site import paths
-from agency_site.bookings import slots
+from agency_site.bookings import availability, reschedule, slots
 from agency_site.bookings.busy_times import BusyTimes
 from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.models import Booking, BookingStatus
@@ -31,7 +31,7 @@ from agency_site.working_calendar import Closure, WorkingCalendar
 WAITING_SHOWN = 100
 # The owner's moves: until the meeting starts, as often as needed, a confirmed booking
 # staying confirmed (the visitor's notice and limit are the visitor's: booking_answers.py).
-OWNER_MOVES = slots.MoveRules(notice=dt.timedelta(0), max_moves=sys.maxsize, reconfirm=False)
+OWNER_MOVES = reschedule.MoveRules(notice=dt.timedelta(0), max_moves=sys.maxsize, reconfirm=False)
 _ACTIVE = (BookingStatus.PENDING, BookingStatus.CONFIRMED)
 _YEARS = (2000, 2999)
 
@@ -260,7 +260,9 @@ def calendar_days(tools: BookingDesk, days: list[dt.date], now: dt.datetime) -> 
     today = now.astimezone(AGENCY_ZONE).date()
     shown = []
     for day in days:
-        found = slots.availability(tools.engine, day, now, tools.calendar, tools.daily_limit, busy)
+        found = availability.availability(
+            tools.engine, day, now, tools.calendar, tools.daily_limit, busy
+        )
         shown.append(
             CalendarDay(
                 date=day,

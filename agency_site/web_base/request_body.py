@@ -1,8 +1,8 @@
 """A request's body read within a length and a time: every endpoint that reads one.
 
-The forms (``site_api``), the booking buttons (``bookings/pages.py``) and the browser-error
-reports (``client_errors``) all read their body here, so a client reaching a backend
-directly cannot send an endless or trickling one.
+The forms (``site_api``), the booking buttons (``bookings/link_page.py``) and the
+browser-error reports (``client_errors``) all read their body here, so a client reaching a
+backend directly cannot send an endless or trickling one.
 """
 
 import asyncio

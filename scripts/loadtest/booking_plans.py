@@ -33,7 +33,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from aiohttp import web
 
-from agency_site.bookings import reminders, slots
+from agency_site.bookings import reminders, reschedule, slots
 from agency_site.bookings.caps import PendingCaps
 from agency_site.bookings.plugin import MOVE_TOLD_GRACE, BookingsPlugin
 from agency_site.emailjs import EmailJSClient
@@ -283,7 +283,7 @@ def periodic(engine: sa.Engine) -> list[Sent]:
     with captured(engine) as sent:
         slots.expire_pending(engine, now, calendar, BookingSettings().pending_expiry_days)
         slots.expired_untold(engine)
-        slots.moves_untold(engine, now - MOVE_TOLD_GRACE)
+        reschedule.moves_untold(engine, now - MOVE_TOLD_GRACE)
         reminders.due(engine, now, reminders.plan(24.0))
     return sent
 

@@ -17,7 +17,7 @@ from limits.aio.storage import MemoryStorage
 from pytest_httpserver import HTTPServer
 from sqlmodel import Session, col, select
 
-from agency_site.bookings import slots
+from agency_site.bookings import reschedule, slots
 from agency_site.bookings.caps import PendingCaps
 from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.forms.declarations import (
@@ -288,10 +288,10 @@ def test_a_booking_holding_no_slot_claims_one_by_moving_only_within_the_caps(
     assert SpoolDrain.of(intake).drain() == 3
     first, _, lost = slots_of(store, day)
     assert lost.slot_lost_reason == "email_cap"
-    rules = slots.MoveRules(notice=dt.timedelta(0), max_moves=3)
+    rules = reschedule.MoveRules(notice=dt.timedelta(0), max_moves=3)
 
-    def move_lost() -> slots.Moved | slots.MoveRefused:
-        moved, _ = slots.move(
+    def move_lost() -> reschedule.Moved | reschedule.MoveRefused:
+        moved, _ = reschedule.move(
             store.engine,
             lost.lead_id,
             day,
@@ -304,10 +304,10 @@ def test_a_booking_holding_no_slot_claims_one_by_moving_only_within_the_caps(
         )
         return moved
 
-    assert move_lost() is slots.Moved.SLOT_TAKEN
+    assert move_lost() is reschedule.Moved.SLOT_TAKEN
     assert len(held(store)) == 2
     slots.decide(store.engine, first.lead_id, BookingStatus.CONFIRMED)
-    assert move_lost() is slots.Moved.DONE
+    assert move_lost() is reschedule.Moved.DONE
     assert {b.time for b in held(store)} == {TIMES[1], TIMES[5]}
 
 

@@ -10,7 +10,7 @@ import jsonschema
 import sqlalchemy as sa
 from standardwebhooks import Webhook
 
-from agency_site.bookings import slots
+from agency_site.bookings import reschedule, slots
 from agency_site.bookings.models import Attendance, Booking, BookingStatus
 from agency_site.bookings.plugin import BookingsPlugin
 from agency_site.content.owner_alerts import ALERTS
@@ -35,7 +35,7 @@ def test_a_booking_s_life_is_posted_event_by_event(store: LeadStore, receiver) -
     hooks = channel(store, receiver)
     lead_id = book(store)
     assert slots.decide(store.engine, lead_id, BookingStatus.CONFIRMED)[0] is slots.Decision.DONE
-    assert move(store, lead_id, TUESDAY, "16:00")[0] is slots.Moved.DONE
+    assert move(store, lead_id, TUESDAY, "16:00")[0] is reschedule.Moved.DONE
     slots.decide(store.engine, lead_id, BookingStatus.CANCELLED)
     # Refused changes queue nothing.
     assert slots.decide(store.engine, lead_id, BookingStatus.CONFIRMED)[0] is not (

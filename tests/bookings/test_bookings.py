@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sqlmodel import Session
 
-from agency_site.bookings import slots
+from agency_site.bookings import availability, slots
 from agency_site.bookings.calendar_file import Appointment, google_link, ics, outlook_link
 from agency_site.bookings.caps import PendingCaps
 from agency_site.bookings.links import LinkAction, LinkProblem, LinkSigner
@@ -88,19 +88,21 @@ def test_the_daily_limit(store: LeadStore) -> None:
     with pytest.raises(Refused, match="date"):
         book(store, time="11:00", limit=2)
     calendar = WorkingCalendar()
-    assert slots.availability(store.engine, MONDAY, NOW, calendar, 2) == slots.Availability(
-        (), ("09:00", "10:00"), True
-    )
-    free = slots.availability(store.engine, MONDAY, NOW, calendar, 0)
+    assert availability.availability(
+        store.engine, MONDAY, NOW, calendar, 2
+    ) == availability.Availability((), ("09:00", "10:00"), True)
+    free = availability.availability(store.engine, MONDAY, NOW, calendar, 0)
     assert "10:00" not in free.free and "11:00" in free.free and not free.full
 
 
 def test_the_nearest_free_slots_start_beside_the_asked_one(store: LeadStore) -> None:
     for time in ("10:00", "11:00", "09:00"):
         book(store, time=time)
-    nearest = slots.nearest_free(store.engine, MONDAY, "10:00", NOW, WorkingCalendar(), 0)
+    nearest = availability.nearest_free(store.engine, MONDAY, "10:00", NOW, WorkingCalendar(), 0)
     assert nearest == [(MONDAY, "12:00"), (MONDAY, "15:00"), (MONDAY, "16:00")]
-    tuesday_only = slots.nearest_free(store.engine, MONDAY, "10:00", NOW, WorkingCalendar(), 3)
+    tuesday_only = availability.nearest_free(
+        store.engine, MONDAY, "10:00", NOW, WorkingCalendar(), 3
+    )
     assert tuesday_only == [
         (MONDAY + dt.timedelta(days=1), slot) for slot in ("09:00", "10:00", "11:00")
     ]

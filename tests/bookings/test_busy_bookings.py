@@ -6,7 +6,7 @@ import dataclasses
 import datetime as dt
 
 from agency_site import paths
-from agency_site.bookings import slots
+from agency_site.bookings import availability, slots
 from agency_site.bookings.busy_times import BusyTimes, Interval, slot_start
 from agency_site.bookings.pages import create_app
 from agency_site.content.bookings import COPY
@@ -68,7 +68,9 @@ def test_a_busy_slot_is_refused_in_the_visitor_s_language(store: LeadStore) -> N
 
 def test_the_nearest_free_slots_skip_busy_ones(store: LeadStore) -> None:
     busy = busy_at(MONDAY, "12:00", "15:00")
-    nearest = slots.nearest_free(store.engine, MONDAY, "10:00", NOW, WorkingCalendar(), 0, 4, busy)
+    nearest = availability.nearest_free(
+        store.engine, MONDAY, "10:00", NOW, WorkingCalendar(), 0, 4, busy
+    )
     assert nearest == [(MONDAY, slot) for slot in ("10:00", "09:00", "11:00", "16:00")]
 
 

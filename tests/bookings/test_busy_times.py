@@ -307,10 +307,10 @@ def empty_db(tmp_path_factory: pytest.TempPathFactory):
 def test_no_offered_slot_ever_overlaps_a_busy_interval(
     empty_db, generated, buffer, all_day_blocks
 ) -> None:
-    """The free-slots answer (``slots.availability``) for the week of the change to summer
+    """The free-slots answer (``availability.availability``) for the week of the change to summer
     time, against the busy intervals worked out by hand: never a busy slot offered, every
     other open slot offered."""
-    from agency_site.bookings import slots
+    from agency_site.bookings import availability
     from agency_site.working_calendar import WorkingCalendar
 
     rules = BusyRules(all_day_blocks=all_day_blocks, buffer=dt.timedelta(minutes=buffer))
@@ -320,7 +320,7 @@ def test_no_offered_slot_ever_overlaps_a_busy_interval(
     now = dt.datetime(2026, 3, 1, tzinfo=dt.UTC)
     for offset in range(9):
         day = FIRST_DAY + dt.timedelta(days=offset)
-        offered = slots.availability(empty_db, day, now, calendar, 0, busy).free
+        offered = availability.availability(empty_db, day, now, calendar, 0, busy).free
         for slot in calendar.open_slots(day, now):
             start = slot_start(day, slot)
             end = start + SLOT_LENGTH
@@ -376,7 +376,7 @@ def test_no_slot_offered_over_a_busy_event_in_a_month_of_a_real_looking_calendar
     """The issue's target: feeds/month.ics (a Google feed of a month across the change to
     summer time) read as the feed reads it, and the free slots the form is offered each day:
     none overlaps a busy event, and every other open slot is offered."""
-    from agency_site.bookings import slots
+    from agency_site.bookings import availability
     from agency_site.bookings.busy_feed import BusyFeed
     from agency_site.working_calendar import WorkingCalendar
 
@@ -388,7 +388,7 @@ def test_no_slot_offered_over_a_busy_event_in_a_month_of_a_real_looking_calendar
     now = dt.datetime.combine(today, dt.time(), MADRID)
     offered = overlapping = withheld = 0
     for day in MONTH:
-        free = slots.availability(empty_db, day, now, calendar, 0, busy).free
+        free = availability.availability(empty_db, day, now, calendar, 0, busy).free
         for slot in calendar.open_slots(day, now):
             start = slot_start(day, slot)
             over = any(s < start + SLOT_LENGTH and start < e for s, e in expected)
@@ -551,7 +551,7 @@ def test_the_invitations_of_a_real_looking_feed() -> None:
 
 def _week_offered(empty_db, text: bytes, rules: BusyRules) -> int:
     """The slots the form offers in the week of 1 June 2026 with this calendar."""
-    from agency_site.bookings import slots
+    from agency_site.bookings import availability
     from agency_site.bookings.busy_feed import BusyFeed
     from agency_site.working_calendar import WorkingCalendar
 
@@ -561,7 +561,9 @@ def _week_offered(empty_db, text: bytes, rules: BusyRules) -> int:
     calendar = WorkingCalendar(min_notice=dt.timedelta(0))
     now = dt.datetime.combine(today, dt.time(), MADRID)
     week = [dt.date(2026, 6, day) for day in range(1, 6)]
-    return sum(len(slots.availability(empty_db, day, now, calendar, 0, busy).free) for day in week)
+    return sum(
+        len(availability.availability(empty_db, day, now, calendar, 0, busy).free) for day in week
+    )
 
 
 def test_probe_slots_offered_with_declined_and_unanswered_invitations(empty_db) -> None:

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agency_site.bookings import reminders, slots
+from agency_site.bookings import reminders, reschedule, slots
 from agency_site.bookings.calendar_file import ALARM_BEFORE, ics
 from agency_site.bookings.mails import appointment, starts_at
 from agency_site.bookings.models import Booking, BookingStatus
@@ -37,7 +37,7 @@ DAY_AND_TWO_HOURS = reminders.plan(24, 2)
 MINUTE = dt.timedelta(minutes=1)
 # When the tests' bookings were confirmed: before any of their reminders.
 ANSWERED = dt.datetime(2026, 1, 5, 9, 0, tzinfo=dt.UTC)
-FREE = slots.MoveRules(notice=dt.timedelta(0), max_moves=1000)
+FREE = reschedule.MoveRules(notice=dt.timedelta(0), max_moves=1000)
 
 
 def booked(
@@ -156,7 +156,7 @@ def test_a_moved_meeting_is_reminded_for_its_new_time_only(store: LeadStore) -> 
     sent: list = []
     assert remind(store, sent, old_due + MINUTE) == 1  # Reminded for Monday 10:00...
     later = WorkingCalendar().next_working_day(MONDAY + dt.timedelta(days=2))
-    outcome, _ = slots.move(
+    outcome, _ = reschedule.move(
         store.engine,
         lead_id,
         later,
@@ -166,7 +166,7 @@ def test_a_moved_meeting_is_reminded_for_its_new_time_only(store: LeadStore) -> 
         rules=FREE,
         calendar=WorkingCalendar(),
     )
-    assert outcome is slots.Moved.DONE  # ...then moved: one reminder for the new time.
+    assert outcome is reschedule.Moved.DONE  # ...then moved: one reminder for the new time.
     answered(store, lead_id, old_due, moved=True)
     assert remind(store, sent, old_due + 2 * MINUTE) == 0  # Not due yet.
     new_due = start(store, lead_id) - dt.timedelta(hours=24)
@@ -182,7 +182,7 @@ def test_a_meeting_moved_after_its_reminder_was_found_is_not_reminded_of_the_old
     lead_id = booked(store, MONDAY, "10:00")
     now = start(store, lead_id) - dt.timedelta(hours=24) + MINUTE
     (found,) = reminders.due(store.engine, now, DAY)  # Queued for Monday 10:00...
-    outcome, _ = slots.move(
+    outcome, _ = reschedule.move(
         store.engine,
         lead_id,
         MONDAY,
@@ -192,7 +192,7 @@ def test_a_meeting_moved_after_its_reminder_was_found_is_not_reminded_of_the_old
         rules=FREE,
         calendar=WorkingCalendar(),
     )
-    assert outcome is slots.Moved.DONE  # ...moved before it was claimed: the claim fails.
+    assert outcome is reschedule.Moved.DONE  # ...moved before it was claimed: the claim fails.
     answered(store, lead_id, now - dt.timedelta(hours=1), moved=True)
     assert not reminders.claim(store.engine, found.booking, found.reminder.which)
     sent: list = []
@@ -340,6 +340,7 @@ def test_any_steps_give_at_most_one_reminder_per_version_and_only_while_confirme
     now = dt.datetime.combine(MONDAY - dt.timedelta(days=1), dt.time(6), dt.UTC)
     # Confirmations and moves happen on the steps' clock (``decided_at``, ``moved_at``).
     monkeypatch.setattr(slots, "utcnow", lambda: now)
+    monkeypatch.setattr(reschedule, "utcnow", lambda: now)
     ids: list[int] = []
     told: Counter[tuple[int, int]] = Counter()
 
@@ -366,7 +367,7 @@ def test_any_steps_give_at_most_one_reminder_per_version_and_only_while_confirme
             lead_id = ids[step[1] % len(ids)]
             version = slots.get(store.engine, lead_id).sequence
             date, time = SLOTS[step[2]]
-            slots.move(
+            reschedule.move(
                 store.engine,
                 lead_id,
                 date,

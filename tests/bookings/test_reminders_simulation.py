@@ -24,7 +24,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from agency_site import locale
-from agency_site.bookings import reminders, slots
+from agency_site.bookings import reminders, reschedule, slots
 from agency_site.bookings.links import LinkSigner, VerifiedLink
 from agency_site.bookings.mails import starts_at
 from agency_site.bookings.models import Booking, BookingStatus
@@ -158,14 +158,14 @@ class Simulation:
         date = min(date, self.last_day)
         time = self.rng.choice(CALENDAR.open_slots(date, self.now) or ("09:00",))
         reconfirm = self.rng.random() < 0.2
-        outcome, _ = slots.move(
+        outcome, _ = reschedule.move(
             self.store.engine,
             booking.lead_id,
             date,
             time,
             version=booking.sequence,
             now=self.now,
-            rules=slots.MoveRules(notice=NOTICE, max_moves=3, reconfirm=reconfirm),
+            rules=reschedule.MoveRules(notice=NOTICE, max_moves=3, reconfirm=reconfirm),
             calendar=CALENDAR,
         )
         self.tally.did[f"moved ({outcome})"] += 1
@@ -267,7 +267,7 @@ class Simulation:
 
 
 class SimulatedNow:
-    """``slots.utcnow`` during the simulation: when the owner answered, the visitor moved."""
+    """``slots.utcnow`` and ``reschedule.utcnow`` during the simulation: when the owner answered, the visitor moved."""
 
     now = START
 
@@ -279,7 +279,9 @@ class SimulatedNow:
 def test_no_reminder_for_moved_cancelled_or_declined_bookings_among_500(
     store: LeadStore, monkeypatch
 ) -> None:
-    monkeypatch.setattr(slots, "utcnow", SimulatedNow())
+    simulated = SimulatedNow()
+    monkeypatch.setattr(slots, "utcnow", simulated)
+    monkeypatch.setattr(reschedule, "utcnow", simulated)
     # Thousands of small transactions: SQLite without waiting for the disk (a test's file).
     store.engine.dispose()
     sa.event.listen(
@@ -298,4 +300,4 @@ def test_no_reminder_for_moved_cancelled_or_declined_bookings_among_500(
     assert tally.did["changed between found and claimed"] > 20
     assert tally.did[f"finally {BookingStatus.CANCELLED}"] > 20
     assert tally.did[f"finally {BookingStatus.DECLINED}"] > 10
-    assert tally.did[f"moved ({slots.Moved.DONE})"] > 50
+    assert tally.did[f"moved ({reschedule.Moved.DONE})"] > 50

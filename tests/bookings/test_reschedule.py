@@ -1,4 +1,4 @@
-"""Moving a booking (``slots.move``) on a real database (SQLite and PostgreSQL): one
+"""Moving a booking (``reschedule.move``) on a real database (SQLite and PostgreSQL): one
 transaction frees the old slot and holds the new one, one booking per slot even for moves
 at the same moment, a replayed form changes nothing, the notice window and the most
 moves, what a move does to a confirmed or pending booking, and the calendar file's
@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlmodel import Session, select
 
-from agency_site.bookings import slots
+from agency_site.bookings import availability, reschedule, slots
 from agency_site.bookings.busy_times import NOTHING_BUSY, BusyTimes, Interval, slot_start
 from agency_site.bookings.calendar_file import ics
 from agency_site.bookings.mails import appointment, starts_at
@@ -31,7 +31,7 @@ TUESDAY = MONDAY + dt.timedelta(days=1)
 MADRID = ZoneInfo("Europe/Madrid")
 CALENDAR = WorkingCalendar()
 # No notice and no cap: the tests of those rules set their own.
-FREE_RULES = slots.MoveRules(notice=dt.timedelta(0), max_moves=1000)
+FREE_RULES = reschedule.MoveRules(notice=dt.timedelta(0), max_moves=1000)
 
 
 def move(
@@ -42,14 +42,14 @@ def move(
     *,
     version: int | None = None,
     now: dt.datetime = NOW,
-    rules: slots.MoveRules = FREE_RULES,
+    rules: reschedule.MoveRules = FREE_RULES,
     limit: int = 0,
     busy: BusyTimes = NOTHING_BUSY,
-) -> tuple[slots.Moved | slots.MoveRefused, Booking | None]:
-    """``slots.move`` as the manage page calls it (``version``: the booking's own)."""
+) -> tuple[reschedule.Moved | reschedule.MoveRefused, Booking | None]:
+    """``reschedule.move`` as the manage page calls it (``version``: the booking's own)."""
     if version is None:
         version = slots.get(store.engine, lead_id).sequence
-    return slots.move(
+    return reschedule.move(
         store.engine,
         lead_id,
         date,
@@ -71,7 +71,7 @@ def test_a_move_frees_the_old_slot_and_holds_the_new_one(store: LeadStore) -> No
     lead_id = book(store, MONDAY, "10:00")
     confirm(store, lead_id)
     outcome, booking = move(store, lead_id, TUESDAY, "11:00")
-    assert outcome is slots.Moved.DONE and booking is not None
+    assert outcome is reschedule.Moved.DONE and booking is not None
     assert (booking.date, booking.time, booking.active_slot) == (
         TUESDAY,
         "11:00",
@@ -89,7 +89,7 @@ def test_a_move_frees_the_old_slot_and_holds_the_new_one(store: LeadStore) -> No
 def test_a_move_to_a_taken_slot_changes_nothing(store: LeadStore) -> None:
     mine, theirs = book(store, MONDAY, "10:00"), book(store, MONDAY, "11:00")
     outcome, booking = move(store, mine, MONDAY, "11:00")
-    assert outcome is slots.Moved.SLOT_TAKEN
+    assert outcome is reschedule.Moved.SLOT_TAKEN
     assert booking.active_slot == slot_key(MONDAY, "10:00") and booking.sequence == 0
     assert slots.get(store.engine, theirs).active_slot == slot_key(MONDAY, "11:00")
 
@@ -100,24 +100,24 @@ def test_a_move_to_a_slot_the_owner_is_busy_for_is_answered_as_taken(store: Lead
     start = slot_start(TUESDAY, "11:00")
     dentist = BusyTimes((Interval(start, start + dt.timedelta(minutes=30)),))
     outcome, booking = move(store, lead_id, TUESDAY, "11:00", busy=dentist)
-    assert outcome is slots.Moved.SLOT_TAKEN and booking.sequence == 0
+    assert outcome is reschedule.Moved.SLOT_TAKEN and booking.sequence == 0
     assert booking.active_slot == slot_key(MONDAY, "10:00")
-    free = dict(slots.free_by_day(store.engine, TUESDAY, NOW, CALENDAR, 0, dentist))
+    free = dict(availability.free_by_day(store.engine, TUESDAY, NOW, CALENDAR, 0, dentist))
     assert "11:00" not in free[TUESDAY] and "12:00" in free[TUESDAY]
-    assert move(store, lead_id, TUESDAY, "12:00", busy=dentist)[0] is slots.Moved.DONE
+    assert move(store, lead_id, TUESDAY, "12:00", busy=dentist)[0] is reschedule.Moved.DONE
 
 
 def test_a_replayed_move_changes_nothing_and_the_link_stays_usable(store: LeadStore) -> None:
     lead_id = book(store, MONDAY, "10:00")
-    assert move(store, lead_id, TUESDAY, "09:00", version=0)[0] is slots.Moved.DONE
+    assert move(store, lead_id, TUESDAY, "09:00", version=0)[0] is reschedule.Moved.DONE
     # The same form sent again (a double click, the back button, a replay)...
     outcome, booking = move(store, lead_id, TUESDAY, "09:00", version=0)
-    assert outcome is slots.Moved.STALE and booking.sequence == 1
+    assert outcome is reschedule.Moved.STALE and booking.sequence == 1
     # ...or an older form asking for another slot: neither changes anything.
-    assert move(store, lead_id, TUESDAY, "12:00", version=0)[0] is slots.Moved.STALE
+    assert move(store, lead_id, TUESDAY, "12:00", version=0)[0] is reschedule.Moved.STALE
     assert slots.get(store.engine, lead_id).active_slot == slot_key(TUESDAY, "09:00")
     # The page drawn now carries the new version: the visitor can move again, or cancel.
-    assert move(store, lead_id, TUESDAY, "12:00", version=1)[0] is slots.Moved.DONE
+    assert move(store, lead_id, TUESDAY, "12:00", version=1)[0] is reschedule.Moved.DONE
     assert slots.get(store.engine, lead_id).sequence == 2
     with Session(store.engine) as session:  # A move spends no link.
         assert session.exec(select(BookingLinkUse)).all() == []
@@ -133,9 +133,9 @@ def test_a_moved_booking_keeps_its_state_unless_confirmed_moves_are_reconfirmed(
     confirmed = book(store, MONDAY, "10:00")
     confirm(store, confirmed)
     assert move(store, confirmed, MONDAY, "15:00")[1].state == BookingStatus.CONFIRMED
-    again = slots.MoveRules(notice=dt.timedelta(0), max_moves=10, reconfirm=True)
+    again = reschedule.MoveRules(notice=dt.timedelta(0), max_moves=10, reconfirm=True)
     outcome, booking = move(store, confirmed, MONDAY, "16:00", rules=again)
-    assert outcome is slots.Moved.DONE and booking.state == BookingStatus.PENDING
+    assert outcome is reschedule.Moved.DONE and booking.state == BookingStatus.PENDING
     assert booking.decided_at is None and booking.active_slot == slot_key(MONDAY, "16:00")
     # Pending again, the agency's confirm link confirms it at its new time.
     confirm(store, confirmed)
@@ -144,30 +144,30 @@ def test_a_moved_booking_keeps_its_state_unless_confirmed_moves_are_reconfirmed(
 
 def test_inside_the_notice_window_a_booking_cannot_move(store: LeadStore) -> None:
     lead_id = book(store, MONDAY, "10:00")
-    rules = slots.MoveRules(notice=dt.timedelta(hours=24), max_moves=3)
+    rules = reschedule.MoveRules(notice=dt.timedelta(hours=24), max_moves=3)
     sunday_noon = dt.datetime(2026, 12, 13, 12, 0, tzinfo=MADRID)  # 22 h before.
     outcome, booking = move(store, lead_id, TUESDAY, "10:00", now=sunday_noon, rules=rules)
-    assert outcome is slots.MoveRefused.TOO_LATE and booking.date == MONDAY
+    assert outcome is reschedule.MoveRefused.TOO_LATE and booking.date == MONDAY
     saturday = dt.datetime(2026, 12, 12, 9, 59, tzinfo=MADRID)  # 48 h and a minute before.
     assert move(store, lead_id, TUESDAY, "10:00", now=saturday, rules=rules)[0] is (
-        slots.Moved.DONE
+        reschedule.Moved.DONE
     )
     after = dt.datetime(2026, 12, 15, 10, 30, tzinfo=MADRID)  # Once it started: never.
     assert move(store, lead_id, TUESDAY, "16:00", now=after, rules=FREE_RULES)[0] is (
-        slots.MoveRefused.TOO_LATE
+        reschedule.MoveRefused.TOO_LATE
     )
 
 
 def test_a_booking_moves_at_most_the_most_moves_allowed(store: LeadStore) -> None:
     lead_id = book(store, MONDAY, "10:00")
-    twice = slots.MoveRules(notice=dt.timedelta(0), max_moves=2)
-    assert move(store, lead_id, MONDAY, "11:00", rules=twice)[0] is slots.Moved.DONE
-    assert move(store, lead_id, MONDAY, "12:00", rules=twice)[0] is slots.Moved.DONE
+    twice = reschedule.MoveRules(notice=dt.timedelta(0), max_moves=2)
+    assert move(store, lead_id, MONDAY, "11:00", rules=twice)[0] is reschedule.Moved.DONE
+    assert move(store, lead_id, MONDAY, "12:00", rules=twice)[0] is reschedule.Moved.DONE
     outcome, booking = move(store, lead_id, MONDAY, "15:00", rules=twice)
-    assert outcome is slots.MoveRefused.TOO_MANY and booking.time == "12:00"
-    never = slots.MoveRules(notice=dt.timedelta(0), max_moves=0)
+    assert outcome is reschedule.MoveRefused.TOO_MANY and booking.time == "12:00"
+    never = reschedule.MoveRules(notice=dt.timedelta(0), max_moves=0)
     other = book(store, TUESDAY, "10:00")
-    assert move(store, other, TUESDAY, "11:00", rules=never)[0] is slots.MoveRefused.TOO_MANY
+    assert move(store, other, TUESDAY, "11:00", rules=never)[0] is reschedule.MoveRefused.TOO_MANY
 
 
 @pytest.mark.parametrize(
@@ -184,22 +184,22 @@ def test_a_booking_moves_at_most_the_most_moves_allowed(store: LeadStore) -> Non
 def test_only_a_bookable_slot_is_moved_to(store: LeadStore, date: dt.date, time: str) -> None:
     lead_id = book(store, MONDAY, "10:00")
     outcome, booking = move(store, lead_id, date, time)
-    assert outcome is slots.Moved.NOT_OPEN and booking.sequence == 0
+    assert outcome is reschedule.Moved.NOT_OPEN and booking.sequence == 0
 
 
 def test_a_move_to_its_own_slot_or_of_a_booking_without_one(store: LeadStore) -> None:
     lead_id = book(store, MONDAY, "10:00")
-    assert move(store, lead_id, MONDAY, "10:00")[0] is slots.Moved.SAME
+    assert move(store, lead_id, MONDAY, "10:00")[0] is reschedule.Moved.SAME
     slots.decide(store.engine, lead_id, BookingStatus.CANCELLED)
-    assert move(store, lead_id, TUESDAY, "10:00")[0] is slots.Moved.NOT_ALLOWED
-    assert move(store, 999999, TUESDAY, "10:00", version=0)[0] is slots.Moved.UNKNOWN
+    assert move(store, lead_id, TUESDAY, "10:00")[0] is reschedule.Moved.NOT_ALLOWED
+    assert move(store, 999999, TUESDAY, "10:00", version=0)[0] is reschedule.Moved.UNKNOWN
 
 
 def test_a_move_counts_the_new_days_limit_but_not_its_own_day(store: LeadStore) -> None:
     mine = book(store, MONDAY, "10:00", limit=1)
     book(store, TUESDAY, "10:00", limit=1)
-    assert move(store, mine, TUESDAY, "11:00", limit=1)[0] is slots.Moved.SLOT_TAKEN
-    assert move(store, mine, MONDAY, "12:00", limit=1)[0] is slots.Moved.DONE
+    assert move(store, mine, TUESDAY, "11:00", limit=1)[0] is reschedule.Moved.SLOT_TAKEN
+    assert move(store, mine, MONDAY, "12:00", limit=1)[0] is reschedule.Moved.DONE
 
 
 def test_two_moves_to_one_slot_at_once_one_wins(db_url: str) -> None:
@@ -207,12 +207,12 @@ def test_two_moves_to_one_slot_at_once_one_wins(db_url: str) -> None:
     first, second = book(store, MONDAY, "10:00"), book(store, MONDAY, "11:00")
     engines = [new_engine(db_url) for _ in range(2)]
     start = threading.Barrier(2)
-    outcomes: list[slots.Moved | slots.MoveRefused] = []
+    outcomes: list[reschedule.Moved | reschedule.MoveRefused] = []
 
     def request(engine: sa.Engine, lead_id: int) -> None:
         start.wait()
         outcomes.append(
-            slots.move(
+            reschedule.move(
                 engine,
                 lead_id,
                 TUESDAY,
@@ -232,7 +232,7 @@ def test_two_moves_to_one_slot_at_once_one_wins(db_url: str) -> None:
         thread.start()
     for thread in threads:
         thread.join(timeout=30)
-    assert sorted(outcomes) == [slots.Moved.DONE, slots.Moved.SLOT_TAKEN]
+    assert sorted(outcomes) == [reschedule.Moved.DONE, reschedule.Moved.SLOT_TAKEN]
     assert slots.taken(store.engine, [MONDAY, TUESDAY]) in (
         {MONDAY: {"11:00"}, TUESDAY: {"16:00"}},
         {MONDAY: {"10:00"}, TUESDAY: {"16:00"}},
@@ -251,7 +251,7 @@ def test_one_booking_moved_twice_at_once_moves_once(db_url: str) -> None:
     def request(engine: sa.Engine, time: str) -> None:
         start.wait()
         outcomes.append(
-            slots.move(
+            reschedule.move(
                 engine,
                 lead_id,
                 TUESDAY,
@@ -271,7 +271,7 @@ def test_one_booking_moved_twice_at_once_moves_once(db_url: str) -> None:
         thread.start()
     for thread in threads:
         thread.join(timeout=30)
-    assert sorted(outcomes) == [slots.Moved.DONE, slots.Moved.STALE]
+    assert sorted(outcomes) == [reschedule.Moved.DONE, reschedule.Moved.STALE]
     booking = slots.get(store.engine, lead_id)
     assert booking.sequence == 1 and len(slots.taken(store.engine, [TUESDAY])[TUESDAY]) == 1
     assert not slots.taken(store.engine, [MONDAY])[MONDAY]
@@ -328,7 +328,7 @@ def test_any_bookings_moves_and_cancels_leave_one_booking_per_slot(
             version = moves[lead_id] - 1 if step[3] else moves[lead_id]  # step[3]: a replay.
             outcome, booking = move(store, lead_id, date, time, version=version)
             key = slot_key(date, time)
-            if outcome is slots.Moved.DONE:
+            if outcome is reschedule.Moved.DONE:
                 assert lead_id in held and key not in held.values() and not step[3]
                 assert booking.moved_from not in _active(store).values()  # Freed.
                 held[lead_id] = key
@@ -368,7 +368,7 @@ def test_a_move_across_the_clock_change_keeps_the_local_time_and_the_uid(
     confirm(store, lead_id)
     old = ics(appointment(slots.get(store.engine, lead_id), {})).decode()
     outcome, booking = move(store, lead_id, after, "10:00", now=now)
-    assert outcome is slots.Moved.DONE
+    assert outcome is reschedule.Moved.DONE
     new = ics(appointment(booking, {})).decode()
     uid = f"UID:booking-{lead_id}@"
     assert uid in old and uid in new
@@ -414,7 +414,7 @@ def test_the_moves_migration_keeps_the_bookings_unmoved_and_told(tmp_path) -> No
     migrations.upgrade(engine)
     booking = slots.get(engine, 1)
     assert (booking.sequence, booking.reschedules, booking.moved_from) == (0, 0, None)
-    assert slots.moves_untold(engine, dt.datetime.now(dt.UTC)) == []
+    assert reschedule.moves_untold(engine, dt.datetime.now(dt.UTC)) == []
     with engine.connect() as connection:
         job = "SELECT count(*) FROM lead_monitor WHERE name = 'booking_moves'"
         assert connection.exec_driver_sql(job).scalar() == 1
@@ -447,5 +447,5 @@ def test_the_notice_is_counted_in_real_hours_across_a_clock_change(
     left = notice + dt.timedelta(minutes=off_by_min)
     now = (start.astimezone(dt.UTC) - left).astimezone(MADRID)  # As agency_now() gives it.
     booking = Booking(lead_id=1, date=day, time=time)
-    refused = slots.MoveRules(notice=notice, max_moves=3).refusal(booking, now)
-    assert (refused is slots.MoveRefused.TOO_LATE) == (left < notice)
+    refused = reschedule.MoveRules(notice=notice, max_moves=3).refusal(booking, now)
+    assert (refused is reschedule.MoveRefused.TOO_LATE) == (left < notice)

@@ -12,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 
 from agency_site import locale, paths
-from agency_site.bookings import slots
+from agency_site.bookings import reschedule, slots
 from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.links import LinkAction
 from agency_site.bookings.models import Booking, BookingStatus
@@ -31,10 +31,12 @@ from tests.run_async import run
 
 NEXT_DAY = WorkingCalendar().next_working_day(DAY + dt.timedelta(days=1))
 MOVE = paths.booking_link("move")
-FREE = slots.MoveRules(notice=dt.timedelta(hours=24), max_moves=3)
+FREE = reschedule.MoveRules(notice=dt.timedelta(hours=24), max_moves=3)
 
 
-def manage_desk(store: LeadStore, sent: list, rules: slots.MoveRules = FREE, **more) -> BookingDesk:
+def manage_desk(
+    store: LeadStore, sent: list, rules: reschedule.MoveRules = FREE, **more
+) -> BookingDesk:
     return replace(desk_for(store, 14, sent), moves=rules, **more)
 
 
@@ -148,7 +150,7 @@ def test_a_day_the_agency_does_not_work_is_refused_next_to_the_date(client, stor
 
 def test_inside_the_notice_window_the_page_offers_the_phone_instead(store, sent) -> None:
     lead_id = booked(store)
-    late = slots.MoveRules(notice=dt.timedelta(days=400), max_moves=3)
+    late = reschedule.MoveRules(notice=dt.timedelta(days=400), max_moves=3)
     client = Client(create_app(lambda: manage_desk(store, sent, late)))
     page = client.get(url(store, LinkAction.CANCEL, lead_id))
     assert page.status_code == 200 and 'id="booking-move-form"' not in page.text
@@ -162,7 +164,7 @@ def test_inside_the_notice_window_the_page_offers_the_phone_instead(store, sent)
 
 def test_after_the_most_moves_the_page_offers_the_phone_instead(store, sent) -> None:
     lead_id = booked(store)
-    once = slots.MoveRules(notice=dt.timedelta(hours=24), max_moves=1)
+    once = reschedule.MoveRules(notice=dt.timedelta(hours=24), max_moves=1)
     client = Client(create_app(lambda: manage_desk(store, sent, once)))
     link = token(store, lead_id)
     assert client.post(MOVE, data=move_form(link, NEXT_DAY, "10:00")).status_code == 200
@@ -174,7 +176,7 @@ def test_after_the_most_moves_the_page_offers_the_phone_instead(store, sent) -> 
 
 def test_a_moved_booking_reconfirmed_waits_for_the_agency(store, sent) -> None:
     lead_id = booked(store)
-    again = slots.MoveRules(notice=dt.timedelta(hours=24), max_moves=3, reconfirm=True)
+    again = reschedule.MoveRules(notice=dt.timedelta(hours=24), max_moves=3, reconfirm=True)
     client = Client(create_app(lambda: manage_desk(store, sent, again)))
     answer = client.post(MOVE, data=move_form(token(store, lead_id), NEXT_DAY, "09:00"))
     assert answer.status_code == 200 and COPY.manage.confirm_later in answer.text

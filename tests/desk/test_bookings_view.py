@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from pytest_httpserver import HTTPServer
 
 from agency_site import paths
-from agency_site.bookings import busy_times, slots
+from agency_site.bookings import busy_times, reschedule, slots
 from agency_site.bookings.busy_times import BusyRules, BusyTimes
 from agency_site.bookings.desk import BookingDesk
 from agency_site.bookings.links import LinkAction, LinkSigner
@@ -321,11 +321,11 @@ def test_an_answer_to_a_booking_changed_meanwhile_does_nothing(site: DeskSite) -
     page = site.browser.get(paths.DESK_BOOKINGS, params={"date": str(day)}).text
     shown = form_of(page, lead_id, "confirm")
     # Meanwhile the visitor moves it (their manage link): the page showed version 0.
-    moved, _ = slots.move(
+    moved, _ = reschedule.move(
         site.engine, lead_id, day, "10:00", version=0, now=START,
-        rules=slots.MoveRules(), calendar=CALENDAR,
+        rules=reschedule.MoveRules(), calendar=CALENDAR,
     )  # fmt: skip
-    assert moved is slots.Moved.DONE
+    assert moved is reschedule.Moved.DONE
     said = outcome_of(site.browser.post(f"{paths.DESK_BOOKINGS}/{lead_id}/confirm", data=shown))
     assert said["outcome"] == ["changed"]
     assert slots.get(site.engine, lead_id).state == BookingStatus.PENDING
@@ -346,9 +346,9 @@ def test_a_version_guards_the_answer_itself(site: DeskSite) -> None:
     the answer's UPDATE is left alone (the UPDATE itself names the version)."""
     day = working_day(2)
     lead_id = book(site, day, "09:00")
-    slots.move(
+    reschedule.move(
         site.engine, lead_id, day, "11:00", version=0, now=START,
-        rules=slots.MoveRules(), calendar=CALENDAR,
+        rules=reschedule.MoveRules(), calendar=CALENDAR,
     )  # fmt: skip
     decision, after = slots.decide(site.engine, lead_id, BookingStatus.CONFIRMED, version=0)
     assert decision is slots.Decision.NOT_ALLOWED and after.state == BookingStatus.PENDING
@@ -438,7 +438,7 @@ def test_the_owner_moves_under_the_owners_rules_not_the_visitors(site) -> None:
     with site.engine.begin() as connection:
         connection.execute(sa.update(Booking).values(reschedules=3))
     at(site, dt.datetime.combine(day, dt.time(9, 0), MADRID))  # 8 hours before.
-    assert slots.MoveRules().refusal(slots.get(site.engine, lead_id), site.clock.now)
+    assert reschedule.MoveRules().refusal(slots.get(site.engine, lead_id), site.clock.now)
     said = outcome_of(
         site.browser.post(
             f"{paths.DESK_BOOKINGS}/{lead_id}/move", data=move_form(site, lead_id, day, "18:00")

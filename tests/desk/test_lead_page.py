@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from pytest_httpserver import HTTPServer
 
 from agency_site import locale, paths
-from agency_site.bookings import slots
+from agency_site.bookings import reschedule, slots
 from agency_site.bookings.models import Booking, BookingChange, BookingStatus
 from agency_site.desk import lead_page
 from agency_site.desk.models import DeskAudit
@@ -194,7 +194,7 @@ def test_a_booking_s_history_after_confirm_move_and_cancel(desk_site: DeskSite) 
     assert slots.decide(tools.store.engine, lead_id, BookingStatus.CONFIRMED)[0] is (
         slots.Decision.DONE
     )
-    assert move(tools.store, lead_id, TUESDAY, "16:00")[0] is slots.Moved.DONE
+    assert move(tools.store, lead_id, TUESDAY, "16:00")[0] is reschedule.Moved.DONE
     assert slots.decide(tools.store.engine, lead_id, BookingStatus.CANCELLED)[0] is (
         slots.Decision.DONE
     )

@@ -56,7 +56,7 @@ from standardwebhooks import Webhook
 from werkzeug import Request, Response
 
 from agency_site import locale, paths
-from agency_site.bookings import reminders, slots
+from agency_site.bookings import reminders, reschedule, slots
 from agency_site.bookings.busy_times import BusyTimes, Interval
 from agency_site.bookings.caps import PendingCaps
 from agency_site.bookings.links import LinkSigner, VerifiedLink
@@ -111,7 +111,7 @@ ACCEPTED = (Result.SENT, Result.QUEUED)
 # The visitors' reminders: a day before, and two hours before.
 REMINDERS = reminders.plan(24, 2)
 # A visitor may move a booking up to two hours before it, three times.
-MOVES = slots.MoveRules(notice=dt.timedelta(hours=2), max_moves=3)
+MOVES = reschedule.MoveRules(notice=dt.timedelta(hours=2), max_moves=3)
 # Where each example's clock starts: now, and a few hours before each DST change of Madrid.
 CLOCK_STARTS = (
     None,
@@ -1305,7 +1305,7 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
             booking = active[which % len(active)]
             open_slots = self.open_slots(dt.timedelta(days=days))
             date, time = open_slots[slot % len(open_slots)]
-            outcome, _ = slots.move(
+            outcome, _ = reschedule.move(
                 world.engine,
                 booking.lead_id,
                 date,
