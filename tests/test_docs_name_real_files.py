@@ -36,7 +36,11 @@ TOKEN = re.compile(
 
 def tracked() -> list[str]:
     listed = subprocess.run(
-        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.split()
     return [name for name in listed if (ROOT / name).exists()]  # Deleted, not yet committed.
 
