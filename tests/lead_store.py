@@ -19,7 +19,7 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.leads import migrations
 from agency_site.leads.delivery import Delivery, RetryPolicy
 from agency_site.leads.models import Lead
-from agency_site.leads.plugins import Plugins
+from agency_site.leads.plugins import Hold, Plugins
 from agency_site.leads.store import LeadStore
 
 AGENCY_INBOX = "hola@agencia.test"
@@ -46,6 +46,23 @@ def new_engine(url: str) -> sa.Engine:
     if url.startswith("sqlite"):
         return sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
     return sa.create_engine(url)
+
+
+def add_lead_id(
+    store: LeadStore, kind: LeadKind, fields: dict, *, claim_token: str | None, **options
+) -> int:
+    """Store a new lead through the app's own ``add_lead`` and return its id (its options)."""
+    lead = store.add_lead(kind, fields, claim_token=claim_token, **options)
+    assert lead.id is not None
+    return lead.id
+
+
+def add_held_booking(store: LeadStore, fields: dict, **options) -> int:
+    """A booking lead holding its slot, queued as the intake stores one (``add_lead``'s other
+    options: ``language``...); ``store`` needs the bookings plugin (``plugged``)."""
+    return add_lead_id(
+        store, LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, hold=Hold(), **options
+    )
 
 
 def aged(store: LeadStore, lead_id: int, days: float) -> None:

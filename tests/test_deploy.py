@@ -32,6 +32,7 @@ from agency_site.web_base.security_headers import (
 )
 from scripts import local_servers
 from tests.conftest import unavailable
+from tests.lead_store import add_lead_id
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -846,7 +847,7 @@ def test_a_restore_never_hands_out_an_id_issued_before_it(kind, request, tmp_pat
 
     def add(n: int) -> int:
         fields = {"email": f"v{n}@example.com"}
-        return store.add(LeadKind.HERO, fields, claim_token=None, lease=dt.timedelta(1))
+        return add_lead_id(store, LeadKind.HERO, fields, claim_token=None, lease=dt.timedelta(1))
 
     add(1)
     path = backup.backup(url, tmp_path / "backups")

@@ -18,6 +18,7 @@ from agency_site.deploy.__main__ import restore_leads
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads import erasures, migrations
 from agency_site.leads.store import LeadStore
+from tests.lead_store import add_lead_id
 
 PEOPLE = ("ana@example.com", "joan@example.com")
 START = dt.datetime(2026, 3, 1, 9, 0, tzinfo=dt.UTC)
@@ -64,8 +65,13 @@ def test_a_restore_keeps_what_no_erasure_covers(events) -> None:
             now = START + dt.timedelta(seconds=step)  # One event a second.
             if kind == "receive":
                 fields = {"email": person[0]}
-                store.add(
-                    LeadKind.HERO, fields, claim_token=None, lease=dt.timedelta(1), created_at=now
+                add_lead_id(
+                    store,
+                    LeadKind.HERO,
+                    fields,
+                    claim_token=None,
+                    lease=dt.timedelta(1),
+                    created_at=now,
                 )
                 live.add((person[0], now))
             elif kind == "erase":
@@ -98,7 +104,9 @@ def test_a_lead_sent_after_an_erasure_survives_a_restore(tmp_path) -> None:
     erasures.record(log, "ana@example.com", at=START)
     again = START + dt.timedelta(minutes=5)
     fields = {"email": "ana@example.com"}
-    store.add(LeadKind.HERO, fields, claim_token=None, lease=dt.timedelta(1), created_at=again)
+    add_lead_id(
+        store, LeadKind.HERO, fields, claim_token=None, lease=dt.timedelta(1), created_at=again
+    )
     path = backup.backup(str(store.engine.url), tmp_path / "b")
     out = io.StringIO()
     assert restore_leads(store, path, True, log, out) == 0

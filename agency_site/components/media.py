@@ -1,5 +1,5 @@
 """The site's own pictures as ``<picture>``: AVIF, then WebP, then a JPEG ``<img>``, each at
-the widths the build encodes (``agency_site/images.py``), sized for the space they fill."""
+the widths the build encodes (``agency_site/content/images.py``), sized for the space they fill."""
 
 import reflex as rx
 

@@ -1,6 +1,6 @@
 """The production topology as files: web-server configurations, systemd units, backups.
 
-Everything here is generated from the site's settings (``agency_site/settings.py``)
+Everything here is generated from the site's settings (the ``agency_site/settings/`` package)
 so that a deployer edits ``.env``, never a configuration by hand:
 
 - ``topology.py``  what the configurations are made of (addresses, paths, headers, pages),

@@ -7,7 +7,8 @@ In order, stopping at the first failure:
    previous release's ``/assets/`` files are copied in too, so a tab opened on the
    previous release still loads the chunks it names;
 2. **render** the web-server file and the units from that export (every page of it
-   carries its own CSP in a ``<meta>``: ``agency_site/security_headers.py``) into a staging folder;
+   carries its own CSP in a ``<meta>``: ``agency_site/web_base/security_headers.py``) into
+   a staging folder;
 3. **validate** them with the web server itself (``caddy validate`` / ``nginx -t``);
 4. **switch**: the static root is a symlink, replaced atomically (``rename``) to
    point at the new release, and the rendered files are installed;

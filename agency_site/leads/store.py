@@ -107,14 +107,6 @@ class LeadStore(Claims, Rights, Jobs):
         self.engine = engine
         self.plugins = Plugins() if plugins is None else plugins
 
-    def add(
-        self, kind: LeadKind, fields: dict[str, Any], *, claim_token: str | None, **options: Any
-    ) -> int:
-        """Store a new lead and return its id (``add_lead``'s options)."""
-        lead = self.add_lead(kind, fields, claim_token=claim_token, **options)
-        assert lead.id is not None
-        return lead.id
-
     def add_lead(
         self,
         kind: LeadKind,

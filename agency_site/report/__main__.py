@@ -20,6 +20,7 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from agency_site.content.site import SITE
+from agency_site.content.template import render
 from agency_site.report.figures import month_figures
 from agency_site.report.ingest import ingest
 from agency_site.report.link import month_key
@@ -33,16 +34,18 @@ from agency_site.report.mail import (
 )
 from agency_site.report.mail_plugin import report_links
 from agency_site.report.page import report_page
-from agency_site.report.text import report_text
+from agency_site.report.text import WORDS, report_text
 from agency_site.report.visitors import known_pages
 from agency_site.settings import Settings
+
+CLI = WORDS.cli  # What it tells the operator (``content/es/report.yaml``).
 
 
 def _month(value: str) -> dt.date:
     try:
         return dt.datetime.strptime(value, "%Y-%m").date()
     except ValueError:
-        raise argparse.ArgumentTypeError(f"un mes como 2026-11, no {value!r}") from None
+        raise argparse.ArgumentTypeError(render(CLI.not_a_month, value=repr(value))) from None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -81,10 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             engine, args.log or Path(settings.deploy.access_log), known_pages(settings.site_url)
         )
         if args.command == "ingest":
-            print(
-                f"{counts.lines} líneas nuevas del registro leídas",
-                file=sys.stderr,
-            )
+            print(render(CLI.ingested, lines=counts.lines), file=sys.stderr)
             return 0
     if args.command == "mail":
         return _mail(settings, engine, args.month)
@@ -102,13 +102,11 @@ def _previous_month() -> dt.date:
 def _link(settings: Settings, month: dt.date | None) -> int:
     links = report_links(settings)
     if links is None:
-        print("Sin secreto para firmar el enlace (BOOKING_LINK_SECRET).", file=sys.stderr)
+        print(CLI.no_secret, file=sys.stderr)
         return 1
     print(links.url(month or _previous_month()))
     until = links.valid_until().astimezone(ZONE).date().isoformat()
-    print(
-        f"Válido hasta el {until} (REPORT_LINK_DAYS={settings.report.link_days}).", file=sys.stderr
-    )
+    print(render(CLI.valid_until, until=until, days=settings.report.link_days), file=sys.stderr)
     return 0
 
 
@@ -132,11 +130,11 @@ def _mail(settings: Settings, engine: sa.Engine, month: dt.date | None) -> int:
                 await client.aclose()
 
     if not asyncio.run(mail()):
-        print(f"El informe de {month_key(month)} no se ha podido enviar.", file=sys.stderr)
+        print(render(CLI.not_sent, month=month_key(month)), file=sys.stderr)
         return 1
     if month == due_month(dt.datetime.now(dt.UTC), settings.report.mail_hour):
         mark_sent(store, month_key(month))
-    print(f"Informe de {month_key(month)} enviado a {SITE.email}.", file=sys.stderr)
+    print(render(CLI.sent, month=month_key(month), email=SITE.email), file=sys.stderr)
     return 0
 
 

@@ -9,7 +9,12 @@ from collections.abc import Callable
 import pygal
 from pygal.style import CleanStyle
 
+from agency_site.content.report import WORDS
+from agency_site.locale import DEFAULT_LOCALE
 from agency_site.report.figures import Figures
+
+# Each chart's title, legend and description (``content/es/report.yaml``'s ``charts``).
+_CHARTS = WORDS.of(DEFAULT_LOCALE).charts
 
 _OPTIONS = {
     "style": CleanStyle,
@@ -32,11 +37,12 @@ def _without_script(svg: str) -> str:
 
 
 def visits_per_day(figures: Figures) -> str:
-    chart = pygal.Bar(title="Visitas por día", x_label_rotation=0, **_OPTIONS)
+    words = _CHARTS.visits
+    chart = pygal.Bar(title=words.title, x_label_rotation=0, **_OPTIONS)
     chart.x_labels = [str(day.day) for day, _ in figures.visits_by_day]
     chart.x_labels_major_every = 5
     chart.show_minor_x_labels = False
-    chart.add("Visitas", [n for _, n in figures.visits_by_day])
+    chart.add(words.series, [n for _, n in figures.visits_by_day])
     chart.print_values = False
     return _without_script(chart.render(is_unicode=True))
 
@@ -51,19 +57,20 @@ def _bars(title: str, series: str, pairs: list[tuple[str, int]]) -> str:
 
 
 def funnel(figures: Figures) -> str:
-    return _bars("El embudo", "Embudo", list(figures.funnel))
+    return _bars(_CHARTS.funnel.title, _CHARTS.funnel.series, list(figures.funnel))
 
 
 def leads_per_source(figures: Figures) -> str:
-    return _bars("Solicitudes por origen", "Solicitudes", list(figures.leads_by_source))
+    words = _CHARTS.sources
+    return _bars(words.title, words.series, list(figures.leads_by_source))
 
 
 # Each chart by its name: its description (its text alternative) and how it is drawn. The
 # report page draws them all inline; the owner's desk serves each as an SVG file of its own.
 CHARTS: dict[str, tuple[str, Callable[[Figures], str]]] = {
-    "visits": ("Visitas por día del mes (barras)", visits_per_day),
-    "funnel": ("Embudo: visitas, formularios empezados, solicitudes, citas (barras)", funnel),
-    "sources": ("Solicitudes por origen (barras)", leads_per_source),
+    "visits": (_CHARTS.visits.description, visits_per_day),
+    "funnel": (_CHARTS.funnel.description, funnel),
+    "sources": (_CHARTS.sources.description, leads_per_source),
 }
 
 

@@ -8,15 +8,18 @@ from dataclasses import dataclass, field
 import sqlalchemy as sa
 
 from agency_site.bookings.models import Attendance, Booking, BookingStatus
+from agency_site.content.report import WORDS
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.models import Lead
 from agency_site.leads.statuses import LeadStatus
+from agency_site.locale import DEFAULT_LOCALE
 from agency_site.report import tables
 from agency_site.report.log_lines import ZONE
 from agency_site.report.retention import OTHERS
 
-DIRECT = "directo"
 TOP = 10
+# The report's words: Spanish whatever language is in use (``content/es/report.yaml``).
+_WORDS = WORDS.of(DEFAULT_LOCALE)
 
 
 @dataclass(frozen=True)
@@ -58,32 +61,27 @@ class Figures:
     @property
     def funnel(self) -> list[tuple[str, int]]:
         """The steps from a visit to a meeting held, in order."""
+        words = _WORDS.funnel
         return [
-            ("Visitas", self.visits),
-            ("Formularios empezados", sum(self.started.values())),
-            ("Solicitudes enviadas", self.leads["sent"]),
-            ("Citas pedidas", self.bookings["requested"]),
-            ("Citas confirmadas", self.bookings["confirmed"]),
-            ("Citas atendidas", self.bookings["attended"]),
+            (words.visits, self.visits),
+            (words.started, sum(self.started.values())),
+            (words.sent, self.leads["sent"]),
+            (words.requested, self.bookings["requested"]),
+            (words.confirmed, self.bookings["confirmed"]),
+            (words.attended, self.bookings["attended"]),
         ]
 
     @property
     def rates(self) -> list[Rate]:
         started, sent = sum(self.started.values()), self.leads["sent"]
+        requested, confirmed = self.bookings["requested"], self.bookings["confirmed"]
+        words = _WORDS.rates
         return [
-            Rate("visitas que empiezan un formulario", started, self.visits),
-            Rate("visitas que envían una solicitud", sent, self.visits),
-            Rate("formularios empezados que se envían", sent, started),
-            Rate(
-                "citas pedidas que se confirman",
-                self.bookings["confirmed"],
-                self.bookings["requested"],
-            ),
-            Rate(
-                "citas confirmadas a las que se asiste",
-                self.bookings["attended"],
-                self.bookings["confirmed"],
-            ),
+            Rate(words.visits_starting, started, self.visits),
+            Rate(words.visits_sending, sent, self.visits),
+            Rate(words.started_sent, sent, started),
+            Rate(words.requested_confirmed, confirmed, requested),
+            Rate(words.confirmed_attended, self.bookings["attended"], confirmed),
         ]
 
 
@@ -115,7 +113,7 @@ def _in_month(moment: dt.datetime, start: dt.date, end: dt.date) -> bool:
 
 def _source(source: dict | None) -> str:
     source = source or {}
-    return source.get("utm_source") or source.get("referrer") or DIRECT
+    return source.get("utm_source") or source.get("referrer") or _WORDS.direct
 
 
 def _service_names() -> dict[str, str]:

@@ -36,13 +36,14 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from agency_site.content.site import SITE
+from agency_site.content.template import render
 from agency_site.emailjs import EmailJSClient
 from agency_site.forms.email import NOTICE, date_es, kind_params
 from agency_site.leads.jobs import Jobs
 from agency_site.report.figures import Figures, month_figures
 from agency_site.report.link import ReportLinks, month_key
 from agency_site.report.log_lines import ZONE
-from agency_site.report.text import DEVICES, month_name, rate_text, set_aside
+from agency_site.report.text import WORDS, devices, month_name, rate_text, set_aside, title
 
 logger = logging.getLogger(__name__)
 
@@ -52,10 +53,6 @@ RETRY_EVERY = dt.timedelta(minutes=15)
 # Still unsent this long after it was due: the owner is alerted, the health page says so.
 ALERT_AFTER = dt.timedelta(hours=2)
 TOP_SOURCES = 5
-NO_LINK = (
-    "Sin enlace al informe completo: el secreto de los enlaces no se puede leer "
-    "(BOOKING_LINK_SECRET, docs/report.md). `python -m agency_site.report --month` lo imprime."
-)
 
 # Sends the agency template with these parameters: whether EmailJS accepted it.
 Sender = Callable[[dict[str, str]], Awaitable[bool]]
@@ -98,37 +95,37 @@ def due_at(month: dt.date, hour: int) -> dt.datetime:
 
 
 def _pairs(pairs: list[tuple[str, int]]) -> str:
-    return ", ".join(f"{name} {n}" for name, n in pairs[:TOP_SOURCES]) or "ninguno"
+    return ", ".join(f"{name} {n}" for name, n in pairs[:TOP_SOURCES]) or WORDS.mail.none
 
 
 def summary(figures: Figures, url: str, valid_until: dt.datetime | None) -> str:
     """The e-mail's text: the month's key figures, then the link to the whole report
     (``url`` "": none, the links have no secret)."""
-    devices = ", ".join(f"{DEVICES[name]} {n}" for name, n in figures.devices.most_common())
+    words = WORDS.mail
     campaigns = [(f"{s or '-'} / {m or '-'} / {c or '-'}", n) for s, m, c, n in figures.campaigns]
     bookings = figures.bookings
     lines = [
-        f"Informe de {month_name(figures)}",
+        title(figures),
         "",
-        f"Visitas: {figures.visits}" + (f" ({devices})" if devices else ""),
-        f"Solicitudes: {figures.leads['sent']} (y {set_aside(figures.leads['spam'])})",
-        f"Citas: {bookings['requested']} pedidas, {bookings['confirmed']} confirmadas, "
-        f"{bookings['attended']} atendidas",
-        "Conversión:",
+        render(words.visits, visits=figures.visits) + devices(figures),
+        render(words.leads, sent=figures.leads["sent"], spam=set_aside(figures.leads["spam"])),
+        render(
+            words.bookings,
+            requested=bookings["requested"],
+            confirmed=bookings["confirmed"],
+            attended=bookings["attended"],
+        ),
+        words.rates,
         *(f"  {rate.label}: {rate_text(rate)}" for rate in figures.rates),
-        f"Solicitudes por origen: {_pairs(figures.leads_by_source)}",
-        f"Sitios que envían visitas: {_pairs(figures.referrers)}",
-        f"Campañas: {_pairs(campaigns)}",
+        render(words.sources, pairs=_pairs(figures.leads_by_source)),
+        render(words.referrers, pairs=_pairs(figures.referrers)),
+        render(words.campaigns, pairs=_pairs(campaigns)),
     ]
     if url and valid_until:
         until = date_es(valid_until.astimezone(ZONE).date().isoformat())
-        lines += [
-            "",
-            f"El informe completo, con sus gráficos (el enlace funciona hasta el {until}):",
-        ]
-        lines.append(url)
+        lines += ["", render(words.link, until=until), url]
     else:
-        lines += ["", NO_LINK]
+        lines += ["", words.no_link]
     return "\n".join(lines)
 
 

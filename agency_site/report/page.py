@@ -5,7 +5,7 @@ from html import escape
 
 from agency_site.report.charts import charts
 from agency_site.report.figures import Figures
-from agency_site.report.text import month_name, sections
+from agency_site.report.text import sections, title
 
 _STYLE = (
     "body{font-family:system-ui,sans-serif;margin:0 auto;max-width:42rem;padding:1rem;"
@@ -16,7 +16,7 @@ _STYLE = (
 
 def report_page(figures: Figures) -> str:
     """The whole HTML document."""
-    title = f"Informe de {month_name(figures)}"
+    page_title = title(figures)
     figures_html = "".join(
         f'<figure role="img" aria-label="{escape(description)}">{svg}'
         f"<figcaption>{escape(description)}</figcaption></figure>"
@@ -31,7 +31,7 @@ def report_page(figures: Figures) -> str:
     return (
         '<!doctype html><html lang="es"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<meta name="robots" content="noindex"><title>{escape(title)}</title>'
-        f"<style>{_STYLE}</style></head><body><h1>{escape(title)}</h1>"
+        f'<meta name="robots" content="noindex"><title>{escape(page_title)}</title>'
+        f"<style>{_STYLE}</style></head><body><h1>{escape(page_title)}</h1>"
         f"{figures_html}{body}</body></html>\n"
     )

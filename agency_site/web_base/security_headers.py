@@ -54,7 +54,7 @@ def script_hashes(html: str) -> set[str]:
 
 def page_policy(api_url: str, site_url: str, hashes: Iterable[str] = ()) -> str:
     """A page's own CSP (its ``<meta>``): own scripts plus its hashed inline ones, own
-    styles, its own images (no third party: ``agency_site/images.py``), the websocket:
+    styles, its own images (no third party: ``agency_site/content/images.py``), the websocket:
     everything a ``<meta>`` policy can carry."""
     api = origin(api_url)
     websocket = api.replace("http", "ws", 1)

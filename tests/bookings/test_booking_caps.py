@@ -29,7 +29,6 @@ from agency_site.forms.kinds import LeadKind
 from agency_site.forms.outcome import Result
 from agency_site.leads.intake import LeadIntake
 from agency_site.leads.models import mailbox_digest
-from agency_site.leads.plugins import Hold
 from agency_site.leads.ratelimit import RateLimiter, network_digest
 from agency_site.leads.spam.screen import SpamScreen
 from agency_site.leads.spool import Spool, SpooledLead
@@ -39,7 +38,14 @@ from agency_site.leads.store import LeadStore
 from agency_site.working_calendar import WorkingCalendar
 from tests.bookings.test_busy_bookings import busy_at
 from tests.emailjs_fake import accept_sends, make_client, sent_payloads
-from tests.lead_store import BOOKING_FIELDS, LEASE, bookings_of, make_delivery, new_engine, plugged
+from tests.lead_store import (
+    BOOKING_FIELDS,
+    add_held_booking,
+    bookings_of,
+    make_delivery,
+    new_engine,
+    plugged,
+)
 from tests.leads.test_durable import down_engine
 from tests.leads.test_intake import booking_form, make_intake, submit
 from tests.leads.test_spam import Clock, tokens_at
@@ -452,7 +458,7 @@ def test_the_owner_s_release_says_slot_held_slot_gone_or_not_in_quarantine(
     busy = quarantined(store, intake, "12:00", "eva@example.com")
     day = dt.date.fromisoformat(booking_form()["date"])
     other = BOOKING_FIELDS | {"date": day.isoformat(), "time": "11:00", "email": "x@example.com"}
-    store.add(LeadKind.BOOKING, other, claim_token=None, lease=LEASE, hold=Hold())
+    add_held_booking(store, other)
     bookings_of(store).busy = lambda: busy_at(day, "12:00")
 
     held_now = store.release_spam(first)

@@ -22,13 +22,11 @@ from agency_site.bookings.links import LinkAction, LinkSigner, VerifiedLink
 from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.bookings.pages import create_app
 from agency_site.content.bookings import COPY
-from agency_site.forms.kinds import LeadKind
-from agency_site.leads.plugins import Hold
 from agency_site.leads.store import LeadStore
 from agency_site.rules import TIME_SLOTS
 from agency_site.working_calendar import WorkingCalendar, agency_now
 from tests.bookings.test_bookings import SECRET, book
-from tests.lead_store import BOOKING_FIELDS, LEASE
+from tests.lead_store import BOOKING_FIELDS, add_held_booking
 from tests.run_async import run
 
 
@@ -259,7 +257,7 @@ BRUNO = {"name": "Bruno Soler", "email": "bruno@example.com", "phone": "+34 611 
 
 def book_bruno(store: LeadStore, day: dt.date, time: str) -> int:
     fields = BOOKING_FIELDS | BRUNO | {"date": str(day), "time": time, "message": "De Bruno"}
-    return store.add(LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, hold=Hold())
+    return add_held_booking(store, fields)
 
 
 def rewind_ids(store: LeadStore, to: int) -> None:

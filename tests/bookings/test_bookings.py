@@ -19,12 +19,12 @@ from agency_site.bookings.caps import PendingCaps
 from agency_site.bookings.links import LinkAction, LinkProblem, LinkSigner
 from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.forms.kinds import LeadKind
-from agency_site.leads.plugins import Hold, Refused
+from agency_site.leads.plugins import Refused
 from agency_site.leads.ratelimit import network_digest
 from agency_site.leads.spool_drain import SpoolDrain
 from agency_site.leads.store import LeadStore
 from agency_site.working_calendar import WorkingCalendar
-from tests.lead_store import BOOKING_FIELDS, LEASE, bookings_of, new_engine, plugged
+from tests.lead_store import BOOKING_FIELDS, add_held_booking, bookings_of, new_engine, plugged
 from tests.run_async import in_own_thread, run
 
 MONDAY = dt.date(2026, 12, 14)
@@ -37,7 +37,7 @@ def book(store: LeadStore, date: dt.date = MONDAY, time: str = "10:00", limit: i
     its lead id."""
     fields = BOOKING_FIELDS | {"date": str(date), "time": time}
     store = plugged(store.engine, daily_limit=limit)
-    return store.add(LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, hold=Hold())
+    return add_held_booking(store, fields)
 
 
 def test_a_slot_is_held_once_and_freed_by_a_decline(store: LeadStore) -> None:

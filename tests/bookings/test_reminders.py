@@ -22,14 +22,13 @@ from agency_site.bookings.mails import appointment, starts_at
 from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.bookings.plugin import BookingsPlugin
 from agency_site.content.bookings import COPY
-from agency_site.forms.kinds import LeadKind
 from agency_site.leads.models import Lead
-from agency_site.leads.plugins import Hold, Refused
+from agency_site.leads.plugins import Refused
 from agency_site.leads.store import LeadStore
 from agency_site.working_calendar import WorkingCalendar
 from tests.bookings.test_booking_pages import desk_for
 from tests.bookings.test_bookings import MONDAY
-from tests.lead_store import BOOKING_FIELDS, LEASE, new_engine, plugged
+from tests.lead_store import BOOKING_FIELDS, add_held_booking, new_engine, plugged
 from tests.run_async import run
 
 DAY = reminders.plan(24)
@@ -51,9 +50,7 @@ def booked(
 ) -> int:
     """A booking of a visitor of ``language``, then answered ``to`` (None: left pending)."""
     fields = BOOKING_FIELDS | {"date": str(date), "time": time, "email": email}
-    lead_id = plugged(store.engine).add(
-        LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, hold=Hold(), language=language
-    )
+    lead_id = add_held_booking(plugged(store.engine), fields, language=language)
     if to is not None:
         assert slots.decide(store.engine, lead_id, to)[0] is slots.Decision.DONE
         answered(store, lead_id, ANSWERED)

@@ -29,13 +29,11 @@ from agency_site.bookings.links import LinkSigner, VerifiedLink
 from agency_site.bookings.mails import starts_at
 from agency_site.bookings.models import Booking, BookingStatus
 from agency_site.forms.email import date_es
-from agency_site.forms.kinds import LeadKind
-from agency_site.leads.plugins import Hold
 from agency_site.leads.store import LeadStore
 from agency_site.working_calendar import WorkingCalendar
 from tests.bookings.test_booking_pages import desk_for
 from tests.bookings.test_bookings import SECRET
-from tests.lead_store import BOOKING_FIELDS, LEASE, plugged
+from tests.lead_store import BOOKING_FIELDS, add_held_booking, plugged
 from tests.run_async import run
 
 SEED = 31
@@ -128,14 +126,7 @@ class Simulation:
                 "email": f"v{number}@example.com",
             }
             language = self.rng.choice(["es", "ca"])
-            store.add(
-                LeadKind.BOOKING,
-                fields,
-                claim_token=None,
-                lease=LEASE,
-                hold=Hold(),
-                language=language,
-            )
+            add_held_booking(store, fields, language=language)
         self.tally.did["booked"] = BOOKINGS
         self.last_day = max(date for date, _ in open_slots)
 

@@ -20,13 +20,11 @@ from agency_site.bookings.pages import create_app
 from agency_site.bookings.plugin import BookingsPlugin
 from agency_site.content.bookings import COPY
 from agency_site.content.site import SITE
-from agency_site.forms.kinds import LeadKind
-from agency_site.leads.plugins import Hold
 from agency_site.leads.store import LeadStore
 from agency_site.rules import TIME_SLOTS
 from agency_site.working_calendar import WorkingCalendar
 from tests.bookings.test_booking_pages import DAY, Client, desk_for, url
-from tests.lead_store import BOOKING_FIELDS, LEASE
+from tests.lead_store import BOOKING_FIELDS, add_held_booking
 from tests.run_async import run
 
 NEXT_DAY = WorkingCalendar().next_working_day(DAY + dt.timedelta(days=1))
@@ -53,9 +51,7 @@ def client(store: LeadStore, sent) -> Client:
 def booked(store: LeadStore, time: str = "10:00", language: str = "es", confirmed=True) -> int:
     """A booking on ``DAY`` at ``time`` from a visitor of ``language``."""
     fields = BOOKING_FIELDS | {"date": str(DAY), "time": time}
-    lead_id = store.add(
-        LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, hold=Hold(), language=language
-    )
+    lead_id = add_held_booking(store, fields, language=language)
     if confirmed:
         slots.decide(store.engine, lead_id, BookingStatus.CONFIRMED)
     return lead_id

@@ -21,7 +21,7 @@ from agency_site.leads.statuses import SpamReason
 from agency_site.leads.store import LeadStore
 from tests.desk.conftest import DeskSite
 from tests.emailjs_fake import make_client
-from tests.lead_store import BOOKING_FIELDS, LEASE, make_delivery
+from tests.lead_store import BOOKING_FIELDS, LEASE, add_lead_id, make_delivery
 
 QUOTE_FIELDS = {
     "name": "Núria Peñalver",
@@ -66,6 +66,6 @@ def add(
     fields = fields or (BOOKING_FIELDS if kind is LeadKind.BOOKING else QUOTE_FIELDS)
     options.setdefault("source", SOURCE)
     hold = Hold() if kind is LeadKind.BOOKING and spam is None else None
-    return store.add(
-        kind, dict(fields), claim_token=None, lease=LEASE, hold=hold, spam=spam, **options
+    return add_lead_id(
+        store, kind, dict(fields), claim_token=None, lease=LEASE, hold=hold, spam=spam, **options
     )

@@ -34,7 +34,7 @@ from agency_site.rules import TIME_SLOTS
 from agency_site.working_calendar import WorkingCalendar
 from tests.desk.conftest import DeskSite, screens_booking_desk
 from tests.emailjs_fake import make_client, sent_payloads
-from tests.lead_store import BOOKING_FIELDS, LEASE, plugged
+from tests.lead_store import BOOKING_FIELDS, LEASE, add_held_booking, add_lead_id, plugged
 
 MADRID = dt.timezone(dt.timedelta(hours=1))  # Winter time, as the days below are.
 CALENDAR = WorkingCalendar()
@@ -75,9 +75,7 @@ def book(
     """A booking lead holding its slot, as the intake stores one (then answered as
     ``state``); its lead id."""
     fields = BOOKING_FIELDS | {"date": str(day), "time": time, "name": name, "email": email}
-    lead_id = plugged(site.engine).add(
-        LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, hold=Hold()
-    )
+    lead_id = add_held_booking(plugged(site.engine), fields)
     with site.engine.begin() as connection:  # Requested an hour before the desk's now.
         connection.execute(
             sa.update(Booking)
@@ -534,7 +532,8 @@ def test_attendance_is_marked_only_once_the_meeting_has_started(site: DeskSite) 
 def test_a_slot_lost_booking_is_flagged_and_its_confirm_says_the_slot_is_taken(site) -> None:
     day = working_day(2)
     holder = book(site, day, "10:00", "Quien Llegó Antes", "antes@example.com")
-    lost = plugged(site.engine).add(
+    lost = add_lead_id(
+        plugged(site.engine),
         LeadKind.BOOKING,
         BOOKING_FIELDS | {"date": str(day), "time": "10:00", "email": "tarde@example.com"},
         claim_token=None,

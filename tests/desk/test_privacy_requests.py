@@ -38,7 +38,7 @@ from agency_site.leads.models import LeadWebhook, email_digest
 from agency_site.leads.spool import SpooledLead
 from agency_site.leads.webhooks.channel import WebhookChannel, WebhookPolicy
 from tests.desk.conftest import DeskSite
-from tests.lead_store import LEASE
+from tests.lead_store import LEASE, add_lead_id
 from tests.run_async import run
 
 SECRET = "whsec_" + base64.b64encode(b"k" * 32).decode()
@@ -102,7 +102,8 @@ def send_webhooks(hooks: WebhookChannel) -> int:
 
 
 def add_lead(site: DeskSite, email: str, name: str = "Ana García", **fields) -> int:
-    return tools_of(site).store.add(
+    return add_lead_id(
+        tools_of(site).store,
         LeadKind.QUOTE,
         {"name": name, "email": email, "phone": "600 000 000", "message": "Hola", **fields},
         claim_token=None,

@@ -54,7 +54,6 @@ from agency_site.forms.fields import Control, FormField
 from agency_site.forms.kinds import LeadKind
 from agency_site.forms.template_ids import fingerprint, form_templates, shared_templates
 from agency_site.leads.intake import LeadIntake
-from agency_site.leads.plugins import Hold
 from agency_site.leads.ratelimit import RateLimiter
 from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore
@@ -68,7 +67,14 @@ from tests.bookings.test_booking_pages import SECRET, Client, desk_for
 from tests.desk.conftest import DeskSite, desk_engine, desk_site
 from tests.desk.lead_desk import add, wire
 from tests.emailjs_fake import accept_sends, make_client, sent_payloads
-from tests.lead_store import BOOKING_FIELDS, LEASE, make_delivery, plugged
+from tests.lead_store import (
+    BOOKING_FIELDS,
+    LEASE,
+    add_held_booking,
+    add_lead_id,
+    make_delivery,
+    plugged,
+)
 from tests.run_async import run
 
 __all__ = ["desk_engine", "desk_site"]  # The desk's fixtures, used by name.
@@ -257,7 +263,7 @@ def test_a_fourth_form_goes_through_its_template_variable(
 
     accept_sends(emailjs)
     fields = {"name": "Ana García", "email": "ana@example.com", "topic": "branding"}
-    lead_id = store.add(LeadKind("newsletter"), fields, claim_token=None, lease=LEASE)
+    lead_id = add_lead_id(store, LeadKind("newsletter"), fields, claim_token=None, lease=LEASE)
     delivery = make_delivery(store, make_client(emailjs))
     delivery.templates = {**delivery.templates, **form_templates(settings)}
     assert run(delivery.retry_due()) == 1
@@ -286,7 +292,7 @@ def test_the_report_names_a_fourth_form_by_its_words(
     newsletter: FormDeclaration, store: LeadStore
 ) -> None:
     fields = {"name": "Ana García", "email": "ana@example.com", "topic": ""}
-    store.add(LeadKind("newsletter"), fields, claim_token=None, lease=LEASE)
+    add_lead_id(store, LeadKind("newsletter"), fields, claim_token=None, lease=LEASE)
     today = dt.datetime.now(dt.UTC).date()
     figures = month_figures(store.engine, today.replace(day=1))
     assert figures.leads_by_form["newsletter"] == 1
@@ -356,8 +362,7 @@ def _booked(store: LeadStore, language: str, **fields: str) -> int:
     ``language``, as the intake stores one."""
     values = BOOKING_FIELDS | {"date": str(DAY), "time": "10:00", **fields}
     store = plugged(store.engine)
-    return store.add(LeadKind.BOOKING, values, claim_token=None, lease=LEASE, hold=Hold(),
-                     language=language)  # fmt: skip
+    return add_held_booking(store, values, language=language)  # fmt: skip
 
 
 def test_an_optional_booking_field_shows_on_the_confirm_page_and_the_digest(

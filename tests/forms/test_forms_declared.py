@@ -45,7 +45,7 @@ from agency_site.site_api import answer_page, form_page
 from agency_site.state import form_states
 from agency_site.state.form_states import FORM_STATES, BookingFormState
 from tests.emailjs_fake import accept_sends, make_client
-from tests.lead_store import AGENCY_INBOX, LEASE, make_delivery
+from tests.lead_store import AGENCY_INBOX, LEASE, add_lead_id, make_delivery
 from tests.run_async import run
 
 TODAY = dt.date(2026, 3, 9)  # A Monday.
@@ -209,7 +209,7 @@ def test_a_quote_lead_is_stored_and_delivered_with_its_own_template(
     store: LeadStore, emailjs: HTTPServer
 ) -> None:
     accept_sends(emailjs)
-    lead_id = store.add(LeadKind.QUOTE, QUOTE_VALID, claim_token=None, lease=LEASE)
+    lead_id = add_lead_id(store, LeadKind.QUOTE, QUOTE_VALID, claim_token=None, lease=LEASE)
     assert run(make_delivery(store, make_client(emailjs)).retry_due()) == 1
     assert store.get(lead_id).status == LeadStatus.SENT
     (request, _response) = emailjs.log[-1]
@@ -218,7 +218,7 @@ def test_a_quote_lead_is_stored_and_delivered_with_its_own_template(
 
 def test_without_its_template_id_a_quote_lead_is_held(store: LeadStore, emailjs: HTTPServer):
     accept_sends(emailjs)
-    lead_id = store.add(LeadKind.QUOTE, QUOTE_VALID, claim_token=None, lease=LEASE)
+    lead_id = add_lead_id(store, LeadKind.QUOTE, QUOTE_VALID, claim_token=None, lease=LEASE)
     delivery = make_delivery(store, make_client(emailjs))
     delivery.templates = {**delivery.templates, LeadKind.QUOTE: ""}
     run(delivery.retry_due())

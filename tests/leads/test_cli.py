@@ -13,7 +13,7 @@ from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.settings import ROOT
 from tests.emailjs_fake import accept_sends, make_client, sent_payloads
-from tests.lead_store import BOOKING_FIELDS, LEASE, aged, make_delivery
+from tests.lead_store import BOOKING_FIELDS, LEASE, add_lead_id, aged, make_delivery
 from tests.run_async import in_own_thread
 
 BOOKING = {
@@ -43,7 +43,7 @@ def command(
 
 
 def test_list_shows_each_lead_with_its_status_and_error(store: LeadStore) -> None:
-    lead_id = store.add(LeadKind.BOOKING, BOOKING, claim_token="t", lease=LEASE)
+    lead_id = add_lead_id(store, LeadKind.BOOKING, BOOKING, claim_token="t", lease=LEASE)
     store.mark_retry(lead_id, "t", "HTTP 500: Internal Server Error", dt.timedelta(minutes=1))
     code, out = command(store, None, "list")
     assert code == 0
@@ -53,9 +53,13 @@ def test_list_shows_each_lead_with_its_status_and_error(store: LeadStore) -> Non
 
 
 def test_retry_sends_queued_and_held_leads_now(store: LeadStore, emailjs: HTTPServer) -> None:
-    waiting = store.add(LeadKind.HERO, {"email": "a@example.com"}, claim_token="t", lease=LEASE)
+    waiting = add_lead_id(
+        store, LeadKind.HERO, {"email": "a@example.com"}, claim_token="t", lease=LEASE
+    )
     store.mark_retry(waiting, "t", "HTTP 429: Too Many Requests", dt.timedelta(hours=1))
-    held = store.add(LeadKind.HERO, {"email": "b@example.com"}, claim_token="u", lease=LEASE)
+    held = add_lead_id(
+        store, LeadKind.HERO, {"email": "b@example.com"}, claim_token="u", lease=LEASE
+    )
     store.mark_held(held, "u", "HTTP 412: Invalid grant", "config-a")
     accept_sends(emailjs)
 
@@ -68,9 +72,13 @@ def test_retry_sends_queued_and_held_leads_now(store: LeadStore, emailjs: HTTPSe
 
 
 def test_retry_can_target_one_lead(store: LeadStore, emailjs: HTTPServer) -> None:
-    first = store.add(LeadKind.HERO, {"email": "a@example.com"}, claim_token="t", lease=LEASE)
+    first = add_lead_id(
+        store, LeadKind.HERO, {"email": "a@example.com"}, claim_token="t", lease=LEASE
+    )
     store.mark_retry(first, "t", "HTTP 500", dt.timedelta(hours=1))
-    second = store.add(LeadKind.HERO, {"email": "b@example.com"}, claim_token="u", lease=LEASE)
+    second = add_lead_id(
+        store, LeadKind.HERO, {"email": "b@example.com"}, claim_token="u", lease=LEASE
+    )
     store.mark_retry(second, "u", "HTTP 500", dt.timedelta(hours=1))
     accept_sends(emailjs)
     assert command(store, emailjs, "retry", str(second))[0] == 0
@@ -86,7 +94,7 @@ def test_retry_without_configuration_says_so(store: LeadStore) -> None:
 
 
 def test_export_writes_csv_that_spreadsheets_cannot_execute(store: LeadStore, tmp_path) -> None:
-    store.add(LeadKind.BOOKING, BOOKING, claim_token=None, lease=LEASE)
+    add_lead_id(store, LeadKind.BOOKING, BOOKING, claim_token=None, lease=LEASE)
     code, out = command(store, None, "export", "-o", "-")
     assert code == 0
     [row] = list(csv.DictReader(io.StringIO(out)))
@@ -104,7 +112,7 @@ def test_export_writes_csv_that_spreadsheets_cannot_execute(store: LeadStore, tm
 def test_export_goes_outside_the_site_folder_by_default_and_refuses_it(
     store: LeadStore, tmp_path
 ) -> None:
-    store.add(LeadKind.BOOKING, BOOKING, claim_token=None, lease=LEASE)
+    add_lead_id(store, LeadKind.BOOKING, BOOKING, claim_token=None, lease=LEASE)
     exports = tmp_path / "exports"
     code, out = command(store, None, "export", exports=exports)
     [written] = exports.glob("leads-*.csv")
@@ -124,9 +132,12 @@ def test_purge_deletes_people_whose_last_contact_is_past_the_retention(
 ) -> None:
     store = any_store
     # Ana wrote 14 months ago and again last month: all of hers stay.
-    ana_old = store.add(LeadKind.HERO, {"email": "ana@example.com"}, claim_token=None, lease=LEASE)
+    ana_old = add_lead_id(
+        store, LeadKind.HERO, {"email": "ana@example.com"}, claim_token=None, lease=LEASE
+    )
     aged(store, ana_old, 425)
-    ana_new = store.add(
+    ana_new = add_lead_id(
+        store,
         LeadKind.BOOKING,
         {**BOOKING_FIELDS, "email": "ANA@example.com"},
         claim_token=None,
@@ -134,14 +145,20 @@ def test_purge_deletes_people_whose_last_contact_is_past_the_retention(
     )
     aged(store, ana_new, 30)
     # Bea wrote 13 months ago only: hers go, delivered or not.
-    bea = store.add(LeadKind.HERO, {"email": "bea@example.com"}, claim_token="t", lease=LEASE)
+    bea = add_lead_id(
+        store, LeadKind.HERO, {"email": "bea@example.com"}, claim_token="t", lease=LEASE
+    )
     store.mark_sent(bea, "t")
     aged(store, bea, 400)
-    bea_held = store.add(LeadKind.HERO, {"email": "Bea@Example.com"}, claim_token="u", lease=LEASE)
+    bea_held = add_lead_id(
+        store, LeadKind.HERO, {"email": "Bea@Example.com"}, claim_token="u", lease=LEASE
+    )
     store.mark_held(bea_held, "u", "HTTP 412", "config-a")
     aged(store, bea_held, 380)
     # Carla wrote 11 months ago: kept.
-    carla = store.add(LeadKind.HERO, {"email": "carla@example.com"}, claim_token=None, lease=LEASE)
+    carla = add_lead_id(
+        store, LeadKind.HERO, {"email": "carla@example.com"}, claim_token=None, lease=LEASE
+    )
     aged(store, carla, 335)
 
     code, out = command(store, None, "purge")
@@ -152,9 +169,11 @@ def test_purge_deletes_people_whose_last_contact_is_past_the_retention(
 
 def test_find_shows_everything_about_a_person_whatever_the_case(any_store: LeadStore) -> None:
     store = any_store
-    contact = store.add(LeadKind.HERO, {"email": "Ana@Example.com"}, claim_token=None, lease=LEASE)
-    booking = store.add(LeadKind.BOOKING, BOOKING_FIELDS, claim_token=None, lease=LEASE)
-    store.add(LeadKind.HERO, {"email": "otra@example.com"}, claim_token=None, lease=LEASE)
+    contact = add_lead_id(
+        store, LeadKind.HERO, {"email": "Ana@Example.com"}, claim_token=None, lease=LEASE
+    )
+    booking = add_lead_id(store, LeadKind.BOOKING, BOOKING_FIELDS, claim_token=None, lease=LEASE)
+    add_lead_id(store, LeadKind.HERO, {"email": "otra@example.com"}, claim_token=None, lease=LEASE)
 
     code, out = command(store, None, "find", "--email", " ANA@example.COM ")
     records = json.loads(out)
@@ -182,14 +201,17 @@ def test_find_shows_everything_about_a_person_whatever_the_case(any_store: LeadS
 
 def test_erase_asks_then_deletes_everything_about_a_person(any_store: LeadStore) -> None:
     store = any_store
-    store.add(LeadKind.HERO, {"email": "ana@example.com"}, claim_token=None, lease=LEASE)
-    store.add(
+    add_lead_id(store, LeadKind.HERO, {"email": "ana@example.com"}, claim_token=None, lease=LEASE)
+    add_lead_id(
+        store,
         LeadKind.BOOKING,
         {**BOOKING_FIELDS, "email": "Ana@Example.com"},
         claim_token=None,
         lease=LEASE,
     )
-    other = store.add(LeadKind.HERO, {"email": "otra@example.com"}, claim_token=None, lease=LEASE)
+    other = add_lead_id(
+        store, LeadKind.HERO, {"email": "otra@example.com"}, claim_token=None, lease=LEASE
+    )
 
     code, out = command(store, None, "erase", "--email", "ANA@example.com", answer="no\n")
     assert code == 1 and "Type 'yes' to confirm" in out and "Nothing deleted." in out
@@ -214,7 +236,7 @@ def test_old_rows_with_text_without_utf8_are_listed_exported_found_and_purged(
     store = any_store
     odd = json.loads('"Ana \\ud800"')
     fields = {**BOOKING_FIELDS, "name": odd, "message": "Hola \udfff"}
-    lead_id = store.add(LeadKind.BOOKING, fields, claim_token=None, lease=LEASE)
+    lead_id = add_lead_id(store, LeadKind.BOOKING, fields, claim_token=None, lease=LEASE)
 
     def strict(*argv: str) -> tuple[int, str]:
         out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="")  # As sys.stdout.
@@ -250,10 +272,10 @@ def test_spam_lists_the_leads_taken_for_spam_and_not_spam_sends_one(
     accept_sends(emailjs)
     day = dt.date(2026, 12, 14)
     fields = BOOKING_FIELDS | {"date": str(day), "time": "10:00", "email": "autofill@example.com"}
-    spam = store.add(
-        LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, spam=SpamReason.TOO_FAST
+    spam = add_lead_id(
+        store, LeadKind.BOOKING, fields, claim_token=None, lease=LEASE, spam=SpamReason.TOO_FAST
     )
-    store.add(LeadKind.HERO, {"email": "real@example.com"}, claim_token=None, lease=LEASE)
+    add_lead_id(store, LeadKind.HERO, {"email": "real@example.com"}, claim_token=None, lease=LEASE)
     assert "not shown yet: kept until shown]" in command(store, None, "list", "--status", "spam")[1]
     code, out = command(store, None, "spam")
     assert code == 0 and "autofill@example.com" in out and "real@example.com" not in out

@@ -24,13 +24,20 @@ from agency_site.leads.models import Lead
 from agency_site.leads.statuses import LeadStatus
 from agency_site.leads.store import LeadStore
 from tests.emailjs_fake import accept_sends, make_client, refuse_sends, sent_payloads
-from tests.lead_store import AGENCY_INBOX, BOOKING_FIELDS, LEASE, make_delivery, new_engine
+from tests.lead_store import (
+    AGENCY_INBOX,
+    BOOKING_FIELDS,
+    LEASE,
+    add_lead_id,
+    make_delivery,
+    new_engine,
+)
 from tests.run_async import run
 
 
 def queue(store: LeadStore, email: str = "ana@example.com") -> int:
     """A contact lead waiting for delivery."""
-    return store.add(LeadKind.HERO, {"email": email}, claim_token=None, lease=LEASE)
+    return add_lead_id(store, LeadKind.HERO, {"email": email}, claim_token=None, lease=LEASE)
 
 
 def test_template_params_follow_the_spec() -> None:
@@ -201,15 +208,15 @@ def test_a_claim_abandoned_by_a_crashed_worker_is_taken_over(
     store: LeadStore, emailjs: HTTPServer
 ) -> None:
     crashed = new_claim_token()
-    lead_id = store.add(
-        LeadKind.HERO, {"email": "ana@example.com"}, claim_token=crashed, lease=LEASE
+    lead_id = add_lead_id(
+        store, LeadKind.HERO, {"email": "ana@example.com"}, claim_token=crashed, lease=LEASE
     )
     accept_sends(emailjs)
     delivery = make_delivery(store, make_client(emailjs))
     assert run(delivery.retry_due()) == 0  # Still claimed: not touched.
 
-    expired = store.add(
-        LeadKind.HERO, {"email": "bea@example.com"}, claim_token=crashed, lease=-LEASE
+    expired = add_lead_id(
+        store, LeadKind.HERO, {"email": "bea@example.com"}, claim_token=crashed, lease=-LEASE
     )
     assert run(delivery.retry_due()) == 1
     assert store.get(expired).status == LeadStatus.SENT
@@ -295,14 +302,19 @@ def test_a_lead_whose_e_mail_cannot_be_made_is_rejected_and_the_round_goes_on(
     """Old rows may hold what validation refuses now (a lone surrogate has no UTF-8) or a
     kind no longer known: each is set aside for the owner, the others are delivered."""
     broken = [
-        store.add(
+        add_lead_id(
+            store,
             LeadKind.BOOKING,
             {**BOOKING_FIELDS, "name": json.loads('"Ana \\ud800"')},
             claim_token=None,
             lease=LEASE,
         ),
-        store.add(LeadKind.HERO, {"message": "Hola \udfff"}, claim_token=None, lease=LEASE),
-        store.add("newsletter", {"email": "old@example.com"}, claim_token=None, lease=LEASE),
+        add_lead_id(
+            store, LeadKind.HERO, {"message": "Hola \udfff"}, claim_token=None, lease=LEASE
+        ),
+        add_lead_id(
+            store, "newsletter", {"email": "old@example.com"}, claim_token=None, lease=LEASE
+        ),
     ]
     good = [queue(store, f"visitor{n}@example.com") for n in range(3)]
     accept_sends(emailjs)
@@ -369,8 +381,12 @@ def test_a_lead_claimed_at_intake_whose_worker_died_comes_back_behind_the_waitin
     behind the leads queued meanwhile, never in front of them."""
     # Long enough that the waiting lead is queued within it, even on a loaded machine.
     lease = dt.timedelta(seconds=2)
-    died_on = store.add(
-        LeadKind.HERO, {"email": "bea@example.com"}, claim_token=new_claim_token(), lease=lease
+    died_on = add_lead_id(
+        store,
+        LeadKind.HERO,
+        {"email": "bea@example.com"},
+        claim_token=new_claim_token(),
+        lease=lease,
     )
     waiting = queue(store, "ana@example.com")
     time.sleep(lease.total_seconds() + 0.1)  # Its worker died: the claim expired.

@@ -23,7 +23,7 @@ from agency_site.leads.webhooks.destinations import (
     chat_text,
     destination,
 )
-from tests.lead_store import LEASE
+from tests.lead_store import LEASE, add_lead_id
 from tests.leads.test_webhooks import AT_ONCE, SECRET, lead, receiver, rows, send
 
 __all__ = ["receiver"]  # The receiver fixture, used by name.
@@ -396,7 +396,8 @@ def test_a_mention_and_a_disguised_link_reach_slack_as_text(
 ) -> None:
     receiver.expect_request("/services/T/B/x").respond_with_data("ok")
     hooks = chat(store, "slack+" + receiver.url_for("/services/T/B/x"))
-    store.add(
+    add_lead_id(
+        store,
         LeadKind.HERO,
         {"name": "<!channel>", "email": "a@example.com", "message": "<https://evil.example|Ver>"},
         claim_token=None,

@@ -62,7 +62,15 @@ from tests.emailjs_fake import (
     refuse_sends,
     sent_payloads,
 )
-from tests.lead_store import AGENCY_INBOX, BOOKING_FIELDS, LEASE, aged, make_delivery, new_engine
+from tests.lead_store import (
+    AGENCY_INBOX,
+    BOOKING_FIELDS,
+    LEASE,
+    add_lead_id,
+    aged,
+    make_delivery,
+    new_engine,
+)
 from tests.run_async import run
 
 KEY = "0f8e2c7a9b1d4e6f8a0b2c4d6e8f0a1b"
@@ -621,7 +629,7 @@ def test_the_owner_is_alerted_once_when_queued_leads_wait_too_long(
     store: LeadStore, httpserver: HTTPServer
 ) -> None:
     texts = _webhook(httpserver)
-    lead_id = store.add(LeadKind.HERO, contact(), claim_token=None, lease=LEASE)
+    lead_id = add_lead_id(store, LeadKind.HERO, contact(), claim_token=None, lease=LEASE)
     monitor = _monitor(intake_on(store, None), None, httpserver.url_for("/hook"))
     monitor.queued_alert_after = dt.timedelta(hours=1)
     run(monitor.watch_late())
@@ -639,10 +647,10 @@ def test_the_owner_is_alerted_once_when_queued_leads_wait_too_long(
 
 
 def test_find_and_erase_match_any_address_in_any_script(store: LeadStore) -> None:
-    élodie = store.add(
-        LeadKind.HERO, contact("Élodie.Ünal@Exämple.com"), claim_token=None, lease=LEASE
+    élodie = add_lead_id(
+        store, LeadKind.HERO, contact("Élodie.Ünal@Exämple.com"), claim_token=None, lease=LEASE
     )
-    store.add(LeadKind.HERO, contact("otra@example.com"), claim_token=None, lease=LEASE)
+    add_lead_id(store, LeadKind.HERO, contact("otra@example.com"), claim_token=None, lease=LEASE)
     assert [lead.id for lead in store.of_email("élodie.ünal@exämple.COM")] == [élodie]
     assert [lead.id for lead in store.of_email("ÉLODIE.ÜNAL@EXÄMPLE.COM ")] == [élodie]
     assert store.erase_email("élodie.ünal@EXÄMPLE.com") == 1
@@ -689,7 +697,7 @@ def test_erase_removes_the_person_from_the_spool_folder_too(
     store: LeadStore, tmp_path: Path
 ) -> None:
     spool = _spool_of_everyone(tmp_path / "spool")
-    store.add(LeadKind.HERO, contact("ana@example.com"), claim_token=None, lease=LEASE)
+    add_lead_id(store, LeadKind.HERO, contact("ana@example.com"), claim_token=None, lease=LEASE)
     out = _Out()
     log = tmp_path / "erasures.log"
     argv = ["erase", "--email", "ANA@example.com", "--yes"]
@@ -751,7 +759,9 @@ def test_the_retention_purge_covers_the_spool_folder(store: LeadStore, tmp_path:
 
 def test_find_lists_the_spooled_leads_of_the_address(store: LeadStore, tmp_path: Path) -> None:
     spool = _spool_of_everyone(tmp_path / "spool")
-    stored = store.add(LeadKind.HERO, contact("ana@example.com"), claim_token=None, lease=LEASE)
+    stored = add_lead_id(
+        store, LeadKind.HERO, contact("ana@example.com"), claim_token=None, lease=LEASE
+    )
     out = _Out()
     argv = ["find", "--email", "ana@EXAMPLE.com"]
     assert run_cli(argv, make_delivery(store, None), out, spool_dir=spool.folder) == 0
@@ -772,7 +782,7 @@ def test_a_restore_re_applies_the_erasure_log(store: LeadStore, tmp_path: Path) 
     from agency_site.deploy.__main__ import restore_leads
 
     for email in ("ana@example.com", "bea@example.com"):
-        store.add(LeadKind.HERO, contact(email), claim_token=None, lease=LEASE)
+        add_lead_id(store, LeadKind.HERO, contact(email), claim_token=None, lease=LEASE)
     url = store.engine.url.render_as_string(hide_password=False)
     copy = backup.backup(url, tmp_path / "backups")
     log = tmp_path / "data" / "erasures.log"
@@ -818,7 +828,7 @@ def test_data_files_and_backups_are_private_whatever_the_umask(tmp_path: Path) -
         url = f"sqlite:///{tmp_path / 'data' / 'reflex.db'}"
         engine = database.create_engine(url, connect_timeout_s=1, statement_timeout_s=1)
         migrations.upgrade(engine)  # WAL mode: -wal and -shm files appear while in use.
-        LeadStore(engine).add(LeadKind.HERO, contact(), claim_token=None, lease=LEASE)
+        add_lead_id(LeadStore(engine), LeadKind.HERO, contact(), claim_token=None, lease=LEASE)
         with engine.connect() as connection:
             connection.execute(sa.text("SELECT count(*) FROM leads")).one()
             files = sorted((tmp_path / "data").glob("reflex.db*"))
@@ -926,7 +936,7 @@ def _monitor(intake: LeadIntake, spool: Spool | None, webhook: str) -> Monitor:
 
 def _held(store: LeadStore, email: str) -> int:
     token = new_claim_token()
-    lead_id = store.add(LeadKind.HERO, contact(email), claim_token=token, lease=LEASE)
+    lead_id = add_lead_id(store, LeadKind.HERO, contact(email), claim_token=token, lease=LEASE)
     assert store.mark_held(lead_id, token, "HTTP 400: The Public Key is invalid", "config-a")
     return lead_id
 

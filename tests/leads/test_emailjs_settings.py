@@ -26,7 +26,7 @@ from agency_site.leads.store import LeadStore
 from agency_site.paths import LEADS_HEALTH
 from agency_site.settings import EmailJSSettings, load_settings
 from tests.emailjs_fake import PUBLIC_KEY, SERVICE_ID, accept_sends, sent_payloads
-from tests.lead_store import LEASE
+from tests.lead_store import LEASE, add_lead_id
 from tests.leads.health_page import get_health as owner_health
 from tests.leads.test_monitor import MAX_AGE
 from tests.run_async import run
@@ -98,7 +98,7 @@ def test_a_quote_goes_out_through_the_agency_template_with_its_flag(
     settings = load_settings().model_copy(update={"emailjs": only_agency})
     delivery = runtime.build_delivery(settings, store)
     assert delivery.configured
-    lead_id = store.add(LeadKind.QUOTE, QUOTE, claim_token=None, lease=LEASE)
+    lead_id = add_lead_id(store, LeadKind.QUOTE, QUOTE, claim_token=None, lease=LEASE)
     assert run(delivery.retry_due()) == 1
     assert store.get(lead_id).status == LeadStatus.SENT
     [payload] = sent_payloads(emailjs)
@@ -183,7 +183,7 @@ def test_health_is_503_at_once_while_a_lead_waits_for_an_unset_setting(
     response = health(store, settings)
     assert response.status_code == 200  # Nothing waits: said, not alarmed.
     assert response.json()["unset_settings"] == ["EMAILJS_CONTACT_TEMPLATE_ID"]
-    store.add(LeadKind.QUOTE, QUOTE, claim_token=None, lease=LEASE)
+    add_lead_id(store, LeadKind.QUOTE, QUOTE, claim_token=None, lease=LEASE)
     response = health(store, settings)
     body = response.json()
     assert response.status_code == 503
@@ -195,7 +195,7 @@ def test_health_is_503_at_once_while_a_lead_waits_for_an_unset_setting(
 
 def test_health_names_the_template_ids_that_fall_back(store: LeadStore) -> None:
     settings = emailjs_settings(**ACCOUNT, contact_template_id="agency")
-    store.add(LeadKind.QUOTE, QUOTE, claim_token=None, lease=LEASE)
+    add_lead_id(store, LeadKind.QUOTE, QUOTE, claim_token=None, lease=LEASE)
     response = health(store, settings)
     body = response.json()
     assert (response.status_code, body["status"]) == (200, "ok")

@@ -22,14 +22,23 @@ from agency_site.emailjs import SEND_PATH
 from agency_site.forms.kinds import LeadKind
 from agency_site.leads.health import LeadsHealth
 from agency_site.leads.monitor import Monitor
-from agency_site.leads.plugins import Hold, LeadPlugin, Plugins
+from agency_site.leads.plugins import LeadPlugin, Plugins
 from agency_site.leads.rgpd import months_before
 from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.locale import active
 from tests.bookings.test_booking_pages import desk_for
 from tests.emailjs_fake import make_client, sent_payloads
-from tests.lead_store import BOOKING_FIELDS, LEASE, aged, bookings_of, make_delivery, new_engine
+from tests.lead_store import (
+    BOOKING_FIELDS,
+    LEASE,
+    add_held_booking,
+    add_lead_id,
+    aged,
+    bookings_of,
+    make_delivery,
+    new_engine,
+)
 from tests.leads.health_page import get_health as owner_health
 from tests.run_async import run
 
@@ -66,7 +75,7 @@ def hook_texts(server: HTTPServer) -> list[str]:
 
 def held_lead(store: LeadStore, email: str) -> int:
     """A lead that EmailJS refused for configuration "config-a"."""
-    lead_id = store.add(LeadKind.HERO, {"email": email}, claim_token="t", lease=LEASE)
+    lead_id = add_lead_id(store, LeadKind.HERO, {"email": email}, claim_token="t", lease=LEASE)
     store.mark_held(lead_id, "t", "HTTP 403: API calls are disabled", "config-a")
     return lead_id
 
@@ -117,9 +126,11 @@ def test_health_is_200_with_nothing_waiting(store: LeadStore) -> None:
 def test_health_is_200_with_a_recent_lead_queued_and_shows_the_last_delivery(
     store: LeadStore,
 ) -> None:
-    sent = store.add(LeadKind.HERO, {"email": "a@example.com"}, claim_token="t", lease=LEASE)
+    sent = add_lead_id(
+        store, LeadKind.HERO, {"email": "a@example.com"}, claim_token="t", lease=LEASE
+    )
     store.mark_sent(sent, "t")
-    store.add(LeadKind.HERO, {"email": "b@example.com"}, claim_token=None, lease=LEASE)
+    add_lead_id(store, LeadKind.HERO, {"email": "b@example.com"}, claim_token=None, lease=LEASE)
     response = get_health(store)
     body = response.json()
     assert response.status_code == 200
@@ -129,7 +140,9 @@ def test_health_is_200_with_a_recent_lead_queued_and_shows_the_last_delivery(
 
 
 def test_health_is_503_when_a_lead_has_waited_too_long(store: LeadStore) -> None:
-    lead_id = store.add(LeadKind.HERO, {"email": "a@example.com"}, claim_token=None, lease=LEASE)
+    lead_id = add_lead_id(
+        store, LeadKind.HERO, {"email": "a@example.com"}, claim_token=None, lease=LEASE
+    )
     aged(store, lead_id, 2 / 24)
     response = get_health(store, configured=False)
     body = response.json()
@@ -305,14 +318,18 @@ def test_months_before_keeps_the_day_or_takes_the_month_end() -> None:
 def test_the_backend_purges_once_a_day_whichever_worker_runs_first(
     store: LeadStore, emailjs: HTTPServer
 ) -> None:
-    old = store.add(LeadKind.HERO, {"email": "vieja@example.com"}, claim_token=None, lease=LEASE)
+    old = add_lead_id(
+        store, LeadKind.HERO, {"email": "vieja@example.com"}, claim_token=None, lease=LEASE
+    )
     aged(store, old, 400)
     engine = another_worker(store)
     workers = [make_monitor(store, emailjs), make_monitor(LeadStore(engine), emailjs)]
     run(workers[0].tick())
     assert store.get(old) is None  # Past the 12 months: gone.
 
-    late = store.add(LeadKind.HERO, {"email": "otra@example.com"}, claim_token=None, lease=LEASE)
+    late = add_lead_id(
+        store, LeadKind.HERO, {"email": "otra@example.com"}, claim_token=None, lease=LEASE
+    )
     aged(store, late, 400)
     run(workers[1].tick())  # The purge already ran today: not again until tomorrow.
     assert store.get(late) is not None
@@ -345,8 +362,13 @@ def test_spam_is_deleted_its_keep_days_after_it_was_shown_and_never_unseen(
     from agency_site.leads.rgpd import mark_spam_listed
 
     def spam(email: str, days: int) -> int:
-        lead_id = store.add(
-            LeadKind.HERO, {"email": email}, claim_token=None, lease=LEASE, spam=SpamReason.HONEYPOT
+        lead_id = add_lead_id(
+            store,
+            LeadKind.HERO,
+            {"email": email},
+            claim_token=None,
+            lease=LEASE,
+            spam=SpamReason.HONEYPOT,
         )
         aged(store, lead_id, days)
         return lead_id
@@ -356,7 +378,9 @@ def test_spam_is_deleted_its_keep_days_after_it_was_shown_and_never_unseen(
         spam("b@example.com", 20),
         spam("d@example.com", 30),
     )
-    kept = store.add(LeadKind.HERO, {"email": "c@example.com"}, claim_token=None, lease=LEASE)
+    kept = add_lead_id(
+        store, LeadKind.HERO, {"email": "c@example.com"}, claim_token=None, lease=LEASE
+    )
     aged(store, kept, 30)  # A real lead: kept for the retention period.
     now = dt.datetime.now(dt.UTC)
     mark_spam_listed(store.engine, [shown_long_ago], now - dt.timedelta(days=8))
@@ -373,21 +397,8 @@ def test_an_unanswered_booking_expires_and_its_visitor_is_told_once_in_their_lan
 ) -> None:
     day = dt.date(2026, 12, 14)
     fields = BOOKING_FIELDS | {"date": str(day), "email": "jordi@example.com"}
-    lead_id = store.add(
-        LeadKind.BOOKING,
-        fields,
-        claim_token=None,
-        lease=LEASE,
-        hold=Hold(),
-        language="ca",
-    )
-    fresh = store.add(
-        LeadKind.BOOKING,
-        fields | {"time": "11:00"},
-        claim_token=None,
-        lease=LEASE,
-        hold=Hold(),
-    )
+    lead_id = add_held_booking(store, fields, language="ca")
+    fresh = add_held_booking(store, fields | {"time": "11:00"})
     long_ago = dt.datetime.now(dt.UTC) - dt.timedelta(days=10)
     with store.engine.begin() as connection:
         connection.execute(

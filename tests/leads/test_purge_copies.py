@@ -20,7 +20,7 @@ from agency_site.leads.monitor import Monitor
 from agency_site.leads.rgpd import retention_cutoff
 from agency_site.leads.store import LeadStore
 from agency_site.leads.webhooks import queue as webhook_queue
-from tests.lead_store import LEASE, aged, make_delivery
+from tests.lead_store import LEASE, add_lead_id, aged, make_delivery
 from tests.leads.test_monitor import HOOK_PATH, hook_texts
 from tests.leads.test_webhooks import AT_ONCE, receiver, rows, send, sqlite_store
 from tests.run_async import in_own_thread, run
@@ -34,7 +34,8 @@ PERSONAL = ("Anna", "Hola", "example", "newsletter", "/ca/", "600")
 def old_lead(store: LeadStore, email: str, days: float = 400, key: str | None = None) -> int:
     """A lead received ``days`` ago, with a name, a phone, a message and a source."""
     fields = {"name": "Anna", "email": email, "phone": "600 11 22 33", "message": "Hola"}
-    lead_id = store.add(
+    lead_id = add_lead_id(
+        store,
         LeadKind.HERO,
         fields,
         claim_token=None,

@@ -21,7 +21,7 @@ from agency_site.leads.statuses import LeadStatus, SpamReason
 from agency_site.leads.store import LeadStore
 from agency_site.paths import DESK_SPAM
 from tests.emailjs_fake import accept_sends, make_client, refuse_sends, sent_payloads
-from tests.lead_store import LEASE, aged, make_delivery
+from tests.lead_store import LEASE, add_lead_id, aged, make_delivery
 from tests.leads.test_monitor import HOOK_PATH, hook_texts, receiver
 from tests.leads.test_webhooks import sqlite_store
 from tests.run_async import run
@@ -48,7 +48,7 @@ def owner_monitor(store: LeadStore, server: HTTPServer, webhook: bool = True) ->
 
 def spam(store: LeadStore, email: str, reason: SpamReason = SpamReason.HONEYPOT) -> int:
     fields = {"name": "Núria Spam", "email": email, "message": "Hola"}
-    return store.add(LeadKind.HERO, fields, claim_token=None, lease=LEASE, spam=reason)
+    return add_lead_id(store, LeadKind.HERO, fields, claim_token=None, lease=LEASE, spam=reason)
 
 
 def due_again(store: LeadStore) -> None:
@@ -72,7 +72,9 @@ def test_the_digest_lists_each_new_spam_lead_once_and_marks_it_shown(
 ) -> None:
     first = spam(store, "bot@mailinator.com", SpamReason.DISPOSABLE)
     second = spam(store, "x@example.com", SpamReason.HONEYPOT)
-    real = store.add(LeadKind.HERO, {"email": "ana@example.com"}, claim_token=None, lease=LEASE)
+    real = add_lead_id(
+        store, LeadKind.HERO, {"email": "ana@example.com"}, claim_token=None, lease=LEASE
+    )
     monitor = owner_monitor(store, receiver)
     assert run(monitor.spam_digest())
     [digest] = hook_texts(receiver)

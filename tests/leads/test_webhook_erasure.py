@@ -16,7 +16,7 @@ from agency_site.leads.store import LeadStore
 from agency_site.leads.webhooks import payload as webhook_payload
 from agency_site.leads.webhooks import queue as webhook_queue
 from agency_site.leads.webhooks.channel import WebhookChannel
-from tests.lead_store import LEASE
+from tests.lead_store import LEASE, add_lead_id
 from tests.leads.test_webhooks import AT_ONCE, HOOK, SECRET, received, receiver, rows, send
 
 __all__ = ["receiver"]  # The receiver fixture, used by name.
@@ -29,8 +29,14 @@ def lead(store: LeadStore, email: str, key: str | None = None) -> int:
     fields = {"name": "Anna", "email": email, "message": "Hola"}
     key = key or f"k{abs(hash(email)) % 10**8:08d}"
     source = {"page": "/ca/contacte", "utm_source": "newsletter"}
-    return store.add(
-        LeadKind.HERO, fields, claim_token=None, lease=LEASE, idempotency_key=key, source=source
+    return add_lead_id(
+        store,
+        LeadKind.HERO,
+        fields,
+        claim_token=None,
+        lease=LEASE,
+        idempotency_key=key,
+        source=source,
     )
 
 

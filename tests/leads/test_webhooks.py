@@ -32,7 +32,7 @@ from agency_site.leads.webhooks import payload as webhook_payload
 from agency_site.leads.webhooks import queue as webhook_queue
 from agency_site.leads.webhooks.channel import WebhookChannel, WebhookPolicy
 from tests.emailjs_fake import accept_sends, make_client, refuse_sends, sent_payloads
-from tests.lead_store import LEASE, make_delivery, new_engine
+from tests.lead_store import LEASE, add_lead_id, make_delivery, new_engine
 from tests.leads.health_page import get_health as owner_health
 from tests.run_async import in_own_thread, run
 
@@ -70,7 +70,8 @@ def channel(
 def lead(store: LeadStore, email: str = "ana@example.com", **options) -> int:
     options.setdefault("source", SOURCE)
     options.setdefault("language", "ca")
-    return store.add(
+    return add_lead_id(
+        store,
         LeadKind.HERO,
         {"name": "Anna", "email": email, "message": "Hola"},
         claim_token=None,
@@ -165,13 +166,14 @@ def test_every_body_the_site_sends_validates_against_the_schema(
     receiver.expect_request(HOOK).respond_with_data("")
     hooks = channel(store, receiver)
     lead(store, source=None, language="es")
-    store.add(
+    add_lead_id(
+        store,
         LeadKind.QUOTE,
         {"name": "Pau", "email": "pau@example.com", "message": "Web nova", "budget": "1k"},
         claim_token=None,
         lease=LEASE,
     )
-    store.add(LeadKind.BOOKING, BOOKING_FIELDS, claim_token=None, lease=LEASE)
+    add_lead_id(store, LeadKind.BOOKING, BOOKING_FIELDS, claim_token=None, lease=LEASE)
     send(hooks)
     bodies = [json.loads(body) for _, body in received(receiver)]
     assert {body["data"]["kind"] for body in bodies} == {"contact", "quote", "booking"}

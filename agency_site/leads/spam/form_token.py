@@ -2,7 +2,7 @@
 
 A prerendered page holds no fresh token, so the form's browser code asks
 ``GET /_site/forms/token`` for one at the first focus in the form and writes it into the
-form's hidden ``FORM_TOKEN_FIELD`` (``components/js/form_token.js``); the backend's own
+form's hidden ``FORM_TOKEN_FIELD`` (``components/js/form_http_fallback.js``); the backend's own
 no-JavaScript page writes one in directly (``site_api.py``). The token holds its issue
 time in milliseconds, signed (``itsdangerous``, its own salt) with the site's secret: a
 submission with no token, one younger than ``LEADS_SPAM_MIN_SECONDS`` (a person does not
