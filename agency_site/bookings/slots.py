@@ -15,7 +15,7 @@ refused. Pending bookings are capped per mailbox and per network (``caps.py``, c
 the claiming transaction) and expire, freeing their slot, when left unanswered
 (``expire_pending``).
 Which slots are free is ``availability.py``'s; the visitor's or the owner's move of a
-booking (one conditional UPDATE too) is ``moves.py``'s.
+booking (one conditional UPDATE too) is ``reschedule.py``'s.
 """
 
 import datetime as dt
