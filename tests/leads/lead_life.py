@@ -1178,11 +1178,15 @@ def machine(world: World) -> type[RuleBasedStateMachine]:
                         spam or newest[lead.email_norm] < cutoff,
                         f"lead {lead.id} purged though its person wrote after {cutoff}",
                     )
+                    # The retention period is the law's limit and holds for spam too: a
+                    # quarantined lead never shown (its digest failing all along, health
+                    # saying so) still goes when its person's newest lead is past it.
                     self.check(
                         "purge",
                         lead.status != LeadStatus.SPAM
                         or lead.spam_listed_at is not None
-                        or lead.spam_confirmed_at is not None,
+                        or lead.spam_confirmed_at is not None
+                        or newest[lead.email_norm] < cutoff,
                         f"quarantined lead {lead.id} purged before the owner was shown it",
                     )
                     self.gone.add(lead.idempotency_key or "")
