@@ -60,6 +60,13 @@ class DeskConfig:
         ``__Host-`` cookie may have (it stays HttpOnly: nothing else of the backend reads it)."""
         return "/" if self.secure else paths.DESK
 
+    @property
+    def cookie_attributes(self) -> dict:
+        """What the session cookie is set and deleted with (a browser drops a cookie only
+        when they match): its path, ``Secure`` under https, HttpOnly, SameSite=Strict."""
+        return {"path": self.cookie_path, "secure": self.secure, "httponly": True,
+                "samesite": "strict"}  # fmt: skip
+
     def url(self, path: str = paths.DESK) -> str:
         """The absolute URL of a desk path."""
         return f"{self.origin}{path}"

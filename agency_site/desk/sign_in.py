@@ -88,10 +88,7 @@ def _signed_in(request: Request, person_id: int, next_path: str) -> Response:
         config.cookie_name,
         token,
         max_age=int(config.max_age.total_seconds()),
-        path=config.cookie_path,
-        secure=config.secure,
-        httponly=True,
-        samesite="strict",
+        **config.cookie_attributes,
     )
     return response
 
@@ -207,13 +204,7 @@ def signed_out(request: Request) -> Response:
     """Back to the sign-in page, the cookie dropped."""
     config = desk_of(request).config
     response = RedirectResponse(SIGN_IN, status_code=303)
-    response.delete_cookie(
-        config.cookie_name,
-        path=config.cookie_path,
-        secure=config.secure,
-        httponly=True,
-        samesite="strict",
-    )
+    response.delete_cookie(config.cookie_name, **config.cookie_attributes)
     return response
 
 
