@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from agency_site.reflex_ext import build_plugin
 from agency_site.reflex_ext.build_plugin import (
     NOT_FOUND_PROBE,
     BuildStep,
@@ -14,6 +15,16 @@ from agency_site.reflex_ext.build_plugin import (
     install_not_found_page,
     prerender_not_found,
 )
+
+# The build plugin's one static asset (reflex_ext/entry_server.py, tests/test_hydration_boundaries.py).
+ENTRY_SERVER = ("app/entry.server.jsx", "export default function handleRequest() {}")
+
+
+@pytest.fixture(autouse=True)
+def _entry_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The entry server is read from the installed frontend packages (not here)."""
+    monkeypatch.setattr(build_plugin, "entry_server_asset", lambda web_dir: ENTRY_SERVER)
+
 
 ROUTER_CONFIG = (
     'export default {"basename": "/", "ssr": false, "prerender": true, "build": "build"};'
@@ -91,7 +102,7 @@ def test_the_pictures_encode_while_the_build_goes_on_and_are_in_public_before_vi
     _start_publishing(publish, tmp_path)
     assert not (tmp_path / "picture.avif").exists()  # Still encoding: the build went on.
     threading.Timer(0.2, go_on.set).start()
-    assert SiteBuildPlugin().get_static_assets() == []
+    assert SiteBuildPlugin().get_static_assets() == [ENTRY_SERVER]
     assert (tmp_path / "picture.avif").read_bytes() == b"encoded"
 
 
@@ -102,7 +113,7 @@ def test_a_picture_that_cannot_be_encoded_fails_the_build(tmp_path: Path) -> Non
     _start_publishing(publish, tmp_path)
     with pytest.raises(OSError, match="no space left"):
         SiteBuildPlugin().get_static_assets()
-    assert SiteBuildPlugin().get_static_assets() == []  # Nothing is left waiting.
+    assert SiteBuildPlugin().get_static_assets() == [ENTRY_SERVER]  # Nothing is left waiting.
 
 
 def test_the_plugin_runs_the_steps_it_is_handed_each_at_its_moment(
@@ -111,8 +122,6 @@ def test_the_plugin_runs_the_steps_it_is_handed_each_at_its_moment(
     """The fence knows no feature: files queued before the compile (given the sitemap's
     pages), background work waited for before Vite, every final page rewritten in the
     steps' order after the fence's own rewrites, then the last files."""
-    from agency_site.reflex_ext import build_plugin
-
     calls: list[str] = []
     monkeypatch.setattr(build_plugin, "get_web_dir", lambda: tmp_path / "web")
     steps = (
@@ -135,7 +144,7 @@ def test_the_plugin_runs_the_steps_it_is_handed_each_at_its_moment(
     for task, args in saved:
         if task is build_plugin._start_publishing:
             task(*args)
-    assert plugin.get_static_assets() == [] and calls == ["publish public"]
+    assert plugin.get_static_assets() == [ENTRY_SERVER] and calls == ["publish public"]
     static = _build(tmp_path / ".web" / "build")
     (tmp_path / ".web" / "routes.json").write_text('["index", "about"]')
     plugin.post_build(static_dir=static)

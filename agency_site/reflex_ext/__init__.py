@@ -9,6 +9,10 @@ rx``, no ``__module__`` set: ``test_reflex_ext.py::…outside_the_fence…``); t
   ``js/*.js`` holds Reflex's code as the site patches it (the rest, the site's own
   features, is in ``components/js/``).
 - ``hydration.py``: each prerendered page's React Router bootstrap deferred after first paint.
+- ``anchored_edits.py``: exact-anchor edits and counted texts, for the two files patched
+  from a pristine upstream copy (``lazy_socket.py``, ``entry_server.py``).
+- ``entry_server.py``: React Router's server entry with every Suspense boundary of a page
+  (``components/layout.py``'s parts) prerendered inline, from its installed default.
 - ``build_plugin.py``: the Reflex build plugin (robots.txt, manifest, prerendered 404,
   deferred hydration, each page's CSP in its <meta>, the static-host files).
 - ``lazy_socket.py`` and ``js/lazy_socket.js``: the websocket opens only when a form is used.
@@ -28,6 +32,14 @@ tests need ``make test-e2e``).
 - Every name of ``internals.py`` imports: any unit test, first ``test_reflex_ext.py``.
 - React Router's bootstrap lines (unknown ones fail the build): ``test_deferred_hydration.py``.
 - Pages hydrate after the deferred boot: every ``e2e/`` test (``helpers.open_page`` waits).
+- React Router's default server entry (``@react-router/dev``'s ``entry.server.node.jsx``):
+  its one render call and the anchor of its options (a mismatch fails the build):
+  ``test_hydration_boundaries.py::test_a_changed_default_fails_the_build_naming_what_changed``
+  (on ``tests/data/``'s copy of the 8.4.0 default), the installed one:
+  ``e2e/test_hydration_boundaries.py::test_the_installed_default_is_the_one_the_patch_…``;
+  React still outlines a large boundary unless the chunk size is infinite:
+  ``e2e/test_hydration_boundaries.py::test_react_outlines_a_large_boundary_…``; every page's
+  parts inline in the served build: ``…::test_every_page_s_parts_are_inline_boundaries_…``.
 - ``"prerender": true``, ``routes.json``, ``__spa-fallback.html``: ``test_build_plugin.py``.
 - ``vite.config.js``'s one code-splitting group (env.json), replaced by ours (the icons'):
   ``test_build_plugin.py::test_the_icons_go_into_one_chunk_and_the_env_into_its_importer_s``

@@ -16,6 +16,8 @@
   (``lazy_socket.py``), written from Reflex's pristine template on every build.
 - The prerendered pages start their JavaScript after the first paint
   (``hydration.py``).
+- React Router's server entry prerenders every Suspense boundary of a page inline
+  (``entry_server.py``): a static asset, made once the frontend packages are installed.
 - Then the site's own steps (``BuildStep``), which ``rxconfig.py`` hands to the plugin
   (``agency_site/build_steps.py`` lists them, in order): the plugin imports none of the site's
   features. Each step may give files served from the build (robots.txt, the sitemap, the
@@ -36,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agency_site.locale import DEFAULT_LOCALE, LOCALES, localized_path, not_found_file
+from agency_site.reflex_ext.entry_server import entry_server_asset
 from agency_site.reflex_ext.hydration import defer_hydration
 from agency_site.reflex_ext.internals import Dirs, Plugin, get_config, get_web_dir
 from agency_site.reflex_ext.js import node_check_code
@@ -208,12 +211,13 @@ class SiteBuildPlugin(Plugin):
         context["add_modify_task"](_ROUTER_CONFIG, prerender_not_found)
         context["add_modify_task"](_VITE_CONFIG, chunk_groups)
 
-    def get_static_assets(self, **context) -> list:
-        """None of its own (its files are the save tasks'): the steps' background work done
-        in ``public/`` once the frontend packages are installed, before Vite copies it."""
+    def get_static_assets(self, **context) -> list[tuple[str, str]]:
+        """The server entry, from React Router's default as installed (``entry_server.py``);
+        and, before it, the steps' background work done in ``public/``: Reflex asks once the
+        frontend packages are installed, before Vite copies ``public/``."""
         while _published:
             _published.pop().result()  # Its error fails the build.
-        return []
+        return [entry_server_asset(get_web_dir())]
 
     def post_build(self, **context) -> None:
         """Swap the SPA fallback for the prerendered not-found page; defer hydration; then

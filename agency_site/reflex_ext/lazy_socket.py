@@ -21,9 +21,8 @@ for every reader. The result must pass ``node --check``. Any difference is a
 ``LazySocketBuildError`` naming the anchor.
 """
 
-from dataclasses import dataclass
-
 from agency_site.paths import CLIENT_ERRORS
+from agency_site.reflex_ext.anchored_edits import AnchorMismatch, Edit, apply_edits, check_counts
 from agency_site.reflex_ext.backend_origin import get_backend_url_edit
 from agency_site.reflex_ext.internals import WEB_TEMPLATE_DIR
 from agency_site.reflex_ext.js import load_js, node_check_code
@@ -42,15 +41,6 @@ CONNECT_PATHS: dict[str, int] = {
     ".connect();": 2,  # The first connect and reconnect().
     ".io.open(": 1,  # The warm transport.
 }
-
-
-@dataclass(frozen=True)
-class Edit:
-    """Replace ``anchor`` (exactly once in the template) by ``replacement``."""
-
-    name: str
-    anchor: str
-    replacement: str
 
 
 _CONNECT_SIGNATURE = """export const connect = async (
@@ -122,24 +112,19 @@ def _fail(what: str) -> LazySocketBuildError:
 
 def check_connect_paths(template: str) -> None:
     """Fail unless the template creates and connects sockets exactly where we expect."""
-    for text, expected in CONNECT_PATHS.items():
-        found = template.count(text)
-        if found != expected:
-            msg = f"{text!r} occurs {found} time(s), expected {expected}"
-            raise _fail(msg)
+    try:
+        check_counts(template, CONNECT_PATHS)
+    except AnchorMismatch as mismatch:
+        raise _fail(str(mismatch)) from None
 
 
 def patch_state_js(template: str) -> str:
     """The pristine ``state.js`` text with the lazy socket (raises ``LazySocketBuildError``)."""
     check_connect_paths(template)
-    patched = template
-    for edit in _edits():
-        found = patched.count(edit.anchor)
-        if found != 1:
-            msg = f"the anchor {edit.name!r} occurs {found} time(s), expected exactly once"
-            raise _fail(msg)
-        patched = patched.replace(edit.anchor, edit.replacement)
-    return patched
+    try:
+        return apply_edits(template, _edits())
+    except AnchorMismatch as mismatch:
+        raise _fail(str(mismatch)) from None
 
 
 def pristine_state_js() -> str:
