@@ -11,6 +11,8 @@ rx``, no ``__module__`` set: ``test_reflex_ext.py::…outside_the_fence…``); t
 - ``hydration.py``: each prerendered page's React Router bootstrap deferred after first paint.
 - ``anchored_edits.py``: exact-anchor edits and counted texts, for the two files patched
   from a pristine upstream copy (``lazy_socket.py``, ``entry_server.py``).
+- ``entry_client.py``: React Router's client entry, hydrating one task after its modules are
+  evaluated (a tap meanwhile is the browser's).
 - ``entry_server.py``: React Router's server entry with every Suspense boundary of a page
   (``components/layout.py``'s parts) prerendered inline, from its installed default.
 - ``build_plugin.py``: the Reflex build plugin (robots.txt, manifest, prerendered 404,
@@ -32,6 +34,10 @@ tests need ``make test-e2e``).
 - Every name of ``internals.py`` imports: any unit test, first ``test_reflex_ext.py``.
 - React Router's bootstrap lines (unknown ones fail the build): ``test_deferred_hydration.py``.
 - Pages hydrate after the deferred boot: every ``e2e/`` test (``helpers.open_page`` waits).
+- Reflex's ``app/entry.client.js`` template: its one ``hydrateRoot`` call and the anchor
+  around it (a mismatch fails the build): ``test_entry_client.py::test_a_changed_template_…``,
+  ``::test_the_installed_template_hydrates_in_a_later_task``; every page still hydrates:
+  every ``e2e/`` test (``helpers.open_page`` waits for it).
 - React Router's default server entry (``@react-router/dev``'s ``entry.server.node.jsx``):
   its one render call and the anchor of its options (a mismatch fails the build):
   ``test_hydration_boundaries.py::test_a_changed_default_fails_the_build_naming_what_changed``

@@ -16,6 +16,8 @@
   (``lazy_socket.py``), written from Reflex's pristine template on every build.
 - The prerendered pages start their JavaScript after the first paint
   (``hydration.py``).
+- React Router's client entry hydrates one task after its modules are evaluated
+  (``entry_client.py``): a tap meanwhile is the browser's, not a replay by React.
 - React Router's server entry prerenders every Suspense boundary of a page inline
   (``entry_server.py``): a static asset, made once the frontend packages are installed.
 - Then the site's own steps (``BuildStep``), which ``rxconfig.py`` hands to the plugin
@@ -38,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agency_site.locale import DEFAULT_LOCALE, LOCALES, localized_path, not_found_file
+from agency_site.reflex_ext.entry_client import entry_client
 from agency_site.reflex_ext.entry_server import entry_server_asset
 from agency_site.reflex_ext.hydration import defer_hydration
 from agency_site.reflex_ext.internals import Dirs, Plugin, get_config, get_web_dir
@@ -203,6 +206,7 @@ class SiteBuildPlugin(Plugin):
             for url_path, text in (step.files(pages) if step.files else {}).items():
                 context["add_save_task"](_public_file, url_path, text)
         context["add_save_task"](lazy_state_js)
+        context["add_save_task"](entry_client)
         for step in self.steps:
             if step.publish:
                 context["add_save_task"](
@@ -210,6 +214,11 @@ class SiteBuildPlugin(Plugin):
                 )
         context["add_modify_task"](_ROUTER_CONFIG, prerender_not_found)
         context["add_modify_task"](_VITE_CONFIG, chunk_groups)
+
+    def provides_entry_client(self) -> bool:
+        """``app/entry.client.js`` is the plugin's (``entry_client.py``): Reflex must not
+        write its own over it."""
+        return True
 
     def get_static_assets(self, **context) -> list[tuple[str, str]]:
         """The server entry, from React Router's default as installed (``entry_server.py``);
