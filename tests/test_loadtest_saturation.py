@@ -14,6 +14,7 @@ from scripts.loadtest.saturation import (
     OTHER,
     CpuTimeline,
     Sample,
+    run_delay,
     summary,
     verdict,
 )
@@ -111,3 +112,26 @@ def test_the_round_prints_each_second_and_what_ran_out() -> None:
     lines = report.cpu_table(timeline.as_dict())
     assert "nginx" in lines[1] and "other" in lines[1]
     assert lines[2].split()[:6] == ["1.0", "95%", "10%", "95", "(", "95)"]
+
+
+def test_a_busy_machine_shows_as_threads_waiting_for_a_cpu() -> None:
+    # Two backend workers each ready to run but waiting 0.3 s of the second: 0.6 in all.
+    timeline = _timeline(("backends",))
+    keys = [(3, 3), (4, 4)]
+    cpu0, cpu1 = dict.fromkeys(keys, 0.0), dict.fromkeys(keys, 0.7)
+    timeline.add(
+        Sample(0, _box(0, 0), {"backends": cpu0}, {}, {"backends": dict.fromkeys(keys, 1.0)}),
+        Sample(1, _box(2, 0), {"backends": cpu1}, {}, {"backends": dict.fromkeys(keys, 1.3)}),
+        0,
+    )
+    assert abs(timeline.seconds[0].waiting["backends"] - 0.6) < 1e-9
+    assert abs(summary(timeline.seconds)["groups"]["backends"]["waiting_mean"] - 0.6) < 1e-9
+    assert "w 60" in report.cpu_table(timeline.as_dict())[2]
+
+
+def test_the_wait_is_read_from_the_kernel_and_none_for_a_thread_gone() -> None:
+    me = (os.getpid(), threading.get_native_id())
+    assert run_delay(*me) >= 0.0
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    assert run_delay(child.pid, child.pid) == 0.0

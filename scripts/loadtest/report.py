@@ -265,25 +265,28 @@ def memory_after_first(rounds: list[dict]) -> float | None:
 
 
 def cpu_table(timeline: dict) -> list[str]:
-    """Each second of the round: the machine's CPU, then each process group's CPU and its
-    busiest thread's, in % of one core (``saturation.py``)."""
+    """Each second of the round: the machine's CPU, then each process group's CPU, its
+    busiest thread's and its threads' wait for a CPU, in % of one core (``saturation.py``)."""
     seconds = timeline["seconds"]
     if not seconds:
         return []
     names = list(seconds[0]["groups"])
-    head = f"{'s':>5} {'box':>5} {'sirq':>5}  " + "  ".join(f"{n[:9]:>13}" for n in names)
+    head = f"{'s':>5} {'box':>5} {'sirq':>5}  " + "  ".join(f"{n[:9]:>17}" for n in names)
     lines = [
-        f"CPU per second, % of one core: the group (its busiest thread); box and sirq (softirq): "
-        f"% of the machine's {timeline['cpus']} CPUs",
+        "CPU per second, % of one core: the group's, (its busiest thread's) and w: its threads'"
+        " time ready to run but waiting for a CPU; box and sirq (softirq): % of the machine's "
+        f"{timeline['cpus']} CPUs",
         head,
     ]
     for s in seconds:
         cells = []
         for name in names:
-            thread = s["busiest"].get(name, ["", 0.0])[1]
-            cells.append(
-                f"{100 * s['groups'].get(name, 0.0):>5.0f} ({100 * thread:>3.0f})".rjust(13)
-            )
+            cell = f"{100 * s['groups'].get(name, 0.0):>5.0f}"
+            if name in s["busiest"]:
+                cell += f" ({100 * s['busiest'][name][1]:>3.0f})"
+            if name in s.get("waiting", {}):
+                cell += f" w{100 * s['waiting'][name]:>3.0f}"
+            cells.append(cell.rjust(17))
         lines.append(
             f"{s['t']:>5.1f} {100 * s['box_busy']:>4.0f}% {100 * s['softirq']:>4.0f}%  "
             + "  ".join(cells)

@@ -5,7 +5,9 @@ An average over a round hides its burst, and a single-threaded process (an nginx
 backend worker's Python thread, an h2load process, the generator's event loop) is out of
 CPU at 100 % of one core whatever the machine has left: so each second the busiest thread
 of each process is kept too. ``CpuTimeline`` samples with psutil (``/proc/<pid>/stat``,
-``/proc/<pid>/task/*/stat``, ``/proc/stat``); ``summary`` names what was saturated.
+``/proc/<pid>/task/*/stat``, ``/proc/stat``); ``summary`` names what was saturated. A busy
+machine shows in every process too, as time its threads were ready to run and waited for a
+CPU (``/proc/<pid>/task/<tid>/schedstat``, the kernel's run-queue delay).
 """
 
 import asyncio
@@ -15,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import psutil
 
@@ -29,6 +32,14 @@ def _thread_times(proc: psutil.Process, skip: int | None) -> dict[int, float]:
     return {t.id: t.user_time + t.system_time for t in proc.threads() if t.id != skip}
 
 
+def run_delay(pid: int, tid: int) -> float:
+    """Seconds thread ``tid`` of ``pid`` has spent ready to run, waiting for a CPU (0 when
+    the kernel does not say: no schedstats)."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        return int(Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[1]) / 1e9
+    return 0.0
+
+
 @dataclass
 class Sample:
     """The counters at one instant: the machine's CPU times, and per group the CPU seconds
@@ -38,6 +49,7 @@ class Sample:
     box: dict[str, float]
     threads: dict[str, dict[tuple[int, int], float]]
     names: dict[int, str]
+    waits: dict[str, dict[tuple[int, int], float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -49,6 +61,7 @@ class Second:
     softirq: float  # of all the machine's CPUs
     groups: dict[str, float]  # each group's CPU, and ``OTHER``
     busiest: dict[str, tuple[str, float]]  # each group's busiest thread: "name pid/tid", share
+    waiting: dict[str, float] = field(default_factory=dict)  # its threads' wait for a CPU
 
 
 @dataclass
@@ -87,7 +100,8 @@ class CpuTimeline:
                     threads[name].update({(proc.pid, tid): s for tid, s in times.items()})
                     names[proc.pid] = proc.name()
         box = psutil.cpu_times()._asdict()
-        return Sample(time.monotonic(), box, threads, names)
+        waits = {name: {key: run_delay(*key) for key in keys} for name, keys in threads.items()}
+        return Sample(time.monotonic(), box, threads, names, waits)
 
     def add(self, before: Sample, after: Sample, start: float) -> None:
         """The interval between two samples as a ``Second``."""
@@ -104,10 +118,15 @@ class CpuTimeline:
             if deltas:
                 (pid, tid), spent = max(deltas.items(), key=lambda kv: kv[1])
                 busiest[name] = (f"{after.names.get(pid, '?')} {pid}/{tid}", spent / wall)
+        waiting = {
+            name: sum(w - before.waits.get(name, {}).get(key, 0.0) for key, w in now.items()) / wall
+            for name, now in after.waits.items()
+        }
         total = max(total, 1e-6)
         # The rest of the machine's busy time: other processes, the kernel's own threads.
         groups[OTHER] = max(busy / total * self.cpus - sum(groups.values()), 0.0)
-        self.seconds.append(Second(after.at - start, busy / total, soft / total, groups, busiest))
+        second = Second(after.at - start, busy / total, soft / total, groups, busiest, waiting)
+        self.seconds.append(second)
 
     def _loop(self, stop: threading.Event) -> None:
         tid = threading.get_native_id()
@@ -142,6 +161,7 @@ def _second_dict(s: Second) -> dict:
         "softirq": round(s.softirq, 3),
         "groups": {k: round(v, 3) for k, v in s.groups.items()},
         "busiest": {k: [n, round(v, 3)] for k, (n, v) in s.busiest.items()},
+        "waiting": {k: round(v, 3) for k, v in s.waiting.items()},
     }
 
 
@@ -164,6 +184,7 @@ def summary(seconds: list[Second], threshold: float = SATURATED) -> dict:
             "peak": max(cpu, default=0.0),
             "thread_peak": max(top, default=0.0),
             "thread_saturated_s": sum(v >= threshold for v in top),
+            "waiting_mean": sum(s.waiting.get(name, 0.0) for s in seconds) / max(len(seconds), 1),
         }
     return out
 
