@@ -2,6 +2,7 @@
 
 import json
 
+from scripts.loadtest import saturation
 from scripts.loadtest.cli import (
     MAX_BOOKING_P95_MS,
     MAX_MIB_PER_1000_READERS,
@@ -121,6 +122,10 @@ def _machine_rows(r: dict) -> list[tuple[str, str]]:
         ("Machine load average (1 min) before → after",
          f"{r['load_average_1m'][0]:.1f} → {r['load_average_1m'][1]:.1f} on {r['cpus']} CPUs"),
     ]  # fmt: skip
+    timeline = r.get("cpu_timeline")
+    if timeline and timeline["seconds"]:
+        rows.append(("What ran out (second by second)",
+                     saturation.verdict(timeline["summary"], timeline["cpus"])))  # fmt: skip
     if r.get("redis_connections_peak") is not None:
         failed = r["connection_sampler_errors"]
         rows.append(
@@ -151,6 +156,8 @@ def print_round(r: dict, title: str) -> None:
         print(f"{kind}, e.g.: " + " | ".join(examples))
     if r.get("heap"):
         print_heap(r["heap"])
+    if r.get("cpu_timeline"):
+        print("\n".join(cpu_table(r["cpu_timeline"])))
     print(verdict(r))
 
 
@@ -255,3 +262,33 @@ def memory_after_first(rounds: list[dict]) -> float | None:
         if r.get("backend_rss_growth") is not None and r["readers"]
     ]
     return max(figures) if figures else None
+
+
+def cpu_table(timeline: dict) -> list[str]:
+    """Each second of the round: the machine's CPU, then each process group's CPU, its
+    busiest thread's and its threads' wait for a CPU, in % of one core (``saturation.py``)."""
+    seconds = timeline["seconds"]
+    if not seconds:
+        return []
+    names = list(seconds[0]["groups"])
+    head = f"{'s':>5} {'box':>5} {'sirq':>5}  " + "  ".join(f"{n[:9]:>17}" for n in names)
+    lines = [
+        "CPU per second, % of one core: the group's, (its busiest thread's) and w: its threads'"
+        " time ready to run but waiting for a CPU; box and sirq (softirq): % of the machine's "
+        f"{timeline['cpus']} CPUs",
+        head,
+    ]
+    for s in seconds:
+        cells = []
+        for name in names:
+            cell = f"{100 * s['groups'].get(name, 0.0):>5.0f}"
+            if name in s["busiest"]:
+                cell += f" ({100 * s['busiest'][name][1]:>3.0f})"
+            if name in s.get("waiting", {}):
+                cell += f" w{100 * s['waiting'][name]:>3.0f}"
+            cells.append(cell.rjust(17))
+        lines.append(
+            f"{s['t']:>5.1f} {100 * s['box_busy']:>4.0f}% {100 * s['softirq']:>4.0f}%  "
+            + "  ".join(cells)
+        )
+    return lines

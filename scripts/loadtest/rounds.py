@@ -16,6 +16,7 @@ from scripts.loadtest.cli import (
 from scripts.loadtest.ledger import STORED_OUTCOMES, reconcile
 from scripts.loadtest.monitor import MONITOR_FAULT, Monitor
 from scripts.loadtest.protocol import BuildInfo, Counters
+from scripts.loadtest.saturation import CpuTimeline
 from scripts.loadtest.topology import ConnectionSampler, Injector
 from scripts.loadtest.visitors import RoundPlan, RoundStats, RssSampler, percentiles, run_round
 
@@ -32,6 +33,7 @@ class Gauges:
         self.connections = (
             ConnectionSampler(stack.redis_url, ctx["db_url"]) if stack is not None else None
         )
+        self.timeline = CpuTimeline(_cpu_groups(ctx))
         self.stop = asyncio.Event()
         self.tasks: list[asyncio.Task] = []
 
@@ -40,7 +42,7 @@ class Gauges:
         self.rss0, self.load0 = self.backend.sample(), os.getloadavg()[0]
         self.cpu0 = {"backend": self.backend.cpu_seconds(), "server": self.server.cpu_seconds()}
         self.gen0, self.wall0 = time.process_time(), time.monotonic()
-        samplers = [self.backend, self.server, self.connections]
+        samplers = [self.backend, self.server, self.connections, self.timeline]
         self.tasks = [asyncio.create_task(s.run(self.stop)) for s in samplers if s is not None]
 
     async def finish(self) -> dict:
@@ -69,7 +71,21 @@ class Gauges:
             "redis_connections_peak": connections.redis_peak if connections else None,
             "postgres_connections_peak": connections.postgres_peak if connections else None,
             "connection_sampler_errors": len(connections.errors) if connections else 0,
+            "cpu_timeline": self.timeline.as_dict(),
         }
+
+
+def _cpu_groups(ctx: dict) -> dict:
+    """The processes followed second by second (``saturation.py``; h2load and the
+    generator are added there): the web server, the backends, PostgreSQL and Redis."""
+    front, stack, pid = ctx.get("web_server"), ctx.get("stack"), ctx["pid"]
+    groups = {"backends": pid if callable(pid) else lambda: [pid] if pid else []}
+    if front is not None:
+        groups = {front.name: front.pids, **groups}
+    if stack is not None:
+        groups["backends"] = stack.pids
+        groups |= {name: lambda name=name: stack.pids(name) for name in ("postgres", "redis")}
+    return groups
 
 
 async def _with_fault(args, ctx: dict, plan: RoundPlan, build, counters, at_peak) -> tuple:

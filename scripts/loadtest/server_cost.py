@@ -156,7 +156,7 @@ def start_nginx(root: Path, work: Path, workers: str, h2c: bool = False) -> Star
     site = nginx.server_block(topology)
     model_port = local_servers.free_port()
     if h2c:  # nginx speaks h2c only on a port of its own: the model is read on another.
-        site = site.replace(f"listen {port};", f"listen {port} http2;\n    listen {model_port};", 1)
+        site = site.replace(f"listen {port} ", f"listen {model_port};\n    listen {port} http2 ", 1)
     (prefix / "agency_site.conf").write_text(site)
     main = nginx.standalone_config(str(prefix)).replace(
         "worker_processes auto;", f"worker_processes {workers};"

@@ -59,7 +59,7 @@ def start_nginx(stack: StackInfo) -> WebServer:
     site_conf = prefix / "agency_site.conf"
     main_conf = stack.state_dir / "conf" / "nginx.conf"
     restore = [(site_conf, site_conf.read_text())]
-    site_conf.write_text(re.sub(r"listen \d+;", f"listen 127.0.0.1:{port};", restore[0][1]))
+    site_conf.write_text(re.sub(r"listen \d+\b", f"listen 127.0.0.1:{port}", restore[0][1]))
     process = subprocess.Popen(
         ["nginx", "-c", str(main_conf), "-p", str(prefix), "-g", "daemon off;"],
         start_new_session=True,
