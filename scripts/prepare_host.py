@@ -36,7 +36,11 @@ it reinstalls the locked requirements). In order it:
 7. with nginx: makes ``ACME_WEBROOT`` (where ``certbot --webroot`` would put Let's
    Encrypt's challenges; the nginx plugin needs none), writes certbot's deploy hook
    (``CERTBOT_HOOK``: nginx reloads after each renewal, so it serves the renewed
-   certificate) and enables Debian's ``certbot.timer`` (``certbot renew`` twice a day);
+   certificate), enables Debian's ``certbot.timer`` (``certbot renew`` twice a day) and
+   gives Debian's ``nginx.conf`` the stack's limits for a burst (``ensure_nginx_limits``:
+   its one ``worker_connections 768;`` line set to ``WORKER_CONNECTIONS``,
+   ``worker_rlimit_nofile`` in a drop-in of the ``modules-enabled`` folder it includes at
+   its top; a file without that line exactly once stops the script; ``nginx -t``);
    with ``--server caddy``: gives Debian's ``caddy.service`` the site's Go runtime settings
    (``CADDY_ENVIRONMENT``) in a drop-in, ``/etc/systemd/system/caddy.service.d/``, and
    restarts Caddy when it runs and the drop-in changed.
@@ -59,6 +63,8 @@ import contextlib
 import errno
 import os
 import pwd
+import re
+import runpy
 import secrets
 import shutil
 import stat
@@ -109,6 +115,18 @@ DATABASE_PACKAGES = ("postgresql", "redis-server")
 # per response, peak RSS 63 -> 91 MiB. scripts/stack.py starts its Caddy with the same.
 CADDY_ENVIRONMENT = {"GOGC": "400"}
 CADDY_DROP_IN = "/etc/systemd/system/caddy.service.d/agency_site.conf"
+# nginx's limits for a burst, the stack's own (agency_site/deploy/nginx_limits.py, which
+# imports nothing: run alone, as this script runs before any venv).
+_LIMITS = runpy.run_path(str(CHECKOUT / "agency_site/deploy/nginx_limits.py"))
+WORKER_CONNECTIONS, WORKER_OPEN_FILES = _LIMITS["WORKER_CONNECTIONS"], _LIMITS["WORKER_OPEN_FILES"]
+# Debian's nginx.conf: its events block's one line, 768 connections per worker, is set to
+# WORKER_CONNECTIONS (marked, so a later run knows it, and sets a changed value).
+NGINX_CONF = "/etc/nginx/nginx.conf"
+DEBIAN_WORKER_CONNECTIONS = "\tworker_connections 768;"
+OUR_WORKER_CONNECTIONS = re.compile(r"\tworker_connections \d+; # scripts/prepare_host\.py")
+# The open files those connections need: a main-context directive, in a folder Debian's
+# nginx.conf includes at its top (before its events block).
+NGINX_LIMITS_DROP_IN = "/etc/nginx/modules-enabled/90-agency_site-limits.conf"
 
 
 def caddy_drop_in() -> str:
@@ -130,6 +148,85 @@ def ensure_caddy_drop_in(root: Path) -> None:
     if _systemd_here(root):
         _run(["systemctl", "daemon-reload"])
         _run(["systemctl", "try-restart", "caddy"])
+
+
+def nginx_limits_drop_in() -> str:
+    """The main-context drop-in giving each nginx worker ``WORKER_OPEN_FILES``."""
+    return (
+        "# Written by scripts/prepare_host.py (agency_site/deploy/nginx_limits.py): the open\n"
+        "# files of each worker's connections (nginx.conf's worker_connections).\n"
+        f"worker_rlimit_nofile {WORKER_OPEN_FILES};\n"
+    )
+
+
+def limited_nginx_conf(text: str, path: Path) -> str:
+    """Debian's ``nginx.conf`` (``text``, read from ``path``) with its one
+    ``worker_connections`` line set to ``WORKER_CONNECTIONS``; nothing else changes. A file
+    without that line exactly once stops the script naming it: nothing is guessed."""
+    lines = text.splitlines(keepends=True)
+    found = [
+        index
+        for index, line in enumerate(lines)
+        if line.rstrip("\n") == DEBIAN_WORKER_CONNECTIONS
+        or OUR_WORKER_CONNECTIONS.fullmatch(line.rstrip("\n"))
+    ]
+    if len(found) != 1:
+        raise SystemExit(
+            f"prepare_host: {path} has {len(found)} lines {DEBIAN_WORKER_CONNECTIONS.strip()!r} "
+            "(tab-indented, in the events block) where Debian's nginx.conf has one: it was "
+            "changed by hand. Put back Debian's line (or its whole file) and run this again; it "
+            f"sets worker_connections {WORKER_CONNECTIONS}."
+        )
+    (index,) = found
+    ending = lines[index][len(lines[index].rstrip("\n")) :]
+    ours = f"\tworker_connections {WORKER_CONNECTIONS}; # scripts/prepare_host.py"
+    return "".join([*lines[:index], ours + ending, *lines[index + 1 :]])
+
+
+def _replace_file(path: Path, text: str, mode: int) -> None:
+    """``path`` holds ``text`` (root's, ``mode``), swapped in whole: never half written."""
+    temporary = path.with_name(f".{path.name}.agency_site-new")
+    temporary.write_text(text, encoding="utf-8")
+    os.chown(temporary, 0, 0)
+    temporary.chmod(mode)
+    os.replace(temporary, path)
+
+
+def ensure_nginx_limits(root: Path) -> None:
+    """Debian's ``nginx.conf`` gets the stack's ``worker_connections`` and the drop-in its
+    ``worker_rlimit_nofile``; on this host's own nginx, ``nginx -t`` checks them (a failure
+    puts both files back) and a running nginx reloads."""
+    conf, drop_in = _under(root, NGINX_CONF), _under(root, NGINX_LIMITS_DROP_IN)
+    try:
+        text = conf.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SystemExit(
+            f"prepare_host: {conf} is missing: nginx's main configuration, from Debian's nginx "
+            "package (install it: run this without --no-apt)."
+        ) from None
+    wanted = {conf: limited_nginx_conf(text, conf), drop_in: nginx_limits_drop_in()}
+    before = {path: path.read_text(encoding="utf-8") if path.is_file() else None for path in wanted}
+    changed = [path for path in wanted if before[path] != wanted[path]]
+    for path in changed:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _replace_file(path, wanted[path], 0o644)
+    if changed:
+        _say(f"{conf}: worker_connections {WORKER_CONNECTIONS} (Debian's: 768); {drop_in}: "
+             f"worker_rlimit_nofile {WORKER_OPEN_FILES}")  # fmt: skip
+    if not changed or root != Path("/") or not shutil.which("nginx"):
+        return
+    try:
+        _run(["nginx", "-t"])
+    except subprocess.CalledProcessError:
+        for path in changed:
+            if before[path] is None:
+                path.unlink()
+            else:
+                _replace_file(path, before[path], 0o644)
+        _say(f"{conf} and {drop_in} put back as they were: nginx -t refused them")
+        raise
+    if _systemd_here(root):
+        _run(["systemctl", "try-reload-or-restart", "nginx"])
 
 
 def certbot_hook() -> str:
@@ -452,6 +549,7 @@ def prepare(args: argparse.Namespace) -> None:
     os.chown(env_file, 0, user.pw_gid)
     env_file.chmod(0o640)
     if args.server == "nginx":
+        ensure_nginx_limits(root)
         ensure_certbot(root)
     elif args.server == "caddy":
         ensure_caddy_drop_in(root)

@@ -55,12 +55,13 @@ PROGRAMS: dict[str, Program] = {
 EXTRA_PACKAGES = {SERVERS: ("libnginx-mod-http-brotli-static",)}
 
 # Programs every machine the project supports has before it runs anything: Debian's
-# essential and standard packages (bash, coreutils, apt, passwd, login, util-linux, make,
+# essential and standard packages (bash, coreutils, apt, dpkg, passwd, login, util-linux, make,
 # git, openssl, systemd) and the Python the README asks for. The project installs none.
 BASE_SYSTEM = frozenset(
     {
         "apt-get",
         "bash",
+        "dpkg-query",
         "env",
         "git",
         "make",

@@ -9,21 +9,29 @@ requirements-postgres.txt into it as that user.
 """
 
 import grp
+import hashlib
 import json
 import os
 import pwd
 import re
+import resource
 import shutil
 import stat
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from agency_site.deploy import nginx
 from agency_site.deploy.release import copy_export
+from agency_site.deploy.topology import from_settings
+from agency_site.settings import load_settings
 from agency_site.web_base.security_headers import with_page_policy
 from scripts import prepare_host
 from tests.conftest import unavailable
@@ -38,6 +46,11 @@ SYSTEM_PATHS = ("/srv/agency_site", "/var/lib/agency_site", "/var/backups/agency
 GIT_TRUSTS_ALL = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory",
                   "GIT_CONFIG_VALUE_0": "*"}  # fmt: skip
 SYSTEM_PYTHON = "/usr/bin/python3"
+# Debian 12's /etc/nginx/nginx.conf as its nginx-common package ships it (a test keeps it
+# equal to the installed package's), put on the test's host as `apt-get install nginx` does.
+DEBIAN_NGINX_CONF = ROOT / "tests/data/debian-nginx.conf"
+# Debian's nginx prefix (the modules-enabled files name modules relative to it).
+DEBIAN_NGINX_PREFIX = "/usr/share/nginx"
 
 
 @dataclass
@@ -111,6 +124,8 @@ def host() -> Iterator[Host]:
     user = f"agtest{os.getpid()}"
     origin = base / "origin.git"
     subprocess.run(["git", "clone", "--quiet", "--bare", str(ROOT), str(origin)], check=True)
+    (base / "etc/nginx").mkdir(parents=True)
+    shutil.copy(DEBIAN_NGINX_CONF, base / "etc/nginx/nginx.conf")
     try:
         yield Host(base, user, origin)
     finally:
@@ -236,6 +251,7 @@ def test_a_second_run_changes_nothing_that_is_right(prepared: tuple[Host, str]) 
     env_file.chmod(0o600)
     output = host.run("sudo python3 /srv/agency_site/app/scripts/prepare_host.py")
     assert "useradd" not in output and "-m venv" not in output and "WARNING" not in output
+    assert "worker_connections" not in output  # Debian's nginx.conf has the limits already.
     assert env_file.read_text().endswith("AGENCY_NAME=Kept\n")
     assert_env_file_is_roots(host)
     assert (host.app / ".venv/pyvenv.cfg").stat().st_mtime_ns == venv.st_mtime_ns
@@ -262,6 +278,170 @@ def test_nginx_by_default_with_certbot_its_renewal_hook_and_challenge_folder(
     subprocess.run(["bash", "-n", str(hook)], check=True)  # Its syntax (sh is a subset).
     assert _mode_owner(host.path(prepare_host.ACME_WEBROOT)) == ("0o755", "root")
     assert "caddy.service.d" not in output
+    # Debian's nginx.conf has the stack's connections per worker, its one line changed.
+    conf = host.path(prepare_host.NGINX_CONF)
+    assert f"{conf}: worker_connections {nginx.WORKER_CONNECTIONS}" in output
+    assert _changed_lines(DEBIAN_NGINX_CONF.read_text(), conf.read_text()) == [
+        (
+            "\tworker_connections 768;",
+            f"\tworker_connections {nginx.WORKER_CONNECTIONS}; # scripts/prepare_host.py",
+        )
+    ]
+    drop_in = host.path(prepare_host.NGINX_LIMITS_DROP_IN)
+    assert f"\nworker_rlimit_nofile {nginx.WORKER_OPEN_FILES};\n" in drop_in.read_text()
+    assert _mode_owner(conf) == _mode_owner(drop_in) == ("0o644", "root")
+
+
+def _changed_lines(before: str, after: str) -> list[tuple[str, str]]:
+    old, new = before.splitlines(), after.splitlines()
+    assert len(old) == len(new)
+    return [(a, b) for a, b in zip(old, new, strict=True) if a != b]
+
+
+def test_the_copy_of_debians_nginx_conf_is_debians() -> None:
+    """tests/data/debian-nginx.conf is the file Debian's nginx-common installs (dpkg's sum)."""
+    result = subprocess.run(["dpkg-query", "-W", "-f=${Conffiles}", "nginx-common"],
+                            capture_output=True, text=True)  # fmt: skip
+    sums = dict(line.split()[:2] for line in result.stdout.splitlines() if line.strip())
+    if prepare_host.NGINX_CONF not in sums:
+        unavailable("Debian's nginx-common is not installed (apt-get install nginx)")
+    assert hashlib.md5(DEBIAN_NGINX_CONF.read_bytes()).hexdigest() == sums[prepare_host.NGINX_CONF]
+
+
+def _nginx_host(tmp_path: Path) -> Path:
+    """A "/" holding Debian's nginx.conf, as `apt-get install nginx` leaves it."""
+    if os.geteuid() != 0:
+        unavailable("writes root's nginx configuration: needs root (CI runs as root)")
+    (tmp_path / "etc/nginx").mkdir(parents=True)
+    shutil.copy(DEBIAN_NGINX_CONF, tmp_path / "etc/nginx/nginx.conf")
+    return tmp_path
+
+
+def _moved_conf(root: Path) -> Path:
+    """The host's nginx.conf with what it includes and writes moved under ``root``."""
+    conf = (root / "etc/nginx/nginx.conf").read_text()
+    conf = re.sub(
+        r"/etc/nginx/(modules-enabled|conf\.d|sites-enabled)/", rf"{root}/etc/nginx/\1/", conf
+    )
+    conf = re.sub(r"^pid .*$", f"pid {root}/nginx.pid;", conf, flags=re.M)
+    conf = re.sub(r"^error_log .*$", f"error_log {root}/error.log info;", conf, flags=re.M)
+    conf = conf.replace("/var/log/nginx/access.log", f"{root}/access.log")
+    moved = root / "nginx-test.conf"
+    moved.write_text(conf)
+    return moved
+
+
+def test_debians_nginx_gets_the_stacks_limits_and_runs_with_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Debian's nginx.conf, prepared: the real nginx accepts it with the rendered site, and
+    its workers run with the stack's connections and open files (started with the 1,024 open
+    files of a systemd service's default soft limit); a second run changes nothing."""
+    if not shutil.which("nginx"):
+        unavailable("nginx is not installed (apt-get install nginx)")
+    root = _nginx_host(tmp_path)
+    # The modules Debian's packages enabled (the site's brotli_static), beside the drop-in.
+    shutil.copytree("/etc/nginx/modules-enabled", root / "etc/nginx/modules-enabled", symlinks=True)
+    prepare_host.ensure_nginx_limits(root)
+    conf = root / "etc/nginx/nginx.conf"
+    files = [conf, root / prepare_host.NGINX_LIMITS_DROP_IN.lstrip("/")]
+    written = [(path.read_text(), path.stat().st_mtime_ns) for path in files]
+    prepare_host.ensure_nginx_limits(root)  # A second run changes nothing.
+    assert [(path.read_text(), path.stat().st_mtime_ns) for path in files] == written
+    # The rendered site beside it, as docs/deploy.md links it into sites-enabled.
+    monkeypatch.setenv("REFLEX_DEPLOY_URL", "http://localhost:8080")
+    monkeypatch.setenv("DEPLOY_ACCESS_LOG", str(root / "site-access.log"))
+    (root / "etc/nginx/sites-enabled").mkdir()
+    site = root / "etc/nginx/sites-enabled/agency_site"
+    site.write_text(nginx.server_block(from_settings(load_settings(), static_root=str(root))))
+    moved = _moved_conf(root)
+    result = subprocess.run(["nginx", "-t", "-c", str(moved), "-p", DEBIAN_NGINX_PREFIX],
+                            capture_output=True, text=True)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    site.unlink()  # Run without listening on a port: the limits are the main context's.
+
+    def few_open_files() -> None:
+        resource.setrlimit(
+            resource.RLIMIT_NOFILE, (1024, resource.getrlimit(resource.RLIMIT_NOFILE)[1])
+        )
+
+    server = subprocess.Popen(["nginx", "-c", str(moved), "-p", DEBIAN_NGINX_PREFIX, "-g", "daemon off;"],
+                              preexec_fn=few_open_files)  # fmt: skip
+    try:
+        # A worker sets its limit as it starts, after the master forked it. Above the hard
+        # limit that needs CAP_SYS_RESOURCE (a host's root has it; systemd gives nginx.service
+        # 524,288): a container without it shows the attempt in the error log instead.
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        can_raise = hard == resource.RLIM_INFINITY or hard >= nginx.WORKER_OPEN_FILES
+        refused = f"setrlimit(RLIMIT_NOFILE, {nginx.WORKER_OPEN_FILES}) failed (1: Operation"
+        deadline = time.monotonic() + 10
+        while not (
+            _workers_open_files(server.pid) == {nginx.WORKER_OPEN_FILES}
+            if can_raise
+            else refused in (root / "error.log").read_text()
+        ):
+            assert time.monotonic() < deadline and server.poll() is None, (
+                _workers_open_files(server.pid),
+                hard,
+            )
+            time.sleep(0.05)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert "exceed open file resource limit" not in (root / "error.log").read_text()
+
+
+def _workers_open_files(master: int) -> set[int]:
+    """The soft open-files limits of ``master``'s worker processes."""
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    limits = [Path(f"/proc/{child}/limits").read_text() for child in children]
+    return {int(re.search(r"^Max open files\s+(\d+)", text, re.M)[1]) for text in limits}
+
+
+_OTHER_LINES = st.lists(
+    st.text(st.characters(codec="utf-8", exclude_characters="\r\n"), max_size=30).filter(
+        lambda line: "worker_connections" not in line
+    ),
+    max_size=3,
+)
+
+
+@given(before=_OTHER_LINES, after=_OTHER_LINES)
+def test_only_debians_worker_connections_line_changes_and_once(before, after) -> None:
+    """Whatever else the file holds: one line changes, and a second run changes nothing."""
+    debian = DEBIAN_NGINX_CONF.read_text()
+    text = "".join(f"{line}\n" for line in before) + debian + "".join(f"{line}\n" for line in after)
+    path = Path("/etc/nginx/nginx.conf")
+    once = prepare_host.limited_nginx_conf(text, path)
+    assert len(_changed_lines(text, once)) == 1
+    assert prepare_host.limited_nginx_conf(once, path) == once
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda text: text.replace("\tworker_connections 768;\n", ""),
+        lambda text: text.replace("worker_connections 768;", "worker_connections 1024;"),
+        lambda text: text.replace("\tworker_connections 768;", "    worker_connections 768;"),
+        lambda text: text.replace("\tworker_connections 768;\n", "\tworker_connections 768;\n" * 2),
+    ],
+    ids=["removed", "another-value", "spaces", "twice"],
+)
+def test_a_changed_debian_nginx_conf_stops_the_script_naming_it(tmp_path: Path, edit) -> None:
+    """Not Debian's line exactly once: nothing guessed, nothing written, the file named."""
+    root = _nginx_host(tmp_path)
+    conf = root / "etc/nginx/nginx.conf"
+    conf.write_text(edit(conf.read_text()))
+    before = conf.read_text()
+    with pytest.raises(
+        SystemExit, match=rf"{re.escape(str(conf))} has [02] lines 'worker_connections 768;'"
+    ):
+        prepare_host.ensure_nginx_limits(root)
+    assert conf.read_text() == before
+    assert not (root / prepare_host.NGINX_LIMITS_DROP_IN.lstrip("/")).exists()
+    conf.unlink()
+    with pytest.raises(SystemExit, match=rf"{re.escape(str(conf))} is missing"):
+        prepare_host.ensure_nginx_limits(root)
 
 
 def test_caddy_gets_the_sites_go_runtime_settings_once_and_keeps_caddy(
@@ -525,6 +705,8 @@ def test_the_defaults_are_the_sites() -> None:
     assert Topology.__dataclass_fields__["acme_webroot"].default == prepare_host.ACME_WEBROOT
     assert f"{prepare_host.CONF_DIR}/{release.SERVER_FILE}" == prepare_host.SERVER_FILE
     assert prepare_host.DEFAULT_SERVER == release.DEFAULT_SERVER
+    assert (prepare_host.WORKER_CONNECTIONS, prepare_host.WORKER_OPEN_FILES) == (
+        nginx.WORKER_CONNECTIONS, nginx.WORKER_OPEN_FILES)  # fmt: skip
     assert set(release.SERVERS) == set(prepare_host.WEB_SERVER_PACKAGES) - {"none"}
 
 

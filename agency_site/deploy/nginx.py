@@ -21,6 +21,7 @@ import functools
 
 from agency_site import locale
 from agency_site.deploy import access_log
+from agency_site.deploy.nginx_limits import LISTEN_BACKLOG, WORKER_CONNECTIONS, WORKER_OPEN_FILES
 from agency_site.deploy.topology import (
     BACKEND_EXACT_PATHS,
     BACKEND_PREFIXES,
@@ -161,15 +162,6 @@ TLS_CIPHERS = (
     "DHE-RSA-AES128-GCM-SHA256:DHE-RSA-AES256-GCM-SHA384:DHE-RSA-CHACHA20-POLY1305"
 )
 TLS_SESSION_CACHE = "shared:agency_site_tls:10m"
-# Connections waiting for a worker to accept them. nginx's own default (511) overflows when a
-# burst of visitors meets busy CPUs (the load test's 40,000 readers in 20 s: 158,000 dropped
-# SYNs, each retried 1 s, 3 s, 7 s later); the kernel caps it at net.core.somaxconn (4096
-# since Linux 5.4, Debian 12's default).
-LISTEN_BACKLOG = 4096
-# One worker's connections (visitors' and the backends' alike), and the open files that needs
-# (a proxied request holds two; the stack's own nginx.conf: Debian's has 768 per worker).
-WORKER_CONNECTIONS = 16384
-WORKER_OPEN_FILES = 2 * WORKER_CONNECTIONS
 
 
 def _public_https(topology: Topology) -> bool:
