@@ -3,13 +3,14 @@
 import datetime as dt
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from agency_site import paths
 from agency_site.content import pages
 from agency_site.content.not_found import NOT_FOUND
 from agency_site.content.service_pages import SERVICES
 from agency_site.content.site import SITE
+from agency_site.routes import ROUTES
 from tests.e2e.helpers import expect_page, open_page, scroll_to
 
 
@@ -155,3 +156,26 @@ def test_mobile_menu_covers_the_screen_and_closes_after_choosing_a_link(mobile_p
     expect_page(page, paths.CASE_STUDIES)
     expect(page.locator("#mobile-menu")).to_be_hidden()
     expect(page.locator("#mobile-menu-toggle")).to_have_attribute("aria-expanded", "false")
+
+
+@pytest.mark.parametrize("path", [route.path for route in ROUTES])
+def test_no_picture_on_a_phone_s_first_screen_waits_to_be_lazy_loaded(
+    browser: Browser, base_url: str, path: str
+) -> None:
+    """A picture a visitor sees without scrolling is fetched at once (``image(eager=True)``):
+    a lazy one waits for layout and was the late LCP of /ca/case-studies in Lighthouse's
+    phone (docs/benchmark.md). The phone's screen is Lighthouse's mobile one."""
+    context = browser.new_context(viewport={"width": 412, "height": 823}, base_url=base_url)
+    try:
+        page = context.new_page()
+        page.goto(path)
+        lazy_in_view = page.evaluate(
+            """() => [...document.images]
+                .filter((img) => img.loading === "lazy")
+                .filter((img) => { const box = img.getBoundingClientRect();
+                                   return box.bottom > 0 && box.top < innerHeight && box.width > 0; })
+                .map((img) => img.currentSrc || img.src)"""
+        )
+    finally:
+        context.close()
+    assert lazy_in_view == []
