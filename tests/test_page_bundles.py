@@ -22,14 +22,20 @@ from agency_site.routes import KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 # Reflex's compile with its web folder in place but no npm packages installed: the site's
-# sources of every page, as ``reflex compile`` writes them.
+# sources of every page, as ``reflex compile`` writes them. The one installed file the build
+# plugin reads (React Router's default server entry, reflex_ext/entry_server.py) is put in
+# place from the tests' copy of it.
 _COMPILE = textwrap.dedent(
     """
+    import shutil
     from reflex.utils import js_runtimes, path_ops
     from reflex.utils.prerequisites import get_compiled_app, get_web_dir
     from reflex_base.constants import Templates
+    from agency_site.reflex_ext.entry_server import PRISTINE
 
     path_ops.copy_tree(Templates.Dirs.WEB_TEMPLATE, str(get_web_dir()))
+    (get_web_dir() / PRISTINE).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy("tests/data/react-router-8.4.0-entry.server.node.jsx", get_web_dir() / PRISTINE)
     js_runtimes.install_frontend_packages = lambda packages, config: None
     get_compiled_app(use_rich=False)
     """
